@@ -1,0 +1,104 @@
+package numeric
+
+import (
+	"math"
+	"math/big"
+	"strconv"
+)
+
+// Emulated is the backend of a low-precision format (fp16, bf16, fp8-e4m3,
+// fp8-e5m2) emulated in float64: every value is a float64 that lies exactly
+// on the format's grid, and every operation returns the exact result
+// rounded once to the format, to nearest with ties to even, with the
+// format's subnormals, overflow (to ±∞, or to NaN in fp8-e4m3) and NaNs.
+//
+// +, −, ×, ÷ and √ are computed in float64 and then rounded to the format.
+// That double rounding is innocuous, so the result is the correctly rounded
+// one, because float64 has at least 2p + 2 significand bits for every
+// emulated p ≤ 11 (Figueroa, "When is double rounding innocuous?", SIGNUM
+// 1995) and no intermediate result of two such values leaves float64's
+// normal range. The tests check this against exact rationals, exhaustively
+// for the 8-bit formats.
+type Emulated struct {
+	F *Format
+}
+
+// NewEmulated returns the backend of an emulated format: FP16, BFloat16,
+// FP8E4M3 or FP8E5M2 (any Format with P ≤ 25 and a range within float64's
+// is emulated correctly).
+func NewEmulated(f *Format) Emulated {
+	if f == nil || 2*f.P+2 > 53 {
+		panic("numeric: NewEmulated: format too wide to emulate in float64")
+	}
+	return Emulated{F: f}
+}
+
+func (e Emulated) Precision() Precision { return Precision{Kind: KindEmulated, Format: e.F} }
+
+func (e Emulated) New() float64             { return 0 }
+func (e Emulated) Set(_, x float64) float64 { return x }
+func (e Emulated) SetInt64(_ float64, x int64) float64 {
+	return e.F.RoundBig(new(big.Float).SetInt64(x))
+}
+func (e Emulated) SetRat(_ float64, x *big.Rat) float64 { return e.F.RoundRat(x) }
+
+func (e Emulated) Const(_ float64, c Constant) (float64, error) {
+	r, ok := ieeeConst(e.F, c)
+	if !ok {
+		return 0, &OpError{Backend: e.F.Name, Op: "constant", Arg: c.String(), Err: ErrUndecided}
+	}
+	return r, nil
+}
+
+func (e Emulated) Rat(x float64) (*big.Rat, error) { return ieeeRat(e.F.Name, x) }
+func (e Emulated) Bounds(x float64) (lo, hi *big.Rat, err error) {
+	r, err := ieeeRat(e.F.Name, x)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, new(big.Rat).Set(r), nil
+}
+func (e Emulated) Finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// Format prints the shortest decimal that rounds back to x in the format.
+func (e Emulated) Format(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) || x == 0 {
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	for digits := 1; digits < 17; digits++ {
+		s := strconv.FormatFloat(x, 'g', digits, 64)
+		r, ok := new(big.Rat).SetString(s)
+		if ok && e.F.RoundRat(r) == x {
+			return s
+		}
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+func (e Emulated) Add(_, x, y float64) float64 { return e.F.Round(float64(x + y)) }
+func (e Emulated) Sub(_, x, y float64) float64 { return e.F.Round(float64(x - y)) }
+func (e Emulated) Mul(_, x, y float64) float64 { return e.F.Round(float64(x * y)) }
+func (e Emulated) Neg(_, x float64) float64    { return -x }
+func (e Emulated) Abs(_, x float64) float64    { return math.Abs(x) }
+func (e Emulated) Max(_, x, y float64) float64 { return math.Max(x, y) }
+func (e Emulated) Min(_, x, y float64) float64 { return math.Min(x, y) }
+
+// Div follows IEEE 754 (x/0 = ±∞, 0/0 = NaN; ±∞ is NaN in fp8-e4m3).
+func (e Emulated) Div(_, x, y float64) (float64, error) { return e.F.Round(float64(x / y)), nil }
+func (e Emulated) Sqrt(_, x float64) (float64, error)   { return e.F.Round(math.Sqrt(x)), nil }
+
+func (e Emulated) Exp(_, x float64) (float64, error)  { return e.elementary("exp", x) }
+func (e Emulated) Log(_, x float64) (float64, error)  { return e.elementary("log", x) }
+func (e Emulated) Erf(_, x float64) (float64, error)  { return e.elementary("erf", x) }
+func (e Emulated) Tanh(_, x float64) (float64, error) { return e.elementary("tanh", x) }
+
+func (e Emulated) elementary(op string, x float64) (float64, error) {
+	r, ok := ieeeElementary(e.F, op, x)
+	if !ok {
+		return 0, ieeeOpError(e.F.Name, op, x)
+	}
+	return r, nil
+}
+
+func (e Emulated) Cmp(x, y float64) Order { return ieeeCmp(x, y) }
+func (e Emulated) Sign(x float64) Order   { return ieeeCmp(x, 0) }

@@ -1,0 +1,157 @@
+package bigmath
+
+import (
+	"math"
+	"math/big"
+)
+
+// Dir is a rounding direction.
+type Dir int8
+
+const (
+	Down Dir = -1 // toward −∞
+	Up   Dir = 1  // toward +∞
+)
+
+func (d Dir) mode() big.RoundingMode {
+	if d == Down {
+		return big.ToNegativeInf
+	}
+	return big.ToPositiveInf
+}
+
+func newF(prec uint, d Dir) *big.Float {
+	return new(big.Float).SetPrec(prec).SetMode(d.mode())
+}
+
+// MaxFloat is the largest finite big.Float with a prec-bit significand.
+func MaxFloat(prec uint) *big.Float {
+	one := new(big.Float).SetPrec(prec + 1).SetInt64(1)
+	m := new(big.Float).SetPrec(prec+1).SetMantExp(one, -int(prec)) // 2^-prec
+	m.Sub(one, m)                                                   // 1 − 2^-prec, exact
+	return new(big.Float).SetPrec(prec).SetMantExp(m, big.MaxExp)
+}
+
+// SmallestFloat is the smallest positive big.Float, 0.5 × 2^MinExp.
+func SmallestFloat(prec uint) *big.Float {
+	return new(big.Float).SetPrec(prec).SetMantExp(big.NewFloat(0.5), big.MinExp)
+}
+
+// fix repairs the two places where big.Float ignores the rounding mode:
+// on exponent overflow it returns ±Inf and on underflow ±0, whatever the
+// direction. A lower bound must not exceed the true value, nor an upper
+// bound fall below it.
+func fix(z *big.Float, d Dir) *big.Float {
+	acc := z.Acc()
+	switch {
+	case d == Down && acc == big.Above:
+		if z.IsInf() { // positive overflow
+			return z.Set(MaxFloat(z.Prec()))
+		}
+		// A negative value underflowed to −0.
+		return z.Neg(SmallestFloat(z.Prec()))
+	case d == Up && acc == big.Below:
+		if z.IsInf() { // negative overflow
+			return z.Neg(MaxFloat(z.Prec()))
+		}
+		return z.Set(SmallestFloat(z.Prec()))
+	}
+	return z
+}
+
+// Round returns x rounded to prec bits in direction d.
+func Round(x *big.Float, prec uint, d Dir) *big.Float {
+	return fix(newF(prec, d).Set(x), d)
+}
+
+// Add returns x + y rounded in direction d. Callers never add infinities of
+// opposite signs (lower endpoints are never +Inf, upper ones never −Inf).
+func Add(x, y *big.Float, prec uint, d Dir) *big.Float {
+	return fix(newF(prec, d).Add(x, y), d)
+}
+
+// Sub returns x − y rounded in direction d.
+func Sub(x, y *big.Float, prec uint, d Dir) *big.Float {
+	return fix(newF(prec, d).Sub(x, y), d)
+}
+
+// Mul returns x × y rounded in direction d, with 0 × ∞ = 0 as interval
+// endpoints require (the infinity stands for an unbounded end, the zero is
+// exact).
+func Mul(x, y *big.Float, prec uint, d Dir) *big.Float {
+	if (x.Sign() == 0 && y.IsInf()) || (y.Sign() == 0 && x.IsInf()) {
+		return newF(prec, d)
+	}
+	return fix(newF(prec, d).Mul(x, y), d)
+}
+
+// Quo returns x / y rounded in direction d; y ≠ 0 and not both infinite.
+func Quo(x, y *big.Float, prec uint, d Dir) *big.Float {
+	return fix(newF(prec, d).Quo(x, y), d)
+}
+
+// MulPow2 returns x × 2^k rounded in direction d (exact unless the exponent
+// range is exceeded).
+func MulPow2(x *big.Float, k int, prec uint, d Dir) *big.Float {
+	if x.Sign() == 0 || x.IsInf() {
+		return newF(prec, d).Set(x)
+	}
+	return fix(newF(prec, d).SetMantExp(x, k), d)
+}
+
+// Sqrt returns √x (x ≥ 0, finite) correctly rounded to prec bits in mode,
+// which may be any big.RoundingMode. It works on the exact integer square
+// root of a scaled significand, so directed modes are as exact as nearest.
+func Sqrt(x *big.Float, prec uint, mode big.RoundingMode) *big.Float {
+	z := new(big.Float).SetPrec(prec).SetMode(mode)
+	if x.Sign() == 0 || x.IsInf() {
+		return z.Set(x)
+	}
+	m, e := intExp(x) // x = m × 2^e exactly
+	// Scale m so that its root has at least prec+2 bits and e is even.
+	shift := 2*int(prec) + 4 - m.BitLen()
+	if shift < 0 {
+		shift = 0
+	}
+	if (e-shift)%2 != 0 {
+		shift++
+	}
+	m.Lsh(m, uint(shift))
+	e -= shift
+	r := new(big.Int).Sqrt(m)
+	exact := new(big.Int).Mul(r, r).Cmp(m) == 0
+	// The root lies in [r, r+1) and has at least prec+2 bits, so every
+	// rounding boundary at prec bits is an even integer; r + 1/2 stands in
+	// for any inexact root without changing the rounding.
+	r.Lsh(r, 1)
+	if !exact {
+		r.SetBit(r, 0, 1)
+	}
+	t := new(big.Float).SetInt(r) // exact
+	z.SetMantExp(t, e/2-1)
+	return z
+}
+
+// intExp returns an integer m and exponent e with x = m × 2^e exactly.
+func intExp(x *big.Float) (*big.Int, int) {
+	prec := int(x.MinPrec())
+	exp := x.MantExp(nil)
+	t := new(big.Float).SetMantExp(x, prec-exp)
+	m, _ := t.Int(nil)
+	return m.Abs(m), exp - prec
+}
+
+// log2Bound returns an integer upper bound on log2|x| for finite nonzero x.
+func log2Bound(x *big.Float) int {
+	return x.MantExp(nil)
+}
+
+// f64 returns x as a float64, saturating to ±MaxFloat64 instead of ±Inf so
+// that comparisons with thresholds stay meaningful.
+func f64(x *big.Float) float64 {
+	v, _ := x.Float64()
+	if math.IsInf(v, 0) {
+		return math.Copysign(math.MaxFloat64, v)
+	}
+	return v
+}

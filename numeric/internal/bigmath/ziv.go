@@ -1,0 +1,86 @@
+package bigmath
+
+import (
+	"fmt"
+	"math/big"
+)
+
+// Func names an elementary function with a certified enclosure.
+type Func int
+
+const (
+	FExp Func = iota
+	FLog
+	FErf
+	FTanh
+)
+
+func (f Func) String() string {
+	return [...]string{"exp", "log", "erf", "tanh"}[f]
+}
+
+// Enclose returns an enclosure of f(x) with w-bit endpoints. x must be
+// finite, and positive for FLog. The status is Normal except for exp beyond
+// big.Float's exponent range.
+func Enclose(f Func, x *big.Float, w uint) (Interval, Status) {
+	switch f {
+	case FExp:
+		return Exp(x, w)
+	case FLog:
+		return Log(x, w), Normal
+	case FErf:
+		return Erf(x, w), Normal
+	case FTanh:
+		return Tanh(x, w), Normal
+	}
+	panic(fmt.Sprintf("bigmath: unknown function %d", int(f)))
+}
+
+// ConstInterval returns an enclosure of a named constant with w-bit
+// endpoints. The names are those of numeric.Constant.
+func ConstInterval(name string, w uint) (Interval, error) {
+	wp := w + 16
+	pi := PiInterval(wp)
+	two := exactPoint(big.NewFloat(2))
+	var r Interval
+	switch name {
+	case "pi":
+		return IRound(pi, w), nil
+	case "sqrt(pi/2)":
+		r, _ = ISqrt(IMulPow2(pi, -1, wp), wp)
+	case "sqrt(2/pi)":
+		q, _ := IQuo(two, pi, wp)
+		r, _ = ISqrt(q, wp)
+	case "sqrt(2)":
+		r, _ = ISqrt(two, wp)
+	case "1/sqrt(2)":
+		r, _ = ISqrt(exactPoint(big.NewFloat(0.5)), wp)
+	case "log(2)":
+		r = Ln2Interval(wp)
+	case "e":
+		r, _ = Exp(big.NewFloat(1), wp)
+	default:
+		return Interval{}, fmt.Errorf("bigmath: unknown constant %q", name)
+	}
+	return IRound(r, w), nil
+}
+
+// Ziv evaluates enc at working precisions target+32, target+64,
+// target+128, ... and returns true as soon as accept takes an enclosure
+// (typically: both ends round to the same value). It gives up, returning
+// false, beyond 3·target + 256 bits: correctly rounding a p-bit argument
+// is known to need about 2p bits in the worst cases, so reaching the limit
+// means an exact tie or a result that is exactly representable but was not
+// special-cased.
+func Ziv(target uint, enc func(w uint) Interval, accept func(Interval) bool) bool {
+	limit := 3*target + 256
+	for extra := uint(32); ; extra *= 2 {
+		w := min(target+extra, limit)
+		if accept(enc(w)) {
+			return true
+		}
+		if w == limit {
+			return false
+		}
+	}
+}
