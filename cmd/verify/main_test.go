@@ -1,0 +1,178 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// runCmd runs the command line in-process and returns its outputs.
+func runCmd(args ...string) (stdout, stderr string, status int) {
+	var out, errb bytes.Buffer
+	status = run(args, &out, &errb)
+	return out.String(), errb.String(), status
+}
+
+// field returns the whitespace-separated fields of the output line that
+// starts with value.
+func field(t *testing.T, out, value string) []string {
+	t.Helper()
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) > 0 && f[0] == value {
+			return f
+		}
+	}
+	t.Fatalf("no line for %q in output:\n%s", value, out)
+	return nil
+}
+
+// TestRound checks rounded values derived by hand from each format's grid.
+func TestRound(t *testing.T) {
+	tests := []struct {
+		precision, value string
+		decimal, frac    string
+	}{
+		// 0.1 ∈ [2^-4, 2^-3): fp16 spacing 2^(-4-10); 0.1·2^14 = 1638.4 → 1638.
+		{"fp16", "0.1", "0.0999755859375", "819/8192"},
+		// 1/3 ∈ [2^-2, 2^-1): spacing 2^-12; 4096/3 = 1365.33 → 1365.
+		{"fp16", "1/3", "0.333251953125", "1365/4096"},
+		// 65519 is below the midpoint 65520 between 65504 and 2^16.
+		{"fp16", "65519", "65504", "65504"},
+		// The subnormal spacing is 2^-24; 3·2^-26 = 0.75·2^-24 → 2^-24.
+		{"fp16", "3/67108864", "0.000000059604644775390625", "1/16777216"},
+		// bf16: p = 8, spacing 2^-9 on [1/4, 1/2); 512/3 = 170.67 → 171.
+		{"bf16", "1/3", "0.333984375", "171/512"},
+		// 464 is the tie between 448 (significand 1.110) and 480 (1.111):
+		// ties to even.
+		{"fp8-e4m3", "464", "448", "448"},
+		// -1/3: spacing 2^-5 on [1/4, 1/2); 32/3 = 10.67 → 11.
+		{"fp8-e4m3", "-1/3", "-0.34375", "-11/32"},
+		// E5M2: p = 3, spacing 2^-2 on [1, 2): 1.125 is the tie between 1
+		// (even) and 1.25.
+		{"fp8-e5m2", "1.125", "1", "1"},
+		// 3-bit bigfloat: 0.1 ∈ [1/16, 1/8), spacing 2^-6; 6.4 → 6.
+		{"3", "0.1", "0.09375", "3/32"},
+		// fp32: 1 + 2^-24 is the tie between 1 and 1 + 2^-23: ties to even.
+		{"fp32", "16777217/16777216", "1", "1"},
+		{"exact", "0.1", "0.1", "1/10"},
+	}
+	for _, tc := range tests {
+		out, errOut, status := runCmd("round", "--precision", tc.precision, tc.value)
+		if status != 0 {
+			t.Errorf("round %s %s: status %d, stderr %q", tc.precision, tc.value, status, errOut)
+			continue
+		}
+		f := field(t, out, tc.value)
+		if f[1] != tc.decimal || f[2] != tc.frac {
+			t.Errorf("round --precision %s %s: got %q %q, want %q %q", tc.precision, tc.value, f[1], f[2], tc.decimal, tc.frac)
+		}
+	}
+}
+
+func TestRoundOverflowAndInterval(t *testing.T) {
+	out, _, status := runCmd("round", "--precision=fp16", "65520", "-1e6")
+	if status != 0 {
+		t.Fatalf("status %d", status)
+	}
+	if f := field(t, out, "65520"); f[1] != "+Inf" {
+		t.Errorf("fp16 65520 = %s, want +Inf (the midpoint above 65504 rounds to Inf)", f[1])
+	}
+	if f := field(t, out, "-1e6"); f[1] != "-Inf" {
+		t.Errorf("fp16 -1e6 = %s, want -Inf", f[1])
+	}
+	out, _, _ = runCmd("round", "--precision", "fp8-e4m3", "465")
+	if f := field(t, out, "465"); f[1] != "NaN" {
+		t.Errorf("e4m3 465 = %s, want NaN (no infinities)", f[1])
+	}
+	// interval:24 of 0.1: 0.1·2^27 = 13421772.8, so the enclosure is
+	// [13421772, 13421773]/2^27.
+	out, _, _ = runCmd("round", "--precision", "interval:24", "0.1")
+	f := field(t, out, "0.1")
+	want := "[3355443/33554432,"
+	if !strings.Contains(strings.Join(f, " "), want) || !strings.Contains(strings.Join(f, " "), "13421773/134217728]") {
+		t.Errorf("interval:24 0.1 = %v, want enclosure [13421772/2^27, 13421773/2^27]", f)
+	}
+}
+
+func TestFormat(t *testing.T) {
+	tests := []struct {
+		name string
+		want []string // facts from IEEE 754 Table 3.5 and OFP8 Table 1
+	}{
+		{"fp16", []string{"65504", "2^-14", "2^-24", "2^-10", "2046 bit patterns", "16 = 1 sign + 5 exponent + 10"}},
+		{"bf16", []string{"2^-133", "254 bit patterns", "emin -126, emax 127"}},
+		{"fp8-e4m3", []string{"448", "2^-9", "infinities        no", "2 bit patterns"}},
+		{"fp8-e5m2", []string{"57344", "2^-16", "6 bit patterns"}},
+		{"fp32", []string{"2^-149", "2^-23"}},
+		{"fp64", []string{"2^-1074", "2^-52"}},
+		{"24", []string{"none (no subnormals)", "2^-23"}},
+		{"interval:53", []string{"outward"}},
+		{"exact", []string{"no rounding"}},
+	}
+	for _, tc := range tests {
+		out, errOut, status := runCmd("format", tc.name)
+		if status != 0 {
+			t.Errorf("format %s: status %d: %s", tc.name, status, errOut)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("format %s: output lacks %q:\n%s", tc.name, w, out)
+			}
+		}
+	}
+	out, _, status := runCmd("format")
+	if status != 0 || !strings.Contains(out, "fp8-e5m2") || !strings.Contains(out, "65504") {
+		t.Errorf("format without a name: status %d, output:\n%s", status, out)
+	}
+}
+
+// TestBadInput: every bad input gets exactly one line on stderr and status 2.
+func TestBadInput(t *testing.T) {
+	tests := []struct {
+		args []string
+		msg  string
+	}{
+		{nil, "no command"},
+		{[]string{"frobnicate"}, "unknown command"},
+		{[]string{"format", "fp17"}, "valid names: exact"},
+		{[]string{"format", "fp16", "bf16"}, "one precision name"},
+		{[]string{"format", "0"}, "bit count"},
+		{[]string{"format", "1"}, "bit count"},
+		{[]string{"format", "interval:"}, "bit count"},
+		{[]string{"format", "interval:abc"}, "bit count"},
+		{[]string{"format", "99999999"}, "bit count"},
+		{[]string{"round", "1"}, "needs --precision"},
+		{[]string{"round", "--precision"}, "needs a value"},
+		{[]string{"round", "--precision", "fp16"}, "at least one value"},
+		{[]string{"round", "--precision", "fp16", "1/0"}, "zero denominator"},
+		{[]string{"round", "--precision", "fp16", "inf"}, "not a finite"},
+		{[]string{"round", "--precision", "fp16", "1e999999999"}, "out of range"},
+		{[]string{"round", "--precision", "fp16", "x"}, "not a number"},
+		{[]string{"round", "--bogus", "1", "--precision", "fp16"}, "unknown flag"},
+	}
+	for _, tc := range tests {
+		out, errOut, status := runCmd(tc.args...)
+		if status != 2 {
+			t.Errorf("%q: status %d, want 2", tc.args, status)
+		}
+		if strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "verify: ") || !strings.Contains(errOut, tc.msg) {
+			t.Errorf("%q: stderr %q, want one line containing %q", tc.args, errOut, tc.msg)
+		}
+		if out != "" {
+			t.Errorf("%q: wrote to stdout on error: %q", tc.args, out)
+		}
+	}
+}
+
+// Negative numbers are values, not flags.
+func TestRoundNegative(t *testing.T) {
+	out, errOut, status := runCmd("round", "-0.5", "--precision", "fp16", "-1/3")
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	if f := field(t, out, "-0.5"); f[2] != "-1/2" {
+		t.Errorf("-0.5 = %v", f)
+	}
+}

@@ -1,0 +1,54 @@
+package exact
+
+import (
+	"fmt"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// MaxExponent bounds the decimal (e) and binary (p) exponents that ParseRat
+// accepts: 10^100000 is already a 330000-bit integer, and a larger exponent
+// in a typo would make big.Rat allocate for a long time.
+const MaxExponent = 100000
+
+// maxLen bounds the length of a number's text.
+const maxLen = 100000
+
+var exponentRE = regexp.MustCompile(`[eEpP]([+-]?\d+)$`)
+
+// ParseRat parses an exact rational number: an integer ("-3"), a fraction
+// ("1/3", "-22/7"), a decimal ("0.1", "1.5e-3") or a hexadecimal float
+// ("0x1.8p-3"). The value is exact: "0.1" is 1/10, not the float64 nearest
+// to it. Infinities, NaN, a zero denominator and exponents beyond
+// ±MaxExponent are errors.
+func ParseRat(s string) (*big.Rat, error) {
+	t := strings.TrimSpace(s)
+	switch strings.ToLower(strings.TrimLeft(t, "+-")) {
+	case "":
+		return nil, fmt.Errorf("empty number")
+	case "inf", "infinity", "nan":
+		return nil, fmt.Errorf("%q is not a finite rational number", s)
+	}
+	if len(t) > maxLen {
+		return nil, fmt.Errorf("number too long (%d characters, at most %d)", len(t), maxLen)
+	}
+	isHex := strings.Contains(strings.ToLower(t), "0x")
+	if m := exponentRE.FindStringSubmatch(t); m != nil && (!isHex || strings.ContainsAny(t[len(t)-len(m[0]):], "pP")) {
+		e, err := strconv.Atoi(m[1])
+		if err != nil || e > MaxExponent || e < -MaxExponent {
+			return nil, fmt.Errorf("exponent of %q out of range (at most ±%d)", s, MaxExponent)
+		}
+	}
+	if _, den, ok := strings.Cut(t, "/"); ok {
+		if d, ok := new(big.Int).SetString(den, 0); ok && d.Sign() == 0 {
+			return nil, fmt.Errorf("%q has a zero denominator", s)
+		}
+	}
+	r, ok := new(big.Rat).SetString(t)
+	if !ok {
+		return nil, fmt.Errorf("%q is not a number (write an integer, a fraction a/b, a decimal like 1.5e-3 or a hex float like 0x1p-3)", s)
+	}
+	return r, nil
+}

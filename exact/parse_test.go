@@ -1,0 +1,58 @@
+package exact
+
+import (
+	"math/big"
+	"strings"
+	"testing"
+)
+
+func TestParseRat(t *testing.T) {
+	tests := []struct {
+		in   string
+		want *big.Rat // hand-written value
+	}{
+		{"0", big.NewRat(0, 1)},
+		{"-3", big.NewRat(-3, 1)},
+		{"1/3", big.NewRat(1, 3)},
+		{"-22/7", big.NewRat(-22, 7)},
+		{"6/4", big.NewRat(3, 2)},
+		{"0.1", big.NewRat(1, 10)}, // the decimal, not the float64 0.1
+		{"1.5e-3", big.NewRat(3, 2000)},
+		{"+2.5E2", big.NewRat(250, 1)},
+		{"0x1.8p-3", big.NewRat(3, 16)},
+		{"0x10", big.NewRat(16, 1)},
+		{"  7  ", big.NewRat(7, 1)},
+	}
+	for _, tc := range tests {
+		got, err := ParseRat(tc.in)
+		if err != nil {
+			t.Errorf("ParseRat(%q): %v", tc.in, err)
+			continue
+		}
+		if got.Cmp(tc.want) != 0 {
+			t.Errorf("ParseRat(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestParseRatErrors(t *testing.T) {
+	tests := []struct{ in, msg string }{
+		{"", "empty"},
+		{"inf", "not a finite"},
+		{"-Inf", "not a finite"},
+		{"NaN", "not a finite"},
+		{"1/0", "zero denominator"},
+		{"abc", "not a number"},
+		{"1e1000000", "out of range"},
+		{"1e-100001", "out of range"},
+		{"0x1p200000", "out of range"},
+		{"1/2/3", "not a number"},
+		{strings.Repeat("9", maxLen+1), "too long"},
+	}
+	for _, tc := range tests {
+		_, err := ParseRat(tc.in)
+		if err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("ParseRat(%.20q) error = %v, want one containing %q", tc.in, err, tc.msg)
+		}
+	}
+}
