@@ -2,7 +2,15 @@ package numeric
 
 import (
 	"math/big"
+
+	"github.com/transformer-cookbook/verify/numeric/internal/bigmath"
 )
+
+// exactPow2 returns 2^k exactly.
+func exactPow2(k int) *big.Float {
+	one := new(big.Float).SetPrec(1).SetInt64(1)
+	return one.SetMantExp(one, k)
+}
 
 // Info describes the numbers of a precision, as ml_dtypes.finfo does for
 // NumPy's types. Fields that do not apply are zero: every field but Name,
@@ -41,13 +49,9 @@ func Describe(p Precision) Info {
 		in.SignificandBits = int(p.Bits)
 		in.EMin = big.MinExp - 1 // big.Float keeps 0.5 ≤ mantissa < 1
 		in.EMax = big.MaxExp - 1
-		prec := p.Bits
-		one := new(big.Float).SetPrec(prec + 1).SetInt64(1)
-		max := new(big.Float).SetPrec(prec+1).SetMantExp(one, -int(prec))
-		max.Sub(one, max) // 1 − 2^−p, exact at p+1 bits
-		in.MaxFinite = new(big.Float).SetPrec(prec).SetMantExp(max, big.MaxExp)
-		in.MinNormal = new(big.Float).SetPrec(prec).SetMantExp(one, in.EMin)
-		in.Epsilon = new(big.Float).SetPrec(prec).SetMantExp(one, 1-int(prec))
+		in.MaxFinite = bigmath.MaxFloat(p.Bits)
+		in.MinNormal = bigmath.SmallestFloat(p.Bits)
+		in.Epsilon = exactPow2(1 - int(p.Bits))
 		in.Overflow = "an error (big.Float's exponent range is exceeded)"
 		if p.Kind == KindInterval {
 			in.Overflow = "an unbounded enclosure [MaxFinite, +Inf]"

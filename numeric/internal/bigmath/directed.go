@@ -24,17 +24,30 @@ func newF(prec uint, d Dir) *big.Float {
 	return new(big.Float).SetPrec(prec).SetMode(d.mode())
 }
 
-// MaxFloat is the largest finite big.Float with a prec-bit significand.
+// MaxFloat is the largest finite big.Float with a prec-bit significand,
+// (1 − 2^−prec) × 2^MaxExp.
+//
+// Note on big.Float.SetMantExp, used here and below: it copies the
+// precision and rounding mode of its argument into the receiver, so
+// new(big.Float).SetPrec(p).SetMantExp(x, k) does not round to p bits.
+// Every scaling here is therefore done on a value that already has the
+// intended precision, or followed by an explicit rounding.
 func MaxFloat(prec uint) *big.Float {
-	one := new(big.Float).SetPrec(prec + 1).SetInt64(1)
-	m := new(big.Float).SetPrec(prec+1).SetMantExp(one, -int(prec)) // 2^-prec
-	m.Sub(one, m)                                                   // 1 − 2^-prec, exact
-	return new(big.Float).SetPrec(prec).SetMantExp(m, big.MaxExp)
+	m := new(big.Float).SetPrec(prec + 1).SetInt64(1)
+	m.Sub(m, pow2(-int(prec))) // 1 − 2^−prec, exact at prec+1 bits (and at prec)
+	m.SetMantExp(m, big.MaxExp)
+	return m.SetPrec(prec) // exact
 }
 
 // SmallestFloat is the smallest positive big.Float, 0.5 × 2^MinExp.
 func SmallestFloat(prec uint) *big.Float {
-	return new(big.Float).SetPrec(prec).SetMantExp(big.NewFloat(0.5), big.MinExp)
+	return pow2(big.MinExp - 1).SetPrec(prec)
+}
+
+// pow2 returns 2^k exactly (MinExp−1 ≤ k < MaxExp).
+func pow2(k int) *big.Float {
+	one := new(big.Float).SetPrec(1).SetInt64(1)
+	return one.SetMantExp(one, k)
 }
 
 // fix repairs the two places where big.Float ignores the rounding mode:
@@ -96,7 +109,8 @@ func MulPow2(x *big.Float, k int, prec uint, d Dir) *big.Float {
 	if x.Sign() == 0 || x.IsInf() {
 		return newF(prec, d).Set(x)
 	}
-	return fix(newF(prec, d).SetMantExp(x, k), d)
+	z := newF(prec, d).Set(x) // round first (at most once, in direction d)
+	return fix(z.SetMantExp(z, k), d)
 }
 
 // Sqrt returns √x (x ≥ 0, finite) correctly rounded to prec bits in mode,
@@ -128,8 +142,8 @@ func Sqrt(x *big.Float, prec uint, mode big.RoundingMode) *big.Float {
 		r.SetBit(r, 0, 1)
 	}
 	t := new(big.Float).SetInt(r) // exact
-	z.SetMantExp(t, e/2-1)
-	return z
+	t.SetMantExp(t, e/2-1)        // exact: t keeps its own precision
+	return z.Set(t)               // the one rounding, in mode
 }
 
 // intExp returns an integer m and exponent e with x = m × 2^e exactly.
