@@ -1,0 +1,78 @@
+package numeric
+
+import (
+	"math/big"
+	"testing"
+
+	"github.com/ALTree/bigfloat"
+)
+
+// benchOps runs add, mul, exp and erf on one backend. The operands are 1/3
+// and 5/7 rounded to the backend, so that no operation is trivially exact.
+func benchOps[T any](b *testing.B, be Backend[T]) {
+	x := be.SetRat(be.New(), big.NewRat(1, 3))
+	y := be.SetRat(be.New(), big.NewRat(5, 7))
+	z := be.New()
+	b.Run("add", func(b *testing.B) {
+		for b.Loop() {
+			z = be.Add(z, x, y)
+		}
+	})
+	b.Run("mul", func(b *testing.B) {
+		for b.Loop() {
+			z = be.Mul(z, x, y)
+		}
+	})
+	for _, op := range []struct {
+		name string
+		f    func(z, x T) (T, error)
+	}{{"exp", be.Exp}, {"erf", be.Erf}} {
+		b.Run(op.name, func(b *testing.B) {
+			if _, err := op.f(be.New(), x); err != nil {
+				b.Skipf("%s: %v", op.name, err) // the exact backend has no exp
+			}
+			for b.Loop() {
+				z, _ = op.f(z, x)
+			}
+		})
+	}
+}
+
+// BenchmarkBackends: go test -bench Backends ./numeric/
+func BenchmarkBackends(b *testing.B) {
+	b.Run("exact", func(b *testing.B) { benchOps(b, Backend[*big.Rat](NewExact())) })
+	for _, p := range []uint{24, 53, 113, 1000} {
+		b.Run("bigfloat-"+Precision{Kind: KindBigFloat, Bits: p}.String(), func(b *testing.B) {
+			benchOps(b, Backend[*big.Float](NewBigFloat(p)))
+		})
+	}
+	b.Run("fp64", func(b *testing.B) { benchOps(b, Backend[float64](NewFloat64())) })
+	b.Run("fp32", func(b *testing.B) { benchOps(b, Backend[float32](NewFloat32())) })
+	for _, f := range []*Format{Binary16, BFloat16, FP8E4M3, FP8E5M2} {
+		b.Run(f.Name, func(b *testing.B) { benchOps(b, Backend[float64](NewEmulated(f))) })
+	}
+	for _, p := range []uint{53, 113} {
+		b.Run("interval-"+Precision{Kind: KindBigFloat, Bits: p}.String(), func(b *testing.B) {
+			benchOps(b, Backend[*Interval](NewIntervals(p)))
+		})
+	}
+}
+
+// BenchmarkALTreeExp measures the user's chosen library beside ours (see
+// altree_test.go for why the engine does not call it).
+func BenchmarkALTreeExp(b *testing.B) {
+	for _, p := range []uint{53, 113, 900} {
+		x := new(big.Float).SetPrec(p).SetRat(big.NewRat(1, 3))
+		b.Run("altree-"+Precision{Kind: KindBigFloat, Bits: p}.String(), func(b *testing.B) {
+			for b.Loop() {
+				bigfloat.Exp(x)
+			}
+		})
+		be := NewBigFloat(p)
+		b.Run("ours-"+Precision{Kind: KindBigFloat, Bits: p}.String(), func(b *testing.B) {
+			for b.Loop() {
+				be.Exp(nil, x)
+			}
+		})
+	}
+}
