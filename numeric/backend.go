@@ -36,9 +36,10 @@ type Backend[T any] interface {
 	// SetRat sets z to x rounded once to the format (Interval: the tightest
 	// enclosure with P-bit endpoints).
 	SetRat(z T, x *big.Rat) T
-	// Const sets z to the named irrational constant rounded once to the
-	// format. Exact refuses, since the constants are irrational.
-	Const(z T, c Constant) (T, error)
+	// Eval sets z to the exact real number e rounded once to the format
+	// (Interval: an enclosure a few ulps wide). Exact evaluates only
+	// rational expressions and refuses the others with ErrIrrational.
+	Eval(z T, e Expr) (T, error)
 
 	// Rat returns the exact value of x. It fails for ±Inf and NaN and for
 	// intervals that are not a single point.
@@ -99,52 +100,6 @@ func (o Order) String() string {
 		return "unordered"
 	}
 	return fmt.Sprintf("Order(%d)", int8(o))
-}
-
-// Constant names an irrational constant that constructions use as a
-// parameter. Each backend evaluates it at its own precision.
-type Constant int
-
-const (
-	Pi            Constant = iota // π
-	SqrtPiOver2                   // √(π/2), the GELU product's scale (§Multiplication)
-	SqrtTwoOverPi                 // √(2/π), in the tanh approximation of GELU
-	Sqrt2                         // √2
-	InvSqrt2                      // 1/√2, in GELU(x) = x/2 (1 + erf(x/√2))
-	Ln2                           // log 2
-	E                             // e = exp(1)
-)
-
-var constantNames = map[Constant]string{
-	Pi:            "pi",
-	SqrtPiOver2:   "sqrt(pi/2)",
-	SqrtTwoOverPi: "sqrt(2/pi)",
-	Sqrt2:         "sqrt(2)",
-	InvSqrt2:      "1/sqrt(2)",
-	Ln2:           "log(2)",
-	E:             "e",
-}
-
-func (c Constant) String() string {
-	if s, ok := constantNames[c]; ok {
-		return s
-	}
-	return fmt.Sprintf("Constant(%d)", int(c))
-}
-
-// Constants lists every named constant, in a fixed order.
-func Constants() []Constant {
-	return []Constant{Pi, SqrtPiOver2, SqrtTwoOverPi, Sqrt2, InvSqrt2, Ln2, E}
-}
-
-// ParseConstant returns the constant whose String is name.
-func ParseConstant(name string) (Constant, error) {
-	for _, c := range Constants() {
-		if c.String() == name {
-			return c, nil
-		}
-	}
-	return 0, fmt.Errorf("unknown constant %q (valid: pi, sqrt(pi/2), sqrt(2/pi), sqrt(2), 1/sqrt(2), log(2), e)", name)
 }
 
 // Errors that backends wrap in an *OpError; test with errors.Is.

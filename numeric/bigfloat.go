@@ -56,14 +56,6 @@ func (b BigFloat) SetInt64(z *big.Float, x int64) *big.Float { return b.dst(z).S
 // with a single correct rounding in z's mode.
 func (b BigFloat) SetRat(z *big.Float, x *big.Rat) *big.Float { return b.dst(z).SetRat(x) }
 
-func (b BigFloat) Const(z *big.Float, c Constant) (*big.Float, error) {
-	r, ok := zivRound(b.prec, constEnclosure(c), b.round, sameBig)
-	if !ok {
-		return nil, &OpError{Backend: b.name, Op: "constant", Arg: c.String(), Err: ErrUndecided}
-	}
-	return b.dst(z).Set(r), nil
-}
-
 func (b BigFloat) Rat(x *big.Float) (*big.Rat, error) {
 	if x.IsInf() {
 		return nil, &OpError{Backend: b.name, Op: "rat", Arg: x.String(), Err: ErrNotFinite}

@@ -49,13 +49,3 @@ func enclosure(op string, x *big.Float) (func(w uint) bigmath.Interval, *bigmath
 	}, status
 }
 
-// constEnclosure returns enc for zivRound for a named constant.
-func constEnclosure(c Constant) func(w uint) bigmath.Interval {
-	return func(w uint) bigmath.Interval {
-		iv, err := bigmath.ConstInterval(c.String(), w)
-		if err != nil {
-			panic(err) // every Constant has an enclosure; a test checks it
-		}
-		return iv
-	}
-}

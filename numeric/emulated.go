@@ -42,14 +42,6 @@ func (e Emulated) SetInt64(_ float64, x int64) float64 {
 }
 func (e Emulated) SetRat(_ float64, x *big.Rat) float64 { return e.F.RoundRat(x) }
 
-func (e Emulated) Const(_ float64, c Constant) (float64, error) {
-	r, ok := ieeeConst(e.F, c)
-	if !ok {
-		return 0, &OpError{Backend: e.F.Name, Op: "constant", Arg: c.String(), Err: ErrUndecided}
-	}
-	return r, nil
-}
-
 func (e Emulated) Rat(x float64) (*big.Rat, error) { return ieeeRat(e.F.Name, x) }
 func (e Emulated) Bounds(x float64) (lo, hi *big.Rat, err error) {
 	r, err := ieeeRat(e.F.Name, x)

@@ -31,10 +31,6 @@ func (Exact) Set(z, x *big.Rat) *big.Rat             { return ratOr(z).Set(x) }
 func (Exact) SetInt64(z *big.Rat, x int64) *big.Rat  { return ratOr(z).SetInt64(x) }
 func (Exact) SetRat(z *big.Rat, x *big.Rat) *big.Rat { return ratOr(z).Set(x) }
 
-func (e Exact) Const(z *big.Rat, c Constant) (*big.Rat, error) {
-	return nil, &OpError{Backend: "exact", Op: "constant", Arg: c.String(), Err: ErrIrrational}
-}
-
 func (Exact) Rat(x *big.Rat) (*big.Rat, error) { return new(big.Rat).Set(x), nil }
 func (Exact) Bounds(x *big.Rat) (lo, hi *big.Rat, err error) {
 	return new(big.Rat).Set(x), new(big.Rat).Set(x), nil

@@ -47,11 +47,6 @@ func ieeeElementary(f *Format, op string, x float64) (float64, bool) {
 	return zivRound(uint(f.P), enc, f.RoundBig, sameFloat)
 }
 
-// ieeeConst returns the constant c correctly rounded to f.
-func ieeeConst(f *Format, c Constant) (float64, bool) {
-	return zivRound(uint(f.P), constEnclosure(c), f.RoundBig, sameFloat)
-}
-
 // sameFloat reports whether a and b are the same value of a format: both
 // NaN, or the same bits (so +0 and −0 differ, as they do in results).
 func sameFloat(a, b float64) bool {

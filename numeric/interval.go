@@ -84,14 +84,6 @@ func (b Intervals) SetBounds(z *Interval, lo, hi *big.Rat) *Interval {
 	return b.store(z, bigmath.Interval{Lo: l, Hi: h})
 }
 
-func (b Intervals) Const(z *Interval, c Constant) (*Interval, error) {
-	iv, err := bigmath.ConstInterval(c.String(), b.prec)
-	if err != nil {
-		return nil, &OpError{Backend: b.name, Op: "constant", Arg: c.String(), Err: err}
-	}
-	return b.store(z, iv), nil
-}
-
 // Rat returns the value of a point interval; a wider one has none.
 func (b Intervals) Rat(x *Interval) (*big.Rat, error) {
 	if x.Lo.IsInf() || x.Hi.IsInf() {

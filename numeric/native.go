@@ -31,14 +31,6 @@ func (Float64) SetRat(_ float64, x *big.Rat) float64 {
 	return f
 }
 
-func (Float64) Const(_ float64, c Constant) (float64, error) {
-	r, ok := ieeeConst(Binary64, c)
-	if !ok {
-		return 0, &OpError{Backend: "fp64", Op: "constant", Arg: c.String(), Err: ErrUndecided}
-	}
-	return r, nil
-}
-
 func (Float64) Rat(x float64) (*big.Rat, error) { return ieeeRat("fp64", x) }
 func (Float64) Bounds(x float64) (lo, hi *big.Rat, err error) {
 	r, err := ieeeRat("fp64", x)
@@ -102,14 +94,6 @@ func (Float32) SetInt64(_ float32, x int64) float32 {
 func (Float32) SetRat(_ float32, x *big.Rat) float32 {
 	f, _ := x.Float32()
 	return f
-}
-
-func (Float32) Const(_ float32, c Constant) (float32, error) {
-	r, ok := ieeeConst(Binary32, c)
-	if !ok {
-		return 0, &OpError{Backend: "fp32", Op: "constant", Arg: c.String(), Err: ErrUndecided}
-	}
-	return float32(r), nil
 }
 
 func (Float32) Rat(x float32) (*big.Rat, error) { return ieeeRat("fp32", float64(x)) }

@@ -36,35 +36,6 @@ func Enclose(f Func, x *big.Float, w uint) (Interval, Status) {
 	panic(fmt.Sprintf("bigmath: unknown function %d", int(f)))
 }
 
-// ConstInterval returns an enclosure of a named constant with w-bit
-// endpoints. The names are those of numeric.Constant.
-func ConstInterval(name string, w uint) (Interval, error) {
-	wp := w + 16
-	pi := PiInterval(wp)
-	two := exactPoint(big.NewFloat(2))
-	var r Interval
-	switch name {
-	case "pi":
-		return IRound(pi, w), nil
-	case "sqrt(pi/2)":
-		r, _ = ISqrt(IMulPow2(pi, -1, wp), wp)
-	case "sqrt(2/pi)":
-		q, _ := IQuo(two, pi, wp)
-		r, _ = ISqrt(q, wp)
-	case "sqrt(2)":
-		r, _ = ISqrt(two, wp)
-	case "1/sqrt(2)":
-		r, _ = ISqrt(exactPoint(big.NewFloat(0.5)), wp)
-	case "log(2)":
-		r = Ln2Interval(wp)
-	case "e":
-		r, _ = Exp(big.NewFloat(1), wp)
-	default:
-		return Interval{}, fmt.Errorf("bigmath: unknown constant %q", name)
-	}
-	return IRound(r, w), nil
-}
-
 // Ziv evaluates enc at working precisions target+32, target+64,
 // target+128, ... and returns true as soon as accept takes an enclosure
 // (typically: both ends round to the same value). It gives up, returning

@@ -1,0 +1,213 @@
+package numeric
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+
+	"github.com/transformer-cookbook/verify/numeric/internal/bigmath"
+)
+
+// Expr is an exact real number given by an expression over rationals and
+// π: the parameters of a construction, stored exactly. Most are rationals
+// (Lit); a few are irrational, like √(π/2) in the GELU product
+// (§Multiplication) or 1/τ = log(8N)/γ in §Simulating Average-Hard
+// Attention with Soft Attention. Each backend evaluates an Expr with
+// Backend.Eval, rounded once to its format; Exact evaluates only the
+// rational ones and refuses the others with an error naming the
+// expression.
+//
+// Exprs are immutable values; build them with Lit, LitInt, Frac, Pi, and
+// the functions Add, Sub, Mul, Quo, Neg, Sqrt, Log and Exp.
+type Expr struct{ n *node }
+
+type node struct {
+	op   string   // "lit", "pi", "+", "-", "*", "/", "neg", "sqrt", "log", "exp"
+	val  *big.Rat // for "lit"
+	args []Expr
+}
+
+// Lit is the rational r (copied).
+func Lit(r *big.Rat) Expr { return Expr{&node{op: "lit", val: new(big.Rat).Set(r)}} }
+
+// LitInt is the integer k.
+func LitInt(k int64) Expr { return Expr{&node{op: "lit", val: big.NewRat(k, 1)}} }
+
+// Frac is a/b; b must not be 0.
+func Frac(a, b int64) Expr { return Expr{&node{op: "lit", val: big.NewRat(a, b)}} }
+
+// Pi is π.
+func Pi() Expr { return Expr{&node{op: "pi"}} }
+
+func Add(x, y Expr) Expr { return Expr{&node{op: "+", args: []Expr{x, y}}} }
+func Sub(x, y Expr) Expr { return Expr{&node{op: "-", args: []Expr{x, y}}} }
+func Mul(x, y Expr) Expr { return Expr{&node{op: "*", args: []Expr{x, y}}} }
+func Quo(x, y Expr) Expr { return Expr{&node{op: "/", args: []Expr{x, y}}} }
+func Neg(x Expr) Expr    { return Expr{&node{op: "neg", args: []Expr{x}}} }
+func Sqrt(x Expr) Expr   { return Expr{&node{op: "sqrt", args: []Expr{x}}} }
+func Log(x Expr) Expr    { return Expr{&node{op: "log", args: []Expr{x}}} }
+func Exp(x Expr) Expr    { return Expr{&node{op: "exp", args: []Expr{x}}} }
+
+// IsZero reports whether e is the zero value (no expression), which Eval
+// treats as 0.
+func (e Expr) IsZero() bool { return e.n == nil }
+
+// String prints e in the syntax of the paper's formulas: sqrt(pi/2),
+// log(8*16)/1, -3/4.
+func (e Expr) String() string {
+	if e.n == nil {
+		return "0"
+	}
+	switch n := e.n; n.op {
+	case "lit":
+		return n.val.RatString()
+	case "pi":
+		return "pi"
+	case "neg":
+		return "-" + n.args[0].operand()
+	case "sqrt", "log", "exp":
+		return n.op + "(" + n.args[0].String() + ")"
+	default:
+		return n.args[0].operand() + n.op + n.args[1].operand()
+	}
+}
+
+// operand prints e with parentheses unless it is atomic.
+func (e Expr) operand() string {
+	if e.n == nil {
+		return "0"
+	}
+	switch e.n.op {
+	case "pi", "sqrt", "log", "exp":
+		return e.String()
+	case "lit":
+		if e.n.val.IsInt() && e.n.val.Sign() >= 0 {
+			return e.String()
+		}
+	}
+	return "(" + e.String() + ")"
+}
+
+// Rat returns the exact value of e when it is rational by construction:
+// rationals combined by +, −, ×, ÷, square roots of squares of rationals,
+// log(1) and exp(0). Any other expression is reported irrational (false),
+// even where a clever identity would make it rational.
+func (e Expr) Rat() (*big.Rat, bool, error) {
+	if e.n == nil {
+		return new(big.Rat), true, nil
+	}
+	n := e.n
+	if n.op == "lit" {
+		return new(big.Rat).Set(n.val), true, nil
+	}
+	if n.op == "pi" {
+		return nil, false, nil
+	}
+	vals := make([]*big.Rat, len(n.args))
+	for i, a := range n.args {
+		v, ok, err := a.Rat()
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		vals[i] = v
+	}
+	x := vals[0]
+	switch n.op {
+	case "+":
+		return x.Add(x, vals[1]), true, nil
+	case "-":
+		return x.Sub(x, vals[1]), true, nil
+	case "*":
+		return x.Mul(x, vals[1]), true, nil
+	case "/":
+		if vals[1].Sign() == 0 {
+			return nil, false, fmt.Errorf("%v: %w", e, ErrDivByZero)
+		}
+		return x.Quo(x, vals[1]), true, nil
+	case "neg":
+		return x.Neg(x), true, nil
+	case "sqrt":
+		r, err := Exact{}.Sqrt(nil, x)
+		if errors.Is(err, ErrIrrational) {
+			return nil, false, nil
+		}
+		return r, err == nil, err
+	case "log":
+		r, err := Exact{}.Log(nil, x)
+		if errors.Is(err, ErrIrrational) {
+			return nil, false, nil
+		}
+		return r, err == nil, err
+	case "exp":
+		r, err := Exact{}.Exp(nil, x)
+		if errors.Is(err, ErrIrrational) {
+			return nil, false, nil
+		}
+		return r, err == nil, err
+	}
+	return nil, false, fmt.Errorf("numeric: unknown expression operator %q", n.op)
+}
+
+// enclose returns an enclosure of e with endpoints of about w bits, or an
+// error when e has no real value (division by zero, log of a non-positive
+// number, √ of a negative one, exp beyond big.Float's range).
+func (e Expr) enclose(w uint) (bigmath.Interval, error) {
+	if e.n == nil {
+		z := new(big.Float)
+		return bigmath.Interval{Lo: z, Hi: z}, nil
+	}
+	n := e.n
+	switch n.op {
+	case "lit":
+		lo := new(big.Float).SetPrec(w).SetMode(big.ToNegativeInf).SetRat(n.val)
+		hi := new(big.Float).SetPrec(w).SetMode(big.ToPositiveInf).SetRat(n.val)
+		return bigmath.Interval{Lo: lo, Hi: hi}, nil
+	case "pi":
+		return bigmath.PiInterval(w), nil
+	}
+	// Arguments get guard bits so that the result stays a few ulps wide.
+	args := make([]bigmath.Interval, len(n.args))
+	for i, a := range n.args {
+		iv, err := a.enclose(w + 8)
+		if err != nil {
+			return iv, err
+		}
+		args[i] = iv
+	}
+	x := args[0]
+	switch n.op {
+	case "+":
+		return bigmath.IAdd(x, args[1], w), nil
+	case "-":
+		return bigmath.ISub(x, args[1], w), nil
+	case "*":
+		return bigmath.IMul(x, args[1], w), nil
+	case "/":
+		q, err := bigmath.IQuo(x, args[1], w)
+		if err != nil {
+			return q, fmt.Errorf("%v: %w", e, ErrDivByZero)
+		}
+		return q, nil
+	case "neg":
+		return bigmath.INeg(x, w), nil
+	case "sqrt":
+		r, err := bigmath.ISqrt(x, w)
+		if err != nil {
+			return r, fmt.Errorf("%v: %w", e, ErrDomain)
+		}
+		return r, nil
+	case "log":
+		if x.Lo.Sign() <= 0 {
+			return x, fmt.Errorf("%v: %w", e, ErrDomain)
+		}
+		return bigmath.Interval{Lo: bigmath.Log(x.Lo, w).Lo, Hi: bigmath.Log(x.Hi, w).Hi}, nil
+	case "exp":
+		lo, s1 := bigmath.Exp(x.Lo, w)
+		hi, s2 := bigmath.Exp(x.Hi, w)
+		if s1 == bigmath.Overflow || s2 == bigmath.Overflow {
+			return x, fmt.Errorf("%v: %w", e, ErrOverflow)
+		}
+		return bigmath.Interval{Lo: lo.Lo, Hi: hi.Hi}, nil
+	}
+	return x, fmt.Errorf("numeric: unknown expression operator %q", n.op)
+}

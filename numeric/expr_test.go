@@ -1,0 +1,225 @@
+package numeric
+
+import (
+	"bufio"
+	"errors"
+	"math"
+	"math/big"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestEvalGolden: Backend.Eval rounds irrational expressions once and
+// correctly, against mpmath (testdata/gen_expr.py).
+func TestEvalGolden(t *testing.T) {
+	f, err := os.Open("testdata/expr.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cases := 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") || line == "" {
+			continue
+		}
+		parts := strings.Split(line, "\t")
+		text, target, want := parts[0], parts[1], parts[2]
+		e, err := ParseExpr(text)
+		if err != nil {
+			t.Fatalf("ParseExpr(%q): %v", text, err)
+		}
+		p := MustParsePrecision(target)
+		var got string
+		switch p.Kind {
+		case KindBigFloat:
+			v, err := NewBigFloat(p.Bits).Eval(nil, e)
+			if err != nil {
+				t.Fatalf("%s at %s: %v", text, target, err)
+			}
+			got = hexOf(v)
+		case KindFloat32:
+			v, err := NewFloat32().Eval(0, e)
+			if err != nil {
+				t.Fatalf("%s at %s: %v", text, target, err)
+			}
+			got = hexOfFloat(float64(v))
+		default:
+			var v float64
+			if p.Kind == KindFloat64 {
+				v, err = NewFloat64().Eval(0, e)
+			} else {
+				v, err = NewEmulated(p.Format).Eval(0, e)
+			}
+			if err != nil {
+				t.Fatalf("%s at %s: %v", text, target, err)
+			}
+			got = hexOfFloat(v)
+		}
+		if !sameHex(got, want) {
+			t.Errorf("Eval(%s) at %s = %s, want %s", text, target, got, want)
+		}
+		if p.Kind == KindBigFloat && p.Bits >= 24 && p.Bits <= 113 {
+			checkIntervalEval(t, e, p.Bits, want)
+		}
+		cases++
+	}
+	if cases < 100 {
+		t.Fatalf("only %d golden cases", cases)
+	}
+}
+
+// checkIntervalEval: the interval enclosure at prec bits contains the
+// correctly rounded value at prec bits' neighbourhood of the true value
+// and is at most 4 ulps wide.
+func checkIntervalEval(t *testing.T, e Expr, prec uint, nearest string) {
+	t.Helper()
+	iv, err := NewIntervals(prec).Eval(nil, e)
+	if err != nil {
+		t.Fatalf("interval Eval(%v): %v", e, err)
+	}
+	// The true value lies within half an ulp of nearest; the enclosure must
+	// reach at least to nearest from one side and not exceed 4 ulps.
+	want, _, _ := big.ParseFloat(nearest, 0, prec, big.ToNearestEven)
+	ulp := new(big.Float).SetMantExp(big.NewFloat(1), want.MantExp(nil)-int(prec))
+	lo := new(big.Float).Sub(want, ulp)
+	hi := new(big.Float).Add(want, ulp)
+	if iv.Lo.Cmp(hi) > 0 || iv.Hi.Cmp(lo) < 0 {
+		t.Errorf("interval Eval(%v) at %d bits = [%s, %s] far from %s", e, prec, iv.Lo.Text('g', 20), iv.Hi.Text('g', 20), nearest)
+	}
+	width := new(big.Float).Sub(iv.Hi, iv.Lo)
+	if width.Cmp(new(big.Float).Mul(ulp, big.NewFloat(4))) > 0 {
+		t.Errorf("interval Eval(%v) at %d bits is %s wide, over 4 ulps", e, prec, width.Text('g', 5))
+	}
+}
+
+func hexOf(x *big.Float) string {
+	if x.IsInf() {
+		if x.Sign() > 0 {
+			return "+Inf"
+		}
+		return "-Inf"
+	}
+	r, _ := x.Rat(nil)
+	return ratHex(r)
+}
+
+func hexOfFloat(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "NaN"
+	case math.IsInf(x, 1):
+		return "+Inf"
+	case math.IsInf(x, -1):
+		return "-Inf"
+	}
+	return ratHex(new(big.Rat).SetFloat64(x))
+}
+
+// ratHex is the canonical form: the value as a normalised rational string,
+// which makes hex floats from Python and Go comparable.
+func ratHex(r *big.Rat) string { return r.RatString() }
+
+func sameHex(got, want string) bool {
+	if want == "NaN" || strings.HasSuffix(want, "Inf") {
+		return got == want
+	}
+	w, ok := new(big.Rat).SetString(want)
+	return ok && got == w.RatString()
+}
+
+func TestEvalExact(t *testing.T) {
+	tests := []struct {
+		expr string
+		want *big.Rat // nil: irrational
+	}{
+		{"(1/3+1/6)*2", big.NewRat(1, 1)},
+		{"sqrt(9/4)", big.NewRat(3, 2)},
+		{"log(1)", big.NewRat(0, 1)},
+		{"exp(0)", big.NewRat(1, 1)},
+		{"-0.25", big.NewRat(-1, 4)},
+		{"1e-3/2", big.NewRat(1, 2000)},
+		{"sqrt(2)", nil},
+		{"sqrt(pi/2)", nil},
+		{"log(8*16)", nil},
+		{"pi-pi", nil}, // rational, but only by an identity: refused, not guessed
+	}
+	for _, tc := range tests {
+		e, err := ParseExpr(tc.expr)
+		if err != nil {
+			t.Fatalf("ParseExpr(%q): %v", tc.expr, err)
+		}
+		got, err := NewExact().Eval(nil, e)
+		switch {
+		case tc.want == nil && !errors.Is(err, ErrIrrational):
+			t.Errorf("exact Eval(%s) = %v, %v; want ErrIrrational", tc.expr, got, err)
+		case tc.want != nil && (err != nil || got.Cmp(tc.want) != 0):
+			t.Errorf("exact Eval(%s) = %v, %v; want %v", tc.expr, got, err, tc.want)
+		}
+		if tc.want == nil && err != nil && !strings.Contains(err.Error(), "exact") {
+			t.Errorf("error %q does not name the backend", err)
+		}
+	}
+}
+
+func TestEvalErrors(t *testing.T) {
+	for _, text := range []string{"1/0", "log(0)", "log(-1)", "sqrt(-2)", "sqrt(pi-4)", "1/(pi-pi)", "exp(1e12)"} {
+		e, err := ParseExpr(text)
+		if err != nil {
+			t.Fatalf("ParseExpr(%q): %v", text, err)
+		}
+		if _, err := NewBigFloat(53).Eval(nil, e); err == nil {
+			t.Errorf("bigfloat Eval(%s) gave no error", text)
+		}
+		if _, err := NewFloat64().Eval(0, e); err == nil {
+			t.Errorf("fp64 Eval(%s) gave no error", text)
+		}
+		if _, err := NewIntervals(53).Eval(nil, e); err == nil {
+			t.Errorf("interval Eval(%s) gave no error", text)
+		}
+	}
+}
+
+func TestParseExpr(t *testing.T) {
+	good := map[string]string{
+		"sqrt(pi/2)":     "sqrt(pi/2)",
+		" 1 + 2 * 3 ":    "1+(2*3)",
+		"(1+2)*3":        "(1+2)*3",
+		"-x":             "",
+		"-1/4":           "(-1)/4",
+		"0x1p-3 + 1e-3":  "(1/8)+(1/1000)",
+		"log(8*16)/1":    "log(8*16)/1",
+		"exp(-1/3)+pi":   "exp((-1)/3)+pi",
+		"2*-3":           "2*(-3)",
+		"sqrt(2)*3/7":    "(sqrt(2)*3)/7",
+		"1.5e+2-2.5E-1":  "150-(1/4)",
+		"0x1.8p+1*(1/3)": "3*(1/3)",
+	}
+	for in, want := range good {
+		e, err := ParseExpr(in)
+		if want == "" {
+			if err == nil {
+				t.Errorf("ParseExpr(%q) = %v, want an error", in, e)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("ParseExpr(%q): %v", in, err)
+			continue
+		}
+		if e.String() != want {
+			t.Errorf("ParseExpr(%q) = %s, want %s", in, e, want)
+		}
+		// String reads back to the same expression.
+		if back, err := ParseExpr(e.String()); err != nil || back.String() != e.String() {
+			t.Errorf("ParseExpr(%q) = %v, %v", e.String(), back, err)
+		}
+	}
+	for _, bad := range []string{"", "1+", "sqrt 2", "sqrt(2", "foo(1)", "1/0x", ")", "1 2", "inf"} {
+		if e, err := ParseExpr(bad); err == nil {
+			t.Errorf("ParseExpr(%q) = %v, want an error", bad, e)
+		}
+	}
+}
