@@ -48,4 +48,3 @@ func enclosure(op string, x *big.Float) (func(w uint) bigmath.Interval, *bigmath
 		return iv
 	}, status
 }
-
