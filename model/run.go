@@ -1,0 +1,329 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/transformer-cookbook/verify/numeric"
+)
+
+// Result is what Run returns: an output per position, and the trace of
+// the residual stream when it was asked for.
+type Result struct {
+	Outputs []PositionOutput
+	Trace   *Trace
+}
+
+// PositionOutput is the unembedding at one position. For Sign and Argmax,
+// Symbol is the decision ("1"/"0", or a label) and Values the logits W h;
+// for Readout and Distribution, Values is the output vector.
+type PositionOutput struct {
+	Symbol string
+	Values []Value
+}
+
+// ErrUndecided is wrapped by errors from comparisons that the backend
+// cannot decide: overlapping intervals in the interval backend.
+var ErrUndecided = errors.New("comparison undecided in this backend")
+
+// Tokenize splits s into symbols of m's alphabet, longest match first.
+func (m *Model) Tokenize(s string) ([]int, error) {
+	var out []int
+	for pos := 0; pos < len(s); {
+		best, bestLen := -1, 0
+		for k, sym := range m.Alphabet {
+			if len(sym) > bestLen && strings.HasPrefix(s[pos:], sym) {
+				best, bestLen = k, len(sym)
+			}
+		}
+		if best < 0 {
+			return nil, fmt.Errorf("input %q: no symbol of the alphabet {%s} at offset %d", s, strings.Join(m.Alphabet, " "), pos)
+		}
+		out = append(out, best)
+		pos += bestLen
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("empty input: a transformer maps non-empty strings")
+	}
+	return out, nil
+}
+
+// Run computes the transformer on the input symbols (indices into
+// m.Alphabet). With trace set, the Result holds the residual stream after
+// every sublayer.
+func (inst *Instance[T]) Run(input []int, trace bool) (*Result, error) {
+	m, b := inst.Model, inst.B
+	n := len(input)
+	if n == 0 {
+		return nil, fmt.Errorf("empty input: a transformer maps non-empty strings")
+	}
+	for i, s := range input {
+		if s < 0 || s >= len(m.Alphabet) {
+			return nil, fmt.Errorf("input position %d: symbol index %d outside the alphabet of %d symbols", i+1, s, len(m.Alphabet))
+		}
+	}
+	pe, err := inst.positions(n)
+	if err != nil {
+		return nil, err
+	}
+	h := make([][]T, n)
+	for i, s := range input {
+		h[i] = make([]T, m.D)
+		for c := range h[i] {
+			h[i][c] = b.Set(b.New(), inst.we[s][c])
+			if pe != nil {
+				h[i][c] = b.Add(h[i][c], h[i][c], pe[i][c])
+			}
+		}
+	}
+	res := &Result{}
+	if trace {
+		res.Trace = &Trace{Components: m.componentNames()}
+		addState(res.Trace, b, "embedding", h)
+	}
+	for l := range inst.layers {
+		lp := &inst.layers[l]
+		where := fmt.Sprintf("layer %d", l+1)
+		if lp.attn != nil || lp.attnNorm != nil {
+			h, err = inst.sublayer(h, lp.attnNorm, lp.attnResidual, func(x [][]T) ([][]T, error) {
+				if lp.attn == nil {
+					return nil, nil
+				}
+				return inst.attend(lp.attn, x, where+" attention")
+			})
+			if err != nil {
+				return nil, err
+			}
+			if trace {
+				addState(res.Trace, b, where+" attention", h)
+			}
+		}
+		if lp.ff != nil || lp.ffNorm != nil {
+			h, err = inst.sublayer(h, lp.ffNorm, lp.ffResidual, func(x [][]T) ([][]T, error) {
+				if lp.ff == nil {
+					return nil, nil
+				}
+				out := make([][]T, len(x))
+				for i := range x {
+					if out[i], err = inst.feedForward(lp.ff, x[i]); err != nil {
+						return nil, fmt.Errorf("%s feed-forward at position %d: %w", where, i+1, err)
+					}
+				}
+				return out, nil
+			})
+			if err != nil {
+				return nil, err
+			}
+			if trace {
+				addState(res.Trace, b, where+" feed-forward", h)
+			}
+		}
+	}
+	if inst.finalNorm != nil {
+		for i := range h {
+			if h[i], err = inst.layerNorm(inst.finalNorm, h[i]); err != nil {
+				return nil, fmt.Errorf("final norm at position %d: %w", i+1, err)
+			}
+		}
+		if trace {
+			addState(res.Trace, b, "final norm", h)
+		}
+	}
+	res.Outputs = make([]PositionOutput, n)
+	for i := range h {
+		if res.Outputs[i], err = inst.output(h[i]); err != nil {
+			return nil, fmt.Errorf("output at position %d: %w", i+1, err)
+		}
+	}
+	return res, nil
+}
+
+// sublayer applies f with its norm and residual connection as the model's
+// placement says: pre-norm f(LN(x)) + x, post-norm LN(f(x) + x), or
+// f(x) + x. A nil result of f is the zero function.
+func (inst *Instance[T]) sublayer(h [][]T, norm *normParams[T], residual bool, f func([][]T) ([][]T, error)) ([][]T, error) {
+	b := inst.B
+	in := h
+	var err error
+	if norm != nil && inst.Model.Norm == PreNorm {
+		in = make([][]T, len(h))
+		for i := range h {
+			if in[i], err = inst.layerNorm(norm, h[i]); err != nil {
+				return nil, fmt.Errorf("pre-norm at position %d: %w", i+1, err)
+			}
+		}
+	}
+	out, err := f(in)
+	if err != nil {
+		return nil, err
+	}
+	next := make([][]T, len(h))
+	for i := range h {
+		next[i] = make([]T, len(h[i]))
+		for c := range h[i] {
+			switch {
+			case out == nil && residual:
+				next[i][c] = b.Set(b.New(), h[i][c])
+			case out == nil:
+				next[i][c] = b.New()
+			case residual:
+				next[i][c] = b.Add(b.New(), out[i][c], h[i][c])
+			default:
+				next[i][c] = out[i][c]
+			}
+		}
+		if norm != nil && inst.Model.Norm == PostNorm {
+			if next[i], err = inst.layerNorm(norm, next[i]); err != nil {
+				return nil, fmt.Errorf("post-norm at position %d: %w", i+1, err)
+			}
+		}
+	}
+	return next, nil
+}
+
+// matVec returns W x + bias (bias may be nil), each row summed left to
+// right and the bias added last.
+func (inst *Instance[T]) matVec(w mat[T], x []T, bias []T) []T {
+	b := inst.B
+	out := make([]T, w.rows)
+	for r := 0; r < w.rows; r++ {
+		row := w.data[r*w.cols : (r+1)*w.cols]
+		acc := b.Mul(b.New(), row[0], x[0])
+		t := b.New()
+		for k := 1; k < w.cols; k++ {
+			t = b.Mul(t, row[k], x[k])
+			acc = b.Add(acc, acc, t)
+		}
+		if bias != nil {
+			acc = b.Add(acc, acc, bias[r])
+		}
+		out[r] = acc
+	}
+	return out
+}
+
+// positions returns pe_n(i) for i = 1..n rounded to the backend, or nil.
+func (inst *Instance[T]) positions(n int) ([][]T, error) {
+	m := inst.Model
+	if m.Position == nil {
+		return nil, nil
+	}
+	if pe, ok := inst.pos.get(n); ok {
+		return pe, nil
+	}
+	in := &instantiator[T]{b: inst.B}
+	pe := make([][]T, n)
+	for i := 1; i <= n; i++ {
+		v := m.Position.Vector(i, n)
+		if len(v) != m.D {
+			return nil, fmt.Errorf("position encoding %q at i = %d, n = %d: %d entries, want D = %d", m.Position.Name, i, n, len(v), m.D)
+		}
+		pe[i-1] = in.vector(v, fmt.Sprintf("position encoding %q at i = %d, n = %d", m.Position.Name, i, n))
+	}
+	if in.err != nil {
+		return nil, in.err
+	}
+	inst.pos.put(n, pe)
+	return pe, nil
+}
+
+// posCache keeps the rounded position embeddings of recent lengths.
+type posCache[T any] struct {
+	mu   sync.Mutex
+	byN  map[int][][]T
+	keys []int
+}
+
+const posCacheSize = 16
+
+func newPosCache[T any]() *posCache[T] { return &posCache[T]{byN: map[int][][]T{}} }
+
+func (c *posCache[T]) get(n int) ([][]T, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	pe, ok := c.byN[n]
+	return pe, ok
+}
+
+func (c *posCache[T]) put(n int, pe [][]T) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.byN[n]; ok {
+		return
+	}
+	if len(c.keys) == posCacheSize {
+		delete(c.byN, c.keys[0])
+		c.keys = c.keys[1:]
+	}
+	c.byN[n] = pe
+	c.keys = append(c.keys, n)
+}
+
+func (m *Model) componentNames() []string {
+	if m.Components != nil {
+		return m.Components
+	}
+	names := make([]string, m.D)
+	for c := range names {
+		names[c] = fmt.Sprintf("h%d", c+1)
+	}
+	return names
+}
+
+// undecided wraps ErrUndecided with context.
+func undecided(format string, args ...any) error {
+	return fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), ErrUndecided)
+}
+
+// output applies the unembedding at one position.
+func (inst *Instance[T]) output(h []T) (PositionOutput, error) {
+	b, o := inst.B, inst.Model.Output
+	logits := inst.matVec(inst.out, h, nil)
+	values := func(xs []T) []Value {
+		vs := make([]Value, len(xs))
+		for k, x := range xs {
+			vs[k] = ValueOf(b, x)
+		}
+		return vs
+	}
+	switch o.Kind {
+	case Sign:
+		switch b.Sign(logits[0]) {
+		case numeric.Greater:
+			return PositionOutput{Symbol: "1", Values: values(logits)}, nil
+		case numeric.Unordered:
+			if b.Finite(logits[0]) || isInterval(b) {
+				return PositionOutput{}, undecided("the sign of W h = %s", b.Format(logits[0]))
+			}
+		}
+		return PositionOutput{Symbol: "0", Values: values(logits)}, nil
+	case Argmax:
+		best := 0
+		for k := 1; k < len(logits); k++ {
+			switch b.Cmp(logits[k], logits[best]) {
+			case numeric.Greater:
+				best = k
+			case numeric.Unordered:
+				if isInterval(b) {
+					return PositionOutput{}, undecided("argmax: %s vs %s", b.Format(logits[k]), b.Format(logits[best]))
+				}
+			}
+		}
+		return PositionOutput{Symbol: o.Labels[best], Values: values(logits)}, nil
+	case Distribution:
+		p, err := inst.softmax(logits)
+		if err != nil {
+			return PositionOutput{}, err
+		}
+		return PositionOutput{Values: values(p)}, nil
+	}
+	return PositionOutput{Values: values(logits)}, nil
+}
+
+// isInterval reports whether b is the interval backend, where Unordered
+// means "cannot decide" rather than NaN.
+func isInterval[T any](b numeric.Backend[T]) bool {
+	return b.Precision().Kind == numeric.KindInterval
+}

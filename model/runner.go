@@ -1,0 +1,50 @@
+package model
+
+import (
+	"math/big"
+
+	"github.com/transformer-cookbook/verify/numeric"
+)
+
+// Runner is an instantiated model seen without its value type: what
+// callers that choose the precision at run time (the command line tool)
+// use. *Instance[T] implements it.
+type Runner interface {
+	Run(input []int, trace bool) (*Result, error)
+	Precision() numeric.Precision
+	// Notes lists choices the engine made for this backend (for example,
+	// unscaled scores in exact mode when √d_key is irrational).
+	Notes() []string
+}
+
+func (inst *Instance[T]) Precision() numeric.Precision { return inst.B.Precision() }
+func (inst *Instance[T]) Notes() []string              { return inst.notes }
+
+// New instantiates m at precision p.
+func New(p numeric.Precision, m *Model) (Runner, error) {
+	v := &newVisitor{m: m}
+	if err := numeric.Visit(p, v); err != nil {
+		return nil, err
+	}
+	return v.r, nil
+}
+
+type newVisitor struct {
+	m *Model
+	r Runner
+}
+
+func instantiate[T any](v *newVisitor, b numeric.Backend[T]) error {
+	inst, err := Instantiate(b, v.m)
+	if err != nil {
+		return err
+	}
+	v.r = inst
+	return nil
+}
+
+func (v *newVisitor) Rat(b numeric.Backend[*big.Rat]) error               { return instantiate(v, b) }
+func (v *newVisitor) BigFloat(b numeric.Backend[*big.Float]) error        { return instantiate(v, b) }
+func (v *newVisitor) Float64(b numeric.Backend[float64]) error            { return instantiate(v, b) }
+func (v *newVisitor) Float32(b numeric.Backend[float32]) error            { return instantiate(v, b) }
+func (v *newVisitor) Interval(b numeric.Backend[*numeric.Interval]) error { return instantiate(v, b) }
