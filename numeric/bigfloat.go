@@ -1,6 +1,7 @@
 package numeric
 
 import (
+	"math"
 	"math/big"
 
 	"github.com/transformer-cookbook/verify/numeric/internal/bigmath"
@@ -125,6 +126,11 @@ func (b BigFloat) elementary(z *big.Float, op string, x *big.Float) (*big.Float,
 	if op == "log" && x.Sign() <= 0 {
 		return nil, &OpError{Backend: b.name, Op: op, Arg: x.Text('g', -1), Err: ErrDomain}
 	}
+	if op == "exp" && b.prec <= 53 {
+		if r, ok := b.fastExp(x); ok {
+			return b.dst(z).Set(r), nil
+		}
+	}
 	enc, status := enclosure(op, x)
 	r, ok := zivRound(b.prec, enc, b.round, sameBig)
 	switch {
@@ -136,6 +142,22 @@ func (b BigFloat) elementary(z *big.Float, op string, x *big.Float) (*big.Float,
 		return nil, &OpError{Backend: b.name, Op: op, Arg: x.Text('g', -1), Err: ErrUndecided}
 	}
 	return b.dst(z).Set(r), nil
+}
+
+// fastExp is bigmath.ExpFast for arguments that are float64 values.
+func (b BigFloat) fastExp(x *big.Float) (*big.Float, bool) {
+	xf, acc := x.Float64()
+	if acc != big.Exact {
+		return nil, false
+	}
+	if math.Abs(xf) < 0x1p-55 {
+		return b.dst(nil).SetInt64(1), true // see ExpFast: rounds to 1
+	}
+	return bigmath.ExpFast(xf, func(hi, lo uint64, e int64) *big.Float {
+		m, q := bigmath.RoundU128(hi, lo, e, int(b.prec), math.MinInt64)
+		r := new(big.Float).SetPrec(b.prec).SetUint64(m) // exact: m ≤ 2^prec
+		return r.SetMantExp(r, int(q))
+	}, sameBig)
 }
 
 func (b BigFloat) round(x *big.Float) *big.Float { return b.dst(nil).Set(x) }

@@ -72,8 +72,8 @@ func (e Emulated) Sub(_, x, y float64) float64 { return e.F.Round(float64(x - y)
 func (e Emulated) Mul(_, x, y float64) float64 { return e.F.Round(float64(x * y)) }
 func (e Emulated) Neg(_, x float64) float64    { return -x }
 func (e Emulated) Abs(_, x float64) float64    { return math.Abs(x) }
-func (e Emulated) Max(_, x, y float64) float64 { return math.Max(x, y) }
-func (e Emulated) Min(_, x, y float64) float64 { return math.Min(x, y) }
+func (e Emulated) Max(_, x, y float64) float64 { return ieeeMax(x, y) }
+func (e Emulated) Min(_, x, y float64) float64 { return ieeeMin(x, y) }
 
 // Div follows IEEE 754 (x/0 = ±∞, 0/0 = NaN; ±∞ is NaN in fp8-e4m3).
 func (e Emulated) Div(_, x, y float64) (float64, error) { return e.F.Round(float64(x / y)), nil }

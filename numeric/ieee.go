@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+
+	"github.com/transformer-cookbook/verify/numeric/internal/bigmath"
 )
 
 // ieeeElementary returns op(x) (op is exp, log, erf or tanh) correctly
@@ -43,8 +45,33 @@ func ieeeElementary(f *Format, op string, x float64) (float64, bool) {
 			return math.Copysign(1, x), true
 		}
 	}
+	if op == "exp" {
+		if r, ok := fastExp(f, x); ok {
+			return r, true
+		}
+	}
 	enc, _ := enclosure(op, new(big.Float).SetFloat64(x))
 	return zivRound(uint(f.P), enc, f.RoundBig, sameFloat)
+}
+
+// fastExp is bigmath.ExpFast for an IEEE format (every one has p ≤ 53).
+func fastExp(f *Format, x float64) (float64, bool) {
+	if math.Abs(x) < 0x1p-55 {
+		// |exp(x) − 1| < 2^-54: rounds to 1 at any p ≤ 53 (see ExpFast).
+		return 1, true
+	}
+	qmin := int64(f.EMin - f.P + 1) // the subnormal quantum
+	return bigmath.ExpFast(x, func(hi, lo uint64, e int64) float64 {
+		m, q := bigmath.RoundU128(hi, lo, e, f.P, qmin)
+		if q > 1100 { // far beyond every format's range
+			return f.overflow(1)
+		}
+		v := math.Ldexp(float64(m), int(q)) // exact: m ≤ 2^53
+		if v > f.maxFinite {
+			return f.overflow(1)
+		}
+		return v
+	}, sameFloat)
 }
 
 // sameFloat reports whether a and b are the same value of a format: both
@@ -81,4 +108,22 @@ func ieeeCmp(x, y float64) Order {
 // rounding was not decided.
 func ieeeOpError(backend, op string, x float64) error {
 	return &OpError{Backend: backend, Op: op, Arg: strconv.FormatFloat(x, 'g', -1, 64), Err: ErrUndecided}
+}
+
+// ieeeMax is the larger of x and y, NaN if either is NaN (as torch.maximum
+// and IEEE 754-2019 maximum). math.Max is not used: it returns +Inf for
+// Max(+Inf, NaN). +0 is larger than −0.
+func ieeeMax(x, y float64) float64 {
+	if x != x || y != y {
+		return math.NaN()
+	}
+	return math.Max(x, y)
+}
+
+// ieeeMin is the smaller of x and y, NaN if either is NaN; −0 < +0.
+func ieeeMin(x, y float64) float64 {
+	if x != x || y != y {
+		return math.NaN()
+	}
+	return math.Min(x, y)
 }

@@ -47,8 +47,8 @@ func (Float64) Sub(_, x, y float64) float64 { return float64(x - y) }
 func (Float64) Mul(_, x, y float64) float64 { return float64(x * y) }
 func (Float64) Neg(_, x float64) float64    { return -x }
 func (Float64) Abs(_, x float64) float64    { return math.Abs(x) }
-func (Float64) Max(_, x, y float64) float64 { return math.Max(x, y) }
-func (Float64) Min(_, x, y float64) float64 { return math.Min(x, y) }
+func (Float64) Max(_, x, y float64) float64 { return ieeeMax(x, y) }
+func (Float64) Min(_, x, y float64) float64 { return ieeeMin(x, y) }
 
 // Div follows IEEE 754: x/0 is ±∞, 0/0 is NaN; it never fails.
 func (Float64) Div(_, x, y float64) (float64, error) { return float64(x / y), nil }
@@ -114,8 +114,8 @@ func (Float32) Sub(_, x, y float32) float32 { return float32(x - y) }
 func (Float32) Mul(_, x, y float32) float32 { return float32(x * y) }
 func (Float32) Neg(_, x float32) float32    { return -x }
 func (Float32) Abs(_, x float32) float32    { return float32(math.Abs(float64(x))) }
-func (Float32) Max(_, x, y float32) float32 { return float32(math.Max(float64(x), float64(y))) }
-func (Float32) Min(_, x, y float32) float32 { return float32(math.Min(float64(x), float64(y))) }
+func (Float32) Max(_, x, y float32) float32 { return float32(ieeeMax(float64(x), float64(y))) }
+func (Float32) Min(_, x, y float32) float32 { return float32(ieeeMin(float64(x), float64(y))) }
 
 func (Float32) Div(_, x, y float32) (float32, error) { return float32(x / y), nil }
 
