@@ -28,9 +28,25 @@ type PositionOutput struct {
 // cannot decide: overlapping intervals in the interval backend.
 var ErrUndecided = errors.New("comparison undecided in this backend")
 
-// Tokenize splits s into symbols of m's alphabet, longest match first.
+// Tokenize splits s into symbols of m's alphabet: at white space when s
+// has any (for alphabets with multi-character symbols, like "3:1 1:0"),
+// otherwise by longest match.
 func (m *Model) Tokenize(s string) ([]int, error) {
 	var out []int
+	if fields := strings.Fields(s); len(fields) > 1 || len(fields) == 1 && fields[0] != s {
+		index := map[string]int{}
+		for k, sym := range m.Alphabet {
+			index[sym] = k
+		}
+		for i, f := range fields {
+			k, ok := index[f]
+			if !ok {
+				return nil, fmt.Errorf("input %q: %q at position %d is not a symbol of the alphabet (%s)", s, f, i+1, alphabetSummary(m.Alphabet))
+			}
+			out = append(out, k)
+		}
+		return out, nil
+	}
 	for pos := 0; pos < len(s); {
 		best, bestLen := -1, 0
 		for k, sym := range m.Alphabet {
@@ -39,7 +55,7 @@ func (m *Model) Tokenize(s string) ([]int, error) {
 			}
 		}
 		if best < 0 {
-			return nil, fmt.Errorf("input %q: no symbol of the alphabet {%s} at offset %d", s, strings.Join(m.Alphabet, " "), pos)
+			return nil, fmt.Errorf("input %q: no symbol of the alphabet (%s) at offset %d", s, alphabetSummary(m.Alphabet), pos)
 		}
 		out = append(out, best)
 		pos += bestLen
@@ -48,6 +64,14 @@ func (m *Model) Tokenize(s string) ([]int, error) {
 		return nil, fmt.Errorf("empty input: a transformer maps non-empty strings")
 	}
 	return out, nil
+}
+
+// alphabetSummary lists an alphabet, or its first symbols when it is long.
+func alphabetSummary(a []string) string {
+	if len(a) <= 12 {
+		return strings.Join(a, " ")
+	}
+	return strings.Join(a[:8], " ") + fmt.Sprintf(" … %s: %d symbols", a[len(a)-1], len(a))
 }
 
 // Run computes the transformer on the input symbols (indices into

@@ -1,0 +1,373 @@
+package recipes
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+)
+
+// CheckOptions configures Check.
+type CheckOptions struct {
+	Precision numeric.Precision
+	Weighting model.Weighting
+	// MaxN is the largest length checked; recipes whose weights depend on
+	// a maximum length N are built with N = MaxN.
+	MaxN int
+	// Lengths lists the lengths to check; nil means DefaultLengths(MinN,
+	// MaxN).
+	Lengths []int
+	// Cases is the number of random inputs per length when the inputs of
+	// that length are too many to enumerate; Exhaustive is the most
+	// inputs enumerated.
+	Cases      int
+	Exhaustive int
+	Seed       uint64
+	// AllLengths continues after the first failing length.
+	AllLengths bool
+	// Workers is the number of goroutines running cases (0: GOMAXPROCS).
+	Workers int
+	// Progress, if set, is called after each length.
+	Progress func(done, total int)
+}
+
+// Report is the result of Check, ready to print or encode as JSON.
+type Report struct {
+	Recipe    string   `json:"recipe"`
+	Section   string   `json:"section"`
+	Precision string   `json:"precision"`
+	Weighting string   `json:"weighting"`
+	Scale     string   `json:"score_scale"`
+	MaxN      int      `json:"max_n"`
+	Seed      uint64   `json:"seed"`
+	Outputs   []string `json:"outputs"`
+	Bounds    []string `json:"bounds"`
+	Notes     []string `json:"notes,omitempty"`
+
+	Lengths []LengthReport `json:"lengths"`
+	// Limit is the largest n such that every checked length up to n
+	// passed (0 if the smallest failed); it says nothing of unchecked
+	// lengths between the checked ones.
+	Limit        int      `json:"limit"`
+	FirstFailure *Failure `json:"first_failure,omitempty"`
+	Passed       bool     `json:"passed"`
+}
+
+// LengthReport summarises the cases of one length.
+type LengthReport struct {
+	N          int  `json:"n"`
+	Cases      int  `json:"cases"`
+	Exhaustive bool `json:"exhaustive"`
+	// Exact counts cases whose every output equals the reference exactly;
+	// Passed those within the claimed bounds (exact where none is given).
+	Exact  int `json:"exact"`
+	Passed int `json:"passed"`
+	// MaxError is max |output − reference| over the cases, per output
+	// value, as a decimal ("inf" when an output was not finite).
+	MaxError []string `json:"max_error"`
+	Failure  *Failure `json:"failure,omitempty"`
+}
+
+// Failure is one wrong case.
+type Failure struct {
+	N        int      `json:"n"`
+	Input    string   `json:"input"`
+	Position int      `json:"position"`
+	Expected []string `json:"expected"`
+	Actual   []string `json:"actual"`
+	Reason   string   `json:"reason"`
+}
+
+// DefaultLengths returns every length up to 8, then lengths growing by
+// about a quarter each, up to maxN (included).
+func DefaultLengths(minN, maxN int) []int {
+	var ls []int
+	for n := max(minN, 1); n <= maxN; {
+		ls = append(ls, n)
+		if n < 8 {
+			n++
+		} else {
+			n += max(1, n/4)
+		}
+	}
+	if len(ls) > 0 && ls[len(ls)-1] != maxN && maxN >= minN {
+		ls = append(ls, maxN)
+	}
+	return ls
+}
+
+// Check builds r for opts.Weighting and N = opts.MaxN, runs it at
+// opts.Precision on the inputs of every length, and compares each output
+// with the exact reference. An error means the check could not run (an
+// unsupported weighting, a model the precision cannot represent); wrong
+// outputs are not errors but findings in the Report.
+func Check(r *Recipe, opts CheckOptions) (*Report, error) {
+	if opts.MaxN < max(1, r.MinN) {
+		return nil, fmt.Errorf("%s: the maximum length must be at least %d, got %d", r.Name, max(1, r.MinN), opts.MaxN)
+	}
+	if !r.Supports(opts.Weighting) {
+		return nil, fmt.Errorf("%s: the paper gives this construction for %s, not %s", r.Name, weightingList(r.Weightings), WeightingAcronym(opts.Weighting))
+	}
+	m, err := r.Build(opts.Weighting, opts.MaxN)
+	if err != nil {
+		return nil, err
+	}
+	runner, err := model.New(opts.Precision, m)
+	if err != nil {
+		return nil, fmt.Errorf("%s cannot run at precision %s: %w", r.Name, opts.Precision, err)
+	}
+	rep := &Report{
+		Recipe: r.Name, Section: r.Section, Precision: opts.Precision.String(),
+		Weighting: WeightingAcronym(opts.Weighting), MaxN: opts.MaxN, Seed: opts.Seed,
+		Notes: runner.Notes(), Outputs: m.Output.Labels, Passed: true,
+	}
+	rep.Scale = scaleOf(m)
+	var bounds []Bound
+	if r.Bounds != nil {
+		bounds = r.Bounds(opts.Weighting, opts.MaxN)
+	}
+	for k := range rep.Outputs {
+		rep.Bounds = append(rep.Bounds, boundOf(bounds, k).describe())
+	}
+	lengths := opts.Lengths
+	if lengths == nil {
+		lengths = DefaultLengths(r.MinN, opts.MaxN)
+	}
+	rng := rand.New(rand.NewPCG(opts.Seed, 0x5eed))
+	for idx, n := range lengths {
+		if n < max(1, r.MinN) || n > opts.MaxN {
+			return nil, fmt.Errorf("%s: length %d outside [%d, %d]", r.Name, n, max(1, r.MinN), opts.MaxN)
+		}
+		inputs, exhaustive := r.Inputs(n, rng, max(opts.Cases, 1))
+		if opts.Exhaustive > 0 {
+			if all, ok := r.Inputs(n, rng, opts.Exhaustive); ok {
+				inputs, exhaustive = all, true
+			}
+		}
+		lr := checkLength(r, m, runner, inputs, bounds, opts.Workers)
+		lr.N, lr.Exhaustive = n, exhaustive
+		rep.Lengths = append(rep.Lengths, lr)
+		if opts.Progress != nil {
+			opts.Progress(idx+1, len(lengths))
+		}
+		if lr.Failure != nil {
+			if rep.Passed {
+				rep.FirstFailure = lr.Failure
+				rep.Passed = false
+			}
+			if !opts.AllLengths {
+				break
+			}
+		} else if rep.Passed {
+			rep.Limit = n
+		}
+	}
+	return rep, nil
+}
+
+func weightingList(ws []model.Weighting) string {
+	var names []string
+	for _, w := range ws {
+		names = append(names, WeightingAcronym(w))
+	}
+	return strings.Join(names, " and ")
+}
+
+func scaleOf(m *model.Model) string {
+	for _, l := range m.Layers {
+		if l.Attention != nil {
+			return l.Attention.Scale.String()
+		}
+	}
+	return "no attention"
+}
+
+func boundOf(bounds []Bound, k int) Bound {
+	if k < len(bounds) {
+		return bounds[k]
+	}
+	return Bound{}
+}
+
+func (b Bound) describe() string {
+	if b.Max == nil {
+		return "exact"
+	}
+	return "≤ " + b.Max.RatString() + ": " + b.Source
+}
+
+// caseResult is the outcome of one input.
+type caseResult struct {
+	exact, passed bool
+	errs          []*big.Rat // |error| per output value; nil entry: not finite
+	failure       *Failure
+}
+
+func checkLength(r *Recipe, m *model.Model, runner model.Runner, inputs [][]int, bounds []Bound, workers int) LengthReport {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	results := make([]caseResult, len(inputs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range next {
+				results[c] = checkCase(r, m, runner, inputs[c], bounds)
+			}
+		}()
+	}
+	for c := range inputs {
+		next <- c
+	}
+	close(next)
+	wg.Wait()
+
+	lr := LengthReport{Cases: len(inputs)}
+	var maxErr []*big.Rat
+	inf := make([]bool, len(m.Output.Labels))
+	for _, res := range results {
+		if res.exact {
+			lr.Exact++
+		}
+		if res.passed {
+			lr.Passed++
+		} else if lr.Failure == nil {
+			lr.Failure = res.failure
+		}
+		for k, e := range res.errs {
+			for len(maxErr) <= k {
+				maxErr = append(maxErr, new(big.Rat))
+			}
+			if k >= len(inf) {
+				inf = append(inf, false)
+			}
+			if e == nil {
+				inf[k] = true
+			} else if e.Cmp(maxErr[k]) > 0 {
+				maxErr[k] = e
+			}
+		}
+	}
+	for k, e := range maxErr {
+		if inf[k] {
+			lr.MaxError = append(lr.MaxError, "inf")
+			continue
+		}
+		f, _ := e.Float64()
+		lr.MaxError = append(lr.MaxError, fmt.Sprintf("%.3g", f))
+	}
+	return lr
+}
+
+func checkCase(r *Recipe, m *model.Model, runner model.Runner, input []int, bounds []Bound) caseResult {
+	text := inputText(m, input)
+	res := caseResult{exact: true, passed: true}
+	out, err := runner.Run(input, false)
+	if err != nil {
+		reason := err.Error()
+		if errors.Is(err, model.ErrUndecided) {
+			reason = "undecided: " + reason
+		}
+		return caseResult{failure: &Failure{N: len(input), Input: text, Reason: reason}}
+	}
+	want := r.Expected(m, input)
+	for i, w := range want {
+		got := out.Outputs[i]
+		fail := func(reason string) {
+			res.passed = false
+			if res.failure == nil {
+				res.failure = &Failure{N: len(input), Input: text, Position: i + 1,
+					Expected: wantText(w), Actual: gotText(got), Reason: reason}
+			}
+		}
+		if w.Symbol != "" && got.Symbol != w.Symbol {
+			res.exact = false
+			fail(fmt.Sprintf("output symbol %q, want %q", got.Symbol, w.Symbol))
+		}
+		for k, wv := range w.Values {
+			g := got.Values[k]
+			for len(res.errs) <= k {
+				res.errs = append(res.errs, new(big.Rat))
+			}
+			e := g.Error(wv)
+			if e == nil {
+				res.errs[k] = nil
+			} else if res.errs[k] != nil && e.Cmp(res.errs[k]) > 0 {
+				res.errs[k] = e
+			}
+			if !g.Equals(wv) {
+				res.exact = false
+			}
+			b := boundOf(bounds, k)
+			switch {
+			case e == nil:
+				fail(fmt.Sprintf("%s = %s is not finite", label(m, k), g.Text))
+			case b.Max == nil && !g.Equals(wv):
+				fail(fmt.Sprintf("%s = %s, want exactly %s", label(m, k), g.Text, wv.RatString()))
+			case b.Max != nil && e.Cmp(b.Max) > 0:
+				fail(fmt.Sprintf("|%s − %s| = %s exceeds the bound %s", label(m, k), wv.RatString(), decimal(e), b.Max.RatString()))
+			}
+		}
+	}
+	return res
+}
+
+func label(m *model.Model, k int) string {
+	if k < len(m.Output.Labels) {
+		return m.Output.Labels[k]
+	}
+	return fmt.Sprintf("output %d", k+1)
+}
+
+func decimal(r *big.Rat) string {
+	f, _ := r.Float64()
+	return fmt.Sprintf("%.3g", f)
+}
+
+// inputText joins the symbols of an input, with spaces when some symbol
+// is longer than one character.
+func inputText(m *model.Model, input []int) string {
+	sep := ""
+	for _, s := range input {
+		if len(m.Alphabet[s]) > 1 {
+			sep = " "
+			break
+		}
+	}
+	parts := make([]string, len(input))
+	for i, s := range input {
+		parts[i] = m.Alphabet[s]
+	}
+	return strings.Join(parts, sep)
+}
+
+func wantText(w Want) []string {
+	var out []string
+	if w.Symbol != "" {
+		out = append(out, w.Symbol)
+	}
+	for _, v := range w.Values {
+		out = append(out, v.RatString())
+	}
+	return out
+}
+
+func gotText(g model.PositionOutput) []string {
+	var out []string
+	if g.Symbol != "" {
+		out = append(out, g.Symbol)
+	}
+	for _, v := range g.Values {
+		out = append(out, v.Text)
+	}
+	return out
+}
