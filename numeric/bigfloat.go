@@ -78,8 +78,43 @@ func (b BigFloat) Finite(x *big.Float) bool { return !x.IsInf() }
 // Format prints the shortest decimal that reads back to x at b's precision.
 func (b BigFloat) Format(x *big.Float) string { return x.Text('g', -1) }
 
-func (b BigFloat) Add(z, x, y *big.Float) *big.Float { return b.dst(z).Add(x, y) }
-func (b BigFloat) Sub(z, x, y *big.Float) *big.Float { return b.dst(z).Sub(x, y) }
+func (b BigFloat) Add(z, x, y *big.Float) *big.Float {
+	if r := b.absorbs(x, y); r != nil {
+		return b.dst(z).Set(r)
+	}
+	return b.dst(z).Add(x, y)
+}
+
+func (b BigFloat) Sub(z, x, y *big.Float) *big.Float {
+	if r := b.absorbs(x, y); r != nil {
+		if r == y {
+			return b.dst(z).Neg(y)
+		}
+		return b.dst(z).Set(r)
+	}
+	return b.dst(z).Sub(x, y)
+}
+
+// absorbs returns the operand of x ± y that is the correctly rounded sum,
+// when the other is too small to change it: big.Float aligns both
+// significands exactly before rounding, which for 1 + 2^-3000000 (as
+// softmax makes) allocates megabytes. With |large| in [2^(e−1), 2^e) held
+// in at most prec bits, and |small| < 2^(e−prec−2), half the spacing below
+// 2^(e−1): large ± small rounds to large, with no tie. It returns nil when
+// the shortcut does not apply.
+func (b BigFloat) absorbs(x, y *big.Float) *big.Float {
+	if x.Sign() == 0 || y.Sign() == 0 || x.IsInf() || y.IsInf() || x.Prec() > b.prec || y.Prec() > b.prec {
+		return nil
+	}
+	ex, ey := x.MantExp(nil), y.MantExp(nil)
+	switch {
+	case ey <= ex-int(b.prec)-2:
+		return x
+	case ex <= ey-int(b.prec)-2:
+		return y
+	}
+	return nil
+}
 func (b BigFloat) Mul(z, x, y *big.Float) *big.Float { return b.dst(z).Mul(x, y) }
 func (b BigFloat) Neg(z, x *big.Float) *big.Float    { return b.dst(z).Neg(x) }
 func (b BigFloat) Abs(z, x *big.Float) *big.Float    { return b.dst(z).Abs(x) }
