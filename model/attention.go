@@ -79,17 +79,38 @@ func (inst *Instance[T]) attendOne(a *attnParams[T], hp *headParams[T], q []T, k
 	}
 	out := make([]T, d)
 	t := b.New()
+	first := true
 	for k, j := range js {
+		// A hard weighting gives most positions weight 0, and 0·v adds
+		// nothing when v is finite (at most the sign of a zero sum), so
+		// those terms are skipped; with a non-finite v they are kept,
+		// since 0·∞ is NaN.
+		if a.spec.Weighting != Softmax && b.Sign(alpha[k]) == numeric.Equal && allFinite(b, vals[j]) {
+			continue
+		}
 		for c := 0; c < d; c++ {
-			if k == 0 {
+			if first {
 				out[c] = b.Mul(b.New(), alpha[k], vals[j][c])
 				continue
 			}
 			t = b.Mul(t, alpha[k], vals[j][c])
 			out[c] = b.Add(out[c], out[c], t)
 		}
+		first = false
+	}
+	if first { // every weight was zero (only possible with NaN scores)
+		return zeros(b, d), nil
 	}
 	return out, nil
+}
+
+func allFinite[T any](b numeric.Backend[T], v []T) bool {
+	for _, x := range v {
+		if !b.Finite(x) {
+			return false
+		}
+	}
+	return true
 }
 
 // dot returns x · y summed left to right.
@@ -115,19 +136,12 @@ func (inst *Instance[T]) weights(w Weighting, s []T) ([]T, error) {
 	for _, x := range s[1:] {
 		max = b.Max(max, max, x)
 	}
-	var ties []int
-	for k, x := range s {
-		switch b.Cmp(x, max) {
-		case numeric.Equal:
-			ties = append(ties, k)
-		case numeric.Unordered:
-			if isInterval(b) {
-				return nil, undecided("whether score %s equals the maximum %s", b.Format(x), b.Format(max))
-			}
-			// A NaN score: no maximum exists, and every weight is NaN,
-			// as softmax would give.
-			return nanWeights(b, len(s))
-		}
+	ties, err := maxima(b, s, max)
+	if err != nil {
+		return nil, err
+	}
+	if ties == nil { // a NaN score: every weight is NaN, as softmax gives
+		return nanWeights(b, len(s))
 	}
 	alpha := zeros(b, len(s))
 	switch w {
@@ -147,6 +161,35 @@ func (inst *Instance[T]) weights(w Weighting, s []T) ([]T, error) {
 		}
 	}
 	return alpha, nil
+}
+
+// maxima returns the positions of the maximal scores (max is their
+// maximum, computed by b.Max), or nil when a score is NaN. In the interval
+// backend a score is maximal unless it is certainly below another one; the
+// maximum is unique when one score remains, a tie when the remaining ones
+// are the same point, and undecided otherwise.
+func maxima[T any](b numeric.Backend[T], s []T, max T) ([]int, error) {
+	var ties []int
+	interval := isInterval(b)
+	for k, x := range s {
+		switch b.Cmp(x, max) {
+		case numeric.Equal:
+			ties = append(ties, k)
+		case numeric.Unordered:
+			if !interval {
+				return nil, nil
+			}
+			ties = append(ties, k) // possibly maximal
+		}
+	}
+	if interval && len(ties) > 1 {
+		for _, k := range ties[1:] {
+			if b.Cmp(s[k], s[ties[0]]) != numeric.Equal {
+				return nil, undecided("which of the scores %s and %s is maximal", b.Format(s[ties[0]]), b.Format(s[k]))
+			}
+		}
+	}
+	return ties, nil
 }
 
 // nanWeights returns weights that are all NaN (0/0 in the IEEE backends).

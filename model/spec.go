@@ -238,6 +238,9 @@ func (m *Model) Validate() error {
 	if m.Components != nil && len(m.Components) != m.D {
 		return fmt.Errorf("model %q: %d component names for D = %d", m.Name, len(m.Components), m.D)
 	}
+	if m.Norm < NoNorm || m.Norm > PreNorm {
+		return fmt.Errorf("model %q: invalid norm placement %d", m.Name, m.Norm)
+	}
 	if m.Position != nil && m.Position.Vector == nil {
 		return fmt.Errorf("model %q: position encoding %q has no function", m.Name, m.Position.Name)
 	}
