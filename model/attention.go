@@ -81,11 +81,11 @@ func (inst *Instance[T]) attendOne(a *attnParams[T], hp *headParams[T], q []T, k
 	t := b.New()
 	first := true
 	for k, j := range js {
-		// A hard weighting gives most positions weight 0, and 0·v adds
-		// nothing when v is finite (at most the sign of a zero sum), so
-		// those terms are skipped; with a non-finite v they are kept,
-		// since 0·∞ is NaN.
-		if a.spec.Weighting != Softmax && b.Sign(alpha[k]) == numeric.Equal && allFinite(b, vals[j]) {
+		// Hard weightings give most positions weight 0, and so does
+		// softmax once exp underflows; 0·v adds nothing when v is finite
+		// (at most the sign of a zero sum), so those terms are skipped.
+		// With a non-finite v they are kept, since 0·∞ is NaN.
+		if b.Sign(alpha[k]) == numeric.Equal && allFinite(b, vals[j]) {
 			continue
 		}
 		for c := 0; c < d; c++ {

@@ -188,6 +188,9 @@ func (b BigFloat) fastExp(x *big.Float) (*big.Float, bool) {
 	if math.Abs(xf) < 0x1p-55 {
 		return b.dst(nil).SetInt64(1), true // see ExpFast: rounds to 1
 	}
+	if math.Abs(xf) > 1<<30 {
+		return nil, false // near or beyond big.Float's exponent range
+	}
 	return bigmath.ExpFast(xf, func(hi, lo uint64, e int64) *big.Float {
 		m, q := bigmath.RoundU128(hi, lo, e, int(b.prec), math.MinInt64)
 		r := new(big.Float).SetPrec(b.prec).SetUint64(m) // exact: m ≤ 2^prec

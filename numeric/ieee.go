@@ -60,6 +60,16 @@ func fastExp(f *Format, x float64) (float64, bool) {
 		// |exp(x) − 1| < 2^-54: rounds to 1 at any p ≤ 53 (see ExpFast).
 		return 1, true
 	}
+	// Far outside the format's range the result is known: exp(x) <
+	// MinSubnormal/2 rounds to +0 once x < (EMin − P)·log 2, and exp(x)
+	// overflows once x > (EMax + 1)·log 2. The margin of 1 covers the
+	// float64 rounding of these thresholds many times over.
+	if x < float64(f.EMin-f.P)*math.Ln2-1 {
+		return 0, true
+	}
+	if x > float64(f.EMax+1)*math.Ln2+1 {
+		return f.overflow(1), true
+	}
 	qmin := int64(f.EMin - f.P + 1) // the subnormal quantum
 	return bigmath.ExpFast(x, func(hi, lo uint64, e int64) float64 {
 		m, q := bigmath.RoundU128(hi, lo, e, f.P, qmin)

@@ -23,9 +23,9 @@ type CheckOptions struct {
 	// Lengths lists the lengths to check; nil means DefaultLengths(MinN,
 	// MaxN).
 	Lengths []int
-	// Cases is the number of random inputs per length when the inputs of
-	// that length are too many to enumerate; Exhaustive is the most
-	// inputs enumerated.
+	// Cases is the number of random inputs per length (see CasesAt) when
+	// the inputs of that length are too many to enumerate; Exhaustive is
+	// the most inputs enumerated.
 	Cases      int
 	Exhaustive int
 	Seed       uint64
@@ -33,14 +33,17 @@ type CheckOptions struct {
 	AllLengths bool
 	// Workers is the number of goroutines running cases (0: GOMAXPROCS).
 	Workers int
-	// Progress, if set, is called after each length.
-	Progress func(done, total int)
+	// Progress, if set, is called with the report of each length as it
+	// completes; rep is the report so far (its outputs and bounds are
+	// set, its lengths not yet).
+	Progress func(rep *Report, lr LengthReport)
 }
 
 // Report is the result of Check, ready to print or encode as JSON.
 type Report struct {
 	Recipe    string   `json:"recipe"`
 	Section   string   `json:"section"`
+	Label     string   `json:"label"`
 	Precision string   `json:"precision"`
 	Weighting string   `json:"weighting"`
 	Scale     string   `json:"score_scale"`
@@ -84,6 +87,16 @@ type Failure struct {
 	Reason   string   `json:"reason"`
 }
 
+// CasesAt is the number of random inputs drawn at length n: cases up to
+// n = 64, then fewer in proportion to n, but at least 2, since an input of
+// length n already checks n positions and costs about n² operations.
+func CasesAt(cases, n int) int {
+	if n <= 64 {
+		return max(cases, 1)
+	}
+	return max(2, cases*64/n)
+}
+
 // DefaultLengths returns every length up to 8, then lengths growing by
 // about a quarter each, up to maxN (included).
 func DefaultLengths(minN, maxN int) []int {
@@ -123,7 +136,7 @@ func Check(r *Recipe, opts CheckOptions) (*Report, error) {
 		return nil, fmt.Errorf("%s cannot run at precision %s: %w", r.Name, opts.Precision, err)
 	}
 	rep := &Report{
-		Recipe: r.Name, Section: r.Section, Precision: opts.Precision.String(),
+		Recipe: r.Name, Section: r.Section, Label: r.Label, Precision: opts.Precision.String(),
 		Weighting: WeightingAcronym(opts.Weighting), MaxN: opts.MaxN, Seed: opts.Seed,
 		Notes: runner.Notes(), Outputs: m.Output.Labels, Passed: true,
 	}
@@ -140,11 +153,11 @@ func Check(r *Recipe, opts CheckOptions) (*Report, error) {
 		lengths = DefaultLengths(r.MinN, opts.MaxN)
 	}
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x5eed))
-	for idx, n := range lengths {
+	for _, n := range lengths {
 		if n < max(1, r.MinN) || n > opts.MaxN {
 			return nil, fmt.Errorf("%s: length %d outside [%d, %d]", r.Name, n, max(1, r.MinN), opts.MaxN)
 		}
-		inputs, exhaustive := r.Inputs(n, rng, max(opts.Cases, 1))
+		inputs, exhaustive := r.Inputs(n, rng, CasesAt(opts.Cases, n))
 		if opts.Exhaustive > 0 {
 			if all, ok := r.Inputs(n, rng, opts.Exhaustive); ok {
 				inputs, exhaustive = all, true
@@ -154,7 +167,7 @@ func Check(r *Recipe, opts CheckOptions) (*Report, error) {
 		lr.N, lr.Exhaustive = n, exhaustive
 		rep.Lengths = append(rep.Lengths, lr)
 		if opts.Progress != nil {
-			opts.Progress(idx+1, len(lengths))
+			opts.Progress(rep, lr)
 		}
 		if lr.Failure != nil {
 			if rep.Passed {
@@ -282,50 +295,79 @@ func checkCase(r *Recipe, m *model.Model, runner model.Runner, input []int, boun
 	want := r.Expected(m, input)
 	for i, w := range want {
 		got := out.Outputs[i]
-		fail := func(reason string) {
-			res.passed = false
-			if res.failure == nil {
-				res.failure = &Failure{N: len(input), Input: text, Position: i + 1,
-					Expected: wantText(w), Actual: gotText(got), Reason: reason}
-			}
-		}
-		if w.Symbol != "" && got.Symbol != w.Symbol {
-			res.exact = false
-			fail(fmt.Sprintf("output symbol %q, want %q", got.Symbol, w.Symbol))
-		}
-		for k, wv := range w.Values {
-			g := got.Values[k]
+		errs := errorsOf(w, got)
+		for k, e := range errs {
 			for len(res.errs) <= k {
 				res.errs = append(res.errs, new(big.Rat))
 			}
-			e := g.Error(wv)
 			if e == nil {
 				res.errs[k] = nil
 			} else if res.errs[k] != nil && e.Cmp(res.errs[k]) > 0 {
 				res.errs[k] = e
 			}
-			if !g.Equals(wv) {
-				res.exact = false
-			}
-			b := boundOf(bounds, k)
-			switch {
-			case e == nil:
-				fail(fmt.Sprintf("%s = %s is not finite", label(m, k), g.Text))
-			case b.Max == nil && !g.Equals(wv):
-				fail(fmt.Sprintf("%s = %s, want exactly %s", label(m, k), g.Text, wv.RatString()))
-			case b.Max != nil && e.Cmp(b.Max) > 0:
-				fail(fmt.Sprintf("|%s − %s| = %s exceeds the bound %s", label(m, k), wv.RatString(), decimal(e), b.Max.RatString()))
+		}
+		if !exactlyEqual(w, got) {
+			res.exact = false
+		}
+		if ok, why := Compare(w, got, bounds, m.Output.Labels); !ok {
+			res.passed = false
+			if res.failure == nil {
+				res.failure = &Failure{N: len(input), Input: text, Position: i + 1,
+					Expected: wantText(w), Actual: gotText(got), Reason: why}
 			}
 		}
 	}
 	return res
 }
 
-func label(m *model.Model, k int) string {
-	if k < len(m.Output.Labels) {
-		return m.Output.Labels[k]
+// errorsOf returns |got − want| per output value (nil: not finite).
+func errorsOf(w Want, got model.PositionOutput) []*big.Rat {
+	errs := make([]*big.Rat, len(w.Values))
+	for k, wv := range w.Values {
+		errs[k] = got.Values[k].Error(wv)
 	}
-	return fmt.Sprintf("output %d", k+1)
+	return errs
+}
+
+func exactlyEqual(w Want, got model.PositionOutput) bool {
+	if w.Symbol != "" && got.Symbol != w.Symbol {
+		return false
+	}
+	for k, wv := range w.Values {
+		if !got.Values[k].Equals(wv) {
+			return false
+		}
+	}
+	return true
+}
+
+// Compare decides one position: the symbol must match, and each value
+// must equal the intended one exactly, or lie within its bound where the
+// paper claims only a bound. It returns the reason of a failure.
+func Compare(w Want, got model.PositionOutput, bounds []Bound, labels []string) (bool, string) {
+	name := func(k int) string {
+		if k < len(labels) {
+			return labels[k]
+		}
+		return fmt.Sprintf("output %d", k+1)
+	}
+	if w.Symbol != "" && got.Symbol != w.Symbol {
+		return false, fmt.Sprintf("output symbol %q, want %q", got.Symbol, w.Symbol)
+	}
+	for k, wv := range w.Values {
+		g := got.Values[k]
+		e := g.Error(wv)
+		b := boundOf(bounds, k)
+		switch {
+		case e == nil:
+			return false, fmt.Sprintf("%s = %s is not finite", name(k), g.Text)
+		case b.Max == nil && !g.Equals(wv):
+			return false, fmt.Sprintf("%s = %s, want exactly %s", name(k), g.Text, wv.RatString())
+		case b.Max != nil && e.Cmp(b.Max) > 0:
+			return false, fmt.Sprintf("|%s − %s| = %s for %s exceeds the bound %s", g.Text, wv.RatString(), decimal(e), name(k), b.Max.RatString())
+		}
+	}
+	return true, ""
 }
 
 func decimal(r *big.Rat) string {

@@ -32,16 +32,20 @@ import (
 var Lookup = &Recipe{
 	Name:       "lookup",
 	Title:      "index lookup by quadratic maximization: position i retrieves v_{q_i}",
-	Section:    "sec:quadratic-maximization",
+	Section:    "Quadratic Maximization",
+	Label:      "sec:quadratic-maximization",
 	Domain:     "n ≤ N, q_i ∈ [n], v_i ∈ {0,1}",
 	Weightings: []model.Weighting{model.AverageHardmax, model.Softmax},
 	Width:      "7 (Θ(1): q, 1, j, j², v, and the outputs c, y)",
 	MinN:       1,
-	Build:      buildLookup,
-	Inputs:     lookupInputs,
-	Valid:      lookupValid,
-	Expected:   lookupExpected,
-	Bounds:     lookupBounds,
+	// 24-bit arithmetic separates q² from q² − 1 up to q = 4096 only, so
+	// the sweep must pass that length to show where it stops.
+	DefaultMaxN: 8192,
+	Build:       buildLookup,
+	Inputs:      lookupInputs,
+	Valid:       lookupValid,
+	Expected:    lookupExpected,
+	Bounds:      lookupBounds,
 }
 
 func init() { Register(Lookup) }

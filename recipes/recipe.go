@@ -14,7 +14,8 @@ import (
 type Recipe struct {
 	Name    string // the command-line name, e.g. "lookup"
 	Title   string // what it computes, in the paper's words
-	Section string // the paper's section label, e.g. "sec:quadratic-maximization"
+	Section string // the paper's section title, e.g. "Quadratic Maximization"
+	Label   string // its LaTeX label, e.g. "sec:quadratic-maximization"
 	// Domain states the inputs on which the paper claims the construction
 	// is right.
 	Domain string
@@ -26,6 +27,9 @@ type Recipe struct {
 	Width string
 	// MinN is the smallest input length (1 for most recipes).
 	MinN int
+	// DefaultMaxN is the largest length a sweep checks unless told
+	// otherwise.
+	DefaultMaxN int
 	// Build returns the model for weighting w, valid for inputs up to
 	// length maxN (recipes whose weights depend on N use it).
 	Build func(w model.Weighting, maxN int) (*model.Model, error)

@@ -3,10 +3,15 @@
 //
 // Usage:
 //
-//	verify format [NAME]                         describe a number format
-//	verify round --precision NAME VALUE...       round values to a format
+//	verify --recipe NAME [--precision P] [flags]  check a recipe over lengths and inputs
+//	verify list                                   list the recipes
+//	verify run --recipe NAME --input STRING       run one input, with its trace
+//	verify format [NAME]                          describe a number format
+//	verify round --precision NAME VALUE...        round values to a format
 //
-// Bad input gets one line on stderr and exit status 2.
+// Exit status: 0 when every check passed, 1 when a check failed (a
+// finding, reported), 2 for bad usage or bad input, with one line on
+// stderr saying what was wrong.
 package main
 
 import (
@@ -20,8 +25,25 @@ import (
 const usage = `verify: exact verification of Transformer Cookbook constructions
 
 Usage:
-  verify format [NAME]                      describe a number format (all of them without NAME)
-  verify round --precision NAME VALUE...    round each VALUE (1/3, 0.1, 1e-3, 0x1p-3) to the format
+  verify --recipe NAME [--precision P] [flags]   check a recipe over a sweep of lengths and inputs
+      --weighting W     softmax/SMAT, avghardmax/AHAT, lhardmax/UHAT, rhardmax, or all
+                        (default: the recipe's first weighting)
+      --max-n N         largest length checked (default: the recipe's; at most 256 for
+                        exact and interval precisions, whose arithmetic is slower)
+      --lengths a,b,c   lengths to check (default: 1..8, then growing by a quarter)
+      --cases K         random inputs per length when there are too many to enumerate (8;
+                        above n = 64, K·64/n but at least 2: each input checks n positions)
+      --exhaustive E    enumerate every input when there are at most E (256)
+      --seed S          seed of the random inputs (1)
+      --all-lengths     go on after the first failing length
+      --json            print the report as one JSON document
+  verify list                                    every recipe, with its section in the paper
+  verify run --recipe NAME --input STRING [--precision P] [--weighting W] [--max-n N] [--trace]
+                                                 run one input, with the residual stream
+  verify format [NAME]                           describe a number format (all without NAME)
+  verify round --precision NAME VALUE...         round each VALUE (1/3, 0.1, 1e-3, 0x1p-3)
+
+Exit status: 0 every check passed, 1 a check failed (reported), 2 bad usage or input.
 
 Precision names: exact, P (bigfloat with a P-bit significand), fp64, fp32,
 fp16, bf16, fp8-e4m3, fp8-e5m2, interval:P
@@ -47,6 +69,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
+	if err == errFindings {
+		fmt.Fprintln(stderr, "verify: a check failed (see the report above)")
+		return 1
+	}
 	msg := strings.ReplaceAll(err.Error(), "\n", " ")
 	fmt.Fprintln(stderr, "verify: "+msg)
 	var ue usageError
@@ -68,8 +94,17 @@ func dispatch(args []string, stdout io.Writer) error {
 		return cmdFormat(args[1:], stdout)
 	case "round":
 		return cmdRound(args[1:], stdout)
+	case "list":
+		return cmdList(args[1:], stdout)
+	case "run":
+		return cmdRun(args[1:], stdout)
+	case "check":
+		return cmdCheck(args[1:], stdout)
 	}
-	return badInput("unknown command %q; commands: format, round, help", args[0])
+	if strings.HasPrefix(args[0], "-") {
+		return cmdCheck(args, stdout)
+	}
+	return badInput("unknown command %q; commands: --recipe (check), list, run, format, round, help", args[0])
 }
 
 // parsedArgs holds the flags and positional arguments of a subcommand.
@@ -102,7 +137,9 @@ func parseArgs(args []string, known ...string) (parsedArgs, error) {
 		if !isKnown[name] {
 			return p, badInput("unknown flag %q (flags: --%s)", a, strings.Join(known, ", --"))
 		}
-		if !hasValue {
+		if !hasValue && boolFlags[name] {
+			value = "true"
+		} else if !hasValue {
 			if i+1 >= len(args) {
 				return p, badInput("flag --%s needs a value", name)
 			}

@@ -37,7 +37,7 @@ import (
 const (
 	fastFrac     = 124 // fractional bits of the fixed-point numbers
 	fastMinMag   = -55 // |x| < 2^-55: exp(x) rounds to 1 at any p ≤ 53
-	fastMaxX     = 1024
+	fastMaxX     = 1 << 40
 	fastRelError = 106 // the enclosure is R·(1 ± 2^-106)
 )
 
@@ -124,47 +124,47 @@ var (
 func init() {
 	// From certified enclosures at 200 bits, whose width is far below the
 	// rounding unit used here.
-	toU128 := func(iv Interval, scale int) u128 {
+	fixed := func(iv Interval, scale int) u128 {
 		mid := new(big.Float).SetPrec(400).Add(iv.Lo, iv.Hi)
 		mid.SetMantExp(mid, scale-1)
 		n, _ := mid.Add(mid, big.NewFloat(0.5)).Int(nil) // round to nearest
-		words := n.Bits()
-		var v u128
-		if len(words) > 0 {
-			v.lo = uint64(words[0])
-		}
-		if len(words) > 1 {
-			v.hi = uint64(words[1])
-		}
-		return v
+		return toU128(n)
 	}
 	ln2 := Ln2Interval(200)
-	ln2over64 = toU128(ln2, 128-6)
+	ln2over64 = fixed(ln2, 128-6)
 	for j := range pow2j {
 		// 2^(j/64) = exp(j·log 2/64).
 		arg := IMul(ln2, exactPoint(new(big.Float).SetFloat64(float64(j)/64)), 220)
 		lo, _ := Exp(arg.Lo, 200)
 		hi, _ := Exp(arg.Hi, 200)
-		pow2j[j] = toU128(Interval{lo.Lo, hi.Hi}, fastFrac)
+		pow2j[j] = fixed(Interval{lo.Lo, hi.Hi}, fastFrac)
 	}
 }
 
 // expFixed returns M and k with exp(x) ∈ [M − E, M + E] · 2^(k−124),
-// E = M·2^-106 + 1, for 2^-55 ≤ |x| ≤ 1024, or ok false outside that
-// range.
+// E = M·2^-106 + 1, for 2^-55 ≤ |x| ≤ 2^40, or ok false outside that
+// range. Beyond |x| = 1024 the reduction uses big integers
+// (reduceLarge); the rest is the same.
 func expFixed(x float64) (m u128, k int64, ok bool) {
 	ax := math.Abs(x)
 	if !(ax >= 0x1p-55 && ax <= fastMaxX) {
 		return u128{}, 0, false
+	}
+	// N = round(64x / log 2): any integer is correct; this one keeps |r|
+	// small, and |r| is checked below.
+	N := int64(math.Round(x * 64 / math.Ln2))
+	if ax > 1024 {
+		r, rNeg, ok := reduceLarge(x, N)
+		if !ok {
+			return u128{}, 0, false
+		}
+		return expReduced(r, rNeg, N)
 	}
 	// X = |x| · 2^116, exact.
 	frac, exp := math.Frexp(ax) // ax = frac · 2^exp, frac in [0.5, 1)
 	mant := uint64(frac * (1 << 53))
 	shift := exp - 53 + 116 // ≥ −55 − 53 + 116 + 1 > 0
 	X := u128{0, mant}.lsh(uint(shift))
-	// N = round(64x / log 2): any integer is correct; this one keeps |r|
-	// small, and |r| is checked below.
-	N := int64(math.Round(x * 64 / math.Ln2))
 	absN := uint64(N)
 	if N < 0 {
 		absN = uint64(-N)
@@ -190,6 +190,11 @@ func expFixed(x float64) (m u128, k int64, ok bool) {
 	} else { // N = 0 with x of either sign, or opposite signs
 		r, rNeg = X.add(P), xNeg
 	}
+	return expReduced(r, rNeg, N)
+}
+
+// expReduced finishes expFixed from r = x − N·(log 2)/64 at scale 2^116.
+func expReduced(r u128, rNeg bool, N int64) (m u128, k int64, ok bool) {
 	// |r| < 2^-7 (r < 2^109 at scale 2^116): check, then move to scale
 	// 2^124.
 	if r.hi>>(116-64-7) != 0 {
@@ -214,11 +219,47 @@ func expFixed(x float64) (m u128, k int64, ok bool) {
 	return mulFix(s, pow2j[j]), k, true
 }
 
+// toU128 returns the low 128 bits of a non-negative n.
+func toU128(n *big.Int) u128 {
+	word := func(v *big.Int) uint64 { return new(big.Int).And(v, mask64).Uint64() }
+	return u128{word(new(big.Int).Rsh(n, 64)), word(n)}
+}
+
+var mask64 = new(big.Int).SetUint64(math.MaxUint64)
+
+// ln2over64Big is (log 2)/64 · 2^196 rounded to nearest, for reduceLarge.
+var ln2over64Big *big.Int
+
+func init() {
+	ln2 := Ln2Interval(300)
+	mid := new(big.Float).SetPrec(600).Add(ln2.Lo, ln2.Hi)
+	mid.SetMantExp(mid, 196-6-1)
+	ln2over64Big, _ = mid.Add(mid, big.NewFloat(0.5)).Int(nil)
+}
+
+// reduceLarge computes r = x − N·(log 2)/64 at scale 2^116 for
+// 1024 < |x| ≤ 2^40, with big integers: x has at most 52 − 10 = 42
+// fractional bits, so x·2^116 is an integer; (log 2)/64 is stored to
+// 2^-197, so |N| < 2^47 contributes an error below 2^-150, and the final
+// truncation to 2^-116 one of 2^-116: the budget of expFixed holds.
+func reduceLarge(x float64, N int64) (r u128, rNeg bool, ok bool) {
+	X, _ := new(big.Float).SetMantExp(new(big.Float).SetFloat64(x), 116).Int(nil) // exact
+	P := new(big.Int).Mul(big.NewInt(N), ln2over64Big)
+	P.Rsh(P, 196-116) // floor; for negative P an error of at most 2^-116 too
+	X.Sub(X, P)
+	rNeg = X.Sign() < 0
+	X.Abs(X)
+	if X.BitLen() > 128 {
+		return u128{}, false, false
+	}
+	return toU128(X), rNeg, true
+}
+
 // ExpFast returns exp(x) rounded by round, a correct rounding of M·2^e (M
 // = hi·2^64 + lo) to a target of at most 53 bits, when both ends of the
 // fixed-point enclosure round to the same value (same compares them). It
 // returns false when the fast path does not apply (|x| < 2^-55 or
-// |x| > 1024) or cannot decide; the caller then uses Exp.
+// |x| > 2^40) or cannot decide; the caller then uses Exp.
 func ExpFast[R any](x float64, round func(hi, lo uint64, e int64) R, same func(a, b R) bool) (R, bool) {
 	var zero R
 	m, k, ok := expFixed(x)

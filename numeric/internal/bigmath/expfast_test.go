@@ -22,11 +22,13 @@ func TestExpFastAgreesWithExp(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	args := []float64{0x1p-55, -0x1p-55, 0x1.0000000000001p-55, 1, -1, 1024, -1024, math.Ln2, -math.Ln2,
 		math.Ln2 / 128, 0.5, 709.78, -745.1, 88.72, -103.97, 11.09, -17.3, 1e-10, -1e-10}
+	args = append(args, 1024.5, -1024.5, 1e6, -1e6, 0x1p30, -0x1p30, 123456.789)
 	for i := 0; i < 3000; i++ {
-		// Log-uniform magnitudes from 2^-55 to 2^10, both signs.
-		x := math.Ldexp(1+rng.Float64(), rng.IntN(65)-55)
-		if x > 1024 {
-			x = 1024
+		// Log-uniform magnitudes from 2^-55 to 2^30 (big.Float's exponent
+		// range ends near exp(2^30·…)), both signs.
+		x := math.Ldexp(1+rng.Float64(), rng.IntN(85)-55)
+		if x > 0x1p30 {
+			x = 0x1p30
 		}
 		if rng.IntN(2) == 0 {
 			x = -x

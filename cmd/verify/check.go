@@ -1,0 +1,262 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
+)
+
+// errFindings is returned when a check ran and found wrong outputs: exit
+// status 1, with the report already printed.
+var errFindings = fmt.Errorf("a check failed")
+
+// checkFlags are the flags of the main command.
+var checkFlags = []string{"recipe", "precision", "weighting", "max-n", "cases", "exhaustive", "seed", "lengths", "all-lengths", "json"}
+
+// boolFlags take no value.
+var boolFlags = map[string]bool{"all-lengths": true, "json": true, "trace": true}
+
+// cmdCheck is the main job: run a recipe over a sweep of lengths and
+// inputs at one precision and compare with the exact reference.
+func cmdCheck(args []string, stdout io.Writer) error {
+	a, err := parseArgs(args, checkFlags...)
+	if err != nil {
+		return err
+	}
+	if len(a.positional) > 0 {
+		return badInput("unexpected argument %q (flags: --%s)", a.positional[0], strings.Join(checkFlags, ", --"))
+	}
+	r, err := recipeFlag(a)
+	if err != nil {
+		return err
+	}
+	p, err := precisionFlag(a)
+	if err != nil {
+		return err
+	}
+	weightings, explicit, err := weightingFlag(a, r)
+	if err != nil {
+		return err
+	}
+	opts := recipes.CheckOptions{Precision: p, Cases: 8, Exhaustive: 256, Seed: 1, MaxN: defaultMaxN(r, p)}
+	for _, f := range []struct {
+		name string
+		dst  *int
+		min  int
+	}{{"max-n", &opts.MaxN, 1}, {"cases", &opts.Cases, 1}, {"exhaustive", &opts.Exhaustive, 0}} {
+		if v, ok := a.flags[f.name]; ok {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < f.min || n > 1<<24 {
+				return badInput("--%s must be an integer from %d to %d, got %q", f.name, f.min, 1<<24, v)
+			}
+			*f.dst = n
+		}
+	}
+	if v, ok := a.flags["seed"]; ok {
+		if opts.Seed, err = strconv.ParseUint(v, 10, 64); err != nil {
+			return badInput("--seed must be a non-negative integer, got %q", v)
+		}
+	}
+	if v, ok := a.flags["lengths"]; ok {
+		for _, f := range strings.Split(v, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < max(1, r.MinN) || n > opts.MaxN {
+				return badInput("--lengths: %q is not a length from %d to --max-n = %d", f, max(1, r.MinN), opts.MaxN)
+			}
+			opts.Lengths = append(opts.Lengths, n)
+		}
+	}
+	opts.AllLengths = a.flags["all-lengths"] == "true"
+	asJSON := a.flags["json"] == "true"
+
+	var reports []*recipes.Report
+	var skipped []string
+	failed := false
+	for _, w := range weightings {
+		opts.Weighting = w
+		if !asJSON {
+			opts.Progress = lengthPrinter(stdout)
+		}
+		rep, err := recipes.Check(r, opts)
+		if err != nil {
+			if explicit {
+				return badInput("%v", err)
+			}
+			skipped = append(skipped, fmt.Sprintf("%s not run: %v", recipes.WeightingAcronym(w), err))
+			if !asJSON {
+				fmt.Fprintf(stdout, "%s under %s not run: %v\n\n", r.Name, recipes.WeightingAcronym(w), err)
+			}
+			continue
+		}
+		reports = append(reports, rep)
+		failed = failed || !rep.Passed
+		if !asJSON {
+			printSummary(stdout, rep)
+		}
+	}
+	if asJSON {
+		doc := struct {
+			Reports []*recipes.Report `json:"reports"`
+			Skipped []string          `json:"skipped,omitempty"`
+		}{reports, skipped}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(doc); err != nil {
+			return err
+		}
+	}
+	if len(reports) == 0 {
+		return badInput("nothing could run: %s", strings.Join(skipped, "; "))
+	}
+	if failed {
+		return errFindings
+	}
+	return nil
+}
+
+// exactMaxN caps the default sweep in exact and interval arithmetic, which
+// cost far more per operation and, in exact mode, never round.
+const exactMaxN = 256
+
+func defaultMaxN(r *recipes.Recipe, p numeric.Precision) int {
+	n := r.DefaultMaxN
+	if n == 0 {
+		n = 64
+	}
+	if p.Kind == numeric.KindExact || p.Kind == numeric.KindInterval {
+		n = min(n, exactMaxN)
+	}
+	return n
+}
+
+func recipeFlag(a parsedArgs) (*recipes.Recipe, error) {
+	name, ok := a.flags["recipe"]
+	if !ok {
+		return nil, badInput("--recipe NAME is required; recipes: %s (see 'verify list')", strings.Join(recipes.Names(), ", "))
+	}
+	r, err := recipes.Get(name)
+	if err != nil {
+		return nil, badInput("%v", err)
+	}
+	return r, nil
+}
+
+func precisionFlag(a parsedArgs) (numeric.Precision, error) {
+	name, ok := a.flags["precision"]
+	if !ok {
+		name = "exact"
+	}
+	p, err := numeric.ParsePrecision(name)
+	if err != nil {
+		return p, badInput("%v", err)
+	}
+	return p, nil
+}
+
+// weightingFlag returns the weightings to run: the recipe's default, the
+// one named, or all the paper gives ("all"); explicit is false for "all"
+// and the default.
+func weightingFlag(a parsedArgs, r *recipes.Recipe) ([]model.Weighting, bool, error) {
+	v, ok := a.flags["weighting"]
+	switch {
+	case !ok:
+		return r.Weightings[:1], false, nil
+	case v == "all":
+		return r.Weightings, false, nil
+	}
+	w, err := recipes.ParseWeighting(v)
+	if err != nil {
+		return nil, false, badInput("%v", err)
+	}
+	if !r.Supports(w) {
+		return nil, false, badInput("%s is given in the paper for %s, not %s", r.Name, weightingNames(r.Weightings), v)
+	}
+	return []model.Weighting{w}, true, nil
+}
+
+func weightingNames(ws []model.Weighting) string {
+	var names []string
+	for _, w := range ws {
+		names = append(names, recipes.WeightingAcronym(w))
+	}
+	return strings.Join(names, ", ")
+}
+
+// lengthPrinter prints a table row per length as the sweep goes.
+func lengthPrinter(w io.Writer) func(*recipes.Report, recipes.LengthReport) {
+	first := true
+	return func(rep *recipes.Report, lr recipes.LengthReport) {
+		if first {
+			// The title waits for the first length, so that a recipe that
+			// cannot run prints only its error.
+			fmt.Fprintf(w, "%s (§%s) at precision %s, %s, lengths up to %d, seed %d\n",
+				rep.Recipe, rep.Section, rep.Precision, rep.Weighting, rep.MaxN, rep.Seed)
+			fmt.Fprintf(w, "  %8s %7s %11s %7s %7s  max |error| of %s\n", "n", "cases", "exhaustive", "exact", "passed", strings.Join(rep.Outputs, ", "))
+			first = false
+		}
+		ex := "no"
+		if lr.Exhaustive {
+			ex = "yes"
+		}
+		fmt.Fprintf(w, "  %8d %7d %11s %7d %7d  %s\n", lr.N, lr.Cases, ex, lr.Exact, lr.Passed, strings.Join(lr.MaxError, "  "))
+	}
+}
+
+// printSummary prints the outputs' claims and the closing verdict.
+func printSummary(w io.Writer, rep *recipes.Report) {
+	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
+	fmt.Fprintf(tw, "  scores\t%s\n", rep.Scale)
+	for k, out := range rep.Outputs {
+		fmt.Fprintf(tw, "  output %s\t%s\n", out, rep.Bounds[k])
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(tw, "  note\t%s\n", n)
+	}
+	tw.Flush()
+	var checked []string
+	for _, lr := range rep.Lengths {
+		checked = append(checked, strconv.Itoa(lr.N))
+	}
+	if rep.Passed {
+		fmt.Fprintf(w, "PASS: every case passed at every checked length up to n = %d (checked: %s)\n\n", rep.Limit, strings.Join(checked, ", "))
+		return
+	}
+	f := rep.FirstFailure
+	if rep.Limit > 0 {
+		fmt.Fprintf(w, "FAIL: uniformity limit n = %d: every case passed at the checked lengths up to %d (checked: %s); first failure at n = %d\n",
+			rep.Limit, rep.Limit, strings.Join(checked, ", "), f.N)
+	} else {
+		fmt.Fprintf(w, "FAIL: the smallest checked length, n = %d, already fails\n", f.N)
+	}
+	fmt.Fprintf(w, "  input     %s\n", shorten(f.Input, 160))
+	if f.Position > 0 {
+		fmt.Fprintf(w, "  position  %d\n  expected  %s\n  actual    %s\n", f.Position, labelled(rep.Outputs, f.Expected), labelled(rep.Outputs, f.Actual))
+	}
+	fmt.Fprintf(w, "  reason    %s\n\n", f.Reason)
+}
+
+// labelled pairs each value with its output's name: "y = 1, c = 0.8".
+func labelled(names, values []string) string {
+	parts := make([]string, len(values))
+	for i, v := range values {
+		parts[i] = v
+		if i < len(names) {
+			parts[i] = names[i] + " = " + v
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + fmt.Sprintf("… (%d characters; --json prints it whole)", len(s))
+}

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/recipes"
+)
+
+var runFlags = []string{"recipe", "input", "precision", "weighting", "max-n", "trace"}
+
+// cmdRun runs a recipe on one input and prints its outputs beside the
+// intended ones, and the residual stream with --trace.
+func cmdRun(args []string, stdout io.Writer) error {
+	a, err := parseArgs(args, runFlags...)
+	if err != nil {
+		return err
+	}
+	if len(a.positional) > 0 {
+		return badInput("unexpected argument %q (flags: --%s)", a.positional[0], strings.Join(runFlags, ", --"))
+	}
+	r, err := recipeFlag(a)
+	if err != nil {
+		return err
+	}
+	p, err := precisionFlag(a)
+	if err != nil {
+		return err
+	}
+	ws, _, err := weightingFlag(a, r)
+	if err != nil {
+		return err
+	}
+	if len(ws) != 1 {
+		return badInput("run takes one weighting, not all")
+	}
+	w := ws[0]
+	text, ok := a.flags["input"]
+	if !ok {
+		return badInput("run needs --input STRING")
+	}
+	// The alphabet of some recipes depends on N; a first model with N at
+	// least the number of symbols tokenizes the input.
+	guess := max(len(strings.Fields(text)), len([]rune(text)), 1)
+	maxN := 0
+	if v, ok := a.flags["max-n"]; ok {
+		if maxN, err = strconv.Atoi(v); err != nil || maxN < 1 || maxN > 1<<24 {
+			return badInput("--max-n must be an integer from 1 to %d, got %q", 1<<24, v)
+		}
+		guess = max(guess, maxN)
+	}
+	m, err := r.Build(w, guess)
+	if err != nil {
+		return badInput("%v", err)
+	}
+	input, err := m.Tokenize(text)
+	if err != nil {
+		return badInput("%v", err)
+	}
+	n := len(input)
+	if n < r.MinN {
+		return badInput("%s needs inputs of length at least %d", r.Name, r.MinN)
+	}
+	if maxN == 0 {
+		maxN = n
+	} else if n > maxN {
+		return badInput("the input has %d symbols, more than --max-n = %d", n, maxN)
+	}
+	if maxN != guess {
+		if m, err = r.Build(w, maxN); err != nil {
+			return badInput("%v", err)
+		}
+		if input, err = m.Tokenize(text); err != nil {
+			return badInput("%v", err)
+		}
+	}
+	if r.Valid != nil {
+		if err := r.Valid(m, input); err != nil {
+			return badInput("input outside the domain of %s (%s): %v", r.Name, r.Domain, err)
+		}
+	}
+	runner, err := model.New(p, m)
+	if err != nil {
+		return badInput("%s cannot run at precision %s: %v", r.Name, p, err)
+	}
+	res, err := runner.Run(input, a.flags["trace"] == "true")
+	if err != nil {
+		return fmt.Errorf("running %s: %w", r.Name, err)
+	}
+	fmt.Fprintf(stdout, "%s (§%s) at precision %s, %s, N = %d\n", r.Name, r.Section, p, recipes.WeightingAcronym(w), maxN)
+	for _, note := range runner.Notes() {
+		fmt.Fprintf(stdout, "note: %s\n", note)
+	}
+	symbols := make([]string, n)
+	for i, s := range input {
+		symbols[i] = m.Alphabet[s]
+	}
+	if res.Trace != nil {
+		fmt.Fprintln(stdout)
+		if err := res.Trace.Write(stdout, symbols); err != nil {
+			return err
+		}
+	}
+	var bounds []recipes.Bound
+	if r.Bounds != nil {
+		bounds = r.Bounds(w, maxN)
+	}
+	want := r.Expected(m, input)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "position\tsymbol\toutput\texpected\tverdict")
+	wrong := 0
+	for i, got := range res.Outputs {
+		ok, why := recipes.Compare(want[i], got, bounds, m.Output.Labels)
+		verdict := "ok"
+		if !ok {
+			verdict, wrong = "WRONG: "+why, wrong+1
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", i+1, symbols[i], outputText(m, got), wantText(m, want[i]), verdict)
+	}
+	tw.Flush()
+	if wrong > 0 {
+		fmt.Fprintf(stdout, "%d of %d positions wrong\n", wrong, n)
+		return errFindings
+	}
+	return nil
+}
+
+func outputText(m *model.Model, o model.PositionOutput) string {
+	var parts []string
+	if o.Symbol != "" {
+		parts = append(parts, o.Symbol)
+	}
+	for k, v := range o.Values {
+		parts = append(parts, labelOf(m, k)+"="+v.Text)
+	}
+	return strings.Join(parts, " ")
+}
+
+func wantText(m *model.Model, w recipes.Want) string {
+	var parts []string
+	if w.Symbol != "" {
+		parts = append(parts, w.Symbol)
+	}
+	for k, v := range w.Values {
+		parts = append(parts, labelOf(m, k)+"="+v.RatString())
+	}
+	return strings.Join(parts, " ")
+}
+
+func labelOf(m *model.Model, k int) string {
+	if k < len(m.Output.Labels) {
+		return m.Output.Labels[k]
+	}
+	return fmt.Sprintf("out%d", k+1)
+}
