@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"math/big"
 	"strings"
 	"sync"
 
@@ -102,10 +103,49 @@ func (inst *Instance[T]) Run(input []int, trace bool) (*Result, error) {
 			}
 		}
 	}
+	return inst.forward(h, "embedding", trace)
+}
+
+// RunStream computes the layers and the unembedding from a given initial
+// residual stream h0 (one exact vector of width D per position) instead of
+// the embeddings: how recipes whose input is a real vector, such as the
+// feed-forward ones, are run. Each entry is rounded once to the format, as
+// an input to a real model is; Round tells what it becomes.
+func (inst *Instance[T]) RunStream(h0 [][]*big.Rat, trace bool) (*Result, error) {
+	m, b := inst.Model, inst.B
+	if len(h0) == 0 {
+		return nil, fmt.Errorf("empty input: a transformer maps non-empty strings")
+	}
+	h := make([][]T, len(h0))
+	for i, row := range h0 {
+		if len(row) != m.D {
+			return nil, fmt.Errorf("input position %d: %d values for a residual stream of width %d", i+1, len(row), m.D)
+		}
+		h[i] = make([]T, m.D)
+		for c, x := range row {
+			if x == nil {
+				x = new(big.Rat)
+			}
+			h[i][c] = b.SetRat(b.New(), x)
+		}
+	}
+	return inst.forward(h, "input", trace)
+}
+
+// Round returns the value x takes in the instance's format.
+func (inst *Instance[T]) Round(x *big.Rat) Value {
+	return ValueOf(inst.B, inst.B.SetRat(inst.B.New(), x))
+}
+
+// forward applies the layers, the final norm and the unembedding to the
+// initial residual stream h, labelled first in the trace.
+func (inst *Instance[T]) forward(h [][]T, first string, trace bool) (*Result, error) {
+	m, b := inst.Model, inst.B
+	var err error
 	res := &Result{}
 	if trace {
 		res.Trace = &Trace{Components: m.componentNames()}
-		addState(res.Trace, b, "embedding", h)
+		addState(res.Trace, b, first, h)
 	}
 	for l := range inst.layers {
 		lp := &inst.layers[l]
@@ -155,7 +195,7 @@ func (inst *Instance[T]) Run(input []int, trace bool) (*Result, error) {
 			addState(res.Trace, b, "final norm", h)
 		}
 	}
-	res.Outputs = make([]PositionOutput, n)
+	res.Outputs = make([]PositionOutput, len(h))
 	for i := range h {
 		if res.Outputs[i], err = inst.output(h[i]); err != nil {
 			return nil, fmt.Errorf("output at position %d: %w", i+1, err)

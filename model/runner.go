@@ -11,6 +11,8 @@ import (
 // use. *Instance[T] implements it.
 type Runner interface {
 	Run(input []int, trace bool) (*Result, error)
+	RunStream(h0 [][]*big.Rat, trace bool) (*Result, error)
+	Round(x *big.Rat) Value
 	Precision() numeric.Precision
 	// Notes lists choices the engine made for this backend (for example,
 	// unscaled scores in exact mode when √d_key is irrational).

@@ -222,7 +222,7 @@ type caseResult struct {
 	failure       *Failure
 }
 
-func checkLength(r *Recipe, m *model.Model, runner model.Runner, inputs [][]int, bounds []Bound, workers int) LengthReport {
+func checkLength(r *Recipe, m *model.Model, runner model.Runner, inputs []Case, bounds []Bound, workers int) LengthReport {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -281,18 +281,27 @@ func checkLength(r *Recipe, m *model.Model, runner model.Runner, inputs [][]int,
 	return lr
 }
 
-func checkCase(r *Recipe, m *model.Model, runner model.Runner, input []int, bounds []Bound) caseResult {
-	text := inputText(m, input)
+func checkCase(r *Recipe, m *model.Model, runner model.Runner, c Case, bounds []Bound) caseResult {
+	text := CaseText(m, c)
 	res := caseResult{exact: true, passed: true}
-	out, err := runner.Run(input, false)
+	var out *model.Result
+	var err error
+	if c.Stream != nil {
+		out, err = runner.RunStream(c.Stream, false)
+		// The reference is computed on the input as the format holds it:
+		// rounding an input is not the construction's error.
+		c.Stream = RoundStream(runner, c.Stream)
+	} else {
+		out, err = runner.Run(c.Symbols, false)
+	}
 	if err != nil {
 		reason := err.Error()
 		if errors.Is(err, model.ErrUndecided) {
 			reason = "undecided: " + reason
 		}
-		return caseResult{failure: &Failure{N: len(input), Input: text, Reason: reason}}
+		return caseResult{failure: &Failure{N: c.Len(), Input: text, Reason: reason}}
 	}
-	want := r.Expected(m, input)
+	want := r.Expected(m, c)
 	for i, w := range want {
 		got := out.Outputs[i]
 		errs := errorsOf(w, got)
@@ -312,12 +321,29 @@ func checkCase(r *Recipe, m *model.Model, runner model.Runner, input []int, boun
 		if ok, why := Compare(w, got, bounds, m.Output.Labels); !ok {
 			res.passed = false
 			if res.failure == nil {
-				res.failure = &Failure{N: len(input), Input: text, Position: i + 1,
+				res.failure = &Failure{N: c.Len(), Input: text, Position: i + 1,
 					Expected: wantText(w), Actual: gotText(got), Reason: why}
 			}
 		}
 	}
 	return res
+}
+
+// RoundStream returns the stream as the runner's format stores it; an
+// entry the format cannot hold as a single point (an interval enclosure)
+// stays exact.
+func RoundStream(runner model.Runner, h [][]*big.Rat) [][]*big.Rat {
+	out := make([][]*big.Rat, len(h))
+	for i, row := range h {
+		out[i] = make([]*big.Rat, len(row))
+		for k, x := range row {
+			out[i][k] = x
+			if v, ok := runner.Round(x).Rat(); ok {
+				out[i][k] = v
+			}
+		}
+	}
+	return out
 }
 
 // errorsOf returns |got − want| per output value (nil: not finite).
@@ -358,6 +384,9 @@ func Compare(w Want, got model.PositionOutput, bounds []Bound, labels []string) 
 		g := got.Values[k]
 		e := g.Error(wv)
 		b := boundOf(bounds, k)
+		if k < len(w.Tol) && w.Tol[k].Max != nil {
+			b = w.Tol[k]
+		}
 		switch {
 		case e == nil:
 			return false, fmt.Sprintf("%s = %s is not finite", name(k), g.Text)
@@ -375,18 +404,21 @@ func decimal(r *big.Rat) string {
 	return fmt.Sprintf("%.3g", f)
 }
 
-// inputText joins the symbols of an input, with spaces when some symbol
-// is longer than one character.
-func inputText(m *model.Model, input []int) string {
+// CaseText prints a case: its Text, or its symbols joined, with spaces
+// when some symbol is longer than one character.
+func CaseText(m *model.Model, c Case) string {
+	if c.Text != "" || c.Stream != nil {
+		return c.Text
+	}
 	sep := ""
-	for _, s := range input {
+	for _, s := range c.Symbols {
 		if len(m.Alphabet[s]) > 1 {
 			sep = " "
 			break
 		}
 	}
-	parts := make([]string, len(input))
-	for i, s := range input {
+	parts := make([]string, len(c.Symbols))
+	for i, s := range c.Symbols {
 		parts[i] = m.Alphabet[s]
 	}
 	return strings.Join(parts, sep)

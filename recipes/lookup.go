@@ -8,6 +8,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes/stream"
 )
 
 // Lookup is index lookup by quadratic maximisation (§Quadratic
@@ -50,18 +51,6 @@ var Lookup = &Recipe{
 
 func init() { Register(Lookup) }
 
-// Residual stream components of Lookup.
-const (
-	lkQ = iota
-	lkOne
-	lkJ
-	lkJ2
-	lkV
-	lkC
-	lkY
-	lkD
-)
-
 // lookupSymbol names the symbol holding query q and value v.
 func lookupSymbol(q, v int) string { return strconv.Itoa(q) + ":" + strconv.Itoa(v) }
 
@@ -75,72 +64,42 @@ func buildLookup(w model.Weighting, maxN int) (*model.Model, error) {
 	if w != model.AverageHardmax && w != model.Softmax {
 		return nil, fmt.Errorf("lookup: the quadratic-maximization lookup is given for AHAT and SMAT, not %s", WeightingAcronym(w))
 	}
-	m := &model.Model{
-		Name:       "lookup-" + WeightingAcronym(w),
-		D:          lkD,
-		Components: []string{"q", "1", "j", "j²", "v", "c", "y"},
-	}
+	var alphabet []string
 	for q := 1; q <= maxN; q++ {
-		for v := 0; v <= 1; v++ {
-			m.Alphabet = append(m.Alphabet, lookupSymbol(q, v))
-			e := make(model.Vector, lkD)
-			e[lkQ] = numeric.LitInt(int64(q))
-			e[lkV] = numeric.LitInt(int64(v))
-			m.WordEmbedding = append(m.WordEmbedding, e)
-		}
+		alphabet = append(alphabet, lookupSymbol(q, 0), lookupSymbol(q, 1))
 	}
-	m.Position = &model.PositionEncoding{Name: "(1, j, j²)", Vector: func(i, n int) model.Vector {
-		e := make(model.Vector, lkD)
-		e[lkOne] = numeric.LitInt(1)
-		e[lkJ] = numeric.LitInt(int64(i))
-		e[lkJ2] = numeric.LitInt(int64(i) * int64(i))
-		return e
-	}}
-
-	q := model.Zeros(2, lkD)
-	q.Set(0, lkQ, numeric.LitInt(1))
-	q.Set(1, lkOne, numeric.LitInt(1))
+	p := stream.New("lookup-"+WeightingAcronym(w), "q", "1", "j", "j²", "v").
+		Symbols(alphabet, func(s int) stream.Values {
+			return stream.Values{"q": numeric.LitInt(int64(s/2 + 1)), "v": numeric.LitInt(int64(s % 2))}
+		}).
+		Positions("(1, j, j²)", func(i, n int) stream.Values {
+			return stream.Values{"1": numeric.LitInt(1), "j": numeric.LitInt(int64(i)), "j²": numeric.LitInt(int64(i) * int64(i))}
+		})
+	// The head reads (q, 1, j, j², v): W^Q = [q; 1], W^K = [2j; −j²].
+	q := model.Ints([]int64{1, 0, 0, 0, 0}, []int64{0, 1, 0, 0, 0})
 	if w == model.Softmax {
 		// W^Q' = (1/τ) W^Q with τ = γ/log(8N), γ = 1.
 		q = q.Scale(numeric.Log(numeric.LitInt(8 * int64(maxN))))
 	}
-	k := model.Zeros(2, lkD)
-	k.Set(0, lkJ, numeric.LitInt(2))
-	k.Set(1, lkJ2, numeric.LitInt(-1))
-	v := model.Zeros(lkD, lkD)
-	v.Set(lkC, lkV, numeric.LitInt(1))
-
+	p.Then(&stream.Attn{
+		Name: "qm-lookup", In: []string{"q", "1", "j", "j²", "v"}, Out: []string{"c"},
+		Q: q, K: model.Ints([]int64{0, 0, 2, 0, 0}, []int64{0, 0, 0, -1, 0}),
+		V:         model.Ints([]int64{0, 0, 0, 0, 1}),
+		Weighting: w, Scale: model.NoScale,
+	})
 	// y = GTZero_ε(c − 1/4) with ε = 1/2: hidden units ReLU(c − 1/4) and
 	// ReLU(c − 1/4 − ε), output (1/ε)(h1 − h2).
-	w1 := model.Zeros(2, lkD)
-	w1.Set(0, lkC, numeric.LitInt(1))
-	w1.Set(1, lkC, numeric.LitInt(1))
-	w2 := model.Zeros(lkD, 2)
-	w2.Set(lkY, 0, numeric.LitInt(2))
-	w2.Set(lkY, 1, numeric.LitInt(-2))
-	m.Layers = []model.Layer{{
-		Attention: &model.Attention{
-			Heads:     []model.Head{{Q: q, K: k, V: v}},
-			Mask:      model.NoMask,
-			Weighting: w,
-			Scale:     model.NoScale,
-		},
-		FeedForward: &model.FeedForward{
-			W1: w1,
-			B1: model.RatVector(big.NewRat(-1, 4), big.NewRat(-3, 4)),
-			W2: w2,
-		},
-	}}
-	out := model.Zeros(2, lkD)
-	out.Set(0, lkY, numeric.LitInt(1))
-	out.Set(1, lkC, numeric.LitInt(1))
-	m.Output = model.Output{Kind: model.Readout, W: out, Labels: []string{"y", "c"}}
-	return m, nil
+	p.Then(&stream.FF{
+		Name: "round", In: []string{"c"}, Out: []string{"y"},
+		W1: model.Ints([]int64{1}, []int64{1}), B1: model.RatVector(big.NewRat(-1, 4), big.NewRat(-3, 4)),
+		W2: model.Ints([]int64{2, -2}),
+	})
+	return p.Readout("y", "c").Model()
 }
 
 // lookupInputs draws queries from [n], half of them near n, where the
 // scores are largest and rounding bites first.
-func lookupInputs(n int, rng *rand.Rand, budget int) ([][]int, bool) {
+func lookupInputs(n int, rng *rand.Rand, budget int) ([]Case, bool) {
 	ins, all := sampleOrAll(n, 2*n, rng, budget, func(i, n int, rng *rand.Rand) int {
 		q := 1 + rng.IntN(n)
 		if rng.IntN(2) == 0 {
@@ -148,11 +107,12 @@ func lookupInputs(n int, rng *rand.Rand, budget int) ([][]int, bool) {
 		}
 		return lookupIndex(q, rng.IntN(2))
 	})
-	return ins, all
+	return SymbolCases(ins), all
 }
 
 // lookupValid checks the domain: every query points into the input.
-func lookupValid(m *model.Model, input []int) error {
+func lookupValid(m *model.Model, c Case) error {
+	input := c.Symbols
 	for i, s := range input {
 		if q := s/2 + 1; q > len(input) {
 			return fmt.Errorf("position %d: query %d points past the end of an input of length %d (the domain is q_i ∈ [n])", i+1, q, len(input))
@@ -161,7 +121,8 @@ func lookupValid(m *model.Model, input []int) error {
 	return nil
 }
 
-func lookupExpected(m *model.Model, input []int) []Want {
+func lookupExpected(m *model.Model, c Case) []Want {
+	input := c.Symbols
 	want := make([]Want, len(input))
 	for i, s := range input {
 		q := s/2 + 1

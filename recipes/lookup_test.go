@@ -31,14 +31,14 @@ func TestLookupExpected(t *testing.T) {
 	}
 	// v = (1, 0, 1); queries (2, 3, 1) retrieve v_2 = 0, v_3 = 1, v_1 = 1.
 	for i, want := range []int64{0, 1, 1} {
-		got := lookupExpected(m, in)[i]
+		got := lookupExpected(m, Case{Symbols: in})[i]
 		for k, v := range got.Values {
 			if v.Cmp(big.NewRat(want, 1)) != 0 {
 				t.Errorf("position %d, output %d: reference %v, want %d", i+1, k, v, want)
 			}
 		}
 	}
-	if err := lookupValid(m, lookupInput([]int{1, 3}, []int{0, 0})); err == nil {
+	if err := lookupValid(m, Case{Symbols: lookupInput([]int{1, 3}, []int{0, 0})}); err == nil {
 		t.Error("a query past the end of the input was accepted")
 	}
 }

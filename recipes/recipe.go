@@ -36,24 +36,58 @@ type Recipe struct {
 	// Inputs returns the inputs of length n to check: all of them when
 	// there are at most budget, else budget inputs drawn with rng (and
 	// exhaustive false).
-	Inputs func(n int, rng *rand.Rand, budget int) (inputs [][]int, exhaustive bool)
+	Inputs func(n int, rng *rand.Rand, budget int) (cases []Case, exhaustive bool)
 	// Valid reports an input outside the domain the paper claims (nil
 	// when every input of the alphabet is in it).
-	Valid func(m *model.Model, input []int) error
+	Valid func(m *model.Model, c Case) error
 	// Expected returns the exact intended output at every position of the
-	// input, for model m (whose alphabet the input indexes).
-	Expected func(m *model.Model, input []int) []Want
+	// input, for model m. For vector inputs, c.Stream holds the input as
+	// the format stores it (see Check).
+	Expected func(m *model.Model, c Case) []Want
+	// Parse reads an input typed by a user ('verify run --input'); nil
+	// means a string of symbols (model.Tokenize).
+	Parse func(m *model.Model, text string) (Case, error)
 	// Bounds returns, for each output value, the paper's bound on
 	// |output − expected| under weighting w, or nil where the claim is
 	// exact equality. It may be nil: every value is claimed exact.
 	Bounds func(w model.Weighting, maxN int) []Bound
 }
 
+// Case is one input: a string of symbols, or, for recipes over real
+// vectors (the feed-forward ones), the initial residual stream.
+type Case struct {
+	Symbols []int        // indices into the model's alphabet
+	Stream  [][]*big.Rat // or: one exact vector of width D per position
+	// Text is how the case prints, and what Parse reads back; empty for
+	// symbol inputs, which print as their symbols.
+	Text string
+}
+
+// Len is the number of positions.
+func (c Case) Len() int {
+	if c.Stream != nil {
+		return len(c.Stream)
+	}
+	return len(c.Symbols)
+}
+
+// Symbols wraps symbol strings as cases.
+func SymbolCases(inputs [][]int) []Case {
+	cs := make([]Case, len(inputs))
+	for i, in := range inputs {
+		cs[i] = Case{Symbols: in}
+	}
+	return cs
+}
+
 // Want is the intended output at one position: a symbol (for Sign and
-// Argmax outputs) or exact values (for Readout outputs).
+// Argmax outputs) or exact values (for Readout outputs). Tol, where set,
+// bounds |output − value| for this case (error terms that depend on the
+// input, like the GELU product's), overriding the recipe's Bounds.
 type Want struct {
 	Symbol string
 	Values []*big.Rat
+	Tol    []Bound
 }
 
 // Bound is a claimed bound on an output value's error, with where the

@@ -57,29 +57,29 @@ func cmdRun(args []string, stdout io.Writer) error {
 	if err != nil {
 		return badInput("%v", err)
 	}
-	input, err := m.Tokenize(text)
+	c, err := parseCase(r, m, text)
 	if err != nil {
 		return badInput("%v", err)
 	}
-	n := len(input)
+	n := c.Len()
 	if n < r.MinN {
 		return badInput("%s needs inputs of length at least %d", r.Name, r.MinN)
 	}
 	if maxN == 0 {
 		maxN = n
 	} else if n > maxN {
-		return badInput("the input has %d symbols, more than --max-n = %d", n, maxN)
+		return badInput("the input has %d positions, more than --max-n = %d", n, maxN)
 	}
 	if maxN != guess {
 		if m, err = r.Build(w, maxN); err != nil {
 			return badInput("%v", err)
 		}
-		if input, err = m.Tokenize(text); err != nil {
+		if c, err = parseCase(r, m, text); err != nil {
 			return badInput("%v", err)
 		}
 	}
 	if r.Valid != nil {
-		if err := r.Valid(m, input); err != nil {
+		if err := r.Valid(m, c); err != nil {
 			return badInput("input outside the domain of %s (%s): %v", r.Name, r.Domain, err)
 		}
 	}
@@ -87,7 +87,13 @@ func cmdRun(args []string, stdout io.Writer) error {
 	if err != nil {
 		return badInput("%s cannot run at precision %s: %v", r.Name, p, err)
 	}
-	res, err := runner.Run(input, a.flags["trace"] == "true")
+	var res *model.Result
+	if c.Stream != nil {
+		res, err = runner.RunStream(c.Stream, a.flags["trace"] == "true")
+		c.Stream = recipes.RoundStream(runner, c.Stream)
+	} else {
+		res, err = runner.Run(c.Symbols, a.flags["trace"] == "true")
+	}
 	if err != nil {
 		return fmt.Errorf("running %s: %w", r.Name, err)
 	}
@@ -96,8 +102,12 @@ func cmdRun(args []string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "note: %s\n", note)
 	}
 	symbols := make([]string, n)
-	for i, s := range input {
-		symbols[i] = m.Alphabet[s]
+	for i := range symbols {
+		if c.Stream != nil {
+			symbols[i] = strconv.Itoa(i + 1)
+		} else {
+			symbols[i] = m.Alphabet[c.Symbols[i]]
+		}
 	}
 	if res.Trace != nil {
 		fmt.Fprintln(stdout)
@@ -109,7 +119,7 @@ func cmdRun(args []string, stdout io.Writer) error {
 	if r.Bounds != nil {
 		bounds = r.Bounds(w, maxN)
 	}
-	want := r.Expected(m, input)
+	want := r.Expected(m, c)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "position\tsymbol\toutput\texpected\tverdict")
 	wrong := 0
@@ -127,6 +137,16 @@ func cmdRun(args []string, stdout io.Writer) error {
 		return errFindings
 	}
 	return nil
+}
+
+// parseCase reads the user's input: by the recipe's parser, or as
+// symbols of the model's alphabet.
+func parseCase(r *recipes.Recipe, m *model.Model, text string) (recipes.Case, error) {
+	if r.Parse != nil {
+		return r.Parse(m, text)
+	}
+	syms, err := m.Tokenize(text)
+	return recipes.Case{Symbols: syms}, err
 }
 
 func outputText(m *model.Model, o model.PositionOutput) string {

@@ -1,0 +1,176 @@
+package stream
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+)
+
+// Block is one sublayer's worth of computation over named components: an
+// *FF, an *Attn, or a Parallel group of either.
+type Block interface {
+	// kind is "ff" or "attn".
+	kind() string
+	// parts lists the FF or Attn blocks the block is made of.
+	parts() []Block
+	describe() string
+}
+
+// FF is a feed-forward block over its own input and output spaces:
+// out = W2 act(W1 in + B1) + B2, where in lists the components In and out
+// the components Out. W1 is hidden×len(In), W2 is len(Out)×hidden.
+//
+// Out components are new unless Accumulate is set: then the block adds to
+// components already set (the cancel-residual recipe of §Canceling
+// Residual Connections, which sets x to 0 by adding −x).
+type FF struct {
+	Name       string
+	In, Out    []string
+	W1         model.Matrix
+	B1         model.Vector
+	W2         model.Matrix
+	B2         model.Vector
+	Activation model.Activation
+	Accumulate bool
+}
+
+// Attn is an attention head over its own input space: queries W^Q in and
+// keys W^K in (both d_key×len(In)), values W^V in (len(Out)×len(In)),
+// written to the new components Out.
+//
+// Norm, if set, is the selective pre-norm LN(W^N x) of §Layernorm hash:
+// the head reads the layer norm of its In components alone (W^N selects
+// them), and the model gets pre-norm placement.
+type Attn struct {
+	Name        string
+	In, Out     []string
+	Q, K, V     model.Matrix
+	Mask        model.Mask
+	Weighting   model.Weighting
+	Scale       model.ScoreScale
+	Temperature numeric.Expr
+	Norm        *Norm
+}
+
+// Norm is a selective layer norm of an attention block's inputs.
+type Norm struct {
+	Eps         numeric.Expr
+	Gamma, Beta model.Vector // over In; nil: ones and zeros
+}
+
+type parallel struct {
+	k      string
+	blocks []Block
+}
+
+func (f *FF) kind() string         { return "ff" }
+func (a *Attn) kind() string       { return "attn" }
+func (p *parallel) kind() string   { return p.k }
+func (f *FF) parts() []Block       { return []Block{f} }
+func (a *Attn) parts() []Block     { return []Block{a} }
+func (p *parallel) parts() []Block { return p.blocks }
+
+func (f *FF) describe() string   { return fmt.Sprintf("feed-forward block %q", f.Name) }
+func (a *Attn) describe() string { return fmt.Sprintf("attention block %q", a.Name) }
+func (p *parallel) describe() string {
+	var names []string
+	for _, b := range p.blocks {
+		names = append(names, b.describe())
+	}
+	return "parallel(" + strings.Join(names, ", ") + ")"
+}
+
+// Parallel composes blocks of one kind into one sublayer (§Composition
+// operations): feed-forward blocks side by side, their hidden units
+// concatenated (they must share an activation); attention blocks as the
+// heads of one multi-head sublayer (they must share mask, weighting,
+// score scaling, temperature and norm). Each block sees the sublayer's
+// input, so none may read what another writes.
+func Parallel(blocks ...Block) Block {
+	p := &parallel{}
+	for _, b := range blocks {
+		if b == nil {
+			continue
+		}
+		if p.k == "" {
+			p.k = b.kind()
+		}
+		if b.kind() != p.k {
+			p.k = "mixed"
+		}
+		p.blocks = append(p.blocks, b.parts()...)
+	}
+	return p
+}
+
+func (f *FF) reads() []string   { return f.In }
+func (a *Attn) reads() []string { return a.In }
+
+// check validates the block's own shapes.
+func (f *FF) check() error {
+	if len(f.In) == 0 || len(f.Out) == 0 {
+		return fmt.Errorf("%s: needs input and output components", f.describe())
+	}
+	hidden := f.W1.Rows
+	if err := shape(f.W1, hidden, len(f.In)); err != nil {
+		return fmt.Errorf("%s: W1 %v", f.describe(), err)
+	}
+	if err := shape(f.W2, len(f.Out), hidden); err != nil {
+		return fmt.Errorf("%s: W2 %v", f.describe(), err)
+	}
+	if f.B1 != nil && len(f.B1) != hidden {
+		return fmt.Errorf("%s: b1 has length %d, want %d", f.describe(), len(f.B1), hidden)
+	}
+	if f.B2 != nil && len(f.B2) != len(f.Out) {
+		return fmt.Errorf("%s: b2 has length %d, want %d", f.describe(), len(f.B2), len(f.Out))
+	}
+	return nil
+}
+
+func (a *Attn) check() error {
+	if len(a.In) == 0 || len(a.Out) == 0 {
+		return fmt.Errorf("%s: needs input and output components", a.describe())
+	}
+	if a.Q.Rows == 0 {
+		return fmt.Errorf("%s: W^Q has no rows", a.describe())
+	}
+	if err := shape(a.Q, a.Q.Rows, len(a.In)); err != nil {
+		return fmt.Errorf("%s: W^Q %v", a.describe(), err)
+	}
+	if err := shape(a.K, a.Q.Rows, len(a.In)); err != nil {
+		return fmt.Errorf("%s: W^K %v", a.describe(), err)
+	}
+	if err := shape(a.V, len(a.Out), len(a.In)); err != nil {
+		return fmt.Errorf("%s: W^V %v", a.describe(), err)
+	}
+	if n := a.Norm; n != nil {
+		if n.Gamma != nil && len(n.Gamma) != len(a.In) || n.Beta != nil && len(n.Beta) != len(a.In) {
+			return fmt.Errorf("%s: the norm's γ and β must have one entry per input component (%d)", a.describe(), len(a.In))
+		}
+	}
+	return nil
+}
+
+func shape(m model.Matrix, rows, cols int) error {
+	if len(m.Data) != m.Rows*m.Cols {
+		return fmt.Errorf("has %d entries for a %d×%d shape", len(m.Data), m.Rows, m.Cols)
+	}
+	if m.Rows != rows || m.Cols != cols {
+		return fmt.Errorf("is %d×%d, want %d×%d", m.Rows, m.Cols, rows, cols)
+	}
+	return nil
+}
+
+// sameHeadSettings reports whether two heads can share a sublayer.
+func sameHeadSettings(a, b *Attn) bool {
+	if a.Mask != b.Mask || a.Weighting != b.Weighting || a.Scale != b.Scale ||
+		a.Temperature.String() != b.Temperature.String() {
+		return false
+	}
+	if (a.Norm == nil) != (b.Norm == nil) {
+		return false
+	}
+	return a.Norm == nil || a.Norm.Eps.String() == b.Norm.Eps.String()
+}
