@@ -137,7 +137,7 @@ func Check(r *Recipe, opts CheckOptions) (*Report, error) {
 	}
 	rep := &Report{
 		Recipe: r.Name, Section: r.Section, Label: r.Label, Precision: opts.Precision.String(),
-		Weighting: WeightingAcronym(opts.Weighting), MaxN: opts.MaxN, Seed: opts.Seed,
+		Weighting: r.weightingName(opts.Weighting), MaxN: opts.MaxN, Seed: opts.Seed,
 		Notes: runner.Notes(), Outputs: m.Output.Labels, Passed: true,
 	}
 	rep.Scale = scaleOf(m)
@@ -182,6 +182,15 @@ func Check(r *Recipe, opts CheckOptions) (*Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// weightingName is the weighting a report names: none for recipes
+// without attention.
+func (r *Recipe) weightingName(w model.Weighting) string {
+	if len(r.Weightings) == 0 {
+		return "no attention"
+	}
+	return WeightingAcronym(w)
 }
 
 func weightingList(ws []model.Weighting) string {

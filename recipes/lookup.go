@@ -37,6 +37,7 @@ var Lookup = &Recipe{
 	Label:      "sec:quadratic-maximization",
 	Domain:     "n ≤ N, q_i ∈ [n], v_i ∈ {0,1}",
 	Weightings: []model.Weighting{model.AverageHardmax, model.Softmax},
+	Exact:      true,
 	Width:      "7 (Θ(1): q, 1, j, j², v, and the outputs c, y)",
 	MinN:       1,
 	// 24-bit arithmetic separates q² from q² − 1 up to q = 4096 only, so

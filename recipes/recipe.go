@@ -20,8 +20,13 @@ type Recipe struct {
 	// is right.
 	Domain string
 	// Weightings lists the attention weightings the paper says it works
-	// with (the cheat sheet's column); the first is the default.
+	// with (the cheat sheet's column); the first is the default. Empty for
+	// recipes without attention, which run under any weighting.
 	Weightings []model.Weighting
+	// Exact is the cheat sheet's "Exact?" column: whether the paper
+	// claims the network realises its function exactly (else within the
+	// bounds Bounds or Want.Tol give).
+	Exact bool
 	// Width is the residual stream width as a function of N, where the
 	// paper gives one.
 	Width string
@@ -169,6 +174,9 @@ func WeightingAcronym(w model.Weighting) string {
 
 // Supports reports whether the paper says r works with weighting w.
 func (r *Recipe) Supports(w model.Weighting) bool {
+	if len(r.Weightings) == 0 {
+		return true
+	}
 	for _, x := range r.Weightings {
 		if x == w {
 			return true

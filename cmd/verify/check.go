@@ -166,6 +166,10 @@ func precisionFlag(a parsedArgs) (numeric.Precision, error) {
 func weightingFlag(a parsedArgs, r *recipes.Recipe) ([]model.Weighting, bool, error) {
 	v, ok := a.flags["weighting"]
 	switch {
+	case len(r.Weightings) == 0 && ok:
+		return nil, false, badInput("%s has no attention sublayer: --weighting does not apply", r.Name)
+	case len(r.Weightings) == 0:
+		return []model.Weighting{model.Softmax}, false, nil
 	case !ok:
 		return r.Weightings[:1], false, nil
 	case v == "all":
@@ -182,6 +186,9 @@ func weightingFlag(a parsedArgs, r *recipes.Recipe) ([]model.Weighting, bool, er
 }
 
 func weightingNames(ws []model.Weighting) string {
+	if len(ws) == 0 {
+		return "—"
+	}
 	var names []string
 	for _, w := range ws {
 		names = append(names, recipes.WeightingAcronym(w))

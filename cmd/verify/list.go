@@ -19,9 +19,13 @@ func cmdList(args []string, stdout io.Writer) error {
 		return badInput("list takes no arguments")
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "recipe\tsection\tweightings\twidth\tdomain\twhat it computes")
+	fmt.Fprintln(tw, "recipe\tsection\tweightings\texact?\twidth\tdomain\twhat it computes")
 	for _, r := range recipes.All() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Name, "§"+r.Section+" ("+r.Label+")", weightingNames(r.Weightings), r.Width, r.Domain, r.Title)
+		exact := "no"
+		if r.Exact {
+			exact = "yes"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Name, "§"+r.Section+" ("+r.Label+")", weightingNames(r.Weightings), exact, r.Width, r.Domain, r.Title)
 	}
 	return tw.Flush()
 }
