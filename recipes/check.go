@@ -20,6 +20,9 @@ type CheckOptions struct {
 	// MaxN is the largest length checked; recipes whose weights depend on
 	// a maximum length N are built with N = MaxN.
 	MaxN int
+	// Params sets the recipe's parameters (the others take their
+	// defaults).
+	Params map[string]string
 	// Lengths lists the lengths to check; nil means DefaultLengths(MinN,
 	// MaxN).
 	Lengths []int
@@ -49,6 +52,7 @@ type Report struct {
 	Scale     string   `json:"score_scale"`
 	MaxN      int      `json:"max_n"`
 	Seed      uint64   `json:"seed"`
+	Params    map[string]string `json:"params,omitempty"`
 	Outputs   []string `json:"outputs"`
 	Bounds    []string `json:"bounds"`
 	Notes     []string `json:"notes,omitempty"`
@@ -127,10 +131,11 @@ func Check(r *Recipe, opts CheckOptions) (*Report, error) {
 	if !r.Supports(opts.Weighting) {
 		return nil, fmt.Errorf("%s: the paper gives this construction for %s, not %s", r.Name, weightingList(r.Weightings), WeightingAcronym(opts.Weighting))
 	}
-	m, err := r.Build(opts.Weighting, opts.MaxN)
+	con, err := r.Construct(opts.Weighting, opts.MaxN, opts.Params)
 	if err != nil {
 		return nil, err
 	}
+	m := con.Model
 	runner, err := model.New(opts.Precision, m)
 	if err != nil {
 		return nil, fmt.Errorf("%s cannot run at precision %s: %w", r.Name, opts.Precision, err)
@@ -138,15 +143,20 @@ func Check(r *Recipe, opts CheckOptions) (*Report, error) {
 	rep := &Report{
 		Recipe: r.Name, Section: r.Section, Label: r.Label, Precision: opts.Precision.String(),
 		Weighting: r.weightingName(opts.Weighting), MaxN: opts.MaxN, Seed: opts.Seed,
-		Notes: runner.Notes(), Outputs: m.Output.Labels, Passed: true,
+		Notes: append(append([]string(nil), con.Notes...), runner.Notes()...), Outputs: m.Output.Labels, Passed: true,
+	}
+	if len(r.Params) > 0 {
+		rep.Params = map[string]string{}
+		for _, p := range r.Params {
+			rep.Params[p.Name] = p.Default
+		}
+		for k, v := range opts.Params {
+			rep.Params[k] = v
+		}
 	}
 	rep.Scale = scaleOf(m)
-	var bounds []Bound
-	if r.Bounds != nil {
-		bounds = r.Bounds(opts.Weighting, opts.MaxN)
-	}
 	for k := range rep.Outputs {
-		rep.Bounds = append(rep.Bounds, boundOf(bounds, k).describe())
+		rep.Bounds = append(rep.Bounds, boundOf(con.Bounds, k).describe())
 	}
 	lengths := opts.Lengths
 	if lengths == nil {
@@ -157,13 +167,13 @@ func Check(r *Recipe, opts CheckOptions) (*Report, error) {
 		if n < max(1, r.MinN) || n > opts.MaxN {
 			return nil, fmt.Errorf("%s: length %d outside [%d, %d]", r.Name, n, max(1, r.MinN), opts.MaxN)
 		}
-		inputs, exhaustive := r.Inputs(n, rng, CasesAt(opts.Cases, n))
+		inputs, exhaustive := con.Inputs(n, rng, CasesAt(opts.Cases, n))
 		if opts.Exhaustive > 0 {
-			if all, ok := r.Inputs(n, rng, opts.Exhaustive); ok {
+			if all, ok := con.Inputs(n, rng, opts.Exhaustive); ok {
 				inputs, exhaustive = all, true
 			}
 		}
-		lr := checkLength(r, m, runner, inputs, bounds, opts.Workers)
+		lr := checkLength(con, runner, inputs, opts.Workers)
 		lr.N, lr.Exhaustive = n, exhaustive
 		rep.Lengths = append(rep.Lengths, lr)
 		if opts.Progress != nil {
@@ -231,7 +241,8 @@ type caseResult struct {
 	failure       *Failure
 }
 
-func checkLength(r *Recipe, m *model.Model, runner model.Runner, inputs []Case, bounds []Bound, workers int) LengthReport {
+func checkLength(con *Construction, runner model.Runner, inputs []Case, workers int) LengthReport {
+	m := con.Model
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -243,7 +254,7 @@ func checkLength(r *Recipe, m *model.Model, runner model.Runner, inputs []Case, 
 		go func() {
 			defer wg.Done()
 			for c := range next {
-				results[c] = checkCase(r, m, runner, inputs[c], bounds)
+				results[c] = checkCase(con, runner, inputs[c])
 			}
 		}()
 	}
@@ -290,7 +301,8 @@ func checkLength(r *Recipe, m *model.Model, runner model.Runner, inputs []Case, 
 	return lr
 }
 
-func checkCase(r *Recipe, m *model.Model, runner model.Runner, c Case, bounds []Bound) caseResult {
+func checkCase(con *Construction, runner model.Runner, c Case) caseResult {
+	m := con.Model
 	text := CaseText(m, c)
 	res := caseResult{exact: true, passed: true}
 	var out *model.Result
@@ -310,7 +322,7 @@ func checkCase(r *Recipe, m *model.Model, runner model.Runner, c Case, bounds []
 		}
 		return caseResult{failure: &Failure{N: c.Len(), Input: text, Reason: reason}}
 	}
-	want := r.Expected(m, c)
+	want := con.Expected(c)
 	for i, w := range want {
 		got := out.Outputs[i]
 		errs := errorsOf(w, got)
@@ -327,7 +339,7 @@ func checkCase(r *Recipe, m *model.Model, runner model.Runner, c Case, bounds []
 		if !exactlyEqual(w, got) {
 			res.exact = false
 		}
-		if ok, why := Compare(w, got, bounds, m.Output.Labels); !ok {
+		if ok, why := Compare(w, got, con.Bounds, m.Output.Labels); !ok {
 			res.passed = false
 			if res.failure == nil {
 				res.failure = &Failure{N: c.Len(), Input: text, Position: i + 1,
@@ -355,59 +367,6 @@ func RoundStream(runner model.Runner, h [][]*big.Rat) [][]*big.Rat {
 	return out
 }
 
-// errorsOf returns |got − want| per output value (nil: not finite).
-func errorsOf(w Want, got model.PositionOutput) []*big.Rat {
-	errs := make([]*big.Rat, len(w.Values))
-	for k, wv := range w.Values {
-		errs[k] = got.Values[k].Error(wv)
-	}
-	return errs
-}
-
-func exactlyEqual(w Want, got model.PositionOutput) bool {
-	if w.Symbol != "" && got.Symbol != w.Symbol {
-		return false
-	}
-	for k, wv := range w.Values {
-		if !got.Values[k].Equals(wv) {
-			return false
-		}
-	}
-	return true
-}
-
-// Compare decides one position: the symbol must match, and each value
-// must equal the intended one exactly, or lie within its bound where the
-// paper claims only a bound. It returns the reason of a failure.
-func Compare(w Want, got model.PositionOutput, bounds []Bound, labels []string) (bool, string) {
-	name := func(k int) string {
-		if k < len(labels) {
-			return labels[k]
-		}
-		return fmt.Sprintf("output %d", k+1)
-	}
-	if w.Symbol != "" && got.Symbol != w.Symbol {
-		return false, fmt.Sprintf("output symbol %q, want %q", got.Symbol, w.Symbol)
-	}
-	for k, wv := range w.Values {
-		g := got.Values[k]
-		e := g.Error(wv)
-		b := boundOf(bounds, k)
-		if k < len(w.Tol) && w.Tol[k].Max != nil {
-			b = w.Tol[k]
-		}
-		switch {
-		case e == nil:
-			return false, fmt.Sprintf("%s = %s is not finite", name(k), g.Text)
-		case b.Max == nil && !g.Equals(wv):
-			return false, fmt.Sprintf("%s = %s, want exactly %s", name(k), g.Text, wv.RatString())
-		case b.Max != nil && e.Cmp(b.Max) > 0:
-			return false, fmt.Sprintf("|%s − %s| = %s for %s exceeds the bound %s", g.Text, wv.RatString(), decimal(e), name(k), b.Max.RatString())
-		}
-	}
-	return true, ""
-}
-
 func decimal(r *big.Rat) string {
 	f, _ := r.Float64()
 	return fmt.Sprintf("%.3g", f)
@@ -431,17 +390,6 @@ func CaseText(m *model.Model, c Case) string {
 		parts[i] = m.Alphabet[s]
 	}
 	return strings.Join(parts, sep)
-}
-
-func wantText(w Want) []string {
-	var out []string
-	if w.Symbol != "" {
-		out = append(out, w.Symbol)
-	}
-	for _, v := range w.Values {
-		out = append(out, v.RatString())
-	}
-	return out
 }
 
 func gotText(g model.PositionOutput) []string {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes/blocks"
 	"github.com/transformer-cookbook/verify/recipes/stream"
 )
 
@@ -24,7 +25,7 @@ import (
 // q·k. A feed-forward layer then writes y = GTZero_{1/2}(c − 1/4)
 // (§Comparisons), which rounds c to 0 or 1.
 //
-// Under AHAT, c = v_{q_i} exactly. Under SMAT, W^Q is multiplied by
+// Under AHAT and UHAT (the maximum is unique), c = v_{q_i} exactly. Under SMAT, W^Q is multiplied by
 // 1/τ = log(8N)/γ as in §Simulating Average-Hard Attention with Soft
 // Attention, which with Edelman's lemma gives |c − v_{q_i}| ≤ 2N e^{−γ/τ}
 // = 1/4 for n ≤ N, and y = v_{q_i} exactly.
@@ -36,7 +37,7 @@ var Lookup = &Recipe{
 	Section:    "Quadratic Maximization",
 	Label:      "sec:quadratic-maximization",
 	Domain:     "n ≤ N, q_i ∈ [n], v_i ∈ {0,1}",
-	Weightings: []model.Weighting{model.AverageHardmax, model.Softmax},
+	Weightings: []model.Weighting{model.AverageHardmax, model.LeftHardmax, model.Softmax},
 	Exact:      true,
 	Width:      "7 (Θ(1): q, 1, j, j², v, and the outputs c, y)",
 	MinN:       1,
@@ -44,10 +45,6 @@ var Lookup = &Recipe{
 	// the sweep must pass that length to show where it stops.
 	DefaultMaxN: 8192,
 	Build:       buildLookup,
-	Inputs:      lookupInputs,
-	Valid:       lookupValid,
-	Expected:    lookupExpected,
-	Bounds:      lookupBounds,
 }
 
 func init() { Register(Lookup) }
@@ -58,44 +55,48 @@ func lookupSymbol(q, v int) string { return strconv.Itoa(q) + ":" + strconv.Itoa
 // lookupIndex is the alphabet index of lookupSymbol(q, v).
 func lookupIndex(q, v int) int { return 2*(q-1) + v }
 
-func buildLookup(w model.Weighting, maxN int) (*model.Model, error) {
+func buildLookup(cfg Config) (*Construction, error) {
+	w, maxN := cfg.Weighting, cfg.MaxN
 	if maxN < 1 {
-		return nil, fmt.Errorf("lookup: the maximum length N must be at least 1, got %d", maxN)
-	}
-	if w != model.AverageHardmax && w != model.Softmax {
-		return nil, fmt.Errorf("lookup: the quadratic-maximization lookup is given for AHAT and SMAT, not %s", WeightingAcronym(w))
-	}
-	var alphabet []string
-	for q := 1; q <= maxN; q++ {
-		alphabet = append(alphabet, lookupSymbol(q, 0), lookupSymbol(q, 1))
+		return nil, fmt.Errorf("the maximum length N must be at least 1, got %d", maxN)
 	}
 	p := stream.New("lookup-"+WeightingAcronym(w), "q", "1", "j", "j²", "v").
-		Symbols(alphabet, func(s int) stream.Values {
+		Symbols(lookupAlphabet(maxN), func(s int) stream.Values {
 			return stream.Values{"q": numeric.LitInt(int64(s/2 + 1)), "v": numeric.LitInt(int64(s % 2))}
 		}).
 		Positions("(1, j, j²)", func(i, n int) stream.Values {
 			return stream.Values{"1": numeric.LitInt(1), "j": numeric.LitInt(int64(i)), "j²": numeric.LitInt(int64(i) * int64(i))}
 		})
 	// The head reads (q, 1, j, j², v): W^Q = [q; 1], W^K = [2j; −j²].
-	q := model.Ints([]int64{1, 0, 0, 0, 0}, []int64{0, 1, 0, 0, 0})
-	if w == model.Softmax {
-		// W^Q' = (1/τ) W^Q with τ = γ/log(8N), γ = 1.
-		q = q.Scale(numeric.Log(numeric.LitInt(8 * int64(maxN))))
-	}
-	p.Then(&stream.Attn{
+	head := &stream.Attn{
 		Name: "qm-lookup", In: []string{"q", "1", "j", "j²", "v"}, Out: []string{"c"},
-		Q: q, K: model.Ints([]int64{0, 0, 2, 0, 0}, []int64{0, 0, 0, -1, 0}),
+		Q:         model.Ints([]int64{1, 0, 0, 0, 0}, []int64{0, 1, 0, 0, 0}),
+		K:         model.Ints([]int64{0, 0, 2, 0, 0}, []int64{0, 0, 0, -1, 0}),
 		V:         model.Ints([]int64{0, 0, 0, 0, 1}),
 		Weighting: w, Scale: model.NoScale,
-	})
-	// y = GTZero_ε(c − 1/4) with ε = 1/2: hidden units ReLU(c − 1/4) and
-	// ReLU(c − 1/4 − ε), output (1/ε)(h1 − h2).
-	p.Then(&stream.FF{
-		Name: "round", In: []string{"c"}, Out: []string{"y"},
-		W1: model.Ints([]int64{1}, []int64{1}), B1: model.RatVector(big.NewRat(-1, 4), big.NewRat(-3, 4)),
-		W2: model.Ints([]int64{2, -2}),
-	})
-	return p.Readout("y", "c").Model()
+	}
+	con := &Construction{Inputs: lookupInputs, Valid: lookupValid, Expected: lookupExpected}
+	if w == model.Softmax {
+		// W^Q' = (1/τ) W^Q with τ = γ/log(8N), γ = 1.
+		var err error
+		if head, err = blocks.SoftmaxSimulation(head, numeric.LitInt(1), maxN); err != nil {
+			return nil, err
+		}
+		con.Bounds = []Bound{{}, {Max: blocks.SoftmaxBound(), Source: "|c − v| ≤ 2N·exp(−γ/τ) = 1/4 (§Simulating Average-Hard Attention with Soft Attention, Edelman's lemma)"}}
+	}
+	p.Then(head, blocks.Round01("c", "y"))
+	m, err := p.Readout("y", "c").Model()
+	con.Model = m
+	return con, err
+}
+
+// lookupAlphabet lists the symbols "q:v" for q ∈ [N], v ∈ {0, 1}.
+func lookupAlphabet(maxN int) []string {
+	var alphabet []string
+	for q := 1; q <= maxN; q++ {
+		alphabet = append(alphabet, lookupSymbol(q, 0), lookupSymbol(q, 1))
+	}
+	return alphabet
 }
 
 // lookupInputs draws queries from [n], half of them near n, where the
@@ -112,7 +113,7 @@ func lookupInputs(n int, rng *rand.Rand, budget int) ([]Case, bool) {
 }
 
 // lookupValid checks the domain: every query points into the input.
-func lookupValid(m *model.Model, c Case) error {
+func lookupValid(c Case) error {
 	input := c.Symbols
 	for i, s := range input {
 		if q := s/2 + 1; q > len(input) {
@@ -122,7 +123,7 @@ func lookupValid(m *model.Model, c Case) error {
 	return nil
 }
 
-func lookupExpected(m *model.Model, c Case) []Want {
+func lookupExpected(c Case) []Want {
 	input := c.Symbols
 	want := make([]Want, len(input))
 	for i, s := range input {
@@ -133,9 +134,3 @@ func lookupExpected(m *model.Model, c Case) []Want {
 	return want
 }
 
-func lookupBounds(w model.Weighting, maxN int) []Bound {
-	if w == model.Softmax {
-		return []Bound{{}, {Max: big.NewRat(1, 4), Source: "|c − v| ≤ 2N·exp(−γ/τ) = 1/4 (§Simulating Average-Hard Attention with Soft Attention, Edelman's lemma)"}}
-	}
-	return nil
-}

@@ -21,24 +21,21 @@ func lookupInput(qs, vs []int) []int {
 
 // TestLookupExpected: the reference retrieves v_{q_i}; examples by hand.
 func TestLookupExpected(t *testing.T) {
-	m, err := buildLookup(model.AverageHardmax, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := construct(t, Lookup, model.AverageHardmax, 3, nil).Model
 	in, err := m.Tokenize("2:1 3:0 1:1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	// v = (1, 0, 1); queries (2, 3, 1) retrieve v_2 = 0, v_3 = 1, v_1 = 1.
 	for i, want := range []int64{0, 1, 1} {
-		got := lookupExpected(m, Case{Symbols: in})[i]
+		got := lookupExpected(Case{Symbols: in})[i]
 		for k, v := range got.Values {
 			if v.Cmp(big.NewRat(want, 1)) != 0 {
 				t.Errorf("position %d, output %d: reference %v, want %d", i+1, k, v, want)
 			}
 		}
 	}
-	if err := lookupValid(m, Case{Symbols: lookupInput([]int{1, 3}, []int{0, 0})}); err == nil {
+	if err := lookupValid(Case{Symbols: lookupInput([]int{1, 3}, []int{0, 0})}); err == nil {
 		t.Error("a query past the end of the input was accepted")
 	}
 }
@@ -95,10 +92,7 @@ func TestLookupSoftmaxBound(t *testing.T) {
 // c at position 1.
 func runLookup(t *testing.T, p string, w model.Weighting, maxN int, in []int) model.Value {
 	t.Helper()
-	m, err := buildLookup(w, maxN)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := construct(t, Lookup, w, maxN, nil).Model
 	r, err := model.New(numeric.MustParsePrecision(p), m)
 	if err != nil {
 		t.Fatal(err)

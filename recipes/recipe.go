@@ -5,17 +5,24 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"sort"
+	"strconv"
 	"strings"
 
+	"github.com/transformer-cookbook/verify/exact"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
 )
 
-// Recipe is one construction of the cookbook.
+// Recipe is one construction of the cookbook: what the paper says of it,
+// and a builder that turns its parameters into a Construction.
 type Recipe struct {
 	Name    string // the command-line name, e.g. "lookup"
 	Title   string // what it computes, in the paper's words
 	Section string // the paper's section title, e.g. "Quadratic Maximization"
-	Label   string // its LaTeX label, e.g. "sec:quadratic-maximization"
+	// Label is the section's LaTeX label, e.g. "sec:quadratic-maximization";
+	// empty for the few sections the paper gives no label (Section alone
+	// then names it).
+	Label string
 	// Domain states the inputs on which the paper claims the construction
 	// is right.
 	Domain string
@@ -25,7 +32,7 @@ type Recipe struct {
 	Weightings []model.Weighting
 	// Exact is the cheat sheet's "Exact?" column: whether the paper
 	// claims the network realises its function exactly (else within the
-	// bounds Bounds or Want.Tol give).
+	// bounds the construction gives).
 	Exact bool
 	// Width is the residual stream width as a function of N, where the
 	// paper gives one.
@@ -35,27 +42,146 @@ type Recipe struct {
 	// DefaultMaxN is the largest length a sweep checks unless told
 	// otherwise.
 	DefaultMaxN int
-	// Build returns the model for weighting w, valid for inputs up to
-	// length maxN (recipes whose weights depend on N use it).
-	Build func(w model.Weighting, maxN int) (*model.Model, error)
+	// Precision is the precision a check runs at unless told otherwise:
+	// "exact" when empty. Recipes whose weights or outputs are irrational
+	// (layer norm's square root, GELU's erf) default to certified
+	// intervals, the strongest check their arithmetic allows.
+	Precision string
+	// Params are the builder's parameters (ε, δ, a truth table, …).
+	Params []Param
+	// Build returns the construction for a configuration whose Params
+	// holds a value for every declared parameter.
+	Build func(cfg Config) (*Construction, error)
+}
+
+// Param is a parameter of a recipe's builder, set on the command line
+// with --param NAME=VALUE.
+type Param struct {
+	Name    string
+	Default string
+	Doc     string // what it is, and which values the paper allows
+}
+
+// Config is what a builder is given: the weighting, the largest input
+// length N (recipes whose weights depend on N use it), and every
+// parameter, as text.
+type Config struct {
+	Weighting model.Weighting
+	MaxN      int
+	Params    map[string]string
+}
+
+// Rat returns parameter name as an exact rational (integers, fractions
+// like -3/7, decimals; never read through float64).
+func (c Config) Rat(name string) (*big.Rat, error) {
+	r, err := exact.ParseRat(c.Params[name])
+	if err != nil {
+		return nil, fmt.Errorf("parameter %s: %v", name, err)
+	}
+	return r, nil
+}
+
+// PositiveRat returns parameter name, which must be > 0.
+func (c Config) PositiveRat(name string) (*big.Rat, error) {
+	r, err := c.Rat(name)
+	if err == nil && r.Sign() <= 0 {
+		err = fmt.Errorf("parameter %s must be positive, got %s", name, r.RatString())
+	}
+	return r, err
+}
+
+// Int returns parameter name as an integer in [lo, hi].
+func (c Config) Int(name string, lo, hi int) (int, error) {
+	v, err := strconv.Atoi(strings.TrimSpace(c.Params[name]))
+	if err != nil || v < lo || v > hi {
+		return 0, fmt.Errorf("parameter %s must be an integer from %d to %d, got %q", name, lo, hi, c.Params[name])
+	}
+	return v, nil
+}
+
+// Choice returns parameter name, which must be one of choices.
+func (c Config) Choice(name string, choices ...string) (string, error) {
+	v := c.Params[name]
+	for _, ch := range choices {
+		if v == ch {
+			return v, nil
+		}
+	}
+	return "", fmt.Errorf("parameter %s must be one of %s, got %q", name, strings.Join(choices, ", "), v)
+}
+
+// Construction is a recipe built for one configuration: the model with
+// exact weights, and everything needed to check it.
+type Construction struct {
+	Model *model.Model
 	// Inputs returns the inputs of length n to check: all of them when
 	// there are at most budget, else budget inputs drawn with rng (and
 	// exhaustive false).
 	Inputs func(n int, rng *rand.Rand, budget int) (cases []Case, exhaustive bool)
 	// Valid reports an input outside the domain the paper claims (nil
 	// when every input of the alphabet is in it).
-	Valid func(m *model.Model, c Case) error
-	// Expected returns the exact intended output at every position of the
-	// input, for model m. For vector inputs, c.Stream holds the input as
-	// the format stores it (see Check).
-	Expected func(m *model.Model, c Case) []Want
+	Valid func(c Case) error
+	// Expected returns the exact intended output at every position. For
+	// vector inputs, c.Stream holds the input as the format stores it
+	// (see Check): rounding an input is not the construction's error.
+	Expected func(c Case) []Want
 	// Parse reads an input typed by a user ('verify run --input'); nil
 	// means a string of symbols (model.Tokenize).
-	Parse func(m *model.Model, text string) (Case, error)
-	// Bounds returns, for each output value, the paper's bound on
-	// |output − expected| under weighting w, or nil where the claim is
-	// exact equality. It may be nil: every value is claimed exact.
-	Bounds func(w model.Weighting, maxN int) []Bound
+	Parse func(text string) (Case, error)
+	// Bounds gives, per output value, the paper's bound on |output −
+	// expected|; a missing or nil entry claims exact equality.
+	Bounds []Bound
+	// Notes records choices made while building (a sampled family's seed
+	// and measured ε, an adaptation of the paper's weights), for reports.
+	Notes []string
+}
+
+// Construct fills in default parameters, rejects unknown ones, and builds
+// r for weighting w and maximum length maxN.
+func (r *Recipe) Construct(w model.Weighting, maxN int, params map[string]string) (*Construction, error) {
+	cfg := Config{Weighting: w, MaxN: maxN, Params: map[string]string{}}
+	for _, p := range r.Params {
+		cfg.Params[p.Name] = p.Default
+	}
+	for k, v := range params {
+		if !r.hasParam(k) {
+			return nil, fmt.Errorf("%s has no parameter %q (%s)", r.Name, k, r.paramNames())
+		}
+		cfg.Params[k] = v
+	}
+	c, err := r.Build(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r.Name, err)
+	}
+	return c, nil
+}
+
+func (r *Recipe) hasParam(name string) bool {
+	for _, p := range r.Params {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Recipe) paramNames() string {
+	if len(r.Params) == 0 {
+		return "it takes none"
+	}
+	var names []string
+	for _, p := range r.Params {
+		names = append(names, p.Name)
+	}
+	return "parameters: " + strings.Join(names, ", ")
+}
+
+// DefaultPrecision is the precision r is checked at unless told otherwise.
+func (r *Recipe) DefaultPrecision() numeric.Precision {
+	if r.Precision == "" {
+		return numeric.MustParsePrecision("exact")
+	}
+	return numeric.MustParsePrecision(r.Precision)
 }
 
 // Case is one input: a string of symbols, or, for recipes over real
@@ -76,7 +202,7 @@ func (c Case) Len() int {
 	return len(c.Symbols)
 }
 
-// Symbols wraps symbol strings as cases.
+// SymbolCases wraps symbol strings as cases.
 func SymbolCases(inputs [][]int) []Case {
 	cs := make([]Case, len(inputs))
 	for i, in := range inputs {
@@ -86,12 +212,16 @@ func SymbolCases(inputs [][]int) []Case {
 }
 
 // Want is the intended output at one position: a symbol (for Sign and
-// Argmax outputs) or exact values (for Readout outputs). Tol, where set,
-// bounds |output − value| for this case (error terms that depend on the
-// input, like the GELU product's), overriding the recipe's Bounds.
+// Argmax outputs) or exact values (for Readout outputs). Reals, when set,
+// replaces Values for outputs that are irrational (a layer norm's square
+// root, a sine): only a certified interval enclosure can confirm those.
+// Tol, where set, bounds |output − value| for this case (error terms that
+// depend on the input, like the GELU product's), overriding the
+// construction's Bounds.
 type Want struct {
 	Symbol string
 	Values []*big.Rat
+	Reals  []numeric.Expr
 	Tol    []Bound
 }
 
@@ -148,12 +278,12 @@ func ParseWeighting(s string) (model.Weighting, error) {
 		return model.Softmax, nil
 	case "lhardmax", "uhat", "leftmost":
 		return model.LeftHardmax, nil
-	case "rhardmax", "rightmost":
+	case "rhardmax", "rightmost", "uhat-right":
 		return model.RightHardmax, nil
 	case "avghardmax", "ahat", "average":
 		return model.AverageHardmax, nil
 	}
-	return 0, fmt.Errorf("unknown weighting %q (softmax/SMAT, avghardmax/AHAT, lhardmax/UHAT, rhardmax)", s)
+	return 0, fmt.Errorf("unknown weighting %q (softmax/SMAT, avghardmax/AHAT, lhardmax/UHAT, rhardmax/UHAT-right)", s)
 }
 
 // WeightingAcronym is the paper's name of a weighting: SMAT, AHAT, UHAT

@@ -78,7 +78,7 @@ func TestBinaryBadInput(t *testing.T) {
 		{[]string{"--recipe", "lookup", "--lengths", "3,,4"}, "is not a length"},
 		{[]string{"--recipe", "lookup", "--bogus"}, `unknown flag "--bogus"`},
 		{[]string{"--recipe", "lookup", "extra"}, `unexpected argument "extra"`},
-		{[]string{"--recipe", "lookup", "--weighting", "uhat"}, "not uhat"},
+		{[]string{"--recipe", "lookup", "--weighting", "rhardmax"}, "not rhardmax"},
 		{[]string{"--recipe", "lookup", "--weighting", "sideways"}, `"sideways"`},
 		// Softmax lookup needs log(8N), which no rational equals.
 		{[]string{"--recipe", "lookup", "--weighting", "smat", "--precision", "exact"}, "not a rational number"},

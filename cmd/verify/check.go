@@ -18,10 +18,10 @@ import (
 var errFindings = fmt.Errorf("a check failed")
 
 // checkFlags are the flags of the main command.
-var checkFlags = []string{"recipe", "precision", "weighting", "max-n", "cases", "exhaustive", "seed", "lengths", "all-lengths", "json"}
+var checkFlags = []string{"recipe", "precision", "weighting", "param", "max-n", "cases", "exhaustive", "seed", "lengths", "all-lengths", "json"}
 
 // boolFlags take no value.
-var boolFlags = map[string]bool{"all-lengths": true, "json": true, "trace": true}
+var boolFlags = map[string]bool{"all-lengths": true, "json": true, "trace": true, "params": true}
 
 // cmdCheck is the main job: run a recipe over a sweep of lengths and
 // inputs at one precision and compare with the exact reference.
@@ -37,7 +37,7 @@ func cmdCheck(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	p, err := precisionFlag(a)
+	p, err := precisionFlag(a, r)
 	if err != nil {
 		return err
 	}
@@ -45,7 +45,11 @@ func cmdCheck(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts := recipes.CheckOptions{Precision: p, Cases: 8, Exhaustive: 256, Seed: 1, MaxN: defaultMaxN(r, p)}
+	params, err := recipeParams(a)
+	if err != nil {
+		return err
+	}
+	opts := recipes.CheckOptions{Precision: p, Params: params, Cases: 8, Exhaustive: 256, Seed: 1, MaxN: defaultMaxN(r, p)}
 	for _, f := range []struct {
 		name string
 		dst  *int
@@ -148,10 +152,12 @@ func recipeFlag(a parsedArgs) (*recipes.Recipe, error) {
 	return r, nil
 }
 
-func precisionFlag(a parsedArgs) (numeric.Precision, error) {
+// precisionFlag reads --precision; without it, the recipe's default
+// (exact, or certified intervals for recipes with irrational values).
+func precisionFlag(a parsedArgs, r *recipes.Recipe) (numeric.Precision, error) {
 	name, ok := a.flags["precision"]
 	if !ok {
-		name = "exact"
+		return r.DefaultPrecision(), nil
 	}
 	p, err := numeric.ParsePrecision(name)
 	if err != nil {

@@ -9,15 +9,16 @@ import (
 )
 
 // cmdList prints every recipe with its section, weightings, width and
-// domain.
+// domain; with --params, each recipe's parameters below it.
 func cmdList(args []string, stdout io.Writer) error {
-	a, err := parseArgs(args)
+	a, err := parseArgs(args, "params")
 	if err != nil {
 		return err
 	}
 	if len(a.positional) > 0 {
 		return badInput("list takes no arguments")
 	}
+	withParams := a.flags["params"] == "true"
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "recipe\tsection\tweightings\texact?\twidth\tdomain\twhat it computes")
 	for _, r := range recipes.All() {
@@ -25,7 +26,24 @@ func cmdList(args []string, stdout io.Writer) error {
 		if r.Exact {
 			exact = "yes"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Name, "§"+r.Section+" ("+r.Label+")", weightingNames(r.Weightings), exact, r.Width, r.Domain, r.Title)
+		section := "§" + r.Section
+		if r.Label != "" {
+			section += " (" + r.Label + ")"
+		}
+		width := r.Width
+		if width == "" {
+			width = "—"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Name, section, weightingNames(r.Weightings), exact, width, r.Domain, r.Title)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil || !withParams {
+		return err
+	}
+	fmt.Fprintln(stdout, "\nparameters (--param NAME=VALUE; the value shown is the default):")
+	for _, r := range recipes.All() {
+		for _, p := range r.Params {
+			fmt.Fprintf(stdout, "  %s  --param %s=%s  %s\n", r.Name, p.Name, p.Default, p.Doc)
+		}
+	}
+	return nil
 }

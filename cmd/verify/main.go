@@ -26,6 +26,7 @@ const usage = `verify: exact verification of Transformer Cookbook constructions
 
 Usage:
   verify --recipe NAME [--precision P] [flags]   check a recipe over a sweep of lengths and inputs
+      --param K=V       set a parameter of the recipe (repeatable; 'verify list --params')
       --weighting W     softmax/SMAT, avghardmax/AHAT, lhardmax/UHAT, rhardmax, or all
                         (default: the recipe's first weighting)
       --max-n N         largest length checked (default: the recipe's; at most 256 for
@@ -37,8 +38,10 @@ Usage:
       --seed S          seed of the random inputs (1)
       --all-lengths     go on after the first failing length
       --json            print the report as one JSON document
-  verify list                                    every recipe, with its section in the paper
-  verify run --recipe NAME --input STRING [--precision P] [--weighting W] [--max-n N] [--trace]
+  verify list [--params]                         every recipe, with its section in the paper
+                                                 (--params: and each recipe's parameters)
+  verify run --recipe NAME --input STRING [--precision P] [--weighting W] [--max-n N]
+             [--param K=V] [--trace]
                                                  run one input, with the residual stream
   verify format [NAME]                           describe a number format (all without NAME)
   verify round --precision NAME VALUE...         round each VALUE (1/3, 0.1, 1e-3, 0x1p-3)
@@ -110,6 +113,7 @@ func dispatch(args []string, stdout io.Writer) error {
 // parsedArgs holds the flags and positional arguments of a subcommand.
 type parsedArgs struct {
 	flags      map[string]string
+	params     []string // every --param NAME=VALUE, in order
 	positional []string
 }
 
@@ -146,7 +150,28 @@ func parseArgs(args []string, known ...string) (parsedArgs, error) {
 			i++
 			value = args[i]
 		}
+		if name == "param" {
+			p.params = append(p.params, value)
+			continue
+		}
 		p.flags[name] = value
 	}
 	return p, nil
+}
+
+// recipeParams reads the --param NAME=VALUE flags.
+func recipeParams(a parsedArgs) (map[string]string, error) {
+	out := map[string]string{}
+	for _, kv := range a.params {
+		k, v, ok := strings.Cut(kv, "=")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" {
+			return nil, badInput("--param takes NAME=VALUE, got %q", kv)
+		}
+		if _, dup := out[k]; dup {
+			return nil, badInput("--param %s is given twice", k)
+		}
+		out[k] = strings.TrimSpace(v)
+	}
+	return out, nil
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/transformer-cookbook/verify/recipes"
 )
 
-var runFlags = []string{"recipe", "input", "precision", "weighting", "max-n", "trace"}
+var runFlags = []string{"recipe", "input", "precision", "weighting", "param", "max-n", "trace"}
 
 // cmdRun runs a recipe on one input and prints its outputs beside the
 // intended ones, and the residual stream with --trace.
@@ -27,7 +27,7 @@ func cmdRun(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	p, err := precisionFlag(a)
+	p, err := precisionFlag(a, r)
 	if err != nil {
 		return err
 	}
@@ -39,6 +39,10 @@ func cmdRun(args []string, stdout io.Writer) error {
 		return badInput("run takes one weighting, not all")
 	}
 	w := ws[0]
+	params, err := recipeParams(a)
+	if err != nil {
+		return err
+	}
 	text, ok := a.flags["input"]
 	if !ok {
 		return badInput("run needs --input STRING")
@@ -53,11 +57,11 @@ func cmdRun(args []string, stdout io.Writer) error {
 		}
 		guess = max(guess, maxN)
 	}
-	m, err := r.Build(w, guess)
+	con, err := r.Construct(w, guess, params)
 	if err != nil {
 		return badInput("%v", err)
 	}
-	c, err := parseCase(r, m, text)
+	c, err := parseCase(con, text)
 	if err != nil {
 		return badInput("%v", err)
 	}
@@ -71,15 +75,16 @@ func cmdRun(args []string, stdout io.Writer) error {
 		return badInput("the input has %d positions, more than --max-n = %d", n, maxN)
 	}
 	if maxN != guess {
-		if m, err = r.Build(w, maxN); err != nil {
+		if con, err = r.Construct(w, maxN, params); err != nil {
 			return badInput("%v", err)
 		}
-		if c, err = parseCase(r, m, text); err != nil {
+		if c, err = parseCase(con, text); err != nil {
 			return badInput("%v", err)
 		}
 	}
-	if r.Valid != nil {
-		if err := r.Valid(m, c); err != nil {
+	m := con.Model
+	if con.Valid != nil {
+		if err := con.Valid(c); err != nil {
 			return badInput("input outside the domain of %s (%s): %v", r.Name, r.Domain, err)
 		}
 	}
@@ -98,7 +103,7 @@ func cmdRun(args []string, stdout io.Writer) error {
 		return fmt.Errorf("running %s: %w", r.Name, err)
 	}
 	fmt.Fprintf(stdout, "%s (§%s) at precision %s, %s, N = %d\n", r.Name, r.Section, p, recipes.WeightingAcronym(w), maxN)
-	for _, note := range runner.Notes() {
+	for _, note := range append(con.Notes, runner.Notes()...) {
 		fmt.Fprintf(stdout, "note: %s\n", note)
 	}
 	symbols := make([]string, n)
@@ -115,11 +120,8 @@ func cmdRun(args []string, stdout io.Writer) error {
 			return err
 		}
 	}
-	var bounds []recipes.Bound
-	if r.Bounds != nil {
-		bounds = r.Bounds(w, maxN)
-	}
-	want := r.Expected(m, c)
+	bounds := con.Bounds
+	want := con.Expected(c)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "position\tsymbol\toutput\texpected\tverdict")
 	wrong := 0
@@ -141,11 +143,11 @@ func cmdRun(args []string, stdout io.Writer) error {
 
 // parseCase reads the user's input: by the recipe's parser, or as
 // symbols of the model's alphabet.
-func parseCase(r *recipes.Recipe, m *model.Model, text string) (recipes.Case, error) {
-	if r.Parse != nil {
-		return r.Parse(m, text)
+func parseCase(con *recipes.Construction, text string) (recipes.Case, error) {
+	if con.Parse != nil {
+		return con.Parse(text)
 	}
-	syms, err := m.Tokenize(text)
+	syms, err := con.Model.Tokenize(text)
 	return recipes.Case{Symbols: syms}, err
 }
 

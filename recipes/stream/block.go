@@ -25,6 +25,11 @@ type Block interface {
 // Out components are new unless Accumulate is set: then the block adds to
 // components already set (the cancel-residual recipe of §Canceling
 // Residual Connections, which sets x to 0 by adding −x).
+//
+// Norm, if set, is a selective pre-norm, as for Attn: the block reads the
+// layer norm of its In components alone, ff(LN(W^N x)) + x. This is how a
+// layer norm's output (the layernorm hash, an amplified sign) is stored
+// in the stream.
 type FF struct {
 	Name       string
 	In, Out    []string
@@ -34,6 +39,7 @@ type FF struct {
 	B2         model.Vector
 	Activation model.Activation
 	Accumulate bool
+	Norm       *Norm
 }
 
 // Attn is an attention head over its own input space: queries W^Q in and
@@ -42,7 +48,9 @@ type FF struct {
 //
 // Norm, if set, is the selective pre-norm LN(W^N x) of §Layernorm hash:
 // the head reads the layer norm of its In components alone (W^N selects
-// them), and the model gets pre-norm placement.
+// them), and the model gets pre-norm placement. Accumulate, as for FF,
+// adds the head's output to components already set (att_zero of
+// §Identity adds 0 to the input).
 type Attn struct {
 	Name        string
 	In, Out     []string
@@ -52,9 +60,11 @@ type Attn struct {
 	Scale       model.ScoreScale
 	Temperature numeric.Expr
 	Norm        *Norm
+	Accumulate  bool
 }
 
-// Norm is a selective layer norm of an attention block's inputs.
+// Norm is a selective layer norm of a block's inputs: LN(W^N x), where
+// W^N picks the block's In components (§Layernorm hash).
 type Norm struct {
 	Eps         numeric.Expr
 	Gamma, Beta model.Vector // over In; nil: ones and zeros
@@ -126,7 +136,29 @@ func (f *FF) check() error {
 	if f.B2 != nil && len(f.B2) != len(f.Out) {
 		return fmt.Errorf("%s: b2 has length %d, want %d", f.describe(), len(f.B2), len(f.Out))
 	}
+	return f.Norm.check(f.describe(), len(f.In))
+}
+
+func (n *Norm) check(what string, width int) error {
+	if n != nil && (n.Gamma != nil && len(n.Gamma) != width || n.Beta != nil && len(n.Beta) != width) {
+		return fmt.Errorf("%s: the norm's γ and β must have one entry per input component (%d)", what, width)
+	}
 	return nil
+}
+
+// sameNorm reports whether two blocks' norms can be one sublayer's.
+func sameNorm(a, b *Norm) bool {
+	if (a == nil) != (b == nil) {
+		return false
+	}
+	return a == nil || a.Eps.String() == b.Eps.String() && vectorString(a.Gamma) == vectorString(b.Gamma) && vectorString(a.Beta) == vectorString(b.Beta)
+}
+
+func vectorString(v model.Vector) string {
+	if v == nil {
+		return "nil"
+	}
+	return fmt.Sprint([]numeric.Expr(v))
 }
 
 func (a *Attn) check() error {
@@ -145,12 +177,7 @@ func (a *Attn) check() error {
 	if err := shape(a.V, len(a.Out), len(a.In)); err != nil {
 		return fmt.Errorf("%s: W^V %v", a.describe(), err)
 	}
-	if n := a.Norm; n != nil {
-		if n.Gamma != nil && len(n.Gamma) != len(a.In) || n.Beta != nil && len(n.Beta) != len(a.In) {
-			return fmt.Errorf("%s: the norm's γ and β must have one entry per input component (%d)", a.describe(), len(a.In))
-		}
-	}
-	return nil
+	return a.Norm.check(a.describe(), len(a.In))
 }
 
 func shape(m model.Matrix, rows, cols int) error {
@@ -169,8 +196,9 @@ func sameHeadSettings(a, b *Attn) bool {
 		a.Temperature.String() != b.Temperature.String() {
 		return false
 	}
-	if (a.Norm == nil) != (b.Norm == nil) {
-		return false
-	}
-	return a.Norm == nil || a.Norm.Eps.String() == b.Norm.Eps.String()
+	return sameNorm(a.Norm, b.Norm)
 }
+
+// Parts returns the FF or Attn blocks a block is made of: itself, or the
+// members of a Parallel group.
+func Parts(b Block) []Block { return b.parts() }

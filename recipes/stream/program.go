@@ -240,7 +240,7 @@ func (p *Program) Components() ([]string, error) {
 				if err := b.check(); err != nil {
 					return nil, fmt.Errorf("%s: %w", p.Name, err)
 				}
-				in, out = b.In, b.Out
+				in, out, acc = b.In, b.Out, b.Accumulate
 			}
 			if d := duplicate(in); d != "" {
 				return nil, fmt.Errorf("%s: %s reads %q twice", p.Name, b.describe(), d)
@@ -277,6 +277,9 @@ func (p *Program) Components() ([]string, error) {
 				}
 				out = b.Out
 			case *Attn:
+				if b.Accumulate {
+					continue
+				}
 				out = b.Out
 			}
 			for _, c := range out {
@@ -384,11 +387,15 @@ func (p *Program) Model() (*model.Model, error) {
 			}
 		}
 		if ly.ff != nil {
-			f, err := routeFeedForward(ly.ff, at, d)
+			f, norm, err := routeFeedForward(ly.ff, at, d)
 			if err != nil {
 				return nil, fmt.Errorf("%s: layer %d: %w", p.Name, l+1, err)
 			}
 			ml.FeedForward = f
+			if norm != nil {
+				m.Norm = model.PreNorm
+				ml.FeedForwardNorm = norm
+			}
 		}
 		m.Layers = append(m.Layers, ml)
 	}
@@ -407,25 +414,38 @@ func (p *Program) Model() (*model.Model, error) {
 }
 
 // routeFeedForward builds L∘ff∘R for the blocks of one sublayer, their
-// hidden units concatenated.
-func routeFeedForward(b Block, at map[string]int, d int) (*model.FeedForward, error) {
+// hidden units concatenated, and the selective norm LN(W^N x) when the
+// blocks ask for one.
+func routeFeedForward(b Block, at map[string]int, d int) (*model.FeedForward, *model.LayerNorm, error) {
 	var ffs []*FF
 	hidden := 0
 	for _, x := range b.parts() {
 		f := x.(*FF)
 		if len(ffs) > 0 && f.Activation != ffs[0].Activation {
-			return nil, fmt.Errorf("%s (%s) and %s (%s) cannot share a sublayer", ffs[0].describe(), ffs[0].Activation, f.describe(), f.Activation)
+			return nil, nil, fmt.Errorf("%s (%s) and %s (%s) cannot share a sublayer", ffs[0].describe(), ffs[0].Activation, f.describe(), f.Activation)
+		}
+		if len(ffs) > 0 && (!sameNorm(f.Norm, ffs[0].Norm) || f.Norm != nil && !slices.Equal(f.In, ffs[0].In)) {
+			return nil, nil, fmt.Errorf("%s and %s cannot share a sublayer: a selective norm must be the same, over the same components, for every block", ffs[0].describe(), f.describe())
 		}
 		ffs = append(ffs, f)
 		hidden += f.W1.Rows
 	}
-	out := &model.FeedForward{W1: model.Zeros(hidden, d), B1: make(model.Vector, hidden),
-		W2: model.Zeros(d, hidden), B2: make(model.Vector, d), Activation: ffs[0].Activation}
+	first := ffs[0]
+	cols := d
+	col := func(f *FF, k int) int { return at[f.In[k]] }
+	var norm *model.LayerNorm
+	if first.Norm != nil {
+		norm = selectNorm(first.Norm, first.In, at, d)
+		cols = len(first.In)
+		col = func(_ *FF, k int) int { return k }
+	}
+	out := &model.FeedForward{W1: model.Zeros(hidden, cols), B1: make(model.Vector, hidden),
+		W2: model.Zeros(d, hidden), B2: make(model.Vector, d), Activation: first.Activation}
 	h0 := 0
 	for _, f := range ffs {
 		for h := 0; h < f.W1.Rows; h++ {
-			for k, c := range f.In {
-				out.W1.Set(h0+h, at[c], f.W1.At(h, k))
+			for k := range f.In {
+				out.W1.Set(h0+h, col(f, k), f.W1.At(h, k))
 			}
 			if f.B1 != nil {
 				out.B1[h0+h] = f.B1[h]
@@ -441,7 +461,17 @@ func routeFeedForward(b Block, at map[string]int, d int) (*model.FeedForward, er
 		}
 		h0 += f.W1.Rows
 	}
-	return out, nil
+	return out, norm, nil
+}
+
+// selectNorm is the layer norm LN(W^N x) whose selection W^N picks the
+// components in.
+func selectNorm(n *Norm, in []string, at map[string]int, d int) *model.LayerNorm {
+	sel := model.Zeros(len(in), d)
+	for k, c := range in {
+		sel.Set(k, at[c], numeric.LitInt(1))
+	}
+	return &model.LayerNorm{Eps: n.Eps, Gamma: n.Gamma, Beta: n.Beta, Select: &sel}
 }
 
 // routeAttention builds L∘sa∘R for the heads of one sublayer, and the
@@ -466,11 +496,7 @@ func routeAttention(b Block, at map[string]int, d int) (*model.Attention, *model
 				return nil, nil, fmt.Errorf("%s and %s share a selective norm but read different components", first.describe(), a.describe())
 			}
 		}
-		sel := model.Zeros(len(first.In), d)
-		for k, c := range first.In {
-			sel.Set(k, at[c], numeric.LitInt(1))
-		}
-		norm = &model.LayerNorm{Eps: first.Norm.Eps, Gamma: first.Norm.Gamma, Beta: first.Norm.Beta, Select: &sel}
+		norm = selectNorm(first.Norm, first.In, at, d)
 	}
 	for _, a := range heads {
 		cols := d

@@ -4,9 +4,11 @@
 Usage: python3 gen_labels.py ../../../shared/transformer-cookbook.tex > labels.txt
 
 Each output line is "label<TAB>title" for every \\section, \\subsection and
-\\subsubsection followed by a \\label (on the same line or the next). The
-registry test checks every recipe's Section and Label against this file, so
-that a recipe cannot cite a section the paper does not have.
+\\subsubsection, with the \\label that follows it (on the same line or the
+next), or "-" for the few headings the paper leaves unlabelled (Special
+Symbols, Sinusoidal Positional Encoding, ...). The registry test checks
+every recipe's Section and Label against this file, so that a recipe cannot
+cite a section the paper does not have.
 """
 import re
 import sys
@@ -32,3 +34,5 @@ for k, line in enumerate(src):
     l = lab.search(rest)
     if l and not head.search(rest[: l.start()]):
         print(f"{l.group(1)}\t{title}")
+    else:
+        print(f"-\t{title}")

@@ -1,0 +1,325 @@
+package recipes
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/transformer-cookbook/verify/exact"
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/recipes/blocks"
+	"github.com/transformer-cookbook/verify/recipes/stream"
+)
+
+// The feed-forward recipes of §Feed-Forward Layers. Each runs on vectors
+// given directly as the residual stream (verify run --input "x, y; x, y"),
+// one feed-forward sublayer with its residual connection writing fresh
+// components, unless the recipe is about the residual connection itself.
+
+// ffModel assembles the blocks, in order, over the input components and
+// reads out the named outputs.
+func ffModel(name string, inputs []string, outputs []string, bs ...stream.Block) (*model.Model, error) {
+	return stream.New(name, inputs...).Then(bs...).Readout(outputs...).Model()
+}
+
+// realLine samples ℝ: the given special values often, else rationals in
+// [−8, 8] with denominator 4.
+func realLine(rng *rand.Rand, special ...*big.Rat) *big.Rat {
+	return pickRat(rng, special, -8, 8, 4)
+}
+
+func r(a, b int64) *big.Rat { return big.NewRat(a, b) }
+
+func ratSum(xs ...*big.Rat) *big.Rat {
+	s := new(big.Rat)
+	for _, x := range xs {
+		s.Add(s, x)
+	}
+	return s
+}
+
+func ratMin(x, y *big.Rat) *big.Rat {
+	if x.Cmp(y) <= 0 {
+		return x
+	}
+	return y
+}
+
+func ratMax(x, y *big.Rat) *big.Rat {
+	if x.Cmp(y) >= 0 {
+		return x
+	}
+	return y
+}
+
+func values(xs ...*big.Rat) Want { return Want{Values: xs} }
+
+// binaryFF registers a recipe computing one output from (x, y) on all of
+// ℝ² with the block made by block.
+func binaryFF(name, title, section, label string, block func(x, y, out string) *stream.FF, ref func(x, y *big.Rat) *big.Rat) *Recipe {
+	return &Recipe{
+		Name: name, Title: title, Section: section, Label: label,
+		Domain: "x, y ∈ ℝ", Exact: true, Width: "3 (x, y and the output)", MinN: 1, DefaultMaxN: 4,
+		Build: func(cfg Config) (*Construction, error) {
+			m, err := ffModel(name, []string{"x", "y"}, []string{"out"}, block("x", "y", "out"))
+			if err != nil {
+				return nil, err
+			}
+			vi := vectorInput{Names: []string{"x", "y"}, Sample: func(rng *rand.Rand) []*big.Rat {
+				x := realLine(rng, r(0, 1))
+				if rng.IntN(4) == 0 { // ties, where min and max switch pieces
+					return []*big.Rat{x, new(big.Rat).Set(x)}
+				}
+				return []*big.Rat{x, realLine(rng, r(0, 1))}
+			}}
+			return vi.construction(m, pointwise(func(x []*big.Rat) Want { return values(ref(x[0], x[1])) })), nil
+		},
+	}
+}
+
+var (
+	// Min: §Min and Max.
+	Min = binaryFF("min", "min(x, y)", "Min and Max", "sec:ffnn_minmax", blocks.Min, ratMin)
+	// Max: §Min and Max.
+	Max = binaryFF("max", "max(x, y)", "Min and Max", "sec:ffnn_minmax", blocks.Max, ratMax)
+	// Add: §Addition and Subtraction.
+	Add = binaryFF("add", "x + y", "Addition and Subtraction", "sec:ffnn_addition", blocks.Add,
+		func(x, y *big.Rat) *big.Rat { return ratSum(x, y) })
+	// Sub: §Addition and Subtraction ("or subtraction").
+	Sub = binaryFF("sub", "x − y", "Addition and Subtraction", "sec:ffnn_addition", blocks.Sub,
+		func(x, y *big.Rat) *big.Rat { return new(big.Rat).Sub(x, y) })
+)
+
+// Scale is the cheat sheet's "multiply by c" (§Routing Lemma: the
+// identity FFN postmultiplied by c). Domain: x ∈ ℝ.
+var Scale = &Recipe{
+	Name: "scale", Title: "c·x: the identity FFN with its output multiplied by a constant c",
+	Section: "Routing Lemma", Label: "sec:routing", Domain: "x ∈ ℝ", Exact: true,
+	Width: "2 (x and the output)", MinN: 1, DefaultMaxN: 4,
+	Params: []Param{{Name: "c", Default: "-3/2", Doc: "the constant c (any rational)"}},
+	Build: func(cfg Config) (*Construction, error) {
+		c, err := cfg.Rat("c")
+		if err != nil {
+			return nil, err
+		}
+		m, err := ffModel("scale", []string{"x"}, []string{"out"}, blocks.Scale([]string{"x"}, []string{"out"}, c))
+		if err != nil {
+			return nil, err
+		}
+		vi := vectorInput{Names: []string{"x"}, Sample: func(rng *rand.Rand) []*big.Rat { return []*big.Rat{realLine(rng, r(0, 1))} }}
+		return vi.construction(m, pointwise(func(x []*big.Rat) Want { return values(new(big.Rat).Mul(c, x[0])) })), nil
+	},
+}
+
+// componentNames returns x1 … xd with the given prefix.
+func componentNames(prefix string, d int) []string {
+	names := make([]string, d)
+	for k := range names {
+		names[k] = fmt.Sprintf("%s%d", prefix, k+1)
+	}
+	return names
+}
+
+var dParam = Param{Name: "d", Default: "2", Doc: "the dimension d (1 to 64); d = 1 is the scalar case"}
+
+// IdentityFFN is id of §Identity Function without a residual connection:
+// the FFN W1 = [I; −I], W2 = [I, −I] alone maps x ∈ ℝ^d to x. The layer's
+// residual connection is switched off, so the stream after it is id(x)
+// itself. Domain: ℝ^d.
+var IdentityFFN = &Recipe{
+	Name: "identity-ffn", Title: "id(x) = ReLU(x) − ReLU(−x) = x, without a residual connection",
+	Section: "Identity Function", Label: "sec:ffnn_identity", Domain: "x ∈ ℝ^d", Exact: true,
+	Width: "d", MinN: 1, DefaultMaxN: 4, Params: []Param{dParam},
+	Build: func(cfg Config) (*Construction, error) {
+		d, err := cfg.Int("d", 1, 64)
+		if err != nil {
+			return nil, err
+		}
+		xs := componentNames("x", d)
+		// The block writes into its own inputs: with the residual switched
+		// off, the layer's output is ff(x) alone.
+		f := blocks.Identity(xs, xs)
+		f.Accumulate = true
+		m, err := ffModel("identity-ffn", xs, xs, f)
+		if err != nil {
+			return nil, err
+		}
+		m.Layers[0].NoFeedForwardResidual = true
+		return realVectors(xs).construction(m, pointwise(func(x []*big.Rat) Want { return values(x...) })), nil
+	},
+}
+
+// ZeroFFN is the zero FFN of §Identity Function with the residual
+// connection: x + zero(x) = x. Domain: ℝ^d.
+var ZeroFFN = &Recipe{
+	Name: "zero-ffn", Title: "x + zero(x) = x: the zero FFN with a residual connection",
+	Section: "Identity Function", Label: "sec:ffnn_identity", Domain: "x ∈ ℝ^d", Exact: true,
+	Width: "d", MinN: 1, DefaultMaxN: 4, Params: []Param{dParam},
+	Build: func(cfg Config) (*Construction, error) {
+		d, err := cfg.Int("d", 1, 64)
+		if err != nil {
+			return nil, err
+		}
+		xs := componentNames("x", d)
+		m, err := ffModel("zero-ffn", xs, xs, blocks.Zero(xs))
+		if err != nil {
+			return nil, err
+		}
+		return realVectors(xs).construction(m, pointwise(func(x []*big.Rat) Want { return values(x...) })), nil
+	},
+}
+
+// realVectors samples ℝ^d, zeros often (ReLU's kink).
+func realVectors(names []string) vectorInput {
+	return vectorInput{Names: names, Sample: func(rng *rand.Rand) []*big.Rat {
+		x := make([]*big.Rat, len(names))
+		for k := range x {
+			x[k] = realLine(rng, r(0, 1))
+		}
+		return x
+	}}
+}
+
+// CPWL is §Continuous Piecewise Linear Functions: the FFN of hidden
+// dimension n+1 that computes the univariate CPWL function through the
+// given points. Domain: ℝ.
+var CPWL = &Recipe{
+	Name: "cpwl", Title: "a continuous piecewise linear f: ℝ → ℝ from its points (x_k, y_k)",
+	Section: "Continuous Piecewise Linear Functions", Label: "sec:ffnn_cpwl", Domain: "x ∈ ℝ", Exact: true,
+	Width: "2 (x and f(x)); hidden n+1 for n pieces", MinN: 1, DefaultMaxN: 4,
+	Params: []Param{{Name: "points", Default: "-2:1,0:-1,1:0,3:4",
+		Doc: "x_1:y_1,…,x_{n+1}:y_{n+1} with x_1 < … < x_{n+1}, n ≥ 2 pieces: the first and last points lie on the outer pieces, the others are the knots"}},
+	Build: func(cfg Config) (*Construction, error) {
+		xs, ys, err := parsePoints(cfg.Params["points"])
+		if err != nil {
+			return nil, err
+		}
+		f, err := blocks.CPWL("x", "f", xs, ys)
+		if err != nil {
+			return nil, err
+		}
+		m, err := ffModel("cpwl", []string{"x"}, []string{"f"}, f)
+		if err != nil {
+			return nil, err
+		}
+		special := append(append([]*big.Rat(nil), xs...), r(0, 1))
+		vi := vectorInput{Names: []string{"x"}, Sample: func(rng *rand.Rand) []*big.Rat {
+			return []*big.Rat{pickRat(rng, special, -10, 10, 8)}
+		}}
+		return vi.construction(m, pointwise(func(x []*big.Rat) Want { return values(interpolate(xs, ys, x[0])) })), nil
+	},
+}
+
+// parsePoints reads "x1:y1,x2:y2,…".
+func parsePoints(s string) (xs, ys []*big.Rat, err error) {
+	for _, pt := range strings.Split(s, ",") {
+		a, b, ok := strings.Cut(pt, ":")
+		if !ok {
+			return nil, nil, fmt.Errorf("parameter points: %q is not x:y", pt)
+		}
+		x, err := exact.ParseRat(strings.TrimSpace(a))
+		if err != nil {
+			return nil, nil, fmt.Errorf("parameter points: %v", err)
+		}
+		y, err := exact.ParseRat(strings.TrimSpace(b))
+		if err != nil {
+			return nil, nil, fmt.Errorf("parameter points: %v", err)
+		}
+		xs, ys = append(xs, x), append(ys, y)
+	}
+	return xs, ys, nil
+}
+
+// interpolate is the CPWL function through the points, extended past the
+// first and last points along the outer pieces: the reference, computed
+// as the paper's case split (not from the FFN's weights).
+func interpolate(xs, ys []*big.Rat, x *big.Rat) *big.Rat {
+	n := len(xs) - 1
+	k := 0 // the piece [x_k, x_{k+1}] (0-based), clamped to the outer ones
+	for k < n-1 && x.Cmp(xs[k+1]) > 0 {
+		k++
+	}
+	slope := new(big.Rat).Sub(ys[k+1], ys[k])
+	slope.Quo(slope, new(big.Rat).Sub(xs[k+1], xs[k]))
+	y := new(big.Rat).Sub(x, xs[k])
+	y.Mul(y, slope)
+	return y.Add(y, ys[k])
+}
+
+// CancelResidual is §Canceling Residual Connections: f′ with W1′ =
+// [W1; I; −I], W2′ = [W2, −I, I] makes f′(x) + x = f(x). Here f sorts a
+// pair in place, f(x, y) = (min(x, y), max(x, y)), so the layer with its
+// residual connection replaces (x, y) by (min, max). Domain: ℝ².
+var CancelResidual = &Recipe{
+	Name: "cancel-residual", Title: "f′(x) + x = f(x): here f(x, y) = (min, max), computed in place",
+	Section: "Canceling Residual Connections", Label: "sec:ffnn_cancel_residual", Domain: "x, y ∈ ℝ", Exact: true,
+	Width: "2 (the pair, replaced in place)", MinN: 1, DefaultMaxN: 4,
+	Build: func(cfg Config) (*Construction, error) {
+		sort := stream.Parallel(blocks.Min("x", "y", "x"), blocks.Max("x", "y", "y"))
+		f := mergeFF("sort", sort)
+		g, err := blocks.CancelResidual(f)
+		if err != nil {
+			return nil, err
+		}
+		m, err := ffModel("cancel-residual", []string{"x", "y"}, []string{"x", "y"}, g)
+		if err != nil {
+			return nil, err
+		}
+		return realVectors([]string{"x", "y"}).construction(m, pointwise(func(x []*big.Rat) Want {
+			return values(ratMin(x[0], x[1]), ratMax(x[0], x[1]))
+		})), nil
+	},
+}
+
+// mergeFF joins parallel FF blocks over the same inputs into one block
+// whose hidden units are theirs concatenated (parallel composition of
+// §Composition operations, done by hand so that CancelResidual can wrap
+// the whole f).
+func mergeFF(name string, b stream.Block) *stream.FF {
+	var fs []*stream.FF
+	if f, ok := b.(*stream.FF); ok {
+		fs = []*stream.FF{f}
+	} else {
+		for _, x := range stream.Parts(b) {
+			fs = append(fs, x.(*stream.FF))
+		}
+	}
+	in := fs[0].In
+	var out []string
+	hidden := 0
+	for _, f := range fs {
+		out = append(out, f.Out...)
+		hidden += f.W1.Rows
+	}
+	g := &stream.FF{Name: name, In: in, Out: out, W1: model.Zeros(hidden, len(in)), B1: make(model.Vector, hidden),
+		W2: model.Zeros(len(out), hidden), B2: make(model.Vector, len(out))}
+	h0, o0 := 0, 0
+	for _, f := range fs {
+		for h := 0; h < f.W1.Rows; h++ {
+			for k := range in {
+				g.W1.Set(h0+h, k, f.W1.At(h, k))
+			}
+			if f.B1 != nil {
+				g.B1[h0+h] = f.B1[h]
+			}
+			for o := range f.Out {
+				g.W2.Set(o0+o, h0+h, f.W2.At(o, h))
+			}
+		}
+		for o := range f.Out {
+			if f.B2 != nil {
+				g.B2[o0+o] = f.B2[o]
+			}
+		}
+		h0 += f.W1.Rows
+		o0 += len(f.Out)
+	}
+	return g
+}
+
+func init() {
+	for _, rc := range []*Recipe{Min, Max, Add, Sub, Scale, IdentityFFN, ZeroFFN, CPWL, CancelResidual} {
+		Register(rc)
+	}
+}

@@ -1,0 +1,57 @@
+package recipes
+
+import (
+	"math/big"
+	"testing"
+
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+)
+
+// construct builds r or fails the test.
+func construct(t *testing.T, r *Recipe, w model.Weighting, maxN int, params map[string]string) *Construction {
+	t.Helper()
+	c, err := r.Construct(w, maxN, params)
+	if err != nil {
+		t.Fatalf("%s: %v", r.Name, err)
+	}
+	return c
+}
+
+// runCase runs one case of a construction at precision p and returns the
+// outputs.
+func runCase(t *testing.T, con *Construction, p string, c Case) []model.PositionOutput {
+	t.Helper()
+	r, err := model.New(numeric.MustParsePrecision(p), con.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res *model.Result
+	if c.Stream != nil {
+		res, err = r.RunStream(c.Stream, false)
+	} else {
+		res, err = r.Run(c.Symbols, false)
+	}
+	if err != nil {
+		t.Fatalf("%s on %q: %v", con.Model.Name, CaseText(con.Model, c), err)
+	}
+	return res.Outputs
+}
+
+// rat parses an exact rational written like "-3/7" or "0.25".
+func rat(s string) *big.Rat {
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		panic("bad rational " + s)
+	}
+	return r
+}
+
+// rats parses several rationals.
+func rats(ss ...string) []*big.Rat {
+	out := make([]*big.Rat, len(ss))
+	for i, s := range ss {
+		out[i] = rat(s)
+	}
+	return out
+}

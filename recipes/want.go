@@ -1,0 +1,155 @@
+package recipes
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+)
+
+// realBits is the precision of the enclosures of irrational intended
+// values: far below any backend's rounding, so that a failed containment
+// is the backend's, not the reference's.
+const realBits = 256
+
+// target is one intended value: a rational r, or an irrational real known
+// by a certified enclosure [lo, hi] with lo < hi.
+type target struct {
+	r      *big.Rat
+	lo, hi *big.Rat
+	text   string
+}
+
+// targets returns w's intended values, Reals enclosed where irrational.
+func (w Want) targets() []target {
+	if w.Reals == nil {
+		ts := make([]target, len(w.Values))
+		for k, v := range w.Values {
+			ts[k] = target{r: v, text: v.RatString()}
+		}
+		return ts
+	}
+	ts := make([]target, len(w.Reals))
+	for k, e := range w.Reals {
+		if r, ok, err := e.Rat(); err == nil && ok {
+			ts[k] = target{r: r, text: r.RatString()}
+			continue
+		}
+		b := numeric.NewIntervals(realBits)
+		iv, err := b.Eval(nil, e)
+		if err != nil {
+			// A reference without a value is a bug in the recipe; an
+			// empty enclosure makes every comparison fail and say so.
+			ts[k] = target{text: fmt.Sprintf("%v (no value: %v)", e, err)}
+			continue
+		}
+		lo, hi, _ := b.Bounds(iv)
+		f, _ := lo.Float64()
+		ts[k] = target{lo: lo, hi: hi, text: fmt.Sprintf("%v ≈ %.17g", e, f)}
+	}
+	return ts
+}
+
+// errorOf returns an upper bound on |got − t| (the largest distance from
+// got's enclosure to t's), or nil when got is not finite or t has no
+// value.
+func (t target) errorOf(got model.Value) *big.Rat {
+	if !got.Finite() {
+		return nil
+	}
+	if t.r != nil {
+		return got.Error(t.r)
+	}
+	if t.lo == nil {
+		return nil
+	}
+	e := got.Error(t.lo)
+	if e2 := got.Error(t.hi); e2.Cmp(e) > 0 {
+		e = e2
+	}
+	return e
+}
+
+// equals reports whether got is exactly t: only possible for rationals.
+func (t target) equals(got model.Value) bool {
+	return t.r != nil && got.Equals(t.r)
+}
+
+// within reports whether got confirms t: equal for a rational t, and for
+// an irrational one an enclosure containing t's (a point never can).
+func (t target) within(got model.Value) bool {
+	if t.r != nil {
+		return got.Equals(t.r)
+	}
+	return t.lo != nil && got.Finite() && got.Lo.Cmp(t.lo) <= 0 && t.hi.Cmp(got.Hi) <= 0
+}
+
+// errorsOf returns an upper bound on |got − want| per output value (nil:
+// not finite).
+func errorsOf(w Want, got model.PositionOutput) []*big.Rat {
+	ts := w.targets()
+	errs := make([]*big.Rat, len(ts))
+	for k, t := range ts {
+		errs[k] = t.errorOf(got.Values[k])
+	}
+	return errs
+}
+
+func exactlyEqual(w Want, got model.PositionOutput) bool {
+	if w.Symbol != "" && got.Symbol != w.Symbol {
+		return false
+	}
+	for k, t := range w.targets() {
+		if !t.equals(got.Values[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Compare decides one position: the symbol must match, and each value
+// must equal the intended one exactly (for an irrational one: its
+// certified enclosure must contain it), or lie within its bound where the
+// paper claims only a bound. It returns the reason of a failure.
+func Compare(w Want, got model.PositionOutput, bounds []Bound, labels []string) (bool, string) {
+	name := func(k int) string {
+		if k < len(labels) {
+			return labels[k]
+		}
+		return fmt.Sprintf("output %d", k+1)
+	}
+	if w.Symbol != "" && got.Symbol != w.Symbol {
+		return false, fmt.Sprintf("output symbol %q, want %q", got.Symbol, w.Symbol)
+	}
+	for k, t := range w.targets() {
+		g := got.Values[k]
+		e := t.errorOf(g)
+		b := boundOf(bounds, k)
+		if k < len(w.Tol) && w.Tol[k].Max != nil {
+			b = w.Tol[k]
+		}
+		switch {
+		case e == nil:
+			return false, fmt.Sprintf("%s = %s is not finite", name(k), g.Text)
+		case b.Max == nil && t.r != nil && !g.Equals(t.r):
+			return false, fmt.Sprintf("%s = %s, want exactly %s", name(k), g.Text, t.text)
+		case b.Max == nil && t.r == nil && !t.within(g):
+			return false, fmt.Sprintf("%s = %s, want exactly %s, which is irrational: only an interval enclosure containing it confirms it, and this value does not", name(k), g.Text, t.text)
+		case b.Max != nil && e.Cmp(b.Max) > 0:
+			return false, fmt.Sprintf("|%s − %s| = %s for %s exceeds the bound %s", g.Text, t.text, decimal(e), name(k), b.Max.RatString())
+		}
+	}
+	return true, ""
+}
+
+func wantText(w Want) []string {
+	var out []string
+	if w.Symbol != "" {
+		out = append(out, w.Symbol)
+	}
+	for _, t := range w.targets() {
+		out = append(out, t.text)
+	}
+	return out
+}
