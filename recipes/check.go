@@ -44,18 +44,18 @@ type CheckOptions struct {
 
 // Report is the result of Check, ready to print or encode as JSON.
 type Report struct {
-	Recipe    string   `json:"recipe"`
-	Section   string   `json:"section"`
-	Label     string   `json:"label"`
-	Precision string   `json:"precision"`
-	Weighting string   `json:"weighting"`
-	Scale     string   `json:"score_scale"`
-	MaxN      int      `json:"max_n"`
-	Seed      uint64   `json:"seed"`
+	Recipe    string            `json:"recipe"`
+	Section   string            `json:"section"`
+	Label     string            `json:"label"`
+	Precision string            `json:"precision"`
+	Weighting string            `json:"weighting"`
+	Scale     string            `json:"score_scale"`
+	MaxN      int               `json:"max_n"`
+	Seed      uint64            `json:"seed"`
 	Params    map[string]string `json:"params,omitempty"`
-	Outputs   []string `json:"outputs"`
-	Bounds    []string `json:"bounds"`
-	Notes     []string `json:"notes,omitempty"`
+	Outputs   []string          `json:"outputs"`
+	Bounds    []string          `json:"bounds"`
+	Notes     []string          `json:"notes,omitempty"`
 
 	Lengths []LengthReport `json:"lengths"`
 	// Limit is the largest n such that every checked length up to n

@@ -133,4 +133,3 @@ func lookupExpected(c Case) []Want {
 	}
 	return want
 }
-

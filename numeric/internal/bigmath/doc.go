@@ -13,8 +13,10 @@
 //
 // Arguments are reduced here before any series is summed, so no input can
 // make a computation run away: exp reduces by multiples of log 2 and by
-// halving, log by powers of two and square roots, and values beyond
-// big.Float's exponent range are reported as overflow or underflow up front.
+// halving, log by powers of two and square roots, sin and cos by multiples
+// of π/2 (with π to about log2|x| extra bits, up to |x| < 2^TrigMaxExp),
+// and values beyond big.Float's exponent range are reported as overflow or
+// underflow up front.
 //
 // Square roots never use big.Float.Sqrt, whose results in directed rounding
 // modes can be off by an ulp; Sqrt here takes the exact integer square root

@@ -13,10 +13,12 @@ const (
 	FLog
 	FErf
 	FTanh
+	FSin
+	FCos
 )
 
 func (f Func) String() string {
-	return [...]string{"exp", "log", "erf", "tanh"}[f]
+	return [...]string{"exp", "log", "erf", "tanh", "sin", "cos"}[f]
 }
 
 // Enclose returns an enclosure of f(x) with w-bit endpoints. x must be
@@ -32,6 +34,10 @@ func Enclose(f Func, x *big.Float, w uint) (Interval, Status) {
 		return Erf(x, w), Normal
 	case FTanh:
 		return Tanh(x, w), Normal
+	case FSin:
+		return Sin(x, w), Normal
+	case FCos:
+		return Cos(x, w), Normal
 	}
 	panic(fmt.Sprintf("bigmath: unknown function %d", int(f)))
 }
