@@ -154,6 +154,9 @@ func Check(r *Recipe, opts CheckOptions) (*Report, error) {
 			rep.Params[k] = v
 		}
 	}
+	if opts.Precision.Kind == numeric.KindInterval {
+		rep.Notes = append(rep.Notes, "interval arithmetic: a case passes when every output enclosure contains the intended value (a proof of equality only where the enclosure is a single point); a failure is certified")
+	}
 	rep.Scale = scaleOf(m)
 	for k := range rep.Outputs {
 		rep.Bounds = append(rep.Bounds, boundOf(con.Bounds, k).describe())

@@ -339,3 +339,22 @@ func row(xs ...*big.Rat) model.Matrix {
 	}
 	return m
 }
+
+// ClipVector is clip_δ applied to every component of in (the parallel
+// composition of d copies of Clip, as §Amplification clips "all
+// components"): W1 = [I; I], b1 = [δ1; −δ1], W2 = [I, −I], b2 = −δ1.
+func ClipVector(in, out []string, delta *big.Rat) *stream.FF {
+	d := len(in)
+	f := &stream.FF{Name: "clip_δ", In: in, Out: out, W1: model.Zeros(2*d, d), B1: make(model.Vector, 2*d),
+		W2: model.Zeros(d, 2*d), B2: make(model.Vector, d)}
+	for k := 0; k < d; k++ {
+		f.W1.Set(k, k, numeric.LitInt(1))
+		f.W1.Set(d+k, k, numeric.LitInt(1))
+		f.B1[k] = lit(delta)
+		f.B1[d+k] = lit(neg(delta))
+		f.W2.Set(k, k, numeric.LitInt(1))
+		f.W2.Set(k, d+k, numeric.LitInt(-1))
+		f.B2[k] = lit(neg(delta))
+	}
+	return f
+}

@@ -1,0 +1,146 @@
+package recipes
+
+import (
+	"testing"
+
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes/blocks"
+	"github.com/transformer-cookbook/verify/recipes/stream"
+)
+
+// TestAmplifyLiteralCounterexample pins the printed §Amplification's
+// failure, derived by hand (δ = 1/2): x = (2, −1/2, −1/2, −1/2, −1/2) has
+// mean 0 and |x_c| ≥ δ, clip_δ gives (1/2, −1/2, −1/2, −1/2, −1/2) with
+// mean −3/10, centred (4/5, −1/5, −1/5, −1/5, −1/5), variance 4/25,
+// σ = 2/5, so LN gives (2, −1/2, −1/2, −1/2, −1/2) instead of the signs
+// (1, −1, −1, −1, −1). The corrected recipe gives the signs.
+func TestAmplifyLiteralCounterexample(t *testing.T) {
+	x := "2, -1/2, -1/2, -1/2, -1/2"
+	lit := construct(t, AmplifyLiteral, model.Softmax, 1, nil)
+	c, err := lit.Parse(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lit.Valid(c); err != nil {
+		t.Fatalf("the counterexample is outside the paper's domain: %v", err)
+	}
+	got := runCase(t, lit, "exact", c)[0] // σ = 2/5 is rational: exact mode runs
+	for k, want := range []string{"2", "-1/2", "-1/2", "-1/2", "-1/2"} {
+		if !got.Values[k].Equals(rat(want)) {
+			t.Errorf("literal LN(clip(x))_%d = %s, want %s by hand", k+1, got.Values[k].Text, want)
+		}
+	}
+	if ok, _ := Compare(lit.Expected(c)[0], got, nil, nil); ok {
+		t.Error("the literal recipe's output was accepted as the signs")
+	}
+	// The sweep finds failures too, certified in interval arithmetic.
+	rep, err := Check(AmplifyLiteral, CheckOptions{Precision: numeric.MustParsePrecision("interval:128"), MaxN: 2, Cases: 16, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Passed {
+		t.Error("the literal amplification passed a sweep")
+	}
+
+	fixed := construct(t, Amplify, model.Softmax, 1, map[string]string{"d": "5"})
+	c, err = fixed.Parse(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = runCase(t, fixed, "exact", c)[0]
+	for k, want := range []string{"1", "-1", "-1", "-1", "-1"} {
+		if !got.Values[k].Equals(rat(want)) {
+			t.Errorf("amplify(x)_%d = %s, want %s", k+1, got.Values[k].Text, want)
+		}
+	}
+	// Balanced signs are what the literal recipe needs: then it is right.
+	c, _ = lit.Parse("1, -1, 3/4, -3/4, 0")
+	if err := lit.Valid(c); err == nil {
+		t.Error("x_5 = 0 < δ accepted")
+	}
+}
+
+// TestAmplifyExactSweep: the corrected recipe is exact in exact arithmetic
+// on |x_c| ≥ δ, for several δ and d, including x_c = ±δ.
+func TestAmplifyExactSweep(t *testing.T) {
+	for _, p := range []map[string]string{{"delta": "1/2", "d": "1"}, {"delta": "3/7", "d": "4"}, {"delta": "5", "d": "2"}} {
+		rep, err := Check(Amplify, CheckOptions{Precision: numeric.MustParsePrecision("exact"), MaxN: 6, Cases: 16, Seed: 2, Params: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rep.Passed {
+			t.Errorf("amplify %v: %+v", p, rep.FirstFailure)
+		}
+	}
+}
+
+// TestLNCircumventNeedsUniformGamma: "for any layernorm LN with
+// LN.β = 0, LN([x; −x]) = [cx; −cx]" also needs LN.γ to treat x_k and
+// −x_k alike: with γ = (2, 1) and x = 1, LN([1; −1]) = (1, −1)⊙γ =
+// (2, −1) (σ = 1), which is not (c, −c) for any c.
+func TestLNCircumventNeedsUniformGamma(t *testing.T) {
+	norm := blocks.Identity([]string{"x", "nx"}, []string{"y1", "y2"})
+	norm.Norm = &stream.Norm{Gamma: model.IntVector(2, 1)}
+	m, err := stream.New("gamma", "x", "nx").Then(norm).Readout("y1", "y2").Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	con := vectorInput{Names: []string{"x", "nx"}}.construction(m, nil)
+	got := evalFF(t, con, rat("1"), rat("-1"))
+	if got[0].Cmp(rat("2")) != 0 || got[1].Cmp(rat("-1")) != 0 {
+		t.Errorf("LN_γ([1; −1]) = (%s, %s), want (2, −1) by hand", got[0].RatString(), got[1].RatString())
+	}
+	// With γ = 1 (the recipe), x = (3, 4): mean of squares of [x; −x] is
+	// 25/2, so c = √(2/25) = √2/5 — irrational: the interval check must
+	// contain c·(3, 4, −3, −4); and x = (1, 7): (1 + 49)/2 = 25, c = 1/5.
+	con = construct(t, LNCircumvent, model.Softmax, 1, nil)
+	got = evalFF(t, con, rat("1"), rat("7"))
+	for k, want := range []string{"1/5", "7/5", "-1/5", "-7/5"} {
+		if got[k].Cmp(rat(want)) != 0 {
+			t.Errorf("LN([1, 7, −1, −7])_%d = %s, want %s", k+1, got[k].RatString(), want)
+		}
+	}
+	c, _ := con.Parse("3, 4")
+	out := runCase(t, con, "interval:128", c)[0]
+	if ok, why := Compare(con.Expected(c)[0], out, nil, nil); !ok {
+		t.Errorf("LN([3, 4, −3, −4]): %s", why)
+	}
+}
+
+// TestLHScaleInvariance: lh(x) = LN([x, 1, −x, −1]) does not change when
+// the whole argument vector is scaled, LN([kx, k, −kx, −k]) = lh(x) for
+// k > 0; by hand, lh(7) = √(2/50)(7, 1, −7, −1) = (7/5, 1/5, −7/5, −1/5),
+// exactly, from (7, 1), (21, 3) or (7/2, 1/2). The paper's shorthand
+// "lh(kx) = lh(x)" is not that: lh(1) = (1, 1, −1, −1) while lh(2) =
+// √(2/5)(2, 1, −2, −1), whose first entry 2√(2/5) ≈ 1.265 is certainly
+// not 1.
+func TestLHScaleInvariance(t *testing.T) {
+	con := construct(t, LH, model.Softmax, 1, nil)
+	for _, in := range [][]string{{"7", "1"}, {"21", "3"}, {"7/2", "1/2"}} {
+		got := evalFF(t, con, rats(in...)...)
+		for k, want := range []string{"7/5", "1/5", "-7/5", "-1/5"} {
+			if got[k].Cmp(rat(want)) != 0 {
+				t.Errorf("LN([%s, %s, …])_%d = %s, want %s", in[0], in[1], k+1, got[k].RatString(), want)
+			}
+		}
+	}
+	c1, _ := con.Parse("1, 1")
+	c2, _ := con.Parse("2, 1")
+	one := runCase(t, con, "interval:128", c1)[0].Values[0]
+	two := runCase(t, con, "interval:128", c2)[0].Values[0]
+	if !one.Equals(rat("1")) {
+		t.Errorf("lh(1)_1 = %s, want 1", one.Text)
+	}
+	if two.Contains(rat("1")) || two.Lo.Cmp(rat("1.26")) < 0 || two.Hi.Cmp(rat("1.27")) > 0 {
+		t.Errorf("lh(2)_1 = %s, want 2√(2/5) ≈ 1.2649", two.Text)
+	}
+	// Every sampled (kx, k) agrees with lh(x), certified.
+	rep, err := Check(LH, CheckOptions{Precision: numeric.MustParsePrecision("interval:128"), MaxN: 8, Cases: 16, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Passed {
+		t.Errorf("lh sweep: %+v", rep.FirstFailure)
+	}
+}
