@@ -18,11 +18,11 @@ import (
 // expression.
 //
 // Exprs are immutable values; build them with Lit, LitInt, Frac, Pi, and
-// the functions Add, Sub, Mul, Quo, Neg, Sqrt, Log and Exp.
+// the functions Add, Sub, Mul, Quo, Neg, Sqrt, Log, Exp, Sin and Cos.
 type Expr struct{ n *node }
 
 type node struct {
-	op   string   // "lit", "pi", "+", "-", "*", "/", "neg", "sqrt", "log", "exp"
+	op   string   // "lit", "pi", "+", "-", "*", "/", "neg", "sqrt", "log", "exp", "sin", "cos"
 	val  *big.Rat // for "lit"
 	args []Expr
 }
@@ -48,6 +48,13 @@ func Sqrt(x Expr) Expr   { return Expr{&node{op: "sqrt", args: []Expr{x}}} }
 func Log(x Expr) Expr    { return Expr{&node{op: "log", args: []Expr{x}}} }
 func Exp(x Expr) Expr    { return Expr{&node{op: "exp", args: []Expr{x}}} }
 
+// Sin is sin x (x in radians), as in the sinusoidal position encodings
+// sin(i/10000^(2c/d)).
+func Sin(x Expr) Expr { return Expr{&node{op: "sin", args: []Expr{x}}} }
+
+// Cos is cos x (x in radians).
+func Cos(x Expr) Expr { return Expr{&node{op: "cos", args: []Expr{x}}} }
+
 // IsZero reports whether e is the zero value (no expression), which Eval
 // treats as 0.
 func (e Expr) IsZero() bool { return e.n == nil }
@@ -65,7 +72,7 @@ func (e Expr) String() string {
 		return "pi"
 	case "neg":
 		return "-" + n.args[0].operand()
-	case "sqrt", "log", "exp":
+	case "sqrt", "log", "exp", "sin", "cos":
 		return n.op + "(" + n.args[0].String() + ")"
 	default:
 		return n.args[0].operand() + n.op + n.args[1].operand()
@@ -78,7 +85,7 @@ func (e Expr) operand() string {
 		return "0"
 	}
 	switch e.n.op {
-	case "pi", "sqrt", "log", "exp":
+	case "pi", "sqrt", "log", "exp", "sin", "cos":
 		return e.String()
 	case "lit":
 		if e.n.val.IsInt() && e.n.val.Sign() >= 0 {
@@ -90,8 +97,9 @@ func (e Expr) operand() string {
 
 // Rat returns the exact value of e when it is rational by construction:
 // rationals combined by +, −, ×, ÷, square roots of squares of rationals,
-// log(1) and exp(0). Any other expression is reported irrational (false),
-// even where a clever identity would make it rational.
+// log(1), exp(0), sin(0) and cos(0). Any other expression is reported
+// irrational (false), even where a clever identity would make it rational
+// (sin(pi), cos(pi/3)).
 func (e Expr) Rat() (*big.Rat, bool, error) {
 	if e.n == nil {
 		return new(big.Rat), true, nil
@@ -144,6 +152,16 @@ func (e Expr) Rat() (*big.Rat, bool, error) {
 			return nil, false, nil
 		}
 		return r, err == nil, err
+	case "sin", "cos":
+		// By Lindemann–Weierstrass, sin and cos of a nonzero rational are
+		// transcendental, so "irrational" is exact here, not a refusal.
+		if x.Sign() != 0 {
+			return nil, false, nil
+		}
+		if n.op == "cos" {
+			return x.SetInt64(1), true, nil
+		}
+		return x, true, nil
 	}
 	return nil, false, fmt.Errorf("numeric: unknown expression operator %q", n.op)
 }
@@ -164,6 +182,8 @@ func (e Expr) enclose(w uint) (bigmath.Interval, error) {
 		return bigmath.Interval{Lo: lo, Hi: hi}, nil
 	case "pi":
 		return bigmath.PiInterval(w), nil
+	case "sin", "cos":
+		return e.encloseTrig(w)
 	}
 	// Arguments get guard bits so that the result stays a few ulps wide.
 	args := make([]bigmath.Interval, len(n.args))
@@ -210,4 +230,70 @@ func (e Expr) enclose(w uint) (bigmath.Interval, error) {
 		return bigmath.Interval{Lo: lo.Lo, Hi: hi.Hi}, nil
 	}
 	return x, fmt.Errorf("numeric: unknown expression operator %q", n.op)
+}
+
+// encloseTrig encloses sin or cos of the argument x. An enclosure of x of
+// relative width 2^-(w+g) puts an absolute error of about |x|·2^-(w+g) on
+// the result (the derivative is at most 1 in magnitude), so the guard bits
+// g start at 8 + log2|x|; and near a zero of the function (sin(355/113),
+// 355/113 being within 3·10^-7 of π) that error is large relative to the
+// result, so g doubles until the result is narrow relative to itself, up
+// to a cap past which the wider enclosure, still certified, is returned:
+// sin(pi) is 0 and never gets narrow relative to itself.
+func (e Expr) encloseTrig(w uint) (bigmath.Interval, error) {
+	f := bigmath.ISin
+	if e.n.op == "cos" {
+		f = bigmath.ICos
+	}
+	g := uint(8)
+	x, err := e.n.args[0].enclose(w + g)
+	if err != nil {
+		return x, err
+	}
+	if m := x.MagHi(); !m.IsInf() && m.Sign() != 0 {
+		if ex := m.MantExp(nil); ex > 0 && ex <= bigmath.TrigMaxExp {
+			g += uint(ex)
+			if x, err = e.n.args[0].enclose(w + g); err != nil {
+				return x, err
+			}
+		}
+	}
+	limit := 2*w + g + 64
+	for {
+		r := f(x, w)
+		if r.RelNarrow(int(w)-3) || g >= limit {
+			return r, nil
+		}
+		g *= 2
+		if x, err = e.n.args[0].enclose(w + g); err != nil {
+			return x, err
+		}
+	}
+}
+
+// Enclose returns rationals lo ≤ hi such that the exact real value of e
+// lies in [lo, hi]: a certified enclosure, computed by interval arithmetic
+// with directed rounding, with endpoints of about bits significant bits
+// (bits below 2 count as 2). For a rational e (see Rat), lo = hi = e
+// exactly. The enclosure is a few ulps wide for the expressions of the
+// constructions, wider where e cancels (1e-30 + pi - pi). An expression
+// without a real value gives an error wrapping ErrDivByZero or ErrDomain,
+// one beyond big.Float's range ErrOverflow.
+func (e Expr) Enclose(bits uint) (lo, hi *big.Rat, err error) {
+	if r, ok, err := e.Rat(); err != nil {
+		return nil, nil, err
+	} else if ok {
+		return r, new(big.Rat).Set(r), nil
+	}
+	iv, err := e.enclose(max(bits, 2))
+	if err != nil {
+		return nil, nil, err
+	}
+	// An infinite end (an overflow) has no rational value.
+	if iv.Lo.IsInf() || iv.Hi.IsInf() {
+		return nil, nil, fmt.Errorf("%v: %w", e, ErrOverflow)
+	}
+	lo, _ = iv.Lo.Rat(nil)
+	hi, _ = iv.Hi.Rat(nil)
+	return lo, hi, nil
 }

@@ -10,9 +10,9 @@ import (
 
 // ParseExpr reads an exact real expression in the syntax Expr.String
 // prints: rational numbers (3, -1/4, 0.5, 1e-3, 0x1p-3; exact), pi, the
-// functions sqrt, log and exp, the operators + - * /, unary minus and
-// parentheses, with the usual precedence. "sqrt(pi/2)" and "log(8*16)"
-// are examples.
+// functions sqrt, log, exp, sin and cos, the operators + - * /, unary
+// minus and parentheses, with the usual precedence. "sqrt(pi/2)",
+// "log(8*16)" and "sin(4096/100)" are examples.
 func ParseExpr(s string) (Expr, error) {
 	p := &exprParser{src: s}
 	e, err := p.sum()
@@ -127,10 +127,10 @@ func (p *exprParser) atom() (Expr, error) {
 		if name == "pi" {
 			return Pi(), nil
 		}
-		f, ok := map[string]func(Expr) Expr{"sqrt": Sqrt, "log": Log, "exp": Exp}[name]
+		f, ok := map[string]func(Expr) Expr{"sqrt": Sqrt, "log": Log, "exp": Exp, "sin": Sin, "cos": Cos}[name]
 		if !ok {
 			p.pos = start
-			return Expr{}, p.errorf("unknown name %q (known: pi, sqrt, log, exp)", name)
+			return Expr{}, p.errorf("unknown name %q (known: pi, sqrt, log, exp, sin, cos)", name)
 		}
 		if p.peek() != '(' {
 			return Expr{}, p.errorf("%s needs (", name)

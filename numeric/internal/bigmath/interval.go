@@ -146,6 +146,17 @@ func Hull(x, y Interval) Interval {
 	return Interval{lo, hi}
 }
 
+// RelNarrow reports whether the width of x is at most 2^-b·|t| for every t
+// in x (never when x contains 0).
+func (x Interval) RelNarrow(b int) bool {
+	m := IAbs(x).Lo
+	if m.Sign() == 0 {
+		return false
+	}
+	width := Sub(x.Hi, x.Lo, 64, Up)
+	return width.Cmp(MulPow2(m, -b, 64, Down)) <= 0
+}
+
 // MagHi returns an upper bound on |t| for t in x.
 func (x Interval) MagHi() *big.Float {
 	return IAbs(x).Hi

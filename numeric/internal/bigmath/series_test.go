@@ -70,7 +70,7 @@ func tight(iv Interval, c refCase, w uint, ulps int) bool {
 	return width.Cmp(new(big.Float).Mul(ulp, big.NewFloat(float64(ulps)))) <= 0
 }
 
-var funcs = map[string]Func{"exp": FExp, "log": FLog, "erf": FErf, "tanh": FTanh}
+var funcs = map[string]Func{"exp": FExp, "log": FLog, "erf": FErf, "tanh": FTanh, "sin": FSin, "cos": FCos}
 
 // TestEncloseContainsReference: each enclosure contains mpmath's value and
 // is at most 4 ulps wide. The low precisions matter most: there the series
@@ -116,6 +116,11 @@ func TestSeriesDirect(t *testing.T) {
 				iv = expSeries(exactPoint(c.x), w)
 			case c.fn == "erf" && c.x.Sign() > 0:
 				iv = erfSeries(c.x, w)
+			// sinSeries and cosSeries are summed for |r| < 0.786.
+			case c.fn == "sin" && new(big.Float).Abs(c.x).Cmp(big.NewFloat(0.78)) <= 0:
+				iv = sinSeries(exactPoint(c.x), w)
+			case c.fn == "cos" && new(big.Float).Abs(c.x).Cmp(big.NewFloat(0.78)) <= 0:
+				iv = cosSeries(exactPoint(c.x), w)
 			default:
 				continue
 			}
