@@ -1,0 +1,281 @@
+package recipes
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes/blocks"
+	"github.com/transformer-cookbook/verify/recipes/stream"
+)
+
+// The recipes of §Predecessor (sec:predecessor): position i retrieves the
+// value v_{i−1} of the position before it, and 0 at i = 1:
+//
+//	pred((1, (−1)^1, v_1), …, (1, (−1)^n, v_n)) = (0, v_1, …, v_{n−1}).
+//
+// The values v_i are bounded to [0, 1]; the input symbols are "0", "h"
+// and "1", with the values 0, 1/2 and 1 ("h" for one half, so that inputs
+// are typed as plain strings like "0h1").
+
+// predSymbols is the alphabet of the predecessor recipes and predValue
+// the value each symbol holds.
+var predSymbols = []string{"0", "h", "1"}
+
+func predValue(s int) *big.Rat { return big.NewRat(int64(s), 2) }
+
+// Pred is the corrected construction of §Predecessor with positional
+// encoding (1, (−1)^i): two future-masked heads in one sublayer,
+//
+//	pred.odd:  W^Q = [1, 0, 0], W^K = [0, 1, 0], W^V = [0, 0, 1]
+//	pred.even: W^Q = [1, 0, 0], W^K = [0, −1, 0], W^V = [0, 0, 1]
+//
+// over (1, (−1)^j, v_j), so that pred.odd scores (−1)^j (even positions
+// win: at odd i > 1 the rightmost of them is i−1) and pred.even scores
+// −(−1)^j (odd positions win: at even i the rightmost is i−1). A
+// feed-forward layer computes even_i = GTZero_1((−1)^i) and
+// lit = if(even, pred.even, pred.odd) (§Conditionals: exact since the
+// values are in [0, 1]). That is the paper's final formula, which never
+// uses first: at i = 1 both heads can only attend to position 1, so lit
+// is v_1, not the stated 0 (see pred-literal). This recipe adds
+// pred = if(first_i, 0, lit), with first_i from §First: GTZero_{1/3}(c −
+// 1/3) of a future-masked head c, in the same sublayer as the two heads.
+//
+// Under rightmost UHAT (the construction as printed) c cannot be the
+// paper's uniform head (Q = K = 0, V = −I on (−1)^i): all its scores tie,
+// and rightmost hardmax picks position i itself, c = −(−1)^i, which is 1
+// at every odd i, not only at i = 1. So under UHAT-right c is the head
+// W^Q = [1, 0, 0], W^K = [0, 1, 0], W^V = [0, −1, 0] (pred.odd's scores,
+// reading −(−1)^j): c = 1 at i = 1 (position 1 alone) and −1 at every
+// i ≥ 2 (the rightmost even j ≤ i).
+//
+// Under AHAT (the cheat sheet's other weighting) the two heads get the
+// tie-breaking term of §Simulating Unique-Hard Attention with
+// Average-Hard Attention, q̂ = [q; γ], k̂ = [k; t(j)] with γ = 2 (the
+// scores ±1 are 2 apart) and t(j) = −1/j or j/n (both select the
+// rightmost maximum) from a position-encoding component, and c is the
+// paper's uniform head: c = 1 at i = 1, and 0 or 1/i ≤ 1/3 at i ≥ 2.
+// Scores are q·k, not divided by √d_key (√2 once the tie-breaking row is
+// added; γ is quoted for q·k).
+//
+// Domain: v_i ∈ [0, 1] (here {0, 1/2, 1}), any n. Output: pred_i, exact.
+var Pred = &Recipe{
+	Name:       "pred",
+	Title:      "predecessor with positional encoding (−1)^i: position i retrieves v_{i−1}, and 0 at i = 1",
+	Section:    "Predecessor",
+	Label:      "sec:predecessor",
+	Domain:     "v_i ∈ [0,1] (symbols 0, h = 1/2, 1), any n",
+	Weightings: []model.Weighting{model.RightHardmax, model.AverageHardmax},
+	Exact:      true,
+	Width:      "Θ(1): 1, (−1)^i, v, zero, [t(i)], the heads' outputs, even, first, lit, pred",
+	MinN:       1,
+	// The scores are ±1 (exact everywhere) under UHAT-right; under AHAT
+	// the tie-breaking term separates the two rightmost candidates j = i−1
+	// and i−3 by 4/(j(j−2)) (−1/j) or 4/n (j/n). Measured: at fp16 the
+	// first rounding tie is at i = n = 102 for −1/j and at n = 1368
+	// (i = 857) for j/n; at fp32 at i = n = 8194 for −1/j (none up to
+	// 40000 for j/n). Separately, §First's threshold 1/3 is not a binary
+	// fraction: at fp32 and bf16, pred_1 is 2^−24 (2^−8) instead of 0
+	// when v_1 = 1 (see TestPredFP32First); at fp16 it rounds exactly.
+	DefaultMaxN: 2048,
+	Params:      predParams,
+	Build:       func(cfg Config) (*Construction, error) { return buildPred(cfg, false) },
+}
+
+// PredLiteral is §Predecessor's construction exactly as printed: pred =
+// if(GTZero_1((−1)^i), pred.even, pred.odd), with the heads and weights
+// of Pred. What is wrong: the final formula never uses first, although
+// the section says "If i = 1, we output 0" and states pred(…)_1 = 0. At
+// i = 1 (odd, so the formula selects pred.odd), the future mask leaves
+// only position 1, so the output is v_1: on the input "1" it outputs 1,
+// not 0. Positions i ≥ 2 are right. The corrected recipe is pred.
+var PredLiteral = &Recipe{
+	Name:        "pred-literal",
+	Title:       "predecessor as printed: if(GTZero_1((−1)^i), pred.even, pred.odd), which outputs v_1 instead of 0 at i = 1",
+	Section:     "Predecessor",
+	Label:       "sec:predecessor",
+	Domain:      Pred.Domain,
+	Weightings:  Pred.Weightings,
+	Exact:       true,
+	Width:       "Θ(1): 1, (−1)^i, v, [t(i)], the heads' outputs, even, lit",
+	MinN:        1,
+	DefaultMaxN: 2048,
+	Params:      predParams,
+	Build:       func(cfg Config) (*Construction, error) { return buildPred(cfg, true) },
+}
+
+var predParams = []Param{{Name: "t", Default: "-1/j",
+	Doc: "under AHAT, the tie-breaking term t(j) of §Simulating Unique-Hard Attention with Average-Hard Attention that makes the heads rightmost: -1/j or j/n (a position-encoding component; unused under UHAT-right)"}}
+
+// PredStrict is the strict-masking variant at the end of §Predecessor:
+// "it suffices to use a positional encoding of i/n along with UHAT". One
+// head with strict future masking (j < i) over (i/n, v): W^Q = W^K =
+// [1, 0], W^V = [0, 1], so s_ij = (i/n)(j/n), which among j < i is
+// uniquely maximal at j = i−1 (by i/n² over j = i−2). Position 1 attends
+// to nothing and outputs 0 (the model's convention for strict masks, one
+// of the section's "special value" options). The maximum is unique, so
+// leftmost and rightmost UHAT and AHAT all retrieve v_{i−1}.
+//
+// Domain: any v_i (here {0, 1/2, 1}), any n. Output: pred_i, exact.
+var PredStrict = &Recipe{
+	Name:       "pred-strict",
+	Title:      "predecessor with strict future masking and positional encoding i/n",
+	Section:    "Predecessor",
+	Label:      "sec:predecessor",
+	Domain:     "v_i ∈ [0,1] (symbols 0, h = 1/2, 1), any n",
+	Weightings: []model.Weighting{model.LeftHardmax, model.RightHardmax, model.AverageHardmax},
+	Exact:      true,
+	Width:      "3: i/n, v, pred",
+	MinN:       1,
+	// fp16 first rounds (i/n)((i−1)/n) and (i/n)((i−2)/n), which differ
+	// by i/n², to the same number at n = 1030, i = 731 (bf16: n = 133,
+	// i = 128; fp32: no n ≤ 40000): leftmost UHAT then picks i−2 and AHAT
+	// averages. Rightmost UHAT never fails this way, since rounding is
+	// monotone and a tie goes to i−1.
+	DefaultMaxN: 2048,
+	Build:       buildPredStrict,
+}
+
+func init() {
+	Register(Pred)
+	Register(PredLiteral)
+	Register(PredStrict)
+}
+
+// predTieBreak returns the position-encoding value t(j) and the rational
+// function it is, for the AHAT heads.
+func predTieBreak(name string) (func(j, n int) *big.Rat, error) {
+	switch name {
+	case "-1/j":
+		return func(j, n int) *big.Rat { return big.NewRat(-1, int64(j)) }, nil
+	case "j/n":
+		return func(j, n int) *big.Rat { return big.NewRat(int64(j), int64(n)) }, nil
+	}
+	return nil, fmt.Errorf("parameter t must be -1/j or j/n (the rightmost tie-breaking terms), got %q", name)
+}
+
+// predHeads returns pred.odd and pred.even with the paper's weights over
+// (1, s, v), s = (−1)^j, writing odd and even.
+func predHeads(w model.Weighting) (odd, even *stream.Attn) {
+	in := []string{"1", "s", "v"}
+	odd = &stream.Attn{Name: "pred.odd", In: in, Out: []string{"pred.odd"},
+		Q: model.Ints([]int64{1, 0, 0}), K: model.Ints([]int64{0, 1, 0}), V: model.Ints([]int64{0, 0, 1}),
+		Mask: model.Future, Weighting: w, Scale: model.NoScale}
+	even = &stream.Attn{Name: "pred.even", In: in, Out: []string{"pred.even"},
+		Q: model.Ints([]int64{1, 0, 0}), K: model.Ints([]int64{0, -1, 0}), V: model.Ints([]int64{0, 0, 1}),
+		Mask: model.Future, Weighting: w, Scale: model.NoScale}
+	return odd, even
+}
+
+// predFirstHead is the attention half of §First, writing c (1 at i = 1,
+// at most 1/3 elsewhere): the paper's uniform future-masked head
+// (Q = K = 0, V = −I on (−1)^j) under AHAT; under UHAT-right, where
+// uniform attention is impossible, the head scoring (−1)^j and reading
+// −(−1)^j (see Pred).
+func predFirstHead(w model.Weighting) *stream.Attn {
+	if w == model.AverageHardmax {
+		return &stream.Attn{Name: "first", In: []string{"s"}, Out: []string{"c"},
+			Q: model.Ints([]int64{0}), K: model.Ints([]int64{0}), V: model.Ints([]int64{-1}),
+			Mask: model.Future, Weighting: w, Scale: model.NoScale}
+	}
+	return &stream.Attn{Name: "first(parity)", In: []string{"1", "s"}, Out: []string{"c"},
+		Q: model.Ints([]int64{1, 0}), K: model.Ints([]int64{0, 1}), V: model.Ints([]int64{0, -1}),
+		Mask: model.Future, Weighting: w, Scale: model.NoScale}
+}
+
+func buildPred(cfg Config, literal bool) (*Construction, error) {
+	w := cfg.Weighting
+	if w != model.RightHardmax && w != model.AverageHardmax {
+		return nil, fmt.Errorf("the construction needs rightmost UHAT or AHAT with tie-breaking, not %s", WeightingAcronym(w))
+	}
+	inputs := []string{"1", "s", "v"}
+	if !literal {
+		inputs = append(inputs, "zero") // never set: the constant 0 of if(first, 0, ·)
+	}
+	var t func(j, n int) *big.Rat
+	peName := "(1, (−1)^i)"
+	if w == model.AverageHardmax {
+		var err error
+		if t, err = predTieBreak(cfg.Params["t"]); err != nil {
+			return nil, err
+		}
+		inputs = append(inputs, "t")
+		peName = "(1, (−1)^i, " + cfg.Params["t"] + ")"
+	}
+	name := "pred"
+	if literal {
+		name = "pred-literal"
+	}
+	p := stream.New(name+"-"+WeightingAcronym(w), inputs...).
+		Symbols(predSymbols, func(s int) stream.Values {
+			return stream.Values{"v": numeric.Lit(predValue(s))}
+		}).
+		Positions(peName, func(i, n int) stream.Values {
+			vals := stream.Values{"1": numeric.LitInt(1), "s": numeric.LitInt(int64(1 - 2*(i%2)))}
+			if t != nil {
+				vals["t"] = numeric.Lit(t(i, n))
+			}
+			return vals
+		})
+	odd, even := predHeads(w)
+	if w == model.AverageHardmax {
+		// γ = 2: the scores ±1 are either maximal or 2 below the maximum.
+		two := big.NewRat(2, 1)
+		odd = blocks.TieBreak(odd, "1", "t", two)
+		even = blocks.TieBreak(even, "1", "t", two)
+	}
+	// even_i = GTZero_1((−1)^i): 1 at even i (s = 1), 0 at odd i (s = −1).
+	isEven := blocks.GTZeroEps("s", "even", big.NewRat(1, 1), new(big.Rat))
+	sel := blocks.If("even", "pred.even", "pred.odd", "lit")
+	if literal {
+		p.Then(stream.Parallel(odd, even), isEven, sel)
+		m, err := p.Readout("lit").Model()
+		return &Construction{Model: m, Inputs: predInputs, Expected: predExpected}, err
+	}
+	// first_i = GTZero_{1/3}(c − 1/3) (§First).
+	third := big.NewRat(1, 3)
+	first := blocks.GTZeroEps("c", "first", third, third)
+	p.Then(stream.Parallel(odd, even, predFirstHead(w)), stream.Parallel(isEven, first), sel,
+		blocks.If("first", "zero", "lit", "pred"))
+	m, err := p.Readout("pred").Model()
+	return &Construction{Model: m, Inputs: predInputs, Expected: predExpected}, err
+}
+
+func buildPredStrict(cfg Config) (*Construction, error) {
+	w := cfg.Weighting
+	head := &stream.Attn{Name: "pred(strict)", In: []string{"i/n", "v"}, Out: []string{"pred"},
+		Q: model.Ints([]int64{1, 0}), K: model.Ints([]int64{1, 0}), V: model.Ints([]int64{0, 1}),
+		Mask: model.StrictFuture, Weighting: w, Scale: model.NoScale}
+	m, err := stream.New("pred-strict-"+WeightingAcronym(w), "i/n", "v").
+		Symbols(predSymbols, func(s int) stream.Values {
+			return stream.Values{"v": numeric.Lit(predValue(s))}
+		}).
+		Positions("(i/n)", func(i, n int) stream.Values {
+			return stream.Values{"i/n": numeric.Frac(int64(i), int64(n))}
+		}).
+		Then(head).Readout("pred").Model()
+	return &Construction{Model: m, Inputs: predInputs, Expected: predExpected}, err
+}
+
+// predInputs enumerates {0, h, 1}^n when there are at most budget inputs,
+// else draws them uniformly.
+func predInputs(n int, rng *rand.Rand, budget int) ([]Case, bool) {
+	ins, all := sampleOrAll(n, len(predSymbols), rng, budget, nil)
+	return SymbolCases(ins), all
+}
+
+// predExpected is the paper's function: 0 at position 1, v_{i−1} at
+// position i ≥ 2.
+func predExpected(c Case) []Want {
+	want := make([]Want, len(c.Symbols))
+	for i := range c.Symbols {
+		v := new(big.Rat)
+		if i > 0 {
+			v = predValue(c.Symbols[i-1])
+		}
+		want[i] = Want{Values: []*big.Rat{v}}
+	}
+	return want
+}
