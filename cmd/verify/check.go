@@ -78,6 +78,10 @@ func cmdCheck(args []string, stdout io.Writer) error {
 		}
 	}
 	opts.AllLengths = a.flags["all-lengths"] == "true"
+	// A bad parameter is the user's error, whatever the weighting.
+	if _, err := r.Construct(weightings[0], opts.MaxN, params); err != nil {
+		return badInput("%v", err)
+	}
 	asJSON := a.flags["json"] == "true"
 
 	var reports []*recipes.Report
