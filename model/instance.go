@@ -26,10 +26,15 @@ type Instance[T any] struct {
 	pos       *posCache[T]
 }
 
-// mat is a matrix of backend values, row-major.
+// mat is a matrix of backend values, row-major. nz, when set, lists each
+// row's nonzero columns: in exact and bigfloat arithmetic, where 0·x = 0
+// for every value x and adding 0 changes nothing, matVec skips the zero
+// weights, which are most of a routed matrix's. The IEEE formats keep
+// every term, since 0·∞ is NaN there, as in PyTorch.
 type mat[T any] struct {
 	rows, cols int
 	data       []T
+	nz         [][]int
 }
 
 type layerParams[T any] struct {
@@ -88,6 +93,16 @@ func (in *instantiator[T]) matrix(m Matrix, where string) mat[T] {
 	out := mat[T]{rows: m.Rows, cols: m.Cols, data: make([]T, len(m.Data))}
 	for k, e := range m.Data {
 		out.data[k] = in.expr(e, fmt.Sprintf("%s[%d][%d] = %v", where, k/m.Cols+1, k%m.Cols+1, e))
+	}
+	if kind := in.b.Precision().Kind; kind == numeric.KindExact || kind == numeric.KindBigFloat {
+		out.nz = make([][]int, m.Rows)
+		for r := 0; r < m.Rows; r++ {
+			for c := 0; c < m.Cols; c++ {
+				if in.err == nil && in.b.Sign(out.data[r*m.Cols+c]) != numeric.Equal {
+					out.nz[r] = append(out.nz[r], c)
+				}
+			}
+		}
 	}
 	return out
 }

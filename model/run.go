@@ -254,6 +254,10 @@ func (inst *Instance[T]) matVec(w mat[T], x []T, bias []T) []T {
 	out := make([]T, w.rows)
 	for r := 0; r < w.rows; r++ {
 		row := w.data[r*w.cols : (r+1)*w.cols]
+		if w.nz != nil {
+			out[r] = inst.sparseRow(row, w.nz[r], x, bias, r)
+			continue
+		}
 		acc := b.Mul(b.New(), row[0], x[0])
 		t := b.New()
 		for k := 1; k < w.cols; k++ {
@@ -266,6 +270,26 @@ func (inst *Instance[T]) matVec(w mat[T], x []T, bias []T) []T {
 		out[r] = acc
 	}
 	return out
+}
+
+// sparseRow is one row of matVec over the nonzero columns cols only, in
+// the same left-to-right order (the skipped terms are exact zeros).
+func (inst *Instance[T]) sparseRow(row []T, cols []int, x []T, bias []T, r int) T {
+	b := inst.B
+	acc := b.New()
+	t := b.New()
+	for k, c := range cols {
+		if k == 0 {
+			acc = b.Mul(acc, row[c], x[c])
+			continue
+		}
+		t = b.Mul(t, row[c], x[c])
+		acc = b.Add(acc, acc, t)
+	}
+	if bias != nil {
+		acc = b.Add(acc, acc, bias[r])
+	}
+	return acc
 }
 
 // positions returns pe_n(i) for i = 1..n rounded to the backend, or nil.
