@@ -401,34 +401,45 @@ func sampleAO(maxN, m int, eps *big.Rat, seed uint64) (*aoFamily, error) {
 	return nil, fmt.Errorf("no almost orthogonal family (N = %d, m = %d, ε = %s) among the seeds %d to %d: take a smaller δ or a larger ε", maxN, m, eps.RatString(), seed, seed+aoMaxTries-1)
 }
 
-func buildAO(cfg Config) (*Construction, error) {
-	w, maxN := cfg.Weighting, cfg.MaxN
+// aoParams reads the parameters of the almost orthogonal family (ε, δ,
+// seed), computes m and samples the family for N = cfg.MaxN.
+func aoParams(cfg Config) (fam *aoFamily, m int, eps *big.Rat, note string, err error) {
+	maxN := cfg.MaxN
 	if maxN < 1 {
-		return nil, fmt.Errorf("the maximum length N must be at least 1, got %d", maxN)
+		return nil, 0, nil, "", fmt.Errorf("the maximum length N must be at least 1, got %d", maxN)
 	}
-	eps, err := cfg.PositiveRat("eps")
-	if err != nil {
-		return nil, err
+	if eps, err = cfg.PositiveRat("eps"); err != nil {
+		return nil, 0, nil, "", err
 	}
 	if eps.Cmp(big.NewRat(1, 2)) >= 0 {
-		return nil, fmt.Errorf("parameter eps must be below 1/2 (the gap 1 − 2ε must be positive), got %s", eps.RatString())
+		return nil, 0, nil, "", fmt.Errorf("parameter eps must be below 1/2 (the gap 1 − 2ε must be positive), got %s", eps.RatString())
 	}
 	delta, err := cfg.PositiveRat("delta")
 	if err != nil {
-		return nil, err
+		return nil, 0, nil, "", err
 	}
 	if delta.Cmp(big.NewRat(1, 1)) >= 0 {
-		return nil, fmt.Errorf("parameter delta must be below 1 (k = log(1/δ)/log N must be positive), got %s", delta.RatString())
+		return nil, 0, nil, "", fmt.Errorf("parameter delta must be below 1 (k = log(1/δ)/log N must be positive), got %s", delta.RatString())
 	}
 	seed, err := strconv.ParseUint(cfg.Params["seed"], 10, 64)
 	if err != nil {
-		return nil, fmt.Errorf("parameter seed must be an unsigned integer, got %q", cfg.Params["seed"])
+		return nil, 0, nil, "", fmt.Errorf("parameter seed must be an unsigned integer, got %q", cfg.Params["seed"])
 	}
-	m, err := aoDimension(maxN, eps, delta)
-	if err != nil {
-		return nil, err
+	if m, err = aoDimension(maxN, eps, delta); err != nil {
+		return nil, 0, nil, "", err
 	}
-	fam, err := sampleAO(maxN, m, eps, seed)
+	if fam, err = sampleAO(maxN, m, eps, seed); err != nil {
+		return nil, 0, nil, "", err
+	}
+	measured, _ := big.NewRat(int64(fam.MaxDot), int64(m)).Float64()
+	note = fmt.Sprintf("almost orthogonal family: N = %d, m = %d, sampled with seed %d (%d seed(s) tried from %d); measured max_{i≠j} |x_i·x_j| = %d/%d ≈ %.4f ≤ ε = %s",
+		maxN, m, fam.Seed, fam.Tries, seed, fam.MaxDot, m, measured, eps.RatString())
+	return fam, m, eps, note, nil
+}
+
+func buildAO(cfg Config) (*Construction, error) {
+	w, maxN := cfg.Weighting, cfg.MaxN
+	fam, m, eps, note, err := aoParams(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -459,9 +470,7 @@ func buildAO(cfg Config) (*Construction, error) {
 	if err != nil {
 		return nil, err
 	}
-	measured, _ := big.NewRat(int64(fam.MaxDot), int64(m)).Float64()
-	con.Notes = append(con.Notes, fmt.Sprintf("almost orthogonal family: N = %d, m = %d, sampled with seed %d (%d seed(s) tried from %d); measured max_{i≠j} |x_i·x_j| = %d/%d ≈ %.4f ≤ ε = %s; gap γ = 1 − 2ε = %s",
-		maxN, m, fam.Seed, fam.Tries, seed, fam.MaxDot, m, measured, eps.RatString(), gamma.RatString()))
+	con.Notes = append(con.Notes, note+"; gap γ = 1 − 2ε = "+gamma.RatString())
 	return con, nil
 }
 

@@ -118,6 +118,29 @@ var positionEncodings = []peSpec{
 		section: "Sinusoidal Positional Encoding", domain: "i ∈ [n]", width: "d", maxN: 4096, precision: "interval:128",
 		params: []Param{{Name: "d", Default: "4", Doc: "the (even) width d, 2 … 64"}, {Name: "M", Default: "10000", Doc: "the base M (a positive integer; 10000 in Vaswani et al.)"}},
 		layout: sinusoidal},
+	{name: "pe-ao", title: "almost orthogonal x_i ∈ {±1/√m}^m", section: "Almost Orthogonal Embeddings", label: "sec:almost_orthogonal",
+		domain: "i ∈ [n], n ≤ N", width: "m = ⌈(12k/ε²) log 2N⌉", maxN: 16, precision: "interval:128",
+		params: LookupAO.Params, layout: almostOrthogonal},
+}
+
+// almostOrthogonal is the position encoding of §Almost Orthogonal
+// Embeddings: x_i ∈ {±1/√m}^m sampled with a seed and checked after
+// sampling (|x_i·x_j| ≤ ε for i ≠ j, x_i·x_i = 1), as lookup-ao samples it.
+// The entries ±1/√m are irrational unless m is a square, so the encoding
+// is checked in interval arithmetic.
+func almostOrthogonal(cfg Config) ([]string, func(i, n int) []numeric.Expr, error) {
+	fam, m, _, _, err := aoParams(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	inv := numeric.Quo(numeric.LitInt(1), numeric.Sqrt(numeric.LitInt(int64(m))))
+	return componentNames("x", m), func(i, n int) []numeric.Expr {
+		v := make([]numeric.Expr, m)
+		for k, s := range fam.Signs[i-1] {
+			v[k] = numeric.Mul(numeric.LitInt(int64(s)), inv)
+		}
+		return v
+	}, nil
 }
 
 // sinusoidal is the encoding of §Sinusoidal Positional Encoding exactly as

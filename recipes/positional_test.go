@@ -1,9 +1,11 @@
 package recipes
 
 import (
+	"math/big"
 	"strings"
 	"testing"
 
+	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
@@ -59,5 +61,48 @@ func TestPositionEncodingLimits(t *testing.T) {
 	rep, err = Check(sin, CheckOptions{Precision: numeric.MustParsePrecision("fp64"), MaxN: 2, Cases: 1})
 	if err != nil || rep.Passed {
 		t.Errorf("sinusoidal at fp64 passed an exactness claim: %v", err)
+	}
+}
+
+// TestPEAlmostOrthogonal: the encodings the model's position embedding
+// holds (read back as certified enclosures) form an almost orthogonal
+// family: |x_i·x_j| ≤ ε for i ≠ j and x_i·x_i = 1, as §Almost Orthogonal
+// Embeddings requires, checked from the outputs, not from the sampler.
+func TestPEAlmostOrthogonal(t *testing.T) {
+	r, err := Get("pe-ao")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 8
+	con := construct(t, r, model.Softmax, n, map[string]string{"eps": "1/3"})
+	out := runCase(t, con, "interval:128", Case{Symbols: make([]int, n)})
+	eps := rat("1/3")
+	for i := range out {
+		for j := range out {
+			lo, hi := new(big.Rat), new(big.Rat)
+			for k := range out[i].Values {
+				a, b := out[i].Values[k], out[j].Values[k]
+				// The product of two enclosures lies between the
+				// extremes of the endpoint products.
+				ps := []*big.Rat{new(big.Rat).Mul(a.Lo, b.Lo), new(big.Rat).Mul(a.Lo, b.Hi), new(big.Rat).Mul(a.Hi, b.Lo), new(big.Rat).Mul(a.Hi, b.Hi)}
+				pl, ph := ps[0], ps[0]
+				for _, p := range ps[1:] {
+					if p.Cmp(pl) < 0 {
+						pl = p
+					}
+					if p.Cmp(ph) > 0 {
+						ph = p
+					}
+				}
+				lo.Add(lo, pl)
+				hi.Add(hi, ph)
+			}
+			if i == j && (lo.Cmp(rat("1")) > 0 || hi.Cmp(rat("1")) < 0) {
+				t.Errorf("x_%d·x_%d ∈ [%s, %s] excludes 1", i+1, i+1, lo.FloatString(6), hi.FloatString(6))
+			}
+			if i != j && (hi.Cmp(eps) > 0 || lo.Cmp(new(big.Rat).Neg(eps)) < 0) {
+				t.Errorf("x_%d·x_%d ∈ [%s, %s] exceeds ε = 1/3", i+1, j+1, lo.FloatString(6), hi.FloatString(6))
+			}
+		}
 	}
 }
