@@ -1,0 +1,813 @@
+package recipes
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes/blocks"
+	"github.com/transformer-cookbook/verify/recipes/stream"
+)
+
+// The induction heads of §Putting It All Together (§Induction Heads,
+// unlabelled in the paper): Induct: Σ⁺ → Σ⁺, "if the current symbol is A
+// and the previous occurrence of A was followed by a B, then predict the
+// next symbol as B". Both variants read a string over an alphabet of
+// single letters (parameter alphabet, default ABCD), embed each symbol
+// one-hot (WE(σ) = e_σ, components e_A, e_B, …), and output one symbol
+// per position through the argmax unembedding (§Unembedding) over one
+// logit per symbol.
+//
+// Both retrieve the predecessor symbol with the strict-masking variant of
+// §Predecessor (recipe pred-strict; the paper's Pred "returning 0 when
+// none exists", through the Routing Lemma for the |Σ| components): one
+// head, strict future mask (j < i),
+// position encoding i/n, W^Q = W^K = [i/n], W^V = I from e to pred, so
+// that s_ij = (i/n)(j/n) is uniquely maximal over j < i at j = i − 1 and
+// position 1, which sees nothing, gets 0, as the paper asks ("returning
+// 0 when none exists"). The maximum is unique, so the head is exact under
+// both weightings used here (rightmost UHAT and AHAT).
+
+// inductionAlphabetParam is the alphabet parameter of the induction heads.
+var inductionAlphabetParam = Param{Name: "alphabet", Default: "ABCD",
+	Doc: "the alphabet Σ: distinct ASCII letters in increasing (alphabetical) order, each a symbol, e.g. ABC"}
+
+// InductionRecent is Most-Recent Induction (§Induction Heads): at
+// position i the symbol that followed the rightmost earlier occurrence of
+// x_i, and x_i itself when there is none:
+//
+//	Induct_rightmost(x)_i = x_{j*} with j* = max{j ≤ i : j ≥ 2, x_{j−1} = x_i}, or x_i if that set is empty,
+//
+// e.g. Induct_rightmost(ACABDACDCA) = ACCBDBAADC.
+//
+// Stream: e_σ (WE), i/n (position), pred_σ (Pred, see above), ret_σ
+// (the retrieved symbol). The induction head: future mask (j ≤ i),
+// q_i = WE(x_i), k_j = Pred(x_j), v_j = WE(x_j), i.e. W^Q selects e,
+// W^K selects pred, W^V copies e to ret, scores not scaled. Then
+// s_ij = [x_{j−1} = x_i] (0 at j = 1, where pred = 0): 1 at every j that
+// follows an occurrence of x_i, and 0 elsewhere. Rightmost UHAT (the
+// paper's choice) returns e_{x_{j*}}; if no j scores 1, every score is 0
+// and the rightmost position j = i returns e_{x_i}, the paper's "if none
+// exists, we predict the current symbol". Under AHAT the head gets the
+// rightmost tie-breaking term of §Simulating Unique-Hard Attention with
+// Average-Hard Attention (q̂ = [q; γ], k̂ = [k; t(j)], γ = 1 since the
+// scores are 0 or 1, t(j) = j/n (the position component i/n itself) or
+// −1/j), which selects the same position. The logits are W_out h =
+// ret, the one-hot e_{Induct(x)_i}: exact, with a unique maximum.
+//
+// As printed, the paper writes "k_i = WE(x_i), q_j = Pred(x_j)": the key
+// at the attending position and the query at the attended one, swapped
+// relative to the attention definition, where position i's query meets
+// position j's key. Taken literally (q_i = Pred(x_i), k_j = WE(x_j)) the
+// head retrieves x_{i−1}; that is induction-recent-literal. (The paper
+// also says attention "will be maximized at all positions with the same
+// symbol as x_i"; it is maximised at the positions that follow one.)
+//
+// Domain: every string over Σ, any n. Output: the symbol, exact. Width
+// 3|Σ| + 1 under UHAT-right (e, i/n, pred, ret), plus 1 (the constant
+// component of the tie-breaking query) under AHAT with t = j/n, plus 2
+// with t = −1/j. Two layers, one head each, no feed-forward sublayer.
+var InductionRecent = &Recipe{
+	Name:       "induction-recent",
+	Title:      "most-recent induction head: at each position, the symbol that followed the rightmost earlier occurrence of the current symbol (the current symbol if none)",
+	Section:    "Most-Recent Induction",
+	Label:      "",
+	Domain:     "every string over the alphabet (single letters), any n",
+	Weightings: []model.Weighting{model.RightHardmax, model.AverageHardmax},
+	Exact:      true,
+	Width:      "3|Σ| + 1 (e, i/n, pred, ret) under UHAT-right; 3|Σ| + 2 under AHAT with t = j/n (+1, the constant 1), 3|Σ| + 3 with t = −1/j",
+	MinN:       1,
+	// Under UHAT-right nothing rounds that matters: the induction scores
+	// are 0 or 1, and the Pred scores (i/n)(j/n) increase with j, so their
+	// rounded maximum, ties going right, stays at j = i − 1 (measured:
+	// every sweep to 8192 passes at fp16, bf16, fp32, fp64). Under AHAT
+	// the tie-breaking term fails first. Measured first failures (seeded
+	// sweeps, 8 strings a length up to 64, fewer above): t = j/n, fp16
+	// at n = 713 (571 passed), bf16 at 97 (78 passed), fp32 and fp64
+	// none to 8192; t = −1/j, fp16 at 63, bf16 at 27, fp32 at 4241 (3393
+	// passed), fp64 none to 8192; bigfloat 24 and 53 none to 2048.
+	DefaultMaxN: 2048,
+	Params:      inductionRecentParams,
+	Build:       func(cfg Config) (*Construction, error) { return buildInductionRecent(cfg, false) },
+}
+
+// InductionRecentLiteral is Most-Recent Induction with the query and key
+// as printed: "k_i = WE(x_i), q_j = Pred(x_j)", i.e. q_i = Pred(x_i) and
+// k_j = WE(x_j) at the attending position i and the attended position j
+// (v_j = WE(x_j) as before). What is wrong: the scores are then
+// s_ij = [x_j = x_{i−1}], which the rightmost j ≤ i maximises at
+// j = i − 1 (or at j = i when x_i = x_{i−1}, holding the same symbol):
+// the head outputs the previous symbol x_{i−1} (and x_1 at i = 1, where
+// every score is 0), not the induction. On "AB" it outputs "AA" instead
+// of "AB"; on the paper's example ACABDACDCA it outputs AACABDACDC
+// instead of ACCBDBAADC. The corrected recipe is induction-recent.
+var InductionRecentLiteral = &Recipe{
+	Name:        "induction-recent-literal",
+	Title:       "most-recent induction head with the printed k_i = WE(x_i), q_j = Pred(x_j), which retrieves the previous symbol instead",
+	Section:     "Most-Recent Induction",
+	Label:       "",
+	Domain:      InductionRecent.Domain,
+	Weightings:  InductionRecent.Weightings,
+	Exact:       true,
+	Width:       InductionRecent.Width,
+	MinN:        1,
+	DefaultMaxN: 2048,
+	Params:      inductionRecentParams,
+	Build:       func(cfg Config) (*Construction, error) { return buildInductionRecent(cfg, true) },
+}
+
+var inductionRecentParams = []Param{inductionAlphabetParam,
+	{Name: "t", Default: "j/n", Doc: "under AHAT, the rightmost tie-breaking term t(j) of §Simulating Unique-Hard Attention with Average-Hard Attention: j/n (the position component i/n) or -1/j (unused under UHAT-right)"}}
+
+// InductionFrequent is Most-Frequent Induction (§Induction Heads): at
+// position i, with σ = x_i, the symbol σ′ that most often follows σ in
+// the bigrams x_{j−1}x_j ending at j ≤ i, ties broken alphabetically, and
+// σ itself when σ has no follower yet:
+//
+//	count_{σσ′}(i) = #{j : 2 ≤ j ≤ i, x_{j−1} = σ, x_j = σ′},
+//	Induct_frequent(x)_i = the alphabetically first σ′ maximising count_{x_i σ′}(i), or x_i if Σ_σ′ count_{x_i σ′}(i) = 0,
+//
+// e.g. Induct_frequent(ACABDACDCA) = ACCBDBAAAC (the fallback gives
+// positions 1, 2, 4 and 5, where A, C, B, D have no follower yet).
+//
+// The paper states no fallback for this variant, and its comparison
+// stage alone cannot produce its example: when x_i has no follower every
+// count ties at 0, every σ′ passes the check, and the alphabetically
+// first, A, is returned: ACABDACDCA would give AACAABAAAC (positions 2,
+// 4, 5 wrong). The fallback is the one the paper states for most-recent
+// induction ("if none exists, we predict the current symbol"), and it
+// reproduces the printed example.
+//
+// The construction follows the paper's steps, with the counting step
+// corrected and the fallback added (see induction-frequent-literal):
+//
+//  1. WE one-hot (e_σ), and Pred (pred_σ, as above): the bigram
+//     (e_{x_{i−1}}, e_{x_i}) at position i.
+//  2. A feed-forward layer writes the bigram indicators
+//     [σσ′]_j = pred_σ ∧ e_σ′ = [x_{j−1} = σ ∧ x_j = σ′], |Σ|² of them
+//     (ff_φ of §Boolean Functions for ∧, with the hidden units whose
+//     output weight φ(ξ) is 0 dropped: ReLU(a + b − 1)).
+//  3. Avg← (§Average: W^Q = W^K = 0, W^V = I, future mask) averages them:
+//     #σσ′/i = count_{σσ′}(i)/i, exactly, under AHAT.
+//  4. Comparisons (§Comparisons), ε = 1/N, each reading a difference of
+//     counts through the Routing Lemma (f ∘ R): [σ:σ′≥σ″] =
+//     GEZero_ε(#σσ′/i − #σσ″/i) and [σ:σ′>σ″] = GTZero_ε(#σσ′/i −
+//     #σσ″/i), and has_σ = GTZero_ε(Σ_σ′ #σσ′/i). Differences of counts
+//     are integers over i: for i ≤ n ≤ N one ≥ 0 gives GEZero 1 and one
+//     ≤ −1/i ≤ −ε gives 0; one ≤ 0 gives GTZero 0 and one ≥ 1/i ≥ ε
+//     gives 1; the sum is 0 or ≥ 1/i. So all are exact, but only up to
+//     the length N the weights are built for (nonuniform).
+//  5. One feed-forward layer writes logit_σ′ = Σ_σ best_σσ′ + fb_σ′, with
+//     best_σσ′ = e_σ ∧ has_σ ∧ ⋀_{σ″≠σ′} cmp_σσ′σ″ and fb_σ′ = e_σ′ ∧
+//     ¬has_σ′ (ff_φ for each, pruned as above: ReLU(Σ x − (m − 1)) and
+//     ReLU(e − has); their parallel composition summed by the Routing
+//     Lemma's L = [1 … 1]). Only σ = x_i can contribute, so logit_σ′ is
+//     1 for the selected follower of x_i (or for x_i when it has none)
+//     and 0 for the others.
+//
+// The paper checks, for each σ′, ⋀_{σ″≠σ′} count_{σσ′} ≥ count_{σσ″} and
+// "returns the alphabetically first σ′ for which this is true". With
+// tiebreak=comparisons (the default) the comparison against every σ″
+// before σ′ is strict (cmp = [σ:σ′>σ″]), so exactly the alphabetically
+// first maximiser passes: the logits are one-hot, and the argmax
+// unembedding has a unique maximum with gap 1. With tiebreak=argmax every
+// comparison is ≥, every maximiser gets logit 1, and the choice among
+// them is left to the argmax unembedding taking the leftmost maximum
+// (model.Argmax; §Unembedding says argmax and leaves ties open). Both are
+// exact; but at floating point the tied logits of the argmax variant are
+// decided by rounding residues. A conjunction for σ ≠ x_i sums e_σ = 0
+// and m − 1 inputs equal to 1, which lands exactly on its kink
+// (ReLU(0)), so a comparison rounded above 1 leaks into the logits: at
+// fp32 with N = 8, at position 6 of AABCBA (A is followed by A once and
+// B once) logit_B = 1 + 2^−22 (leaked from the row of C) beats
+// logit_A = 1, and the output is B instead of A. With one-hot logits
+// such residues (a few ulps) cannot change the maximum.
+//
+// Domain: every string over Σ of length n ≤ N. Exact under AHAT (uniform
+// attention needs averaging; the predecessor head's maximum is unique).
+// Width Θ(|Σ|³): e, pred, has, logit (|Σ| each), i/n, the bigrams and
+// counts (|Σ|² each), and the |Σ|²(|Σ| − 1) pairwise comparisons the
+// paper's ⋀_{σ″≠σ′} asks for: |Σ|³ + |Σ|² + 4|Σ| + 1 in all (49 for
+// |Σ| = 3, 97 for |Σ| = 4). Three layers (attention in the first two,
+// one head each).
+var InductionFrequent = &Recipe{
+	Name:       "induction-frequent",
+	Title:      "most-frequent induction head: at each position, the most frequent follower of the current symbol so far (alphabetically first among ties; the current symbol if none)",
+	Section:    "Most-Frequent Induction",
+	Label:      "",
+	Domain:     "every string over the alphabet (single letters) of length n ≤ N",
+	Weightings: []model.Weighting{model.AverageHardmax},
+	Exact:      true,
+	Width:      "|Σ|³ + |Σ|² + 4|Σ| + 1 (e, i/n, pred, bigrams, counts, |Σ|²(|Σ|−1) comparisons, has, logits)",
+	MinN:       1,
+	// The weights depend on N (ε = 1/N), so a sweep to N checks the model
+	// built for that N. The comparisons compute N·x − N·(x − ε) with x up
+	// to 1: two terms of size N whose difference is 1, so a format with a
+	// p-bit significand errs by about N·2^−p there. Measured (seeded
+	// sweeps to n = N): fp16 passes for every N tried up to 512 (8, 10,
+	// 12, 16, 20, 24, 32, 48, 64, 100, 128, 200, 256, 300, 400, 512) and
+	// fails for N = 640 (at n = 18), 768 (5), 896 (8), 1024 (891); bf16
+	// passes for N = 8 … 64 (the same list) and fails for 80 (at n = 18),
+	// 96 (10), 100 (10), 112 (3), 128 (51), 200 (3); fp32 and fp64 pass
+	// for N up to 4096, bigfloat 24 and 53 up to 1024 (the largest tried).
+	DefaultMaxN: 256,
+	Params:      inductionFrequentParams,
+	Build:       func(cfg Config) (*Construction, error) { return buildInductionFrequent(cfg, inductFrequentPrinted{}) },
+}
+
+// InductionFrequentLiteral is Most-Frequent Induction as printed: the
+// counting step "the construction in §Average can be used to count the
+// occurrences of each bigram σ1σ2 up to each position, using
+// Q = [e_σ1; e_σ2], K = Bigram(x_j), and V = 1", with Bigram(x_j) =
+// [e_{x_j}; e_{x_{j−1}}] as the paper prints it (current symbol on top),
+// and the comparison stage without a fallback: logit_σ′ = Σ_σ e_σ ∧
+// ⋀_{σ″≠σ′} cmp. Here: one future-masked AHAT head per bigram, whose
+// query is the constant [e_σ1; e_σ2] (from a constant component 1), key
+// [e; pred] and value the constant 1, written to the count component
+// #σ1σ2/i; the comparisons are induction-frequent's.
+//
+// What is wrong: hard attention averages V = 1 over the maximal positions
+// (and softmax over all of them, with weights summing to 1), so every
+// "count" is 1 at every position, whatever the string. The head selects
+// the positions of a bigram (of the reversed bigram σ2σ1, in fact, with
+// the printed Bigram order: the score is [x_j = σ1] + [x_{j−1} = σ2]) but
+// cannot count them; uniform attention (Q = K = 0) averages but cannot
+// select. With all counts equal every σ′ ties (under either tiebreak), so
+// the output is the first letter of the alphabet everywhere: on the
+// paper's example ACABDACDCA it outputs AAAAAAAAAA instead of
+// ACCBDBAAAC, and on "B" it outputs A, not B. (With correct counts the
+// missing fallback alone still outputs AACAABAAAC on the example; see
+// InductionFrequent.) The corrected recipe, induction-frequent, computes
+// the bigram indicators with a feed-forward layer, averages them with
+// Avg←, and falls back to the current symbol.
+var InductionFrequentLiteral = &Recipe{
+	Name:        "induction-frequent-literal",
+	Title:       "most-frequent induction head with the printed counting head Q = [e_σ1; e_σ2], K = Bigram(x_j), V = 1, which outputs 1 instead of a count",
+	Section:     "Most-Frequent Induction",
+	Label:       "",
+	Domain:      InductionFrequent.Domain,
+	Weightings:  InductionFrequent.Weightings,
+	Exact:       true,
+	Width:       "|Σ|³ + 3|Σ| + 2 (e, i/n, 1, pred, the printed counts, comparisons, logits)",
+	MinN:        1,
+	DefaultMaxN: 256,
+	Params:      inductionFrequentParams,
+	Build: func(cfg Config) (*Construction, error) {
+		return buildInductionFrequent(cfg, inductFrequentPrinted{count: true, compare: true})
+	},
+}
+
+var inductionFrequentParams = []Param{inductionAlphabetParam,
+	{Name: "tiebreak", Default: "comparisons", Doc: "how the alphabetically first most frequent follower is chosen: comparisons (strict against earlier symbols, so the logits are one-hot) or argmax (≥ against all, the argmax unembedding's leftmost maximum picks among tied logits)"}}
+
+func init() {
+	Register(InductionRecent)
+	Register(InductionRecentLiteral)
+	Register(InductionFrequent)
+	Register(InductionFrequentLiteral)
+}
+
+// inductionAlphabet reads the alphabet parameter: 1 to maxK distinct
+// ASCII letters in increasing order.
+func inductionAlphabet(cfg Config, maxK int) ([]string, error) {
+	s := cfg.Params["alphabet"]
+	if len(s) < 1 || len(s) > maxK {
+		return nil, fmt.Errorf("parameter alphabet must have 1 to %d letters, got %q", maxK, s)
+	}
+	var out []string
+	for k := 0; k < len(s); k++ {
+		c := s[k]
+		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z') {
+			return nil, fmt.Errorf("parameter alphabet: %q is not an ASCII letter (the symbols are single letters)", string(c))
+		}
+		if k > 0 && c <= s[k-1] {
+			return nil, fmt.Errorf("parameter alphabet must list distinct letters in alphabetical order (it sets the tie-break), got %q", s)
+		}
+		out = append(out, string(c))
+	}
+	return out, nil
+}
+
+// inductNames returns prefix+σ for every symbol σ.
+func inductNames(prefix string, alphabet []string) []string {
+	out := make([]string, len(alphabet))
+	for s, a := range alphabet {
+		out[s] = prefix + a
+	}
+	return out
+}
+
+// inductOneHot is the one-hot word embedding WE(σ) = e_σ.
+func inductOneHot(p *stream.Program, alphabet, we []string) *stream.Program {
+	return p.Symbols(alphabet, func(s int) stream.Values { return stream.Values{we[s]: numeric.LitInt(1)} })
+}
+
+// inductSelector is the rows×cols matrix that reads the columns offset …
+// offset+rows−1 (an identity block placed there, zeros elsewhere).
+func inductSelector(rows, cols, offset int) model.Matrix {
+	m := model.Zeros(rows, cols)
+	for r := 0; r < rows; r++ {
+		m.Set(r, offset+r, numeric.LitInt(1))
+	}
+	return m
+}
+
+// inductionPred is the predecessor head of pred-strict over one-hot
+// symbols: strict future mask, W^Q = W^K = [i/n], W^V = I from e to pred.
+func inductionPred(we, pred []string, w model.Weighting) *stream.Attn {
+	k := len(we)
+	in := append([]string{"i/n"}, we...)
+	return &stream.Attn{Name: "Pred", In: in, Out: pred,
+		Q: inductSelector(1, k+1, 0), K: inductSelector(1, k+1, 0), V: inductSelector(k, k+1, 1),
+		Mask: model.StrictFuture, Weighting: w, Scale: model.NoScale}
+}
+
+// inductionInputs enumerates the strings of length n over k symbols when
+// there are at most budget of them; else it draws budget strings, each
+// over a random subset of 1 to k symbols (few symbols make long runs of
+// repeated bigrams and ties of counts; all k make rare followers), and
+// some periodic with a random period and a few changes.
+func inductionInputs(k int) func(n int, rng *rand.Rand, budget int) ([]Case, bool) {
+	return func(n int, rng *rand.Rand, budget int) ([]Case, bool) {
+		total := 1
+		for i := 0; i < n && total <= budget; i++ {
+			total *= k
+		}
+		if total <= budget {
+			ins, _ := sampleOrAll(n, k, rng, budget, nil)
+			return SymbolCases(ins), true
+		}
+		ins := make([][]int, budget)
+		for c := range ins {
+			used := rng.Perm(k)[:1+rng.IntN(k)]
+			in := make([]int, n)
+			switch rng.IntN(3) {
+			case 0: // periodic, with a few changed positions
+				period := 1 + rng.IntN(min(n, 2*k))
+				for i := range in {
+					if i < period {
+						in[i] = used[rng.IntN(len(used))]
+					} else {
+						in[i] = in[i-period]
+					}
+				}
+				for range rng.IntN(4) {
+					in[rng.IntN(n)] = used[rng.IntN(len(used))]
+				}
+			default:
+				for i := range in {
+					in[i] = used[rng.IntN(len(used))]
+				}
+			}
+			ins[c] = in
+		}
+		return SymbolCases(ins), false
+	}
+}
+
+// InductRightmost is the reference of most-recent induction, in plain Go:
+// at position i, the symbol after the rightmost k < i with x_k = x_i, or
+// x_i when there is none.
+func InductRightmost(x []int) []int {
+	out := make([]int, len(x))
+	for i := range x {
+		out[i] = x[i]
+		for k := i - 1; k >= 0; k-- {
+			if x[k] == x[i] {
+				out[i] = x[k+1]
+				break
+			}
+		}
+	}
+	return out
+}
+
+// InductFrequent is the reference of most-frequent induction, in plain
+// Go: the bigram counts up to position i, the most frequent follower of
+// x_i (the smallest symbol index among ties), or x_i when it has none.
+func InductFrequent(x []int, k int) []int {
+	count := make([][]int, k)
+	for s := range count {
+		count[s] = make([]int, k)
+	}
+	out := make([]int, len(x))
+	for i, s := range x {
+		if i > 0 {
+			count[x[i-1]][s]++
+		}
+		out[i] = s
+		best := 0
+		for t := 0; t < k; t++ {
+			if count[s][t] > best {
+				best, out[i] = count[s][t], t
+			}
+		}
+	}
+	return out
+}
+
+// symbolWants wraps reference outputs as wanted symbols.
+func inductWants(alphabet []string, ys []int) []Want {
+	want := make([]Want, len(ys))
+	for i, y := range ys {
+		want[i] = Want{Symbol: alphabet[y]}
+	}
+	return want
+}
+
+func buildInductionRecent(cfg Config, literal bool) (*Construction, error) {
+	w := cfg.Weighting
+	if w != model.RightHardmax && w != model.AverageHardmax {
+		return nil, fmt.Errorf("the construction needs rightmost UHAT or AHAT with tie-breaking, not %s", WeightingAcronym(w))
+	}
+	alphabet, err := inductionAlphabet(cfg, 26)
+	if err != nil {
+		return nil, err
+	}
+	k := len(alphabet)
+	we, pred, ret := inductNames("e_", alphabet), inductNames("pred_", alphabet), inductNames("ret_", alphabet)
+	inputs := append(append([]string(nil), we...), "i/n")
+	tComp, tName := "", cfg.Params["t"]
+	if w == model.AverageHardmax {
+		switch tName {
+		case "j/n":
+			tComp = "i/n"
+		case "-1/j":
+			tComp = "-1/i"
+			inputs = append(inputs, tComp)
+		default:
+			return nil, fmt.Errorf("parameter t must be j/n or -1/j (the rightmost tie-breaking terms), got %q", tName)
+		}
+		inputs = append(inputs, "1")
+	}
+	name := "induction-recent"
+	if literal {
+		name += "-literal"
+	}
+	peName := "(i/n)"
+	switch tComp {
+	case "i/n":
+		peName = "(i/n, 1)"
+	case "-1/i":
+		peName = "(i/n, −1/i, 1)"
+	}
+	p := inductOneHot(stream.New(name+"-"+WeightingAcronym(w), inputs...), alphabet, we).
+		Positions(peName,
+			func(i, n int) stream.Values {
+				v := stream.Values{"i/n": numeric.Frac(int64(i), int64(n))}
+				if tComp != "" {
+					v["1"] = numeric.LitInt(1)
+				}
+				if tComp == "-1/i" {
+					v["-1/i"] = numeric.Frac(-1, int64(i))
+				}
+				return v
+			})
+	// The induction head over (e, pred): q = WE(x_i), k = Pred(x_j),
+	// v = WE(x_j); as printed (literal), q = Pred(x_i), k = WE(x_j).
+	q, kk := inductSelector(k, 2*k, 0), inductSelector(k, 2*k, k)
+	headName := "induct"
+	if literal {
+		q, kk = kk, q
+		headName = "induct(printed q, k)"
+	}
+	head := &stream.Attn{Name: headName, In: append(append([]string(nil), we...), pred...), Out: ret,
+		Q: q, K: kk, V: inductSelector(k, 2*k, 0), Mask: model.Future, Weighting: w, Scale: model.NoScale}
+	if w == model.AverageHardmax {
+		// γ = 1: the scores are 0 or 1.
+		head = blocks.TieBreak(head, "1", tComp, big.NewRat(1, 1))
+	}
+	rows := make([]stream.Values, k)
+	for s := range rows {
+		rows[s] = stream.Values{ret[s]: numeric.LitInt(1)}
+	}
+	m, err := p.Then(inductionPred(we, pred, w), head).Argmax(alphabet, rows).Model()
+	if err != nil {
+		return nil, err
+	}
+	return &Construction{Model: m, Inputs: inductionInputs(k),
+		Expected: func(c Case) []Want { return inductWants(alphabet, InductRightmost(c.Symbols)) }}, nil
+}
+
+// premultiply is the Routing Lemma's f ∘ R (thm:routing: W1′ = W1 R,
+// b1′ = b1) for a block f: its input k becomes the linear combination
+// Σ_c r[k][c] in[c] of the components in.
+func inductPremultiply(f *stream.FF, name string, in []string, r [][]int64) (*stream.FF, error) {
+	if len(r) != len(f.In) {
+		return nil, fmt.Errorf("premultiply %s: R has %d rows, want %d", f.Name, len(r), len(f.In))
+	}
+	g := *f
+	g.Name, g.In = name, in
+	g.W1 = model.Zeros(f.W1.Rows, len(in))
+	for h := 0; h < f.W1.Rows; h++ {
+		for c := range in {
+			sum := new(big.Rat)
+			for k := range f.In {
+				w, err := ratOf(f.W1.At(h, k))
+				if err != nil {
+					return nil, err
+				}
+				sum.Add(sum, w.Mul(w, big.NewRat(r[k][c], 1)))
+			}
+			if sum.Sign() != 0 {
+				g.W1.Set(h, c, numeric.Lit(sum))
+			}
+		}
+	}
+	return &g, nil
+}
+
+// pruneDead drops the hidden units of f whose output weights are all 0:
+// the same function, with fewer units. ff_φ of §Boolean Functions has one
+// unit per truth assignment, and only those where φ is true reach the
+// output; for a conjunction that is the single unit ReLU(Σ x − (m − 1)).
+func inductPrune(f *stream.FF) (*stream.FF, error) {
+	var keep []int
+	for h := 0; h < f.W1.Rows; h++ {
+		for o := range f.Out {
+			w, err := ratOf(f.W2.At(o, h))
+			if err != nil {
+				return nil, err
+			}
+			if w.Sign() != 0 {
+				keep = append(keep, h)
+				break
+			}
+		}
+	}
+	g := *f
+	g.W1, g.W2 = model.Zeros(len(keep), len(f.In)), model.Zeros(len(f.Out), len(keep))
+	g.B1 = make(model.Vector, len(keep))
+	for r, h := range keep {
+		for c := range f.In {
+			g.W1.Set(r, c, f.W1.At(h, c))
+		}
+		if f.B1 != nil {
+			g.B1[r] = f.B1[h]
+		}
+		for o := range f.Out {
+			g.W2.Set(o, r, f.W2.At(o, h))
+		}
+	}
+	return &g, nil
+}
+
+// conjunction is ff_φ for φ = x_1 ∧ … ∧ x_m (§Boolean Functions), pruned.
+func inductConjunction(xs []string, out string) (*stream.FF, error) {
+	table := make([]bool, 1<<len(xs))
+	table[len(table)-1] = true
+	f, err := blocks.Boolean(xs, out, table)
+	if err != nil {
+		return nil, err
+	}
+	f.Name = "∧"
+	return inductPrune(f)
+}
+
+// inductSum is the parallel composition of single-output blocks fs
+// followed by the Routing Lemma's L = [1 … 1] (thm:routing: W2′ = L W2,
+// b2′ = L b2): one FFN, their hidden units side by side, reading the
+// union of their inputs and writing the sum of their outputs to out.
+func inductSum(name, out string, fs ...*stream.FF) *stream.FF {
+	var in []string
+	col := map[string]int{}
+	hidden := 0
+	for _, f := range fs {
+		for _, c := range f.In {
+			if _, ok := col[c]; !ok {
+				col[c] = len(in)
+				in = append(in, c)
+			}
+		}
+		hidden += f.W1.Rows
+	}
+	g := &stream.FF{Name: name, In: in, Out: []string{out}, W1: model.Zeros(hidden, len(in)),
+		B1: make(model.Vector, hidden), W2: model.Zeros(1, hidden)}
+	b2 := numeric.LitInt(0)
+	h0 := 0
+	for _, f := range fs {
+		for h := 0; h < f.W1.Rows; h++ {
+			for k, c := range f.In {
+				g.W1.Set(h0+h, col[c], f.W1.At(h, k))
+			}
+			if f.B1 != nil {
+				g.B1[h0+h] = f.B1[h]
+			}
+			g.W2.Set(0, h0+h, f.W2.At(0, h))
+		}
+		if f.B2 != nil {
+			b2 = numeric.Add(b2, f.B2[0])
+		}
+		h0 += f.W1.Rows
+	}
+	if r, ok, err := b2.Rat(); err == nil && ok && r.Sign() != 0 {
+		g.B2 = model.Vector{numeric.Lit(r)}
+	}
+	return g
+}
+
+// inductFrequentNames are the component names of the frequent head.
+type inductFrequentNames struct {
+	we, pred, has, logit []string
+	bigram, count        [][]string // [σ][σ′]
+}
+
+func inductNamesFrequent(alphabet []string) inductFrequentNames {
+	nm := inductFrequentNames{we: inductNames("e_", alphabet), pred: inductNames("pred_", alphabet),
+		has: inductNames("has_", alphabet), logit: inductNames("logit_", alphabet)}
+	for _, a := range alphabet {
+		big, cnt := inductNames("["+a, alphabet), inductNames("#"+a, alphabet)
+		for t := range big {
+			big[t] += "]"
+			cnt[t] += "/i"
+		}
+		nm.bigram = append(nm.bigram, big)
+		nm.count = append(nm.count, cnt)
+	}
+	return nm
+}
+
+// inductFrequentPrinted selects the printed steps of most-frequent
+// induction: count, the counting head Q = [e_σ1; e_σ2], K = Bigram(x_j),
+// V = 1; compare, the comparison stage without the fallback to the
+// current symbol (no has_σ, no fb_σ).
+type inductFrequentPrinted struct{ count, compare bool }
+
+func buildInductionFrequent(cfg Config, printed inductFrequentPrinted) (*Construction, error) {
+	literal := printed.count
+	w, maxN := cfg.Weighting, cfg.MaxN
+	if w != model.AverageHardmax {
+		return nil, fmt.Errorf("the construction needs AHAT (uniform attention averages), not %s", WeightingAcronym(w))
+	}
+	if maxN < 1 {
+		return nil, fmt.Errorf("the maximum length N must be at least 1, got %d", maxN)
+	}
+	alphabet, err := inductionAlphabet(cfg, 8)
+	if err != nil {
+		return nil, err
+	}
+	tiebreak, err := cfg.Choice("tiebreak", "comparisons", "argmax")
+	if err != nil {
+		return nil, err
+	}
+	k := len(alphabet)
+	nm := inductNamesFrequent(alphabet)
+	inputs := append(append([]string(nil), nm.we...), "i/n")
+	peName := "(i/n)"
+	name := "induction-frequent"
+	if literal {
+		inputs = append(inputs, "1")
+		peName = "(i/n, 1)"
+		name += "-literal"
+	} else if printed.compare {
+		name += "(no fallback)"
+	}
+	p := inductOneHot(stream.New(name, inputs...), alphabet, nm.we).
+		Positions(peName, func(i, n int) stream.Values {
+			v := stream.Values{"i/n": numeric.Frac(int64(i), int64(n))}
+			if literal {
+				v["1"] = numeric.LitInt(1)
+			}
+			return v
+		})
+	p.Then(inductionPred(nm.we, nm.pred, w))
+
+	var counts []string
+	for s := range nm.count {
+		counts = append(counts, nm.count[s]...)
+	}
+	if !literal {
+		// [σσ′]_j = pred_σ ∧ e_σ′, then Avg← gives #σσ′/i.
+		var ands []stream.Block
+		var bigrams []string
+		for s := 0; s < k; s++ {
+			for t := 0; t < k; t++ {
+				f, err := inductConjunction([]string{nm.pred[s], nm.we[t]}, nm.bigram[s][t])
+				if err != nil {
+					return nil, err
+				}
+				ands = append(ands, f)
+				bigrams = append(bigrams, nm.bigram[s][t])
+			}
+		}
+		p.Then(stream.Parallel(ands...), blocks.Avg(bigrams, counts, model.Future, w))
+	} else {
+		// One head per bigram σ1σ2: q = [e_σ1; e_σ2] (constant, from the
+		// component 1), k = Bigram(x_j) = [e_{x_j}; pred_j], v = 1.
+		in := append(append([]string{"1"}, nm.we...), nm.pred...)
+		var heads []stream.Block
+		for s := 0; s < k; s++ {
+			for t := 0; t < k; t++ {
+				q := model.Zeros(2*k, 1+2*k)
+				q.Set(s, 0, numeric.LitInt(1))
+				q.Set(k+t, 0, numeric.LitInt(1))
+				heads = append(heads, &stream.Attn{Name: "count " + alphabet[s] + alphabet[t] + " (printed)", In: in,
+					Out: []string{nm.count[s][t]}, Q: q, K: inductSelector(2*k, 1+2*k, 1), V: inductSelector(1, 1+2*k, 0),
+					Mask: model.Future, Weighting: w, Scale: model.NoScale})
+			}
+		}
+		p.Then(stream.Parallel(heads...))
+	}
+
+	// Comparisons with ε = 1/N: [σ:σ′>σ″] = GTZero_ε(#σσ′/i − #σσ″/i)
+	// for σ″ before σ′ (tiebreak=comparisons), [σ:σ′≥σ″] = GEZero_ε(…)
+	// otherwise; has_σ = GTZero_ε(Σ_σ′ #σσ′/i).
+	eps := big.NewRat(1, int64(maxN))
+	zero := new(big.Rat)
+	cmpName := func(s, t, u int) string {
+		if tiebreak == "comparisons" && u < t {
+			return alphabet[s] + ":" + alphabet[t] + ">" + alphabet[u]
+		}
+		return alphabet[s] + ":" + alphabet[t] + "≥" + alphabet[u]
+	}
+	var cmps []stream.Block
+	for s := 0; s < k; s++ {
+		for t := 0; t < k; t++ {
+			for u := 0; u < k; u++ {
+				if u == t {
+					continue
+				}
+				f, what := blocks.GEZeroEps("x", cmpName(s, t, u), eps, zero), "GEZero_ε"
+				if tiebreak == "comparisons" && u < t {
+					f, what = blocks.GTZeroEps("x", cmpName(s, t, u), eps, zero), "GTZero_ε"
+				}
+				g, err := inductPremultiply(f, what+"(#"+alphabet[s]+alphabet[t]+" − #"+alphabet[s]+alphabet[u]+")",
+					[]string{nm.count[s][t], nm.count[s][u]}, [][]int64{{1, -1}})
+				if err != nil {
+					return nil, err
+				}
+				cmps = append(cmps, g)
+			}
+		}
+		if printed.compare {
+			continue
+		}
+		ones := make([]int64, k)
+		for t := range ones {
+			ones[t] = 1
+		}
+		h, err := inductPremultiply(blocks.GTZeroEps("x", nm.has[s], eps, zero), "GTZero_ε(Σ #"+alphabet[s]+"·)", nm.count[s], [][]int64{ones})
+		if err != nil {
+			return nil, err
+		}
+		cmps = append(cmps, h)
+	}
+	p.Then(stream.Parallel(cmps...))
+
+	// logit_σ′ = Σ_σ (e_σ ∧ has_σ ∧ ⋀_{σ″≠σ′} cmp) + (e_σ′ ∧ ¬has_σ′);
+	// as printed, Σ_σ (e_σ ∧ ⋀_{σ″≠σ′} cmp).
+	var logits []stream.Block
+	for t := 0; t < k; t++ {
+		var parts []*stream.FF
+		for s := 0; s < k; s++ {
+			xs := []string{nm.we[s], nm.has[s]}
+			if printed.compare {
+				xs = xs[:1]
+			}
+			for u := 0; u < k; u++ {
+				if u != t {
+					xs = append(xs, cmpName(s, t, u))
+				}
+			}
+			f, err := inductConjunction(xs, "best")
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, f)
+		}
+		if printed.compare {
+			logits = append(logits, inductSum("Σ∧ → "+nm.logit[t], nm.logit[t], parts...))
+			continue
+		}
+		// ff_φ for φ(e, has) = e ∧ ¬has: true at (1, 0) only.
+		f, err := blocks.Boolean([]string{nm.we[t], nm.has[t]}, "fallback", []bool{false, false, true, false})
+		if err != nil {
+			return nil, err
+		}
+		if f, err = inductPrune(f); err != nil {
+			return nil, err
+		}
+		logits = append(logits, inductSum("Σ∧ → "+nm.logit[t], nm.logit[t], append(parts, f)...))
+	}
+	p.Then(stream.Parallel(logits...))
+
+	rows := make([]stream.Values, k)
+	for t := range rows {
+		rows[t] = stream.Values{nm.logit[t]: numeric.LitInt(1)}
+	}
+	m, err := p.Argmax(alphabet, rows).Model()
+	if err != nil {
+		return nil, err
+	}
+	return &Construction{Model: m, Inputs: inductionInputs(k),
+		Valid: func(c Case) error {
+			if c.Len() > maxN {
+				return fmt.Errorf("length %d exceeds N = %d, the length the comparisons' ε = 1/N is built for", c.Len(), maxN)
+			}
+			return nil
+		},
+		Expected: func(c Case) []Want { return inductWants(alphabet, InductFrequent(c.Symbols, k)) },
+		Notes:    []string{fmt.Sprintf("comparisons GTZero_ε, GEZero_ε with ε = 1/N = 1/%d: exact for n ≤ N", maxN)}}, nil
+}
