@@ -3,7 +3,6 @@ package recipes
 import (
 	"math/big"
 	"math/rand/v2"
-	"os"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -283,20 +282,16 @@ func TestInductionLiteralCounterexamples(t *testing.T) {
 	}
 }
 
-// TestInductionExhaustive checks every string over {A, B, C} in exact
-// arithmetic against the references. The full sweep, every length up to
-// 8 (9840 strings), runs with INDUCTION_EXHAUSTIVE=1 (it passes for all
-// four configurations; about a minute, most of it induction-frequent, whose
-// exact rational arithmetic over the dense width-49 matrices costs a
-// millisecond or more a position). By default the sweep goes to 8 for
-// induction-recent and to 6 for induction-frequent, and under -race
-// (about fifteen times slower) or -short to 7 and 4.
+// TestInductionExhaustive checks every string over {A, B, C} up to
+// length 8 (9840 strings) in exact arithmetic against the references, for
+// all four configurations (about a minute on 2 cores, most of it
+// induction-frequent, whose exact rational arithmetic costs a few
+// milliseconds a string). Under -race (about fifteen times slower) or
+// -short the sweep stops at 7 and 4; CI runs the exhaustive tests once
+// more without the race detector, at full length.
 func TestInductionExhaustive(t *testing.T) {
-	recentMax, frequentMax := 8, 6
-	switch {
-	case os.Getenv("INDUCTION_EXHAUSTIVE") != "":
-		recentMax, frequentMax = 8, 8
-	case testing.Short() || inductRace():
+	recentMax, frequentMax := 8, 8
+	if testing.Short() || inductRace() {
 		recentMax, frequentMax = 7, 4
 	}
 	abc := map[string]string{"alphabet": "ABC"}
