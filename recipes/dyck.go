@@ -1,0 +1,764 @@
+package recipes
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"strconv"
+
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes/blocks"
+	"github.com/transformer-cookbook/verify/recipes/stream"
+)
+
+// The Dyck examples of §Putting It All Together: Example Constructions
+// (sec:dyck1): Dyck-1 by prefix averages (sec:dyck-1), and the
+// depth-bounded Dyck-1-2 and Dyck-k-D by rounds of cancelling adjacent
+// matched pairs (sec:dyck-1-2, sec:dyck-k-D).
+//
+// Alphabet: bracket type t has the symbols "(" ")" for t = 1, "[" "]"
+// for t = 2, "{" "}" for t = 3, and "<t" ">t" for t ≥ 4 ("<4", ">4", …,
+// "<12", ">12"); symbol 2(t−1) opens type t and symbol 2(t−1)+1 closes
+// it. The paper's encoding is o_i = +t for an open bracket of type t and
+// −t for a close one. Inputs are typed as strings ("(()[])", or
+// "<4 ( ) >4"; model.Tokenize reads longest matches, which is
+// unambiguous since digits only follow < and >).
+//
+// The references are plain Go, independent of the weights: a counter for
+// the Dyck-1 values, a stack for membership (with the nesting depth), and
+// the paper's Intuition for the rounds (mark adjacent matched pairs,
+// filter them out, repeat).
+
+// dyckAlphabet lists the symbols of k bracket types.
+func dyckAlphabet(k int) []string {
+	pairs := []string{"()", "[]", "{}"}
+	var out []string
+	for t := 1; t <= k; t++ {
+		if t <= len(pairs) {
+			out = append(out, pairs[t-1][:1], pairs[t-1][1:])
+		} else {
+			out = append(out, "<"+strconv.Itoa(t), ">"+strconv.Itoa(t))
+		}
+	}
+	return out
+}
+
+// dyckO is the paper's o of a symbol index: +t opens type t, −t closes
+// it.
+func dyckO(s int) int {
+	if s%2 == 0 {
+		return s/2 + 1
+	}
+	return -(s/2 + 1)
+}
+
+// dyckSymbol is the symbol index of o.
+func dyckSymbol(o int) int {
+	if o > 0 {
+		return 2 * (o - 1)
+	}
+	return 2*(-o-1) + 1
+}
+
+// dyckDepth reports whether the symbols form a word of Dyck-k (every
+// close bracket closes the innermost open one, of the same type, and
+// none stays open) and its nesting depth (the most brackets open at
+// once), by a stack.
+func dyckDepth(symbols []int) (member bool, depth int) {
+	var stack []int
+	for _, s := range symbols {
+		o := dyckO(s)
+		if o > 0 {
+			stack = append(stack, o)
+			depth = max(depth, len(stack))
+			continue
+		}
+		if len(stack) == 0 || stack[len(stack)-1] != -o {
+			return false, depth
+		}
+		stack = stack[:len(stack)-1]
+	}
+	return len(stack) == 0, depth
+}
+
+// dyckMember reports membership in Dyck-k-D (D = 0: Dyck-k, any depth).
+func dyckMember(symbols []int, d int) bool {
+	member, depth := dyckDepth(symbols)
+	return member && (d == 0 || depth <= d)
+}
+
+// dyckUnmatched runs the paper's Intuition for sec:dyck-1-2 for rounds
+// rounds: mark every pair of adjacent brackets "(_t )_t" of the filtered
+// string (at first the whole string), filter the marked brackets out,
+// repeat. It returns how many brackets stay unmarked.
+func dyckUnmatched(symbols []int, rounds int) int {
+	active := make([]int, len(symbols)) // positions still unmarked
+	for i := range active {
+		active[i] = i
+	}
+	for r := 0; r < rounds; r++ {
+		marked := make([]bool, len(active))
+		for k := 0; k+1 < len(active); k++ {
+			p, q := dyckO(symbols[active[k]]), dyckO(symbols[active[k+1]])
+			if p > 0 && q == -p {
+				marked[k], marked[k+1] = true, true
+			}
+		}
+		var next []int
+		for k, pos := range active {
+			if !marked[k] {
+				next = append(next, pos)
+			}
+		}
+		active = next
+	}
+	return len(active)
+}
+
+// dyckWord returns a random word of Dyck-k of even length m whose depth
+// is at most d (d = 0: any depth), drawn by a walk that opens or closes
+// with equal chance where both keep the word completable.
+func dyckWord(m, k, d int, rng *rand.Rand) []int {
+	var out, stack []int
+	for len(out) < m {
+		rem := m - len(out)
+		canOpen := len(stack)+1 <= rem-1 && (d == 0 || len(stack) < d)
+		canClose := len(stack) > 0
+		if canOpen && (!canClose || rng.IntN(2) == 0) {
+			t := 1 + rng.IntN(k)
+			stack = append(stack, t)
+			out = append(out, dyckSymbol(t))
+		} else {
+			out = append(out, dyckSymbol(-stack[len(stack)-1]))
+			stack = stack[:len(stack)-1]
+		}
+	}
+	return out
+}
+
+// dyckInputs enumerates the strings of length n over k bracket types
+// when there are at most budget, and otherwise draws budget of them,
+// most near the language's boundary: words of Dyck-k-d (for odd n, with
+// one random symbol inserted), the same with one symbol changed, words
+// of depth exactly d + 1 (a chain of d + 1 nested pairs inserted at the
+// top level), and uniformly random strings. d = 0 means any depth.
+func dyckInputs(k, d int) func(n int, rng *rand.Rand, budget int) ([]Case, bool) {
+	return func(n int, rng *rand.Rand, budget int) ([]Case, bool) {
+		if all, ok := dyckEnumerate(n, 2*k, budget); ok {
+			return SymbolCases(all), true
+		}
+		cases := make([][]int, budget)
+		for c := range cases {
+			cases[c] = dyckSample(n, k, d, rng)
+		}
+		return SymbolCases(cases), false
+	}
+}
+
+// dyckEnumerate lists the strings of length n over an alphabet of size a
+// when there are at most budget.
+func dyckEnumerate(n, a, budget int) ([][]int, bool) {
+	total := 1
+	for i := 0; i < n; i++ {
+		if total *= a; total > budget {
+			return nil, false
+		}
+	}
+	ins, _ := sampleOrAll(n, a, nil, total, nil)
+	return ins, true
+}
+
+// dyckSample draws one string of length n (see dyckInputs).
+func dyckSample(n, k, d int, rng *rand.Rand) []int {
+	word := func(m int) []int {
+		w := dyckWord(m-m%2, k, d, rng)
+		if m%2 == 1 {
+			at := rng.IntN(len(w) + 1)
+			w = append(w[:at], append([]int{rng.IntN(2 * k)}, w[at:]...)...)
+		}
+		return w
+	}
+	switch mode := rng.IntN(8); {
+	case mode < 3:
+		return word(n)
+	case mode < 5:
+		w := word(n)
+		at := rng.IntN(n)
+		w[at] = (w[at] + 1 + rng.IntN(2*k-1)) % (2 * k)
+		return w
+	case mode < 6 && d > 0 && n >= 2*(d+1):
+		w := word(n - 2*(d+1))
+		// Insert the chain at a position where the depth is 0.
+		var tops []int
+		depth := 0
+		for i := 0; i <= len(w); i++ {
+			if depth == 0 {
+				tops = append(tops, i)
+			}
+			if i < len(w) {
+				depth += dyckSign(dyckO(w[i]))
+			}
+		}
+		at := tops[rng.IntN(len(tops))]
+		chain := make([]int, 0, 2*(d+1))
+		var types []int
+		for j := 0; j <= d; j++ {
+			t := 1 + rng.IntN(k)
+			types = append(types, t)
+			chain = append(chain, dyckSymbol(t))
+		}
+		for j := d; j >= 0; j-- {
+			chain = append(chain, dyckSymbol(-types[j]))
+		}
+		return append(w[:at:at], append(chain, w[at:]...)...)
+	}
+	w := make([]int, n)
+	for i := range w {
+		w[i] = rng.IntN(2 * k)
+	}
+	return w
+}
+
+func dyckSign(x int) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
+
+// ---------------------------------------------------------------------
+// Dyck-1 (sec:dyck-1)
+
+// Dyck1 is the uniform construction of §A Transformer Construction for
+// Dyck-1 (sec:dyck-1, after Bhattamishra et al. 2020): two layers, no
+// layer norm, future-masked average-hard attention, residual connections.
+//
+// The word embedding writes o_i = +1 for "(" and −1 for ")" (the paper's
+// x_i = [o_i, 0, 0, 0]). Layer 1's head is Avg← of §Average
+// (W^Q = W^K = 0, W^V = 1, mask j ≤ i) on o, writing
+// b_i = (1/i) Σ_{j≤i} o_j = (O_i − C_i)/i = B_i/i (eqn:dyck1_B_write);
+// its FFN is E_i = ReLU(−b_i), "taking the W1 weight to be a negative
+// projection": W1 = [−1], W2 = [1] (blocks.NegPart). Layer 2's head is
+// Avg← on E, writing t_i = (1/i) Σ_{j≤i} E_j; its FFN is empty. The
+// stream is (o, B/i, E, t), the paper's state diagram eqn:dyck1-states.
+//
+// Output: (B_i/i, t_i) at every position i, exactly. The acceptance check
+// is external, as the paper's uniform implementation says: accept w_{:i}
+// iff t_i = 0 and B_i/i = 0. (Every E_j ≥ 0, so t_i = 0 iff no prefix
+// w_{:j}, j ≤ i, has more ")" than "(": Property 1; B_i/i = 0 iff w_{:i}
+// is balanced: Property 2.)
+//
+// Every score is 0, so AHAT ties all unmasked positions and softmax gives
+// each e^0/i = 1/i: the weights are the same under AHAT and SMAT in
+// exact arithmetic, and in a binary format as long as the sum of the i
+// ones is exact (i ≤ 256 in bf16, 2048 in fp16): both then compute
+// fl(1/i). Under UHAT the tie would go to one position, which does not
+// average.
+//
+// In floating point the external check fails on members from n = 6 on,
+// in every format: the average of ±fl(1/i) need not cancel ("((()))"
+// gives B/i_6 = 2^−54 at fp64, −2^−25 at fp32; worked out in
+// TestDyck1FloatZeroCheck), so "= 0" must become "small", a threshold
+// that depends on n: the nonuniform construction Dyck1N.
+//
+// Domain: every string over {(, )}, any n. Width 4, 2 layers, 1 head each.
+var Dyck1 = &Recipe{
+	Name:        "dyck1",
+	Title:       "Dyck-1, uniform: B_i/i and t_i = (1/i) Σ_{j≤i} ReLU(−B_j/j) at every position; accept w_{:i} iff both are 0 (checked outside)",
+	Section:     "A Transformer Construction for Dyck-1",
+	Label:       "sec:dyck-1",
+	Domain:      "every string over {(, )}, any n",
+	Weightings:  []model.Weighting{model.AverageHardmax, model.Softmax},
+	Exact:       true,
+	Width:       "4: o, B/i, E, t (eqn:dyck1-states)",
+	MinN:        1,
+	DefaultMaxN: 256,
+	Build:       buildDyck1,
+}
+
+// Dyck1N is the nonuniform implementation of §A Transformer Construction
+// for Dyck-1: Dyck1 followed by a 0/1 decision, for inputs of length at
+// most N. Layer 2's (otherwise empty) FFN computes, side by side,
+//
+//	g_i = GTZero_{ε_g}(t_i),   ε_g = 1/N²   (GTZero_ε of §Comparisons)
+//	e_i = EqZero_{ε_e}(B_i/i), ε_e = 1/N    (EqZero_ε of §Comparisons)
+//
+// and a third layer, with no attention, computes accept_i = ¬g_i ∧ e_i
+// by §Boolean Functions (truth table of ¬g ∧ e; its only unit with a
+// nonzero output weight is ReLU(e − g)). The paper's "additional
+// transformer layer that uses an FFN built from GTZero, EqZero and
+// logical AND" is two FFN depths, since the AND reads the comparisons:
+// the comparisons fill layer 2's FFN, so the model has 3 layers (the
+// third FFN-only), 2 heads, width 7.
+//
+// Why these ε (the paper's argument, made exact). EqZero_ε(x) is 1 at
+// x = 0 and 0 for |x| ≥ ε. B_i is an integer, so B_i/i ≠ 0 implies
+// |B_i/i| ≥ 1/i ≥ 1/N = ε_e: e_i = [B_i = 0] exactly. GTZero_ε(x) is 0
+// for x ≤ 0 and 1 for x ≥ ε. Each E_j is 0 or −B_j/j ≥ 1/j, so t_i ≠ 0
+// implies t_i ≥ (1/i)(1/j) ≥ 1/i² ≥ 1/N² = ε_g: g_i = [t_i > 0]
+// exactly. (The paper says GTZero "checks nonnegativity"; it checks
+// positivity, and t averages the E_j, not the B_j.) So accept_i is
+// Dyck-1 membership of w_{:i} for i ≤ N.
+//
+// The edges are attained: t_N = 1/N² exactly when the only violation is
+// E_N = 1/N (B_N = −1 after a Dyck word, N odd): "()()())" at N = 7
+// gives t_7 = 1/49 and g_7 = 1 exactly; B_N = ±1 (N odd) gives
+// |B_N/N| = ε_e: "()()()(" at N = 7 gives e_7 = 0 exactly. Built for
+// N − 1 = 6 instead (ε_e = 1/6), that string gets e_7 = 1 − 6/7 and
+// accept_7 = 1/7. For accept (not g itself) ε_g = 1/N² is sufficient but
+// not tight: e_i = 0 unless B_i = 0, which needs i even, and there the
+// smallest nonzero t_i is 1/(i(i−1)) (a single violation at the odd j =
+// i−1), so ε_g = 1/(M(M−1)), M the largest even number ≤ N, is the
+// largest threshold that keeps accept exact: at N = 8 "()()())(" has
+// B_8 = 0, t_8 = 1/56, and ε_g = 1/49 (built for N − 1 = 7) gives
+// g_8 = 7/8 and accept_8 = 1/8. Likewise B_i ≠ 0 means |B_i| ≥ 2 at
+// even i, so only odd i need |B_i/i| ≥ ε_e: ε_e = 1/M', M' the largest
+// odd number ≤ N, suffices, and the paper's 1/N is tight for odd N only.
+// (Neither edge t_N = 1/N² nor |B_N/N| = 1/N is reached at even N.) The
+// parameters gt-eps and eq-eps override the thresholds to show this.
+//
+// Domain: strings over {(, )} of length n ≤ N. Output: accept_i ∈ {0, 1}
+// at every position, membership of the prefix w_{:i}, exactly.
+var Dyck1N = &Recipe{
+	Name:        "dyck1-n",
+	Title:       "Dyck-1, nonuniform: accept_i = ¬GTZero_{1/N²}(t_i) ∧ EqZero_{1/N}(B_i/i), membership of the prefix w_{:i}, for n ≤ N",
+	Section:     "A Transformer Construction for Dyck-1",
+	Label:       "sec:dyck-1",
+	Domain:      "strings over {(, )} of length n ≤ N",
+	Weightings:  []model.Weighting{model.AverageHardmax, model.Softmax},
+	Exact:       true,
+	Width:       "7: o, B/i, E, t, g, e, accept",
+	MinN:        1,
+	DefaultMaxN: 256,
+	Params: []Param{
+		{Name: "gt-eps", Default: "1/N^2", Doc: "the threshold ε of g = GTZero_ε(t): 1/N^2 (the paper's), or a positive rational"},
+		{Name: "eq-eps", Default: "1/N", Doc: "the threshold ε of e = EqZero_ε(B/i): 1/N (the paper's), or a positive rational"},
+	},
+	Build: buildDyck1N,
+}
+
+// dyck1Program is the two layers of Dyck1 under weighting w.
+func dyck1Program(name string, w model.Weighting) *stream.Program {
+	return stream.New(name+"-"+WeightingAcronym(w), "o").
+		Symbols(dyckAlphabet(1), func(s int) stream.Values {
+			return stream.Values{"o": numeric.LitInt(int64(dyckO(s)))}
+		}).
+		Then(
+			blocks.Avg([]string{"o"}, []string{"B/i"}, model.Future, w),
+			blocks.NegPart("B/i", "E"),
+			blocks.Avg([]string{"E"}, []string{"t"}, model.Future, w),
+		)
+}
+
+func dyck1Weighting(w model.Weighting) error {
+	if w != model.AverageHardmax && w != model.Softmax {
+		return fmt.Errorf("the construction averages with Avg←, exact under AHAT and SMAT, not %s", WeightingAcronym(w))
+	}
+	return nil
+}
+
+func buildDyck1(cfg Config) (*Construction, error) {
+	if err := dyck1Weighting(cfg.Weighting); err != nil {
+		return nil, err
+	}
+	m, err := dyck1Program("dyck1", cfg.Weighting).Readout("B/i", "t").Model()
+	return &Construction{Model: m, Inputs: dyckInputs(1, 0), Expected: dyck1Expected}, err
+}
+
+// dyck1Values returns B_i/i and t_i = (1/i) Σ_{j≤i} max(0, −B_j/j) for
+// every prefix, from the running count B_i = O_i − C_i.
+func dyck1Values(symbols []int) (b, t []*big.Rat) {
+	balance := int64(0)
+	sumE := new(big.Rat)
+	for i, s := range symbols {
+		if s == 0 {
+			balance++
+		} else {
+			balance--
+		}
+		bi := big.NewRat(balance, int64(i+1))
+		if balance < 0 {
+			sumE.Add(sumE, new(big.Rat).Neg(bi))
+		}
+		b = append(b, bi)
+		t = append(t, new(big.Rat).Quo(sumE, big.NewRat(int64(i+1), 1)))
+	}
+	return b, t
+}
+
+func dyck1Expected(c Case) []Want {
+	b, t := dyck1Values(c.Symbols)
+	want := make([]Want, len(b))
+	for i := range b {
+		want[i] = Want{Values: []*big.Rat{b[i], t[i]}}
+	}
+	return want
+}
+
+// dyckEps reads a threshold parameter: the formula def (1/N or 1/N^2)
+// or a positive rational.
+func dyckEps(cfg Config, name string) (*big.Rat, error) {
+	n := int64(cfg.MaxN)
+	switch cfg.Params[name] {
+	case "1/N":
+		return big.NewRat(1, n), nil
+	case "1/N^2":
+		return big.NewRat(1, n*n), nil
+	}
+	return cfg.PositiveRat(name)
+}
+
+// dyckMaxN checks that the maximum length N is usable.
+func dyckMaxN(cfg Config) error {
+	if cfg.MaxN < 1 || cfg.MaxN > 1<<24 {
+		return fmt.Errorf("the maximum length N must be from 1 to %d, got %d", 1<<24, cfg.MaxN)
+	}
+	return nil
+}
+
+// dyckValidN is the domain n ≤ N of the nonuniform outputs.
+func dyckValidN(maxN int) func(c Case) error {
+	return func(c Case) error {
+		if c.Len() > maxN {
+			return fmt.Errorf("length %d exceeds the maximum length N = %d the thresholds were built for", c.Len(), maxN)
+		}
+		return nil
+	}
+}
+
+func buildDyck1N(cfg Config) (*Construction, error) {
+	if err := dyck1Weighting(cfg.Weighting); err != nil {
+		return nil, err
+	}
+	if err := dyckMaxN(cfg); err != nil {
+		return nil, err
+	}
+	gtEps, err := dyckEps(cfg, "gt-eps")
+	if err != nil {
+		return nil, err
+	}
+	eqEps, err := dyckEps(cfg, "eq-eps")
+	if err != nil {
+		return nil, err
+	}
+	// accept = ¬g ∧ e: true only at (g, e) = (0, 1), the table's entry 1
+	// (g is the most significant input).
+	and, err := blocks.Boolean([]string{"g", "e"}, "accept", []bool{false, true, false, false})
+	if err != nil {
+		return nil, err
+	}
+	m, err := dyck1Program("dyck1-n", cfg.Weighting).
+		Then(stream.Parallel(
+			blocks.GTZeroEps("t", "g", gtEps, new(big.Rat)),
+			blocks.EqZeroEps("B/i", "e", eqEps, new(big.Rat)),
+		), and).
+		Readout("accept").Model()
+	con := &Construction{Model: m, Inputs: dyckInputs(1, 0), Valid: dyckValidN(cfg.MaxN), Expected: dyck1NExpected}
+	con.Notes = []string{fmt.Sprintf("thresholds ε_g = %s (GTZero of t), ε_e = %s (EqZero of B/i), for N = %d", gtEps.RatString(), eqEps.RatString(), cfg.MaxN)}
+	return con, err
+}
+
+// dyck1NExpected is membership of every prefix, by a stack.
+func dyck1NExpected(c Case) []Want {
+	want := make([]Want, c.Len())
+	for i := range want {
+		want[i] = Want{Values: []*big.Rat{dyckBit(dyckMember(c.Symbols[:i+1], 0))}}
+	}
+	return want
+}
+
+func dyckBit(b bool) *big.Rat {
+	if b {
+		return big.NewRat(1, 1)
+	}
+	return new(big.Rat)
+}
+
+// ---------------------------------------------------------------------
+// Dyck-1-2 and Dyck-k-D (sec:dyck-1-2, sec:dyck-k-D)
+
+// The round constructions (Dyck12, Dyck12Literal, DyckKD) share this.
+//
+// The embedding is the paper's eqn:dyck_parens_encoding, [o_i, 1, 0, 0,
+// i/n]: o, the active bit a = 1, the scratch l and r (here each two
+// components, the neighbour's o and active bit: l.o, l.a, r.o, r.a),
+// and i/n; plus the constant 1, the "bias term" the paper assumes for
+// W^Q and W^K. A round is a "Select Nearest Active" and a "Check Match"
+// (eqn:dyck_select_nearest): the left head (blocks.NearestActive: strict
+// future masking, score j/n + (a_j − 1), W^Q = [1] on the constant) adds
+// (o_j, a_j) of the nearest active position j < i to (l.o, l.a), and the
+// right head (strict past masking, score −j/n + (a_j − 1)) those of the
+// nearest active j > i to (r.o, r.a); the maxima are unique (the j/n
+// differ), so UHAT (either end) and AHAT agree. Where no position on a side is active the maximum
+// lands on an inactive one, whose retrieved bit 0 says so; where no
+// position is unmasked (i = 1 on the left, i = n on the right) the head
+// outputs 0. The FFN then updates a in place (a ← a − m_left −
+// m_right), matching an active bracket with an active neighbour that
+// closes or opens it, and clears the scratch for the next round, as the
+// paper's diagram shows ([o, a, l, r, i/n] → [o, a', 0, 0, i/n]): the
+// width does not grow with the number of rounds. (With the corrected
+// score the retrieved bit is in fact redundant: between an active
+// bracket and its nearest active neighbour, or the end, lie only
+// cancelled pairs, a word of Dyck-k, so a side with no active bracket
+// ends next to i in a close bracket on the left, an open one on the
+// right, which never match i anyway; the bit is kept, as it costs one
+// component and does not rely on that argument.) The first round is the paper's Step 1: with every
+// bit 1 the scores are ±j/n, the heads are the predecessor and successor
+// of §Predecessor with strict masking and i/n encodings (0 beyond the
+// ends: the paper's "o_{−1} = o_{n+1} = 0", which means o_0), and the
+// FFN is eqn:dyck_mark_matched. The two heads need different masks and
+// the heads of a sublayer share one mask, so a round takes two layers.
+//
+// Step 3 (check=avg, the paper's): an unmasked Avg head (always AHAT:
+// under UHAT uniform attention is impossible) writes s = (1/n) Σ_i a_i,
+// the external check of the uniform construction being s = 0; for a
+// maximum length N, accept = 1 − GTZero_{1/N}(s) (s ≠ 0 implies
+// s ≥ 1/n ≥ 1/N), computed as EqZero_{1/N}(s), the same function on
+// s ≥ 0, in one FFN. check=max replaces the average by blocks.AnyActive,
+// a head scoring a_j, so s = max_i a_i ∈ {0, 1} and accept = ¬s
+// (§Boolean Functions): exact and uniform under hard attention.
+//
+// Output, the same at every position: (accept, s), or accept alone with
+// outputs=accept (s = k/n is not a binary fraction, so low-precision
+// formats cannot hold it exactly).
+
+// Dyck12 is §A Transformer Construction for Dyck-1-2 (sec:dyck-1-2; Yang
+// et al. 2024, after Yao et al. 2021), with the score of step 2
+// corrected to j/n + (a_j − 1) (see Dyck12Literal). Two rounds (see
+// above) with the one-type Check Match FFN blocks.MatchDyck1:
+//
+//	m_left = ReLU(l.o + l.a − o + a − 3), m_right = ReLU(−r.o + r.a + o + a − 3),
+//
+// 1 exactly for an active ")" whose nearest active left neighbour is "("
+// (resp. an active "(" whose nearest active right neighbour is ")").
+// Round 1 marks the depth-1 pairs, round 2 the depth-2 pairs of the
+// filtered string (the paper's Intuition); the string is accepted iff
+// every bracket is marked.
+//
+// Domain: strings over {(, )}, n ≤ N (for accept with check=avg; s,
+// and accept with check=max, are uniform).
+// Output: accept = [w ∈ Dyck-1-2], and s = the fraction of brackets left
+// unmarked by the Intuition's two steps. Width 10 (o, a, l.o, l.a, r.o,
+// r.a, 1, i/n, s, accept), 5 layers, 5 heads.
+var Dyck12 = &Recipe{
+	Name:        "dyck12",
+	Title:       "Dyck-1-2: two rounds of select-nearest-active and check-match, then accept iff every bracket is matched",
+	Section:     "A Transformer Construction for Dyck-1-2",
+	Label:       "sec:dyck-1-2",
+	Domain:      "strings over {(, )}; n ≤ N for accept with check=avg, any n with check=max",
+	Weightings:  []model.Weighting{model.LeftHardmax, model.RightHardmax, model.AverageHardmax},
+	Exact:       true,
+	Width:       "10: o, a, l.o, l.a, r.o, r.a, 1, i/n, s, accept",
+	MinN:        1,
+	DefaultMaxN: 4096, // the heads tie at bf16 from n ≈ 260 and at fp16 from n ≈ 2050 (TestDyckMeasure)
+	Params:      dyckCheckParams,
+	Build:       func(cfg Config) (*Construction, error) { return buildDyckRounds(cfg, "dyck12", 1, 2, false) },
+}
+
+// Dyck12Literal is Dyck12 with step 2's scores as printed: UHAT on
+// j/n − (a_j − 1) (and −j/n − (a_j − 1) for the right neighbour, under
+// strict past masking). What is wrong: a matched position (a_j = 0) then
+// scores j/n + 1 and an active one j/n, so the head selects the nearest
+// matched position whenever there is one, the opposite of "the nearest
+// left and right components that are not yet matched"; its retrieved bit
+// is 0 and the round matches nothing there. On the paper's own example
+// "(())(()())" round 1 leaves positions 1, 4, 5, 10 active, and every
+// one of them has a matched neighbour, so it outputs accept = 0,
+// s = 4/10 instead of accept = 1, s = 0; "(())" gives s = 1/2. Round 1
+// is unaffected (every bit is 1, so −(a_j − 1) = 0), and the literal
+// never accepts a string the corrected one rejects (it matches a subset).
+var Dyck12Literal = &Recipe{
+	Name:        "dyck12-literal",
+	Title:       "Dyck-1-2 as printed: step 2 runs UHAT on j/n − (a_j − 1), which selects the nearest matched position",
+	Section:     "A Transformer Construction for Dyck-1-2",
+	Label:       "sec:dyck-1-2",
+	Domain:      Dyck12.Domain,
+	Weightings:  Dyck12.Weightings,
+	Exact:       true,
+	Width:       Dyck12.Width,
+	MinN:        1,
+	DefaultMaxN: 4096, // the heads tie at bf16 from n ≈ 260 and at fp16 from n ≈ 2050 (TestDyckMeasure)
+	Params:      dyckCheckParams,
+	Build:       func(cfg Config) (*Construction, error) { return buildDyckRounds(cfg, "dyck12-literal", 1, 2, true) },
+}
+
+// DyckKD is §Generalization to Dyck-k-D (sec:dyck-k-D): o_i ∈ {±1, …,
+// ±k}, D rounds of select-nearest-active and check-match (see above),
+// then the all-matched check. Every round, the first included, uses the
+// select-nearest-active heads: with every bit 1 they are the predecessor
+// and successor, so round 1 is Step 1 (the adjacency check) with no
+// separate construction. The match needs the same type: the FFN
+// blocks.MatchDyckK computes, with p_i = GTZero_1(o_i) (1 for an open
+// bracket; in layer 1's FFN) and K = 2k + 1,
+//
+//	m_left  = EqZero_1(l.o + o + K(2 − l.a − a + p))
+//	m_right = EqZero_1(o + r.o + K(3 − r.a − a − p))
+//
+// which is 1 exactly when the bits say "both active, this one closes
+// (opens)" and the neighbour's o is −o; one FFN per round.
+//
+// Why D rounds decide Dyck-k-D exactly (confirmed by the exhaustive
+// tests). A round cancels, simultaneously, every pair of brackets that
+// are adjacent among the active ones and read (_t )_t; a bracket is in at
+// most one such pair (it would have to open in one and close in the
+// other). (1) Cancelling such a pair keeps membership: u (_t )_t v is in
+// Dyck-k iff uv is, so a string whose brackets are all cancelled reduces
+// to the empty word and is in Dyck-k, whatever its length or depth. (2)
+// In a word of Dyck-k the active brackets always form a word of Dyck-k
+// (pairs are removed whole), and there two adjacent brackets "(_t )_s"
+// are always partners (so s = t): only true partners are cancelled. Let
+// the height of a pair be the depth of the word strictly inside it (0
+// for "()"); the depth of the word is 1 + its largest height. A pair of
+// height h is cancelled exactly in round h + 1: by induction its inside
+// is entirely cancelled by the end of round h but not earlier (a pair of
+// height h − 1 inside is cancelled in round h), and its two brackets are
+// adjacent among the active ones exactly when its inside is gone. So
+// after D rounds every bracket is cancelled iff the word is in Dyck-k and
+// every height is at most D − 1, i.e. its depth is at most D: a word of
+// depth D + 1 keeps its pair of height D, and a string outside Dyck-k
+// keeps at least one bracket, by (1).
+//
+// Domain: strings over the 2k symbols, n ≤ N (as for Dyck12). Output: accept =
+// [w ∈ Dyck-k-D], and s as in Dyck12. Width 11 for every k and D (o, a,
+// l.o, l.a, r.o, r.a, 1, i/n, p, s, accept), 2D + 1 layers and heads
+// (one per layer). With k = 1, D = 2
+// it computes what Dyck12 does (checked on every string up to length
+// 12), with a different FFN.
+var DyckKD = &Recipe{
+	Name:        "dyck-kd",
+	Title:       "Dyck-k-D: D rounds of select-nearest-active and typed check-match, then accept iff every bracket is matched",
+	Section:     "Generalization to Dyck-k-D",
+	Label:       "sec:dyck-k-D",
+	Domain:      "strings over k bracket types; n ≤ N for accept with check=avg, any n with check=max",
+	Weightings:  []model.Weighting{model.LeftHardmax, model.RightHardmax, model.AverageHardmax},
+	Exact:       true,
+	Width:       "11 for every k, D: o, a, l.o, l.a, r.o, r.a, 1, i/n, p, s, accept",
+	MinN:        1,
+	DefaultMaxN: 4096, // the heads tie at bf16 from n ≈ 260 and at fp16 from n ≈ 2050 (TestDyckMeasure)
+	Params: append([]Param{
+		{Name: "k", Default: "2", Doc: "the number of bracket types, 1 to 100: ( ) [ ] { } then <4 >4, <5 >5, …"},
+		{Name: "D", Default: "2", Doc: "the maximum nesting depth, 1 to 32 (= the number of rounds)"},
+	}, dyckCheckParams...),
+	Build: func(cfg Config) (*Construction, error) {
+		k, err := cfg.Int("k", 1, 100)
+		if err != nil {
+			return nil, err
+		}
+		d, err := cfg.Int("D", 1, 32)
+		if err != nil {
+			return nil, err
+		}
+		return buildDyckRounds(cfg, "dyck-kd", k, d, false)
+	},
+}
+
+var dyckCheckParams = []Param{
+	{Name: "check", Default: "avg", Doc: "the all-matched check: avg (the paper's: s = (1/n) Σ a_i by Avg, accept = 1 − GTZero_{1/N}(s)) or max (s = max a_i by a head scoring a_j, accept = 1 − s: uniform)"},
+	{Name: "outputs", Default: "accept,s", Doc: "the readout: accept,s or accept"},
+}
+
+func init() {
+	Register(Dyck1)
+	Register(Dyck1N)
+	Register(Dyck12)
+	Register(Dyck12Literal)
+	Register(DyckKD)
+}
+
+// buildDyckRounds assembles the round construction for k bracket types
+// and d rounds: Dyck12 (k = 1, the one-type FFN), Dyck12Literal and
+// DyckKD (the typed FFN, for every k).
+func buildDyckRounds(cfg Config, name string, k, d int, literal bool) (*Construction, error) {
+	w := cfg.Weighting
+	if w != model.LeftHardmax && w != model.RightHardmax && w != model.AverageHardmax {
+		return nil, fmt.Errorf("the construction needs hard attention (UHAT or AHAT), not %s", WeightingAcronym(w))
+	}
+	if err := dyckMaxN(cfg); err != nil {
+		return nil, err
+	}
+	check, err := cfg.Choice("check", "avg", "max")
+	if err != nil {
+		return nil, err
+	}
+	outputs, err := cfg.Choice("outputs", "accept,s", "accept")
+	if err != nil {
+		return nil, err
+	}
+	typed := name == "dyck-kd"
+	// The paper's x_i = [o_i, 1, 0, 0, i/n]: o, the active bit a, the
+	// scratch l and r (each the neighbour's o and active bit), i/n; and
+	// the constant 1.
+	p := stream.New(name+"-"+WeightingAcronym(w), "o", "a", "l.o", "l.a", "r.o", "r.a", "1", "i/n").
+		Symbols(dyckAlphabet(k), func(s int) stream.Values {
+			return stream.Values{"o": numeric.LitInt(int64(dyckO(s))), "a": numeric.LitInt(1)}
+		}).
+		Positions("(1, i/n)", func(i, n int) stream.Values {
+			return stream.Values{"1": numeric.LitInt(1), "i/n": numeric.Frac(int64(i), int64(n))}
+		})
+	for r := 1; r <= d; r++ {
+		left := blocks.NearestActive(fmt.Sprintf("left-nearest-active(%d)", r), false, literal, "i/n", "1", "a",
+			[]string{"o", "a"}, []string{"l.o", "l.a"}, w)
+		right := blocks.NearestActive(fmt.Sprintf("right-nearest-active(%d)", r), true, literal, "i/n", "1", "a",
+			[]string{"o", "a"}, []string{"r.o", "r.a"}, w)
+		// The scratch is 0 at the start of every round (the input, then
+		// the check-match FFN clears it): the heads add to it.
+		left.Accumulate, right.Accumulate = true, true
+		p.Then(left)
+		if typed && r == 1 {
+			// p_i = GTZero_1(o_i): 1 for an open bracket (o ≥ 1), 0 for a
+			// close one (o ≤ −1); in layer 1's FFN.
+			p.Then(blocks.GTZeroEps("o", "p", big.NewRat(1, 1), new(big.Rat)))
+		}
+		p.Then(right)
+		if typed {
+			p.Then(blocks.MatchDyckK("o", "p", "a", "l.o", "l.a", "r.o", "r.a", k))
+		} else {
+			p.Then(blocks.MatchDyck1("o", "a", "l.o", "l.a", "r.o", "r.a"))
+		}
+	}
+	if check == "avg" {
+		p.Then(blocks.Avg([]string{"a"}, []string{"s"}, model.NoMask, model.AverageHardmax),
+			blocks.EqZeroEps("s", "accept", big.NewRat(1, int64(cfg.MaxN)), new(big.Rat)))
+	} else {
+		p.Then(blocks.AnyActive("1", "a", "s", w), blocks.Not("s", "accept"))
+	}
+	if outputs == "accept" {
+		p.Readout("accept")
+	} else {
+		p.Readout("accept", "s")
+	}
+	m, err := p.Model()
+	con := &Construction{Model: m, Inputs: dyckInputs(k, d), Expected: dyckRoundsExpected(d, check == "max", outputs == "accept")}
+	if check == "avg" {
+		// Only the average's threshold 1/N depends on a maximum length.
+		con.Valid = dyckValidN(cfg.MaxN)
+	}
+	return con, err
+}
+
+// dyckRoundsExpected: accept = membership in Dyck-k-D (a stack), and s
+// from the paper's Intuition (mark, filter, repeat d times): the
+// fraction of brackets left unmarked, or whether any is (check=max).
+func dyckRoundsExpected(d int, anyActive, acceptOnly bool) func(c Case) []Want {
+	return func(c Case) []Want {
+		accept := dyckBit(dyckMember(c.Symbols, d))
+		left := dyckUnmatched(c.Symbols, d)
+		s := big.NewRat(int64(left), int64(c.Len()))
+		if anyActive {
+			s = dyckBit(left > 0)
+		}
+		vals := []*big.Rat{accept, s}
+		if acceptOnly {
+			vals = vals[:1]
+		}
+		want := make([]Want, c.Len())
+		for i := range want {
+			want[i] = Want{Values: vals}
+		}
+		return want
+	}
+}
