@@ -223,20 +223,24 @@ func (inst *Instance[T]) sublayer(h [][]T, norm *normParams[T], residual bool, f
 	if err != nil {
 		return nil, err
 	}
+	// The sublayer's output vectors are fresh (no other variable holds
+	// their values), so the residual sum is stored in them; the stream h
+	// itself is never written, so a sublayer that adds nothing passes it
+	// on as it is.
 	next := make([][]T, len(h))
 	for i := range h {
-		next[i] = make([]T, len(h[i]))
-		for c := range h[i] {
-			switch {
-			case out == nil && residual:
-				next[i][c] = b.Set(b.New(), h[i][c])
-			case out == nil:
-				next[i][c] = b.New()
-			case residual:
-				next[i][c] = b.Add(b.New(), out[i][c], h[i][c])
-			default:
-				next[i][c] = out[i][c]
+		switch {
+		case out == nil && residual:
+			next[i] = h[i]
+		case out == nil:
+			next[i] = zeros(b, len(h[i]))
+		case residual:
+			next[i] = out[i]
+			for c := range h[i] {
+				next[i][c] = b.Add(next[i][c], next[i][c], h[i][c])
 			}
+		default:
+			next[i] = out[i]
 		}
 		if norm != nil && inst.Model.Norm == PostNorm {
 			if next[i], err = inst.layerNorm(norm, next[i]); err != nil {
@@ -252,10 +256,14 @@ func (inst *Instance[T]) sublayer(h [][]T, norm *normParams[T], residual bool, f
 func (inst *Instance[T]) matVec(w mat[T], x []T, bias []T) []T {
 	b := inst.B
 	out := make([]T, w.rows)
+	var scratch T
+	if w.nz != nil {
+		scratch = b.New()
+	}
 	for r := 0; r < w.rows; r++ {
 		row := w.data[r*w.cols : (r+1)*w.cols]
 		if w.nz != nil {
-			out[r] = inst.sparseRow(row, w.nz[r], x, bias, r)
+			out[r] = inst.sparseRow(row, w.nz[r], x, bias, r, scratch)
 			continue
 		}
 		acc := b.Mul(b.New(), row[0], x[0])
@@ -273,11 +281,11 @@ func (inst *Instance[T]) matVec(w mat[T], x []T, bias []T) []T {
 }
 
 // sparseRow is one row of matVec over the nonzero columns cols only, in
-// the same left-to-right order (the skipped terms are exact zeros).
-func (inst *Instance[T]) sparseRow(row []T, cols []int, x []T, bias []T, r int) T {
+// the same left-to-right order (the skipped terms are exact zeros); t is
+// scratch space for the products.
+func (inst *Instance[T]) sparseRow(row []T, cols []int, x []T, bias []T, r int, t T) T {
 	b := inst.B
 	acc := b.New()
-	t := b.New()
 	for k, c := range cols {
 		if k == 0 {
 			acc = b.Mul(acc, row[c], x[c])

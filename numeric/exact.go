@@ -38,11 +38,60 @@ func (Exact) Bounds(x *big.Rat) (lo, hi *big.Rat, err error) {
 func (Exact) Finite(*big.Rat) bool     { return true }
 func (Exact) Format(x *big.Rat) string { return x.RatString() }
 
-func (Exact) Add(z, x, y *big.Rat) *big.Rat { return ratOr(z).Add(x, y) }
-func (Exact) Sub(z, x, y *big.Rat) *big.Rat { return ratOr(z).Sub(x, y) }
-func (Exact) Mul(z, x, y *big.Rat) *big.Rat { return ratOr(z).Mul(x, y) }
-func (Exact) Neg(z, x *big.Rat) *big.Rat    { return ratOr(z).Neg(x) }
-func (Exact) Abs(z, x *big.Rat) *big.Rat    { return ratOr(z).Abs(x) }
+// Add, Sub and Mul take shortcuts where big.Rat would normalise a result
+// it cannot change: adding 0 and multiplying by 0 or ±1, which are most of
+// a routed model's operations (residual connections add the zeros of the
+// components a sublayer does not write; routing weights are 0 and ±1).
+// The results are the same values; only the greatest common divisors are
+// saved.
+func (Exact) Add(z, x, y *big.Rat) *big.Rat {
+	switch {
+	case x.Sign() == 0:
+		return ratOr(z).Set(y)
+	case y.Sign() == 0:
+		return ratOr(z).Set(x)
+	}
+	return ratOr(z).Add(x, y)
+}
+
+func (Exact) Sub(z, x, y *big.Rat) *big.Rat {
+	switch {
+	case y.Sign() == 0:
+		return ratOr(z).Set(x)
+	case x.Sign() == 0:
+		return ratOr(z).Neg(y)
+	}
+	return ratOr(z).Sub(x, y)
+}
+
+func (Exact) Mul(z, x, y *big.Rat) *big.Rat {
+	switch {
+	case x.Sign() == 0 || y.Sign() == 0:
+		return ratOr(z).SetInt64(0)
+	case isUnit(x):
+		if x.Sign() < 0 {
+			return ratOr(z).Neg(y)
+		}
+		return ratOr(z).Set(y)
+	case isUnit(y):
+		if y.Sign() < 0 {
+			return ratOr(z).Neg(x)
+		}
+		return ratOr(z).Set(x)
+	}
+	return ratOr(z).Mul(x, y)
+}
+
+// isUnit reports whether x is 1 or −1.
+func isUnit(x *big.Rat) bool {
+	if !x.IsInt() {
+		return false
+	}
+	n := x.Num()
+	return n.IsInt64() && (n.Int64() == 1 || n.Int64() == -1)
+}
+func (Exact) Neg(z, x *big.Rat) *big.Rat { return ratOr(z).Neg(x) }
+func (Exact) Abs(z, x *big.Rat) *big.Rat { return ratOr(z).Abs(x) }
 
 func (Exact) Max(z, x, y *big.Rat) *big.Rat {
 	if x.Cmp(y) >= 0 {

@@ -1,0 +1,53 @@
+package cpwl
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+)
+
+func TestFromModel(t *testing.T) {
+	ff := &model.FeedForward{
+		W1: model.Ints([]int64{1, 0}, []int64{-1, 0}, []int64{1, -1}),
+		W2: model.Ints([]int64{1, -1, -1}),
+	}
+	f, err := FromModel(ff)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// min(3, 5) = ReLU(3) − ReLU(−3) − ReLU(−2) = 3; min(5, 3) = 5 − 2.
+	for _, tc := range []struct{ x, want string }{{"3 5", "3"}, {"5 3", "3"}, {"-1/2 -1/3", "-1/2"}} {
+		y, err := f.Eval(vec(t, tc.x))
+		if err != nil || !y.Equal(vec(t, tc.want)) {
+			t.Errorf("f(%s) = %v (%v), want %s", tc.x, y, err, tc.want)
+		}
+	}
+	res, err := Verify(f, poly(t, 2), []Piece{piece(t, 2, "1 0 | 0", "1 -1 <= 0"), piece(t, 2, "0 1 | 0", "1 -1 >= 0")}, nil)
+	if err != nil || res.Verdict != Equal {
+		t.Errorf("min from the model: %v, %v", res, err)
+	}
+
+	// Rational expressions are evaluated exactly: W2 = [1/2 + 1/2, …].
+	ff.W2.Set(0, 0, numeric.Add(numeric.Frac(1, 2), numeric.Frac(1, 2)))
+	if g, err := FromModel(ff); err != nil || g.W2.At(0, 0).Cmp(r(1, 1)) != 0 {
+		t.Errorf("W2[0][0] = 1/2 + 1/2: %v, %v", g, err)
+	}
+
+	bad := []struct {
+		name string
+		ff   *model.FeedForward
+		msg  string
+	}{
+		{"irrational", &model.FeedForward{W1: model.Ints([]int64{1}), W2: model.Matrix{Rows: 1, Cols: 1, Data: []numeric.Expr{numeric.Sqrt(numeric.LitInt(2))}}}, "not rational"},
+		{"gelu", &model.FeedForward{W1: model.Ints([]int64{1}), W2: model.Ints([]int64{1}), Activation: model.GELU}, "ReLU"},
+		{"shape", &model.FeedForward{W1: model.Ints([]int64{1}), W2: model.Ints([]int64{1, 1})}, "W2"},
+		{"nil", nil, "nil"},
+	}
+	for _, tc := range bad {
+		if _, err := FromModel(tc.ff); err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.msg)
+		}
+	}
+}
