@@ -314,16 +314,6 @@ func inductSelector(rows, cols, offset int) model.Matrix {
 	return m
 }
 
-// inductionPred is the predecessor head of pred-strict over one-hot
-// symbols: strict future mask, W^Q = W^K = [i/n], W^V = I from e to pred.
-func inductionPred(we, pred []string, w model.Weighting) *stream.Attn {
-	k := len(we)
-	in := append([]string{"i/n"}, we...)
-	return &stream.Attn{Name: "Pred", In: in, Out: pred,
-		Q: inductSelector(1, k+1, 0), K: inductSelector(1, k+1, 0), V: inductSelector(k, k+1, 1),
-		Mask: model.StrictFuture, Weighting: w, Scale: model.NoScale}
-}
-
 // inductionInputs enumerates the strings of length n over k symbols when
 // there are at most budget of them; else it draws budget strings, each
 // over a random subset of 1 to k symbols (few symbols make long runs of
@@ -483,7 +473,7 @@ func buildInductionRecent(cfg Config, literal bool) (*Construction, error) {
 	for s := range rows {
 		rows[s] = stream.Values{ret[s]: numeric.LitInt(1)}
 	}
-	m, err := p.Then(inductionPred(we, pred, w), head).Argmax(alphabet, rows).Model()
+	m, err := p.Then(blocks.PredStrict("i/n", we, pred, w), head).Argmax(alphabet, rows).Model()
 	if err != nil {
 		return nil, err
 	}
@@ -672,7 +662,7 @@ func buildInductionFrequent(cfg Config, printed inductFrequentPrinted) (*Constru
 			}
 			return v
 		})
-	p.Then(inductionPred(nm.we, nm.pred, w))
+	p.Then(blocks.PredStrict("i/n", nm.we, nm.pred, w))
 
 	var counts []string
 	for s := range nm.count {

@@ -245,9 +245,7 @@ func buildPred(cfg Config, literal bool) (*Construction, error) {
 
 func buildPredStrict(cfg Config) (*Construction, error) {
 	w := cfg.Weighting
-	head := &stream.Attn{Name: "pred(strict)", In: []string{"i/n", "v"}, Out: []string{"pred"},
-		Q: model.Ints([]int64{1, 0}), K: model.Ints([]int64{1, 0}), V: model.Ints([]int64{0, 1}),
-		Mask: model.StrictFuture, Weighting: w, Scale: model.NoScale}
+	head := blocks.PredStrict("i/n", []string{"v"}, []string{"pred"}, w)
 	m, err := stream.New("pred-strict-"+WeightingAcronym(w), "i/n", "v").
 		Symbols(predSymbols, func(s int) stream.Values {
 			return stream.Values{"v": numeric.Lit(predValue(s))}

@@ -100,3 +100,20 @@ func SoftmaxBound() *big.Rat { return big.NewRat(1, 4) }
 func Round01(c, out string) *stream.FF {
 	return GTZeroEps(c, out, big.NewRat(1, 2), big.NewRat(1, 4))
 }
+
+// PredStrict is the predecessor of §Predecessor with strict future
+// masking: reading the position encoding pos = i/n, W^Q = W^K = [i/n] give
+// the scores (i/n)(j/n) over j < i, uniquely maximal at j = i − 1, and
+// W^V copies the components vals of that position into outs. Position 1
+// attends to nothing and gets 0. Exact under UHAT (either side) and AHAT.
+func PredStrict(pos string, vals, outs []string, w model.Weighting) *stream.Attn {
+	in := append([]string{pos}, vals...)
+	q := model.Zeros(1, len(in))
+	q.Set(0, 0, numeric.LitInt(1))
+	v := model.Zeros(len(outs), len(in))
+	for k := range outs {
+		v.Set(k, k+1, numeric.LitInt(1))
+	}
+	return &stream.Attn{Name: "pred(strict)", In: in, Out: outs, Q: q, K: q, V: v,
+		Mask: model.StrictFuture, Weighting: w, Scale: model.NoScale}
+}
