@@ -1,7 +1,36 @@
-// Package proofs is the registry of the Transformer Cookbook's claims, each
-// with the checker that decides it and the verdict recorded for this
-// version of the code.
+// Package proofs is the registry of the Transformer Cookbook's claims:
+// every fact the paper states (that an FFN computes a function exactly,
+// that a gap is γ, that an error is at most a bound, that a row of a
+// table holds), each with the checker that decides it and the verdict
+// recorded for this version of the code. The tests re-run every checker
+// and fail when a verdict changes, so a regression in a recipe, or a
+// change in what the engine can prove, is caught like a failing build.
 //
-// It is built in a later issue; this file only reserves the package in the
-// module layout.
+// # Verdicts
+//
+//   - PROVED: decided for every point of a stated domain. Finite domains
+//     by exhaustive evaluation in exact arithmetic (the evidence says the
+//     bound: "every input of length ≤ 6"); ReLU FFNs on polyhedral domains
+//     by the exact decision procedure of package exact/cpwl (linear
+//     regions enumerated by exact LP, affine maps compared exactly on
+//     each cell); identities by exact algebra on symbolic cases.
+//   - HOLDS: no counterexample in a recorded search (how many cases, which
+//     generator, which seed). Not a proof, and never shown as one.
+//   - REFUTED: a concrete counterexample, certified: exact arithmetic where
+//     possible, otherwise an interval enclosure that excludes the claimed
+//     value. Where the paper's formula is wrong as printed and right
+//     after a correction, both are registered: the literal one REFUTED,
+//     the corrected one with its own verdict.
+//   - OUT OF SCOPE: with the reason (lower bounds by communication
+//     complexity, statements about training).
+//
+// # Claims
+//
+// A Claim has an ID that reads well (ffn.min.exact, attn.first.uhat,
+// lemma.edelman), the paper's section, the statement in the paper's words
+// (formulas quoted), the domain and assumptions it is checked under, the
+// checker, and the recorded verdict. IDs are grouped by the paper's
+// chapters: repr (Basic Ingredients), pe (Positional Encodings), ffn,
+// attn, ln (Layer Normalization), round (Rounding and Approximation),
+// assembly, example.
 package proofs

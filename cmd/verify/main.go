@@ -6,6 +6,7 @@
 //	verify --recipe NAME [--precision P] [flags]  check a recipe over lengths and inputs
 //	verify list                                   list the recipes
 //	verify run --recipe NAME --input STRING       run one input, with its trace
+//	verify claims [--json] [--id ID --explain]    the claim registry's verdicts
 //	verify format [NAME]                          describe a number format
 //	verify round --precision NAME VALUE...        round values to a format
 //
@@ -43,6 +44,9 @@ Usage:
   verify run --recipe NAME --input STRING [--precision P] [--weighting W] [--max-n N]
              [--param K=V] [--trace]
                                                  run one input, with the residual stream
+  verify claims [--json] [--id ID [--explain]]   check the paper's claims: verdict and evidence of each
+                                                 (PROVED, HOLDS, REFUTED, OUT OF SCOPE); exit 1 when
+                                                 a verdict differs from the one recorded
   verify format [NAME]                           describe a number format (all without NAME)
   verify round --precision NAME VALUE...         round each VALUE (1/3, 0.1, 1e-3, 0x1p-3)
 
@@ -103,11 +107,13 @@ func dispatch(args []string, stdout io.Writer) error {
 		return cmdRun(args[1:], stdout)
 	case "check":
 		return cmdCheck(args[1:], stdout)
+	case "claims":
+		return cmdClaims(args[1:], stdout)
 	}
 	if strings.HasPrefix(args[0], "-") {
 		return cmdCheck(args, stdout)
 	}
-	return badInput("unknown command %q; commands: --recipe (check), list, run, format, round, help", args[0])
+	return badInput("unknown command %q; commands: --recipe (check), list, run, claims, format, round, help", args[0])
 }
 
 // parsedArgs holds the flags and positional arguments of a subcommand.

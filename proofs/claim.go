@@ -1,0 +1,117 @@
+package proofs
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Verdict is what a checker decided about a claim.
+type Verdict string
+
+const (
+	Proved     Verdict = "PROVED"
+	Holds      Verdict = "HOLDS"
+	Refuted    Verdict = "REFUTED"
+	OutOfScope Verdict = "OUT OF SCOPE"
+)
+
+// Claim is one statement of the paper with its checker.
+type Claim struct {
+	ID      string
+	Section string // the paper's section title, as in recipes/testdata/labels.txt
+	Label   string // its LaTeX label; "" where the paper gives none
+	// Statement is the claim as the paper gives it, its formula quoted,
+	// in short words where the paper's prose is long.
+	Statement string
+	// Domain states the domain and assumptions the checker works under.
+	Domain string
+	// Recorded is the verdict of this version of the code; the tests fail
+	// when Check disagrees.
+	Recorded Verdict
+	// Check decides the claim. An error means the checker could not run
+	// (a bug), not that the claim is false.
+	Check func() (*Evidence, error)
+}
+
+// Evidence is a checker's verdict and what it rests on.
+type Evidence struct {
+	Verdict Verdict
+	// Summary says, in one line, the domain proved ("every input of
+	// length ≤ 6", "ℝ², 3 linear regions"), the search made ("2000 cases,
+	// gopter, seed 7"), the counterexample, or the reason it is out of
+	// scope.
+	Summary string
+	// Explain holds the details shown by 'verify claims --explain': the
+	// regions of a proof, a counterexample in full.
+	Explain []string
+	// Elapsed is how long the check took.
+	Elapsed time.Duration
+}
+
+var registry = map[string]*Claim{}
+
+// Register adds c; IDs are unique, and every claim states its section,
+// statement, domain, recorded verdict and checker.
+func Register(cs ...*Claim) {
+	for _, c := range cs {
+		if _, dup := registry[c.ID]; dup {
+			panic("proofs: duplicate claim " + c.ID)
+		}
+		if c.ID == "" || c.Section == "" || c.Statement == "" || c.Domain == "" || c.Check == nil {
+			panic("proofs: incomplete claim " + c.ID)
+		}
+		switch c.Recorded {
+		case Proved, Holds, Refuted, OutOfScope:
+		default:
+			panic(fmt.Sprintf("proofs: claim %s records verdict %q", c.ID, c.Recorded))
+		}
+		registry[c.ID] = c
+	}
+}
+
+// All returns the claims, sorted by ID (which groups them by chapter).
+func All() []*Claim {
+	var cs []*Claim
+	for _, c := range registry {
+		cs = append(cs, c)
+	}
+	sort.Slice(cs, func(i, j int) bool { return cs[i].ID < cs[j].ID })
+	return cs
+}
+
+// Get returns the claim with the given ID, or an error listing close IDs.
+func Get(id string) (*Claim, error) {
+	if c, ok := registry[id]; ok {
+		return c, nil
+	}
+	var near []string
+	prefix := id
+	if k := strings.LastIndex(id, "."); k > 0 {
+		prefix = id[:k]
+	}
+	for _, c := range All() {
+		if strings.HasPrefix(c.ID, prefix) {
+			near = append(near, c.ID)
+		}
+	}
+	if len(near) == 0 {
+		return nil, fmt.Errorf("unknown claim %q (see 'verify claims' for the list)", id)
+	}
+	return nil, fmt.Errorf("unknown claim %q; claims starting %q: %s", id, prefix, strings.Join(near, ", "))
+}
+
+// Run checks c and times it.
+func Run(c *Claim) (*Evidence, error) {
+	start := time.Now()
+	ev, err := c.Check()
+	if err != nil {
+		return nil, fmt.Errorf("claim %s: %w", c.ID, err)
+	}
+	if ev == nil {
+		return nil, fmt.Errorf("claim %s: the checker returned no evidence", c.ID)
+	}
+	ev.Elapsed = time.Since(start)
+	return ev, nil
+}

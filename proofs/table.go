@@ -1,0 +1,75 @@
+package proofs
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"sync"
+)
+
+// Result is a claim with what its checker found (Err when it could not
+// run).
+type Result struct {
+	Claim    *Claim
+	Evidence *Evidence
+	Err      error
+}
+
+// Verdict is the verdict found, or "ERROR".
+func (r Result) Verdict() string {
+	if r.Err != nil {
+		return "ERROR"
+	}
+	return string(r.Evidence.Verdict)
+}
+
+// Summary is the evidence in one line, or the error.
+func (r Result) Summary() string {
+	if r.Err != nil {
+		return "the checker could not run: " + r.Err.Error()
+	}
+	return r.Evidence.Summary
+}
+
+// Changed reports whether the verdict differs from the recorded one.
+func (r Result) Changed() bool { return r.Verdict() != string(r.Claim.Recorded) }
+
+// CheckAll runs the checkers of claims on every core and returns the
+// results in the claims' order.
+func CheckAll(claims []*Claim) []Result {
+	results := make([]Result, len(claims))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				ev, err := Run(claims[k])
+				results[k] = Result{Claim: claims[k], Evidence: ev, Err: err}
+			}
+		}()
+	}
+	for k := range claims {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	return results
+}
+
+// WriteMarkdown writes the table of verdicts that README.md carries
+// (between its "claims" markers; a test keeps the two equal).
+func WriteMarkdown(w io.Writer, results []Result) error {
+	cell := func(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+	if _, err := fmt.Fprintln(w, "| claim | section | verdict | evidence |\n|---|---|---|---|"); err != nil {
+		return err
+	}
+	for _, r := range results {
+		if _, err := fmt.Fprintf(w, "| `%s` | %s | %s | %s |\n", r.Claim.ID, cell(r.Claim.Section), r.Verdict(), cell(r.Summary())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
