@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -36,6 +37,9 @@ type CheckOptions struct {
 	AllLengths bool
 	// Workers is the number of goroutines running cases (0: GOMAXPROCS).
 	Workers int
+	// Notes are added to the report's notes (the caller's choices, such as
+	// a precision chosen for the weighting).
+	Notes []string
 	// Progress, if set, is called with the report of each length as it
 	// completes; rep is the report so far (its outputs and bounds are
 	// set, its lengths not yet).
@@ -143,7 +147,7 @@ func Check(r *Recipe, opts CheckOptions) (*Report, error) {
 	rep := &Report{
 		Recipe: r.Name, Section: r.Section, Label: r.Label, Precision: opts.Precision.String(),
 		Weighting: r.weightingName(opts.Weighting), MaxN: opts.MaxN, Seed: opts.Seed,
-		Notes: append(append([]string(nil), con.Notes...), runner.Notes()...), Outputs: m.Output.Labels, Passed: true,
+		Notes: append(append(append([]string(nil), opts.Notes...), con.Notes...), runner.Notes()...), Outputs: m.Output.Labels, Passed: true,
 	}
 	if len(r.Params) > 0 {
 		rep.Params = map[string]string{}
@@ -155,7 +159,7 @@ func Check(r *Recipe, opts CheckOptions) (*Report, error) {
 		}
 	}
 	if opts.Precision.Kind == numeric.KindInterval {
-		rep.Notes = append(rep.Notes, "interval arithmetic: a case passes when every output enclosure contains the intended value (a proof of equality only where the enclosure is a single point); a failure is certified")
+		rep.Notes = append(rep.Notes, "interval arithmetic: an exact rational value is confirmed only by a single-point enclosure, an irrational one by an enclosure containing it, a bound by an enclosure within it; an enclosure that excludes the value is a certified failure")
 	}
 	rep.Scale = scaleOf(m)
 	for k := range rep.Outputs {
@@ -165,16 +169,24 @@ func Check(r *Recipe, opts CheckOptions) (*Report, error) {
 	if lengths == nil {
 		lengths = DefaultLengths(r.MinN, opts.MaxN)
 	}
+	// Checked in increasing order, once each: the limit is a statement
+	// about every checked length up to it.
+	lengths = slices.Compact(slices.Sorted(slices.Values(lengths)))
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x5eed))
 	for _, n := range lengths {
 		if n < max(1, r.MinN) || n > opts.MaxN {
 			return nil, fmt.Errorf("%s: length %d outside [%d, %d]", r.Name, n, max(1, r.MinN), opts.MaxN)
 		}
-		inputs, exhaustive := con.Inputs(n, rng, CasesAt(opts.Cases, n))
+		// Enumerate when there are at most opts.Exhaustive inputs; the
+		// probe draws from its own generator, so that the random inputs
+		// of every length depend on the seed alone.
+		var inputs []Case
+		exhaustive := false
 		if opts.Exhaustive > 0 {
-			if all, ok := con.Inputs(n, rng, opts.Exhaustive); ok {
-				inputs, exhaustive = all, true
-			}
+			inputs, exhaustive = con.Inputs(n, rand.New(rand.NewPCG(0, 0)), opts.Exhaustive)
+		}
+		if !exhaustive {
+			inputs, exhaustive = con.Inputs(n, rng, CasesAt(opts.Cases, n))
 		}
 		lr := checkLength(con, runner, inputs, opts.Workers)
 		lr.N, lr.Exhaustive = n, exhaustive
@@ -325,7 +337,16 @@ func checkCase(con *Construction, runner model.Runner, c Case) caseResult {
 		}
 		return caseResult{failure: &Failure{N: c.Len(), Input: text, Reason: reason}}
 	}
+	if con.Valid != nil {
+		if err := con.Valid(c); err != nil {
+			return caseResult{failure: &Failure{N: c.Len(), Input: text, Reason: "the recipe's input generator left its domain (a bug in the recipe): " + err.Error()}}
+		}
+	}
 	want := con.Expected(c)
+	if len(want) != len(out.Outputs) {
+		return caseResult{failure: &Failure{N: c.Len(), Input: text,
+			Reason: fmt.Sprintf("the model gave %d outputs and the reference %d (a bug in the recipe)", len(out.Outputs), len(want))}}
+	}
 	for i, w := range want {
 		got := out.Outputs[i]
 		errs := errorsOf(w, got)

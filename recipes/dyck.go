@@ -736,6 +736,9 @@ func buildDyckRounds(cfg Config, name string, k, d int, literal bool) (*Construc
 	if check == "avg" {
 		// Only the average's threshold 1/N depends on a maximum length.
 		con.Valid = dyckValidN(cfg.MaxN)
+		if w != model.AverageHardmax {
+			con.Notes = append(con.Notes, "the final all-matched check is an average-hard head (uniform attention has no unique-hard form); --param check=max keeps every head "+WeightingAcronym(w))
+		}
 	}
 	return con, err
 }

@@ -44,6 +44,7 @@ var Lookup = &Recipe{
 	// 24-bit arithmetic separates q² from q² − 1 up to q = 4096 only, so
 	// the sweep must pass that length to show where it stops.
 	DefaultMaxN: 8192,
+	LimitN:      1 << 16,
 	Build:       buildLookup,
 }
 

@@ -51,6 +51,7 @@ var LookupOneHot = &Recipe{
 	Width:       "2N+1 (e_{q_i}, e_i, v) + 2 (the outputs c, y)",
 	MinN:        1,
 	DefaultMaxN: 32,
+	LimitN:      1024,
 	Build:       func(cfg Config) (*Construction, error) { return buildOneHot(cfg, "lookup-onehot") },
 }
 
@@ -62,11 +63,11 @@ var LookupOneHot = &Recipe{
 // every n ≤ N, and GTZero_{1/2}(c_i − 1/4) rounds c_i to v_{q_i} exactly
 // (0 for c ≤ 1/4, 1 for c ≥ 3/4).
 //
-// The weights hold log(8N), so the recipe runs in certified interval
-// arithmetic (interval:128), where c's enclosure must lie within 1/4 of
-// v and y's must contain v (interval arithmetic encloses GTZero's two
-// ReLU branches separately, so y = 1 comes out as a narrow enclosure of 1,
-// not the point); at 53 bits or below y must be exactly v.
+// The weights hold log(8N), which exact arithmetic cannot: the recipe
+// runs at 53 bits by default, where y must be exactly v and c within 1/4
+// of it. In certified interval arithmetic c's enclosure lies within 1/4,
+// but y's cannot be the point v (interval arithmetic encloses GTZero's two
+// ReLU branches separately), so y is undecided there.
 //
 // Domain: n ≤ N, q_i ∈ [n], v_i ∈ {0, 1}. Outputs: y (exact) and c
 // (within 1/4). Past N the bound fails: with N = 1, the input
@@ -82,7 +83,7 @@ var HardmaxSoftmax = &Recipe{
 	Width:       "2N+1 (e_{q_i}, e_i, v) + 2 (the outputs c, y)",
 	MinN:        1,
 	DefaultMaxN: 32,
-	Precision:   "interval:128",
+	LimitN:      1024,
 	Build:       func(cfg Config) (*Construction, error) { return buildOneHot(cfg, "hardmax-softmax") },
 }
 
@@ -140,9 +141,11 @@ var LookupAO = &Recipe{
 	Width:       "2m+1 (s_{q_i}, s_i, v; m = ⌈(12k/ε²) log 2N⌉ = O(log N)) + 2 (the outputs c, y)",
 	MinN:        1,
 	DefaultMaxN: 4,
+	LimitN:      4096,
 	Params: []Param{
 		{Name: "eps", Default: "1/4", Doc: "the near-orthogonality ε, 0 < ε < 1/2 (the gap 1 − 2ε must be positive); the paper takes 1/4"},
 		{Name: "delta", Default: "1/2", Doc: "the failure probability δ of one sample, 0 < δ < 1: k = log(1/δ)/log N (m = 185 at N = 6; a larger δ gives a smaller m, e.g. 29 at δ = 9/10; a failed sample is resampled)"},
+		{Name: "k", Default: "", Doc: "the constant k of m = ⌈(12k/ε²) log 2N⌉; empty: the smallest k with 1/N^k ≤ δ, k = log(1/δ)/log N (which makes m bounded in N: the union bound needs k ≥ about 2/5, which the paper does not say)"},
 		{Name: "seed", Default: "1", Doc: "the first seed of the sampler (PCG); a family failing the check is resampled with the next seed"},
 	},
 	Build: buildAO,
@@ -181,10 +184,9 @@ var LookupAO = &Recipe{
 // are exact points. Under SMAT, 1/τ = log(8N)/γ(N) with γ(N) the smallest
 // gap for lengths ≤ N (lhGap), which decays like 2/N⁴: the scores are
 // then of size ~N⁴ log 8N, and rounded formats lose the lookup early.
-// There y's enclosure is [1 − 2w, 1 + 2w] when v = 1: interval arithmetic
-// encloses GTZero's two ReLU branches separately, so the check is that it
-// contains 1 (as for every interval output), though y is 1 exactly in real
-// arithmetic.
+// There y's enclosure is [1 − 2w, 1 + 2w] when v = 1 (interval arithmetic
+// encloses GTZero's two ReLU branches separately), which cannot confirm
+// the exact y = 1: under SMAT the recipe runs at 53 bits by default.
 //
 // Measured (every query at every position, with v one-hot at the query),
 // under AHAT and UHAT the lookup first fails at n = 4 in bf16, n = 6 in
@@ -211,8 +213,13 @@ var LookupLH = &Recipe{
 	Width:       "9 (lh(q_i), lh(i), v) + 6 (q, −q, 1, −1, j, −j, which the hashes are computed from) + 2 (the outputs c, y)",
 	MinN:        1,
 	DefaultMaxN: 64,
+	LimitN:      1 << 16,
 	Precision:   "interval:128",
-	Build:       buildLH,
+	// Under SMAT the outputs are rounded on purpose (y = GTZero(c − 1/4)
+	// with c within 1/4 of v): interval enclosures cannot show y exact, a
+	// 53-bit run can.
+	SoftmaxPrecision: "53",
+	Build:            buildLH,
 }
 
 func init() {
@@ -290,8 +297,9 @@ func buildOneHot(cfg Config, name string) (*Construction, error) {
 // aoMaxTries is the number of seeds the almost orthogonal sampler tries.
 const aoMaxTries = 1000
 
-// aoMaxDim bounds m, so that a tiny ε cannot ask for a huge model.
-const aoMaxDim = 1 << 14
+// aoMaxDim bounds m, so that a tiny ε or δ cannot ask for a model whose
+// (2m+3)² attention matrices do not fit in memory.
+const aoMaxDim = 1024
 
 // aoDimension returns the paper's m = ⌈(12k/ε²) log(2N)⌉ with
 // k = log(1/δ)/log N, that is ⌈12 log(1/δ) log(2N)/(ε² log N)⌉, for N ≥ 2
@@ -302,10 +310,15 @@ func aoDimension(maxN int, eps, delta *big.Rat) (int, error) {
 	if maxN == 1 {
 		return 1, nil
 	}
+	k := numeric.Quo(numeric.Log(numeric.Lit(new(big.Rat).Inv(delta))), numeric.Log(numeric.LitInt(int64(maxN))))
+	return aoDimensionK(maxN, eps, k)
+}
+
+// aoDimensionK is m = ⌈(12k/ε²) log(2N)⌉ for a given k, certified as in
+// aoDimension.
+func aoDimensionK(maxN int, eps *big.Rat, k numeric.Expr) (int, error) {
 	e2 := new(big.Rat).Mul(eps, eps)
-	expr := numeric.Quo(
-		numeric.Mul(numeric.Mul(numeric.LitInt(12), numeric.Log(numeric.Lit(new(big.Rat).Inv(delta)))), numeric.Log(numeric.LitInt(2*int64(maxN)))),
-		numeric.Mul(numeric.Lit(e2), numeric.Log(numeric.LitInt(int64(maxN)))))
+	expr := numeric.Quo(numeric.Mul(numeric.Mul(numeric.LitInt(12), k), numeric.Log(numeric.LitInt(2*int64(maxN)))), numeric.Lit(e2))
 	for bits := uint(128); bits <= 1024; bits *= 2 {
 		b := numeric.NewIntervals(bits)
 		iv, err := b.Eval(nil, expr)
@@ -361,32 +374,29 @@ func aoSample(maxN, m int, seed uint64) [][]int8 {
 // whether x_j = s_j/√m satisfies eq. near_ortho for ε: |x_i·x_j| ≤ ε
 // (i ≠ j) and x_i·x_i ≥ 1 − ε, decided exactly.
 func aoCheck(signs [][]int8, eps *big.Rat) (maxDot int, ok bool) {
-	ok = true
-	oneMinus := new(big.Rat).Sub(big.NewRat(1, 1), eps)
+	// x_i·x_i = s_i·s_i/m = 1 for sign vectors, so only the pairs i ≠ j
+	// can fail: |s_i·s_j|/m ≤ ε ⇔ |s_i·s_j|·den(ε) ≤ num(ε)·m, in
+	// integers. The first failing pair ends the check: most seeds fail,
+	// and only an accepted family's maximum is reported.
+	if len(signs) == 0 {
+		return 0, true
+	}
+	m := int64(len(signs[0]))
+	num, den := eps.Num().Int64(), eps.Denom().Int64()
 	for i := range signs {
-		m := int64(len(signs[i]))
-		for j := i; j < len(signs); j++ {
+		for j := i + 1; j < len(signs); j++ {
 			dot := 0
 			for k := range signs[i] {
 				dot += int(signs[i][k]) * int(signs[j][k])
 			}
-			x := big.NewRat(int64(dot), m)
-			if i == j {
-				if x.Cmp(oneMinus) < 0 {
-					ok = false
-				}
-				continue
-			}
-			if dot < 0 {
-				dot = -dot
+			dot = max(dot, -dot)
+			if int64(dot)*den > num*m {
+				return dot, false
 			}
 			maxDot = max(maxDot, dot)
-			if big.NewRat(int64(dot), m).Cmp(eps) > 0 {
-				ok = false
-			}
 		}
 	}
-	return maxDot, ok
+	return maxDot, true
 }
 
 // sampleAO samples families with seeds seed, seed+1, … until one passes
@@ -425,7 +435,15 @@ func aoParams(cfg Config) (fam *aoFamily, m int, eps *big.Rat, note string, err 
 	if err != nil {
 		return nil, 0, nil, "", fmt.Errorf("parameter seed must be an unsigned integer, got %q", cfg.Params["seed"])
 	}
-	if m, err = aoDimension(maxN, eps, delta); err != nil {
+	if kText := cfg.Params["k"]; kText != "" {
+		k, err := cfg.PositiveRat("k")
+		if err != nil {
+			return nil, 0, nil, "", err
+		}
+		if m, err = aoDimensionK(maxN, eps, numeric.Lit(k)); err != nil {
+			return nil, 0, nil, "", err
+		}
+	} else if m, err = aoDimension(maxN, eps, delta); err != nil {
 		return nil, 0, nil, "", err
 	}
 	if fam, err = sampleAO(maxN, m, eps, seed); err != nil {

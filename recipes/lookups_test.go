@@ -218,24 +218,41 @@ func TestLookupsSoftmaxBound(t *testing.T) {
 	}
 }
 
-// TestLookupsIntervalSoftmax: lookup-lh and hardmax-softmax under SMAT at
-// their default precision (interval:128) pass Check, c within 1/4 and y's
-// enclosure containing v, and y is not a point there when v = 1 (an
-// interval GTZero_{1/2}(c − 1/4) encloses 2ReLU(c − 1/4) − 2ReLU(c − 3/4)
-// term by term), so only containment can be asked of it.
+// TestLookupsIntervalSoftmax: under SMAT, lookup-lh and hardmax-softmax
+// run by default at 53 bits, where y is exactly v and c within 1/4; in
+// certified interval arithmetic c's enclosure is within 1/4 but y's,
+// though it contains v, is not a point (an interval GTZero_{1/2}(c − 1/4)
+// encloses 2ReLU(c − 1/4) − 2ReLU(c − 3/4) term by term), so the check
+// reports y undecided rather than confirmed.
 func TestLookupsIntervalSoftmax(t *testing.T) {
 	for _, r := range []*Recipe{LookupLH, HardmaxSoftmax} {
-		rep, err := Check(r, CheckOptions{Precision: r.DefaultPrecision(), Weighting: model.Softmax,
-			MaxN: 5, Cases: 2, Exhaustive: 16})
+		p, _, err := r.PrecisionFor(model.Softmax, 5, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.String() != "53" {
+			t.Errorf("%s under SMAT: default precision %s, want 53", r.Name, p)
+		}
+		rep, err := Check(r, CheckOptions{Precision: p, Weighting: model.Softmax, MaxN: 5, Cases: 2, Exhaustive: 16})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !rep.Passed {
-			t.Fatalf("%s: %+v", r.Name, rep.FirstFailure)
+			t.Fatalf("%s at %s: %+v", r.Name, p, rep.FirstFailure)
+		}
+		rep, err = Check(r, CheckOptions{Precision: numeric.MustParsePrecision("interval:128"), Weighting: model.Softmax, MaxN: 5, Cases: 2, Exhaustive: 16})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Passed || !strings.HasPrefix(rep.FirstFailure.Reason, "undecided: y = ") {
+			t.Errorf("%s in intervals: passed %v, first failure %+v; want y undecided", r.Name, rep.Passed, rep.FirstFailure)
 		}
 		out := runCase(t, construct(t, r, model.Softmax, 2, nil), "interval:128", Case{Symbols: lookupInput([]int{1, 1}, []int{1, 0})})
 		if y := out[0].Values[0]; y.Equals(big.NewRat(1, 1)) || !y.Contains(big.NewRat(1, 1)) {
 			t.Errorf("%s on \"1:1 1:0\": y = %s, want a proper enclosure of 1", r.Name, y.Text)
+		}
+		if c := out[0].Values[1]; c.Error(big.NewRat(1, 1)).Cmp(big.NewRat(1, 4)) > 0 {
+			t.Errorf("%s on \"1:1 1:0\": c = %s is not certified within 1/4 of 1", r.Name, c.Text)
 		}
 	}
 }

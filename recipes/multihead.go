@@ -50,6 +50,7 @@ var MultiHead = &Recipe{
 	// maximum with a neighbour at query 46, fp32 at 4097; head 2's query
 	// n+1−q reaches 46 at n = 46 with q = 1.
 	DefaultMaxN: 8192,
+	LimitN:      1 << 16,
 	Params: []Param{{Name: "form", Default: "simulation",
 		Doc: "simulation (each head alone in its own layer, then addition: the section's construction) or multi-head (both heads in one sublayer, then addition)"}},
 	Build: buildMultiHead,

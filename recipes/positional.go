@@ -21,7 +21,7 @@ import (
 // reals) it writes at position i of a string of length n.
 type peSpec struct {
 	name, title, section, label, domain, width string
-	maxN                                       int
+	maxN, limitN                               int
 	params                                     []Param
 	precision                                  string
 	layout                                     func(cfg Config) ([]string, func(i, n int) []numeric.Expr, error)
@@ -30,7 +30,7 @@ type peSpec struct {
 func (s peSpec) recipe() *Recipe {
 	return &Recipe{
 		Name: s.name, Title: s.title, Section: s.section, Label: s.label, Domain: s.domain, Exact: true,
-		Width: s.width, MinN: 1, DefaultMaxN: s.maxN, Params: s.params, Precision: s.precision,
+		Width: s.width, MinN: 1, DefaultMaxN: s.maxN, LimitN: s.limitN, Params: s.params, Precision: s.precision,
 		Build: func(cfg Config) (*Construction, error) {
 			comps, values, err := s.layout(cfg)
 			if err != nil {
@@ -103,7 +103,7 @@ var positionEncodings = []peSpec{
 		layout: scalar("i²", func(i, n int) numeric.Expr { return numeric.LitInt(int64(i) * int64(i)) })},
 	{name: "pe-parity", title: "(−1)^i", section: "First", label: "sec:first", domain: "i ∈ [n]", width: "1", maxN: 4096,
 		layout: scalar("(-1)^i", func(i, n int) numeric.Expr { return numeric.LitInt(1 - 2*int64(i%2)) })},
-	{name: "pe-onehot", title: "one-hot e_i ∈ ℝ^N", section: "One-Hot Encodings", label: "sec:one-hot", domain: "i ∈ [n], n ≤ N", width: "N", maxN: 64,
+	{name: "pe-onehot", title: "one-hot e_i ∈ ℝ^N", section: "One-Hot Encodings", label: "sec:one-hot", domain: "i ∈ [n], n ≤ N", width: "N", maxN: 64, limitN: 1024,
 		layout: func(cfg Config) ([]string, func(i, n int) []numeric.Expr, error) {
 			return componentNames("e", cfg.MaxN), func(i, n int) []numeric.Expr {
 				v := make([]numeric.Expr, cfg.MaxN)
@@ -119,7 +119,7 @@ var positionEncodings = []peSpec{
 		params: []Param{{Name: "d", Default: "4", Doc: "the (even) width d, 2 … 64"}, {Name: "M", Default: "10000", Doc: "the base M (a positive integer; 10000 in Vaswani et al.)"}},
 		layout: sinusoidal},
 	{name: "pe-ao", title: "almost orthogonal x_i ∈ {±1/√m}^m", section: "Almost Orthogonal Embeddings", label: "sec:almost_orthogonal",
-		domain: "i ∈ [n], n ≤ N", width: "m = ⌈(12k/ε²) log 2N⌉", maxN: 16, precision: "interval:128",
+		domain: "i ∈ [n], n ≤ N", width: "m = ⌈(12k/ε²) log 2N⌉", maxN: 16, limitN: 4096, precision: "interval:128",
 		params: LookupAO.Params, layout: almostOrthogonal},
 }
 

@@ -1,7 +1,10 @@
 package recipes
 
 import (
+	"bufio"
+	"fmt"
 	"math/big"
+	"os"
 	"strings"
 	"testing"
 
@@ -104,5 +107,46 @@ func TestPEAlmostOrthogonal(t *testing.T) {
 				t.Errorf("x_%d·x_%d ∈ [%s, %s] exceeds ε = 1/3", i+1, j+1, lo.FloatString(6), hi.FloatString(6))
 			}
 		}
+	}
+}
+
+// TestSinusoidalGolden: the certified enclosures of pe-sinusoidal contain
+// mpmath's values of the paper's formula (testdata/sinusoidal.txt, by
+// gen_sinusoidal.py): cos on the even components, sin on the odd ones,
+// the argument i/M^{2c/d} with the 1-based position i.
+func TestSinusoidalGolden(t *testing.T) {
+	f, err := os.Open("testdata/sinusoidal.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := Get("pe-sinusoidal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs := map[string][]model.PositionOutput{}
+	slack := rat("1/1000000000000000000000000000000000") // 1e-33, ≫ mpmath's 40 digits
+	lines := 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var d, mBase, i, comp int
+		var value string
+		if _, err := fmt.Sscan(sc.Text(), &d, &mBase, &i, &comp, &value); err != nil {
+			t.Fatalf("bad line %q: %v", sc.Text(), err)
+		}
+		key := fmt.Sprint(d, mBase)
+		if outs[key] == nil {
+			con := construct(t, r, model.Softmax, 100, map[string]string{"d": fmt.Sprint(d), "M": fmt.Sprint(mBase)})
+			outs[key] = runCase(t, con, "interval:128", Case{Symbols: make([]int, 100)})
+		}
+		v := outs[key][i-1].Values[comp]
+		want := rat(value)
+		if want.Cmp(new(big.Rat).Sub(v.Lo, slack)) < 0 || want.Cmp(new(big.Rat).Add(v.Hi, slack)) > 0 {
+			t.Errorf("d = %d, M = %d, i = %d, component %d: enclosure %s does not contain mpmath's %s", d, mBase, i, comp, v.Text, value)
+		}
+		lines++
+	}
+	if lines < 50 {
+		t.Fatalf("read %d golden lines", lines)
 	}
 }

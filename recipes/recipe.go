@@ -1,6 +1,7 @@
 package recipes
 
 import (
+	"errors"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
@@ -42,11 +43,19 @@ type Recipe struct {
 	// DefaultMaxN is the largest length a sweep checks unless told
 	// otherwise.
 	DefaultMaxN int
+	// LimitN, when set, is the largest N the builder accepts: for
+	// recipes whose width or alphabet grows with N (one-hot encodings,
+	// the lookups' N query symbols), larger models would not fit in
+	// memory.
+	LimitN int
 	// Precision is the precision a check runs at unless told otherwise:
 	// "exact" when empty. Recipes whose weights or outputs are irrational
 	// (layer norm's square root, GELU's erf) default to certified
 	// intervals, the strongest check their arithmetic allows.
-	Precision string
+	// SoftmaxPrecision, where set, replaces it under SMAT (see
+	// PrecisionFor).
+	Precision        string
+	SoftmaxPrecision string
 	// Params are the builder's parameters (ε, δ, a truth table, …).
 	Params []Param
 	// Build returns the construction for a configuration whose Params
@@ -139,6 +148,12 @@ type Construction struct {
 // Construct fills in default parameters, rejects unknown ones, and builds
 // r for weighting w and maximum length maxN.
 func (r *Recipe) Construct(w model.Weighting, maxN int, params map[string]string) (*Construction, error) {
+	if maxN < 1 {
+		return nil, fmt.Errorf("%s: the maximum length N must be at least 1, got %d", r.Name, maxN)
+	}
+	if r.LimitN > 0 && maxN > r.LimitN {
+		return nil, fmt.Errorf("%s: N = %d is more than this recipe builds (at most %d: %s grows with N)", r.Name, maxN, r.LimitN, r.widthOrAlphabet())
+	}
 	cfg := Config{Weighting: w, MaxN: maxN, Params: map[string]string{}}
 	for _, p := range r.Params {
 		cfg.Params[p.Name] = p.Default
@@ -154,6 +169,13 @@ func (r *Recipe) Construct(w model.Weighting, maxN int, params map[string]string
 		return nil, fmt.Errorf("%s: %w", r.Name, err)
 	}
 	return c, nil
+}
+
+func (r *Recipe) widthOrAlphabet() string {
+	if r.Width != "" {
+		return "its width, " + r.Width + ", or its alphabet"
+	}
+	return "its alphabet"
 }
 
 func (r *Recipe) hasParam(name string) bool {
@@ -182,6 +204,30 @@ func (r *Recipe) DefaultPrecision() numeric.Precision {
 		return numeric.MustParsePrecision("exact")
 	}
 	return numeric.MustParsePrecision(r.Precision)
+}
+
+// PrecisionFor is the precision r is checked at by default under
+// weighting w, with a note when it is not the recipe's own default:
+// SoftmaxPrecision under SMAT where set; and when exact arithmetic cannot
+// hold the model's weights (softmax's 1/τ = log(8N)/γ is irrational), 53
+// bits, since a rounded output cannot be confirmed by an interval
+// enclosure that is wider than a point (see Compare).
+func (r *Recipe) PrecisionFor(w model.Weighting, maxN int, params map[string]string) (numeric.Precision, string, error) {
+	if w == model.Softmax && r.SoftmaxPrecision != "" && len(r.Weightings) > 0 {
+		return numeric.MustParsePrecision(r.SoftmaxPrecision), "", nil
+	}
+	p := r.DefaultPrecision()
+	if p.Kind != numeric.KindExact {
+		return p, "", nil
+	}
+	con, err := r.Construct(w, maxN, params)
+	if err != nil {
+		return p, "", err
+	}
+	if _, err := model.New(p, con.Model); errors.Is(err, numeric.ErrIrrational) {
+		return numeric.MustParsePrecision("53"), "precision 53: exact arithmetic cannot hold the weights (" + err.Error() + ")", nil
+	}
+	return p, "", nil
 }
 
 // Case is one input: a string of symbols, or, for recipes over real

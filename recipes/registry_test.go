@@ -2,7 +2,6 @@ package recipes
 
 import (
 	"bufio"
-	"errors"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -81,10 +80,11 @@ func TestRegistryDescribesEveryRecipe(t *testing.T) {
 // TestRegistryEveryRecipeRuns checks each recipe (except the literal
 // versions of printed errors, pinned by their own tests) with its default
 // parameters on a small sweep in every weighting the paper gives it, at
-// its default precision (exact, or certified intervals where its values
-// are irrational). It catches a recipe whose inputs leave its own domain,
-// a reference that disagrees with its construction, and a builder that
-// fails for small N.
+// the precision a user gets by default (PrecisionFor: exact, certified
+// intervals where its values are irrational, 53 bits where exact
+// arithmetic cannot hold softmax's 1/τ). It catches a recipe whose inputs
+// leave its own domain, a reference that disagrees with its construction,
+// and a builder that fails for small N.
 func TestRegistryEveryRecipeRuns(t *testing.T) {
 	for _, r := range All() {
 		if strings.HasSuffix(r.Name, "-literal") {
@@ -114,13 +114,13 @@ func TestRegistryEveryRecipeRuns(t *testing.T) {
 					}
 				}
 			}
-			opts := CheckOptions{Precision: r.DefaultPrecision(), Weighting: w,
-				MaxN: maxN, Cases: 3, Exhaustive: 32, Seed: 1}
-			rep, err := Check(r, opts)
-			if err != nil && errors.Is(err, numeric.ErrIrrational) {
-				opts.Precision = numeric.MustParsePrecision("53")
-				rep, err = Check(r, opts)
+			p, _, err := r.PrecisionFor(w, maxN, nil)
+			if err != nil {
+				t.Errorf("%s %s: %v", r.Name, WeightingAcronym(w), err)
+				continue
 			}
+			opts := CheckOptions{Precision: p, Weighting: w, MaxN: maxN, Cases: 3, Exhaustive: 32, Seed: 1}
+			rep, err := Check(r, opts)
 			if err != nil {
 				t.Errorf("%s %s: %v", r.Name, WeightingAcronym(w), err)
 				continue

@@ -19,6 +19,11 @@ type target struct {
 	r      *big.Rat
 	lo, hi *big.Rat
 	text   string
+	// real marks a value given as a real (Want.Reals): an enclosure that
+	// contains it confirms it even where it happens to be rational, as
+	// √(2/50) = 1/5 is, since the recipe's outputs are irrational in
+	// general and only enclosures can be asked of them.
+	real bool
 }
 
 // targets returns w's intended values, Reals enclosed where irrational.
@@ -33,7 +38,7 @@ func (w Want) targets() []target {
 	ts := make([]target, len(w.Reals))
 	for k, e := range w.Reals {
 		if r, ok, err := e.Rat(); err == nil && ok {
-			ts[k] = target{r: r, text: r.RatString()}
+			ts[k] = target{r: r, text: r.RatString(), real: true}
 			continue
 		}
 		b := numeric.NewIntervals(realBits)
@@ -76,14 +81,16 @@ func (t target) equals(got model.Value) bool {
 	return t.r != nil && got.Equals(t.r)
 }
 
-// within reports whether got is consistent with t: a point must equal it;
-// an enclosure (the interval backend) must contain it, which is all an
-// enclosure wider than a point can say (its exclusion is a certified
-// refutation). An irrational t is never a point, so only an enclosure
-// can be consistent with it.
+// within reports whether got confirms t: a rational t only as a point
+// equal to it; an irrational t, which no point equals, by an enclosure
+// (the interval backend) that contains it; a real t that happens to be
+// rational, by either.
 func (t target) within(got model.Value) bool {
-	if t.r != nil {
+	if t.r != nil && t.real {
 		return got.Contains(t.r)
+	}
+	if t.r != nil {
+		return got.Equals(t.r)
 	}
 	return t.lo != nil && got.Finite() && got.Lo.Cmp(t.lo) <= 0 && t.hi.Cmp(got.Hi) <= 0
 }
@@ -114,10 +121,11 @@ func exactlyEqual(w Want, got model.PositionOutput) bool {
 // Compare decides one position: the symbol must match, and each value
 // must equal the intended one exactly, or lie within its bound where the
 // paper claims only a bound. In the interval backend an output is an
-// enclosure of the model's exact real output: it passes an exactness
-// claim when it contains the intended value (consistent; a proof only
-// when the enclosure is a single point) and fails when it excludes it (a
-// certified refutation). It returns the reason of a failure.
+// enclosure of the model's exact real output: it confirms a rational
+// value only as a single point equal to it (an enclosure that contains
+// the value but is wider is undecided, and fails as such; one that
+// excludes it is a certified refutation), and an irrational value by
+// containing it. It returns the reason of a failure.
 func Compare(w Want, got model.PositionOutput, bounds []Bound, labels []string) (bool, string) {
 	name := func(k int) string {
 		if k < len(labels) {
@@ -138,6 +146,8 @@ func Compare(w Want, got model.PositionOutput, bounds []Bound, labels []string) 
 		switch {
 		case e == nil:
 			return false, fmt.Sprintf("%s = %s is not finite", name(k), g.Text)
+		case b.Max == nil && t.r != nil && !t.within(g) && g.Contains(t.r):
+			return false, fmt.Sprintf("undecided: %s = %s contains %s but is not a single point (raise the interval precision, or use a rounding format)", name(k), g.Text, t.text)
 		case b.Max == nil && t.r != nil && !t.within(g):
 			return false, fmt.Sprintf("%s = %s, want exactly %s", name(k), g.Text, t.text)
 		case b.Max == nil && t.r == nil && !t.within(g):
@@ -156,6 +166,17 @@ func wantText(w Want) []string {
 	}
 	for _, t := range w.targets() {
 		out = append(out, t.text)
+	}
+	return out
+}
+
+// ValueTexts prints the intended values: rationals as fractions,
+// irrational reals as their expressions with a decimal approximation.
+func (w Want) ValueTexts() []string {
+	ts := w.targets()
+	out := make([]string, len(ts))
+	for k, t := range ts {
+		out[k] = t.text
 	}
 	return out
 }

@@ -50,15 +50,17 @@ func cmdCheck(args []string, stdout io.Writer) error {
 		return err
 	}
 	opts := recipes.CheckOptions{Precision: p, Params: params, Cases: 8, Exhaustive: 256, Seed: 1, MaxN: defaultMaxN(r, p)}
+	// Every case of a length is built before it runs: --cases and
+	// --exhaustive are capped so that they fit in memory.
 	for _, f := range []struct {
-		name string
-		dst  *int
-		min  int
-	}{{"max-n", &opts.MaxN, 1}, {"cases", &opts.Cases, 1}, {"exhaustive", &opts.Exhaustive, 0}} {
+		name     string
+		dst      *int
+		min, max int
+	}{{"max-n", &opts.MaxN, 1, 1 << 24}, {"cases", &opts.Cases, 1, 100000}, {"exhaustive", &opts.Exhaustive, 0, 1 << 20}} {
 		if v, ok := a.flags[f.name]; ok {
 			n, err := strconv.Atoi(v)
-			if err != nil || n < f.min || n > 1<<24 {
-				return badInput("--%s must be an integer from %d to %d, got %q", f.name, f.min, 1<<24, v)
+			if err != nil || n < f.min || n > f.max {
+				return badInput("--%s must be an integer from %d to %d, got %q", f.name, f.min, f.max, v)
 			}
 			*f.dst = n
 		}
@@ -87,16 +89,32 @@ func cmdCheck(args []string, stdout io.Writer) error {
 	var reports []*recipes.Report
 	var skipped []string
 	failed := false
+	_, precisionGiven := a.flags["precision"]
 	for _, w := range weightings {
 		opts.Weighting = w
+		opts.Notes = nil
 		if !asJSON {
 			opts.Progress = lengthPrinter(stdout)
+		}
+		if !precisionGiven {
+			// The default may differ by weighting: softmax's 1/τ has no
+			// exact value.
+			var note string
+			if opts.Precision, note, err = r.PrecisionFor(w, opts.MaxN, params); err != nil {
+				return badInput("%v", err)
+			}
+			if note != "" {
+				opts.Notes = []string{note}
+			}
 		}
 		rep, err := recipes.Check(r, opts)
 		if err != nil {
 			if explicit {
 				return badInput("%v", err)
 			}
+			// A weighting the paper claims that cannot be checked is a
+			// failure of the run, not a pass.
+			failed = true
 			skipped = append(skipped, fmt.Sprintf("%s not run: %v", recipes.WeightingAcronym(w), err))
 			if !asJSON {
 				fmt.Fprintf(stdout, "%s under %s not run: %v\n\n", r.Name, recipes.WeightingAcronym(w), err)

@@ -31,6 +31,7 @@ func cmdRun(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	_, precisionGiven := a.flags["precision"]
 	ws, _, err := weightingFlag(a, r)
 	if err != nil {
 		return err
@@ -65,6 +66,11 @@ func cmdRun(args []string, stdout io.Writer) error {
 	if err != nil {
 		return badInput("%v", err)
 	}
+	if con.Valid != nil {
+		if err := con.Valid(c); err != nil {
+			return badInput("input outside the domain of %s (%s): %v", r.Name, r.Domain, err)
+		}
+	}
 	n := c.Len()
 	if n < r.MinN {
 		return badInput("%s needs inputs of length at least %d", r.Name, r.MinN)
@@ -88,6 +94,16 @@ func cmdRun(args []string, stdout io.Writer) error {
 			return badInput("input outside the domain of %s (%s): %v", r.Name, r.Domain, err)
 		}
 	}
+	var notes []string
+	if !precisionGiven {
+		var note string
+		if p, note, err = r.PrecisionFor(w, maxN, params); err != nil {
+			return badInput("%v", err)
+		}
+		if note != "" {
+			notes = append(notes, note)
+		}
+	}
 	runner, err := model.New(p, m)
 	if err != nil {
 		return badInput("%s cannot run at precision %s: %v", r.Name, p, err)
@@ -102,8 +118,12 @@ func cmdRun(args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("running %s: %w", r.Name, err)
 	}
-	fmt.Fprintf(stdout, "%s (§%s) at precision %s, %s, N = %d\n", r.Name, r.Section, p, recipes.WeightingAcronym(w), maxN)
-	for _, note := range append(con.Notes, runner.Notes()...) {
+	weighting := recipes.WeightingAcronym(w)
+	if len(r.Weightings) == 0 {
+		weighting = "no attention"
+	}
+	fmt.Fprintf(stdout, "%s (§%s) at precision %s, %s, N = %d\n", r.Name, r.Section, p, weighting, maxN)
+	for _, note := range append(append(notes, con.Notes...), runner.Notes()...) {
 		fmt.Fprintf(stdout, "note: %s\n", note)
 	}
 	symbols := make([]string, n)
@@ -167,8 +187,8 @@ func wantText(m *model.Model, w recipes.Want) string {
 	if w.Symbol != "" {
 		parts = append(parts, w.Symbol)
 	}
-	for k, v := range w.Values {
-		parts = append(parts, labelOf(m, k)+"="+v.RatString())
+	for k, v := range w.ValueTexts() {
+		parts = append(parts, labelOf(m, k)+"="+v)
 	}
 	return strings.Join(parts, " ")
 }
