@@ -2,6 +2,7 @@ package proofs
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/transformer-cookbook/verify/model"
@@ -23,6 +24,8 @@ type sweep struct {
 	// proof for the finite domain).
 	cases int
 	seed  uint64
+	// unlisted allows a weighting the paper does not give the recipe for.
+	unlisted bool
 }
 
 func (s sweep) run() (*recipes.Report, *recipes.Recipe, error) {
@@ -39,7 +42,7 @@ func (s sweep) run() (*recipes.Report, *recipes.Recipe, error) {
 		lengths = append(lengths, n)
 	}
 	opts := recipes.CheckOptions{Precision: numeric.MustParsePrecision(p), Weighting: s.weighting, MaxN: s.maxN,
-		Params: s.params, Lengths: lengths, Cases: max(s.cases, 1), Seed: s.seed, Exhaustive: 1 << 16}
+		Params: s.params, Lengths: lengths, Cases: max(s.cases, 1), Seed: s.seed, Exhaustive: 1 << 16, Unlisted: s.unlisted}
 	rep, err := recipes.Check(r, opts)
 	return rep, r, err
 }
@@ -49,6 +52,7 @@ func (s sweep) describe() string {
 	for k, v := range s.params {
 		ps = append(ps, k+"="+v)
 	}
+	sort.Strings(ps) // map order would make the summary, and the README, flap
 	d := fmt.Sprintf("%s under %s", s.recipe, recipes.WeightingAcronym(s.weighting))
 	if len(ps) > 0 {
 		d += " (" + strings.Join(ps, ", ") + ")"
@@ -114,24 +118,20 @@ func failure(s sweep, rep *recipes.Report) *Evidence {
 // vector recipes) and compares every position with the recipe's
 // reference: REFUTED with the first wrong position, else PROVED for that
 // one input (a claim about a single example, like the paper's example
-// strings).
+// strings), with the outputs in the summary.
 func runInput(s sweep, input string) (*Evidence, error) {
+	return runInputs(s, []string{input})
+}
+
+// runInputs is runInput over several inputs: PROVED for those inputs, or
+// REFUTED with the first wrong one. Each input must lie in the recipe's
+// domain.
+func runInputs(s sweep, inputs []string) (*Evidence, error) {
 	r, err := recipes.Get(s.recipe)
 	if err != nil {
 		return nil, err
 	}
 	con, err := r.Construct(s.weighting, s.maxN, s.params)
-	if err != nil {
-		return nil, err
-	}
-	var c recipes.Case
-	if con.Parse != nil {
-		c, err = con.Parse(input)
-	} else {
-		var syms []int
-		syms, err = con.Model.Tokenize(input)
-		c = recipes.Case{Symbols: syms}
-	}
 	if err != nil {
 		return nil, err
 	}
@@ -143,28 +143,50 @@ func runInput(s sweep, input string) (*Evidence, error) {
 	if err != nil {
 		return nil, err
 	}
-	var res *model.Result
-	if c.Stream != nil {
-		res, err = runner.RunStream(c.Stream, false)
-		c.Stream = recipes.RoundStream(runner, c.Stream)
-	} else {
-		res, err = runner.Run(c.Symbols, false)
-	}
-	if err != nil {
-		return nil, err
-	}
-	want := con.Expected(c)
 	var outs []string
-	for i, got := range res.Outputs {
-		if ok, why := recipes.Compare(want[i], got, con.Bounds, con.Model.Output.Labels); !ok {
-			sum := fmt.Sprintf("%s on %q, position %d: %s", s.describe(), input, i+1, why)
-			return &Evidence{Verdict: Refuted, Summary: sum, Explain: []string{sum}}, nil
+	for _, input := range inputs {
+		var c recipes.Case
+		if con.Parse != nil {
+			c, err = con.Parse(input)
+		} else {
+			var syms []int
+			syms, err = con.Model.Tokenize(input)
+			c = recipes.Case{Symbols: syms}
 		}
-		o := got.Symbol
-		for _, v := range got.Values {
-			o += " " + v.Text
+		if err != nil {
+			return nil, err
 		}
-		outs = append(outs, strings.TrimSpace(o))
+		if con.Valid != nil {
+			if err := con.Valid(c); err != nil {
+				return nil, fmt.Errorf("%s on %q: outside the domain: %v", s.describe(), input, err)
+			}
+		}
+		var res *model.Result
+		if c.Stream != nil {
+			res, err = runner.RunStream(c.Stream, false)
+			c.Stream = recipes.RoundStream(runner, c.Stream)
+		} else {
+			res, err = runner.Run(c.Symbols, false)
+		}
+		if err != nil {
+			return nil, err
+		}
+		want := con.Expected(c)
+		outs = outs[:0]
+		for i, got := range res.Outputs {
+			if ok, why := recipes.Compare(want[i], got, con.Bounds, con.Model.Output.Labels); !ok {
+				sum := fmt.Sprintf("%s on %q, position %d: %s", s.describe(), input, i+1, why)
+				return &Evidence{Verdict: Refuted, Summary: sum, Explain: []string{sum}}, nil
+			}
+			o := got.Symbol
+			for _, v := range got.Values {
+				o += " " + v.Text
+			}
+			outs = append(outs, strings.TrimSpace(o))
+		}
 	}
-	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("%s on %q, %s: every position as stated (%s)", s.describe(), input, p, strings.Join(outs, "; "))}, nil
+	if len(inputs) == 1 {
+		return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("%s on %q, %s: every position as stated (%s)", s.describe(), inputs[0], p, strings.Join(outs, "; "))}, nil
+	}
+	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("%s, %s: every one of %d inputs as stated", s.describe(), p, len(inputs))}, nil
 }

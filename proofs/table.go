@@ -59,11 +59,36 @@ func CheckAll(claims []*Claim) []Result {
 	return results
 }
 
+// Tally counts the verdicts found: "219 claims: 173 PROVED, 11 HOLDS,
+// 24 REFUTED, 11 OUT OF SCOPE", with the number of changed verdicts and
+// errors when there are any.
+func Tally(results []Result) string {
+	count := map[string]int{}
+	changed := 0
+	for _, r := range results {
+		count[r.Verdict()]++
+		if r.Changed() {
+			changed++
+		}
+	}
+	parts := []string{}
+	for _, v := range []string{string(Proved), string(Holds), string(Refuted), string(OutOfScope), "ERROR"} {
+		if count[v] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", count[v], v))
+		}
+	}
+	s := fmt.Sprintf("%d claims: %s", len(results), strings.Join(parts, ", "))
+	if changed > 0 {
+		s += fmt.Sprintf("; %d differ from the recorded verdict", changed)
+	}
+	return s
+}
+
 // WriteMarkdown writes the table of verdicts that README.md carries
 // (between its "claims" markers; a test keeps the two equal).
 func WriteMarkdown(w io.Writer, results []Result) error {
 	cell := func(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
-	if _, err := fmt.Fprintln(w, "| claim | section | verdict | evidence |\n|---|---|---|---|"); err != nil {
+	if _, err := fmt.Fprintf(w, "%s.\n\n| claim | section | verdict | evidence |\n|---|---|---|---|\n", Tally(results)); err != nil {
 		return err
 	}
 	for _, r := range results {

@@ -33,6 +33,10 @@ type CheckOptions struct {
 	Cases      int
 	Exhaustive int
 	Seed       uint64
+	// Unlisted runs the recipe under a weighting the paper does not give
+	// it for (to confirm that the cheat sheet is right to leave it out);
+	// the report then says so in its notes.
+	Unlisted bool
 	// AllLengths continues after the first failing length.
 	AllLengths bool
 	// Workers is the number of goroutines running cases (0: GOMAXPROCS).
@@ -132,7 +136,7 @@ func Check(r *Recipe, opts CheckOptions) (*Report, error) {
 	if opts.MaxN < max(1, r.MinN) {
 		return nil, fmt.Errorf("%s: the maximum length must be at least %d, got %d", r.Name, max(1, r.MinN), opts.MaxN)
 	}
-	if !r.Supports(opts.Weighting) {
+	if !r.Supports(opts.Weighting) && !opts.Unlisted {
 		return nil, fmt.Errorf("%s: the paper gives this construction for %s, not %s", r.Name, weightingList(r.Weightings), WeightingAcronym(opts.Weighting))
 	}
 	con, err := r.Construct(opts.Weighting, opts.MaxN, opts.Params)
@@ -140,6 +144,14 @@ func Check(r *Recipe, opts CheckOptions) (*Report, error) {
 		return nil, err
 	}
 	m := con.Model
+	if opts.Unlisted {
+		for k, l := range m.Layers {
+			if l.Attention != nil && l.Attention.Weighting != opts.Weighting {
+				return nil, fmt.Errorf("%s builds layer %d's attention under %s whatever the weighting asked, so it cannot be run under %s", r.Name, k+1, WeightingAcronym(l.Attention.Weighting), WeightingAcronym(opts.Weighting))
+			}
+		}
+		con.Notes = append(con.Notes, fmt.Sprintf("run under %s, which the paper does not give this construction for", WeightingAcronym(opts.Weighting)))
+	}
 	runner, err := model.New(opts.Precision, m)
 	if err != nil {
 		return nil, fmt.Errorf("%s cannot run at precision %s: %w", r.Name, opts.Precision, err)

@@ -91,6 +91,7 @@ func cmdClaims(args []string, stdout io.Writer) error {
 		if err := tw.Flush(); err != nil {
 			return err
 		}
+		fmt.Fprintln(stdout, proofs.Tally(results))
 	}
 	for _, r := range results {
 		if r.Changed() {

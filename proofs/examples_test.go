@@ -1,0 +1,87 @@
+package proofs
+
+import (
+	"math/big"
+	"testing"
+
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+)
+
+// Negative controls for the checkers of claims_examples.go.
+
+// TestExDyckGrammar pins the recursive-descent recognizer on strings
+// worked by hand.
+func TestExDyckGrammar(t *testing.T) {
+	for w, want := range map[string]bool{
+		"": true, "()": true, "()(())": true, "(())(()())": true, "(()())": true,
+		"(": false, ")": false, ")(": false, "())(()": false, "()((()": false, "(()": false, "())": false,
+	} {
+		if got := exDyckGrammar(w); got != want {
+			t.Errorf("%q: %v, want %v", w, got, want)
+		}
+	}
+}
+
+// TestExSingleUnitCatchesSmallLambda: with the weight N² on t instead of
+// 2N² (z = B_i/i + N·t_i), a string whose only violation is B_N < 0 at
+// its end gets z = B_N/N + N·(−B_N/N²) = 0 and accept 1: ")" at N = 1,
+// ReLU(1 − 1·(−1) − 1·1) = 1. The checker refutes it; 2N² is proved.
+func TestExSingleUnitCatchesSmallLambda(t *testing.T) {
+	ev, err := exCheckSingleUnit(4, func(n int) *big.Rat { return big.NewRat(int64(n*n), 1) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Verdict != Refuted {
+		t.Fatalf("λ = N²: verdict %s (%s), want REFUTED", ev.Verdict, ev.Summary)
+	}
+	if ev, err := exCheckSingleUnit(4, func(n int) *big.Rat { return big.NewRat(int64(2*n*n), 1) }); err != nil || ev.Verdict != Proved {
+		t.Errorf("λ = 2N²: %v, %v", ev, err)
+	}
+}
+
+// TestExUniform01CatchesWrongKey: with the violation head's key +o (it
+// then selects the "(" positions when t > 0) the candidate construction
+// fails, and the checker no longer claims a counterexample.
+func TestExUniform01CatchesWrongKey(t *testing.T) {
+	m, err := exUniform01()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := m.Layers[2].Attention.Heads[0]
+	flipped := false
+	for r := 0; r < h.K.Rows; r++ {
+		for c := 0; c < h.K.Cols; c++ {
+			if x, _, _ := h.K.At(r, c).Rat(); x != nil && x.Sign() != 0 {
+				h.K.Set(r, c, numeric.Lit(new(big.Rat).Neg(x)))
+				flipped = true
+			}
+		}
+	}
+	if !flipped {
+		t.Fatal("no key weight to flip")
+	}
+	ev, err := exCheckUniform01(m, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Verdict != Holds {
+		t.Errorf("flipped key: verdict %s (%s), want HOLDS (no counterexample)", ev.Verdict, ev.Summary)
+	}
+}
+
+// TestExAcceptModelCatchesDyck1N: dyck1-n built for N = 3 and run on
+// strings up to length 4 is wrong somewhere (its thresholds are too
+// coarse there), and exCheckAcceptModel reports it.
+func TestExAcceptModelCatchesDyck1N(t *testing.T) {
+	con, err := exConstruct("dyck1-n", model.AverageHardmax, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, wrong, err := exCheckAcceptModel(con.Model, 3); err != nil || wrong != "" {
+		t.Fatalf("N = 3 on lengths ≤ 3: %q, %v", wrong, err)
+	}
+	if _, wrong, err := exCheckAcceptModel(con.Model, 5); err != nil || wrong == "" {
+		t.Errorf("N = 3 on lengths ≤ 5: no failure found (%v)", err)
+	}
+}
