@@ -1,9 +1,21 @@
 module github.com/transformer-cookbook/verify
 
-go 1.24
+go 1.24.0
 
 require (
 	github.com/ALTree/bigfloat v0.2.0
 	github.com/google/go-cmp v0.7.0
 	github.com/leanovate/gopter v0.2.11
+	gonum.org/v1/plot v0.17.0
+)
+
+require (
+	codeberg.org/go-fonts/liberation v0.5.0 // indirect
+	codeberg.org/go-latex/latex v0.2.0 // indirect
+	codeberg.org/go-pdf/fpdf v0.11.1 // indirect
+	git.sr.ht/~sbinet/gg v0.7.0 // indirect
+	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
+	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
+	golang.org/x/image v0.30.0 // indirect
+	golang.org/x/text v0.28.0 // indirect
 )

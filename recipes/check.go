@@ -91,7 +91,9 @@ type LengthReport struct {
 
 // Failure is one wrong case.
 type Failure struct {
-	N        int      `json:"n"`
+	N int `json:"n"`
+	// Case is the input's index among the inputs of its length.
+	Case     int      `json:"case"`
 	Input    string   `json:"input"`
 	Position int      `json:"position"`
 	Expected []string `json:"expected"`
@@ -136,26 +138,11 @@ func Check(r *Recipe, opts CheckOptions) (*Report, error) {
 	if opts.MaxN < max(1, r.MinN) {
 		return nil, fmt.Errorf("%s: the maximum length must be at least %d, got %d", r.Name, max(1, r.MinN), opts.MaxN)
 	}
-	if !r.Supports(opts.Weighting) && !opts.Unlisted {
-		return nil, fmt.Errorf("%s: the paper gives this construction for %s, not %s", r.Name, weightingList(r.Weightings), WeightingAcronym(opts.Weighting))
-	}
-	con, err := r.Construct(opts.Weighting, opts.MaxN, opts.Params)
+	ck, err := NewChecker(r, opts)
 	if err != nil {
 		return nil, err
 	}
-	m := con.Model
-	if opts.Unlisted {
-		for k, l := range m.Layers {
-			if l.Attention != nil && l.Attention.Weighting != opts.Weighting {
-				return nil, fmt.Errorf("%s builds layer %d's attention under %s whatever the weighting asked, so it cannot be run under %s", r.Name, k+1, WeightingAcronym(l.Attention.Weighting), WeightingAcronym(opts.Weighting))
-			}
-		}
-		con.Notes = append(con.Notes, fmt.Sprintf("run under %s, which the paper does not give this construction for", WeightingAcronym(opts.Weighting)))
-	}
-	runner, err := model.New(opts.Precision, m)
-	if err != nil {
-		return nil, fmt.Errorf("%s cannot run at precision %s: %w", r.Name, opts.Precision, err)
-	}
+	con, runner, m := ck.Con, ck.Runner, ck.Con.Model
 	rep := &Report{
 		Recipe: r.Name, Section: r.Section, Label: r.Label, Precision: opts.Precision.String(),
 		Weighting: r.weightingName(opts.Weighting), MaxN: opts.MaxN, Seed: opts.Seed,
@@ -184,24 +171,11 @@ func Check(r *Recipe, opts CheckOptions) (*Report, error) {
 	// Checked in increasing order, once each: the limit is a statement
 	// about every checked length up to it.
 	lengths = slices.Compact(slices.Sorted(slices.Values(lengths)))
-	rng := rand.New(rand.NewPCG(opts.Seed, 0x5eed))
 	for _, n := range lengths {
 		if n < max(1, r.MinN) || n > opts.MaxN {
 			return nil, fmt.Errorf("%s: length %d outside [%d, %d]", r.Name, n, max(1, r.MinN), opts.MaxN)
 		}
-		// Enumerate when there are at most opts.Exhaustive inputs; the
-		// probe draws from its own generator, so that the random inputs
-		// of every length depend on the seed alone.
-		var inputs []Case
-		exhaustive := false
-		if opts.Exhaustive > 0 {
-			inputs, exhaustive = con.Inputs(n, rand.New(rand.NewPCG(0, 0)), opts.Exhaustive)
-		}
-		if !exhaustive {
-			inputs, exhaustive = con.Inputs(n, rng, CasesAt(opts.Cases, n))
-		}
-		lr := checkLength(con, runner, inputs, opts.Workers)
-		lr.N, lr.Exhaustive = n, exhaustive
+		lr := ck.Length(n, 0, 1)
 		rep.Lengths = append(rep.Lengths, lr)
 		if opts.Progress != nil {
 			opts.Progress(rep, lr)
@@ -219,6 +193,108 @@ func Check(r *Recipe, opts CheckOptions) (*Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// Checker checks one built construction length by length (Check's
+// loop, and the frontier's sweeps and bisections).
+type Checker struct {
+	Recipe *Recipe
+	Con    *Construction
+	Runner model.Runner
+	opts   CheckOptions
+}
+
+// NewChecker builds r for opts (its weighting, MaxN and parameters) at
+// opts.Precision.
+func NewChecker(r *Recipe, opts CheckOptions) (*Checker, error) {
+	if !r.Supports(opts.Weighting) && !opts.Unlisted {
+		return nil, fmt.Errorf("%s: the paper gives this construction for %s, not %s", r.Name, weightingList(r.Weightings), WeightingAcronym(opts.Weighting))
+	}
+	con, err := r.Construct(opts.Weighting, opts.MaxN, opts.Params)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Unlisted {
+		for k, l := range con.Model.Layers {
+			if l.Attention != nil && l.Attention.Weighting != opts.Weighting {
+				return nil, fmt.Errorf("%s builds layer %d's attention under %s whatever the weighting asked, so it cannot be run under %s", r.Name, k+1, WeightingAcronym(l.Attention.Weighting), WeightingAcronym(opts.Weighting))
+			}
+		}
+		con.Notes = append(con.Notes, fmt.Sprintf("run under %s, which the paper does not give this construction for", WeightingAcronym(opts.Weighting)))
+	}
+	runner, err := model.New(opts.Precision, con.Model)
+	if err != nil {
+		return nil, fmt.Errorf("%s cannot run at precision %s: %w", r.Name, opts.Precision, err)
+	}
+	return &Checker{Recipe: r, Con: con, Runner: runner, opts: opts}, nil
+}
+
+// Inputs returns the inputs of length n: every one when there are at most
+// opts.Exhaustive, else CasesAt(opts.Cases, n) drawn from a generator
+// seeded by (Seed, n), so that a length's inputs depend on the seed and n
+// alone, not on which other lengths were checked (--lengths n reproduces
+// a failure found in a sweep).
+func (ck *Checker) Inputs(n int) (inputs []Case, exhaustive bool) {
+	if ck.opts.Exhaustive > 0 {
+		// The probe draws from its own generator: it must not consume
+		// the random inputs' stream.
+		inputs, exhaustive = ck.Con.Inputs(n, rand.New(rand.NewPCG(0, 0)), ck.opts.Exhaustive)
+	}
+	if !exhaustive {
+		inputs, exhaustive = ck.Con.Inputs(n, rand.New(rand.NewPCG(ck.opts.Seed, uint64(n))), CasesAt(ck.opts.Cases, n))
+	}
+	return inputs, exhaustive
+}
+
+// Length checks the inputs of length n whose index is shard modulo
+// shards (all of them for shard 0 of 1). A failure records its input's
+// index, so that the shards of a length can be merged into the report of
+// the whole (MergeLength).
+func (ck *Checker) Length(n, shard, shards int) LengthReport {
+	all, exhaustive := ck.Inputs(n)
+	var inputs []Case
+	var index []int
+	for k := shard; k < len(all); k += shards {
+		inputs = append(inputs, all[k])
+		index = append(index, k)
+	}
+	lr := checkLength(ck.Con, ck.Runner, inputs, ck.opts.Workers)
+	if lr.Failure != nil {
+		lr.Failure.Case = index[lr.Failure.Case]
+	}
+	lr.N, lr.Exhaustive = n, exhaustive
+	return lr
+}
+
+// MergeLength combines the reports of the shards of one length into the
+// report one unsharded run makes: counts add up, the largest error is
+// the largest of the shards', and the failure is the one of the lowest
+// input index.
+func MergeLength(parts []LengthReport) LengthReport {
+	out := LengthReport{N: parts[0].N, Exhaustive: parts[0].Exhaustive}
+	var best []*big.Float // nil entry: inf
+	for _, p := range parts {
+		out.Cases += p.Cases
+		out.Exact += p.Exact
+		out.Passed += p.Passed
+		for k, e := range p.MaxError {
+			v, _, err := big.ParseFloat(e, 10, 64, big.ToNearestEven)
+			if err != nil {
+				v = nil
+			}
+			switch {
+			case k >= len(out.MaxError):
+				out.MaxError = append(out.MaxError, e)
+				best = append(best, v)
+			case best[k] != nil && (v == nil || v.Cmp(best[k]) > 0):
+				out.MaxError[k], best[k] = e, v
+			}
+		}
+		if p.Failure != nil && (out.Failure == nil || p.Failure.Case < out.Failure.Case) {
+			out.Failure = p.Failure
+		}
+	}
+	return out
 }
 
 // weightingName is the weighting a report names: none for recipes
@@ -294,7 +370,7 @@ func checkLength(con *Construction, runner model.Runner, inputs []Case, workers 
 	lr := LengthReport{Cases: len(inputs)}
 	var maxErr []*big.Rat
 	inf := make([]bool, len(m.Output.Labels))
-	for _, res := range results {
+	for c, res := range results {
 		if res.exact {
 			lr.Exact++
 		}
@@ -302,6 +378,7 @@ func checkLength(con *Construction, runner model.Runner, inputs []Case, workers 
 			lr.Passed++
 		} else if lr.Failure == nil {
 			lr.Failure = res.failure
+			lr.Failure.Case = c
 		}
 		for k, e := range res.errs {
 			for len(maxErr) <= k {
@@ -322,8 +399,9 @@ func checkLength(con *Construction, runner model.Runner, inputs []Case, workers 
 			lr.MaxError = append(lr.MaxError, "inf")
 			continue
 		}
-		f, _ := e.Float64()
-		lr.MaxError = append(lr.MaxError, fmt.Sprintf("%.3g", f))
+		// Through big.Float, not float64: errors beyond float64's range
+		// (tiny ones at high precision) keep their value.
+		lr.MaxError = append(lr.MaxError, new(big.Float).SetRat(e).Text('g', 3))
 	}
 	return lr
 }

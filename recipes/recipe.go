@@ -159,7 +159,7 @@ func (r *Recipe) Construct(w model.Weighting, maxN int, params map[string]string
 		cfg.Params[p.Name] = p.Default
 	}
 	for k, v := range params {
-		if !r.hasParam(k) {
+		if !r.HasParam(k) {
 			return nil, fmt.Errorf("%s has no parameter %q (%s)", r.Name, k, r.paramNames())
 		}
 		cfg.Params[k] = v
@@ -178,7 +178,8 @@ func (r *Recipe) widthOrAlphabet() string {
 	return "its alphabet"
 }
 
-func (r *Recipe) hasParam(name string) bool {
+// HasParam reports whether r takes the parameter name.
+func (r *Recipe) HasParam(name string) bool {
 	for _, p := range r.Params {
 		if p.Name == name {
 			return true
@@ -346,6 +347,16 @@ func WeightingAcronym(w model.Weighting) string {
 		return "UHAT-right"
 	}
 	return w.String()
+}
+
+// DefaultWeighting is the weighting a check uses unless told otherwise:
+// the first the paper gives (Softmax, which does not matter, for recipes
+// without attention).
+func (r *Recipe) DefaultWeighting() model.Weighting {
+	if len(r.Weightings) == 0 {
+		return model.Softmax
+	}
+	return r.Weightings[0]
 }
 
 // Supports reports whether the paper says r works with weighting w.

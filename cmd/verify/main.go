@@ -47,6 +47,17 @@ Usage:
   verify claims [--json] [--id ID [--explain]]   check the paper's claims: verdict and evidence of each
                                                  (PROVED, HOLDS, REFUTED, OUT OF SCOPE); exit 1 when
                                                  a verdict differs from the one recorded
+  verify frontier --recipe NAME[,NAME…] | --all uniformity limits: for each precision, the largest n at which
+                                                 every checked case is right, the first failure and its cause,
+                                                 and the limit theory predicts where the paper gives a gap
+      --precision P,Q,…  (fp8-e4m3,fp8-e5m2,bf16,fp16,fp32,fp64,24,53,113)
+      --max-n, --cases, --exhaustive, --seed, --param, --weighting, --lengths   as above
+      --no-bisect       check only the geometric lengths (1 … 8, then growing by a quarter)
+      --shard K/N       check the inputs whose index is K−1 modulo N (no bisection); 'verify merge'
+      --json            print JSON;  --out FILE  write the JSON to FILE (atomically)
+      --plot FILE       draw max |error| against n (.svg or .png);  --quiet  no progress bar
+  verify merge FILE...  [--json] [--out F] [--plot F]
+                                                 combine the JSON of the shards of one frontier sweep
   verify format [NAME]                           describe a number format (all without NAME)
   verify round --precision NAME VALUE...         round each VALUE (1/3, 0.1, 1e-3, 0x1p-3)
 
@@ -72,7 +83,7 @@ func main() {
 // run executes the command line args and returns the exit status: 0 on
 // success, 2 on bad input, 1 when the work itself failed.
 func run(args []string, stdout, stderr io.Writer) int {
-	err := dispatch(args, stdout)
+	err := dispatch(args, stdout, stderr)
 	if err == nil {
 		return 0
 	}
@@ -89,7 +100,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 1
 }
 
-func dispatch(args []string, stdout io.Writer) error {
+func dispatch(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return badInput("no command; run 'verify help' for the list")
 	}
@@ -109,11 +120,15 @@ func dispatch(args []string, stdout io.Writer) error {
 		return cmdCheck(args[1:], stdout)
 	case "claims":
 		return cmdClaims(args[1:], stdout)
+	case "frontier":
+		return cmdFrontier(args[1:], stdout, stderr)
+	case "merge":
+		return cmdMerge(args[1:], stdout)
 	}
 	if strings.HasPrefix(args[0], "-") {
 		return cmdCheck(args, stdout)
 	}
-	return badInput("unknown command %q; commands: --recipe (check), list, run, claims, format, round, help", args[0])
+	return badInput("unknown command %q; commands: --recipe (check), list, run, claims, frontier, merge, format, round, help", args[0])
 }
 
 // parsedArgs holds the flags and positional arguments of a subcommand.

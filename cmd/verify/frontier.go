@@ -1,0 +1,310 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
+	"github.com/transformer-cookbook/verify/recipes/frontier"
+)
+
+var frontierFlags = []string{"recipe", "all", "precision", "weighting", "param", "max-n", "cases", "exhaustive", "seed",
+	"lengths", "no-bisect", "shard", "json", "out", "plot", "quiet"}
+
+var mergeFlags = []string{"json", "out", "plot"}
+
+// frontierDoc is the JSON document of frontier and merge: one report per
+// recipe.
+type frontierDoc struct {
+	Reports []*frontier.Report `json:"reports"`
+}
+
+// cmdFrontier measures the uniformity limits of one recipe (or all) at
+// a list of precisions.
+func cmdFrontier(args []string, stdout, stderr io.Writer) error {
+	a, err := parseArgs(args, frontierFlags...)
+	if err != nil {
+		return err
+	}
+	if len(a.positional) > 0 {
+		return badInput("unexpected argument %q (flags: --%s)", a.positional[0], strings.Join(frontierFlags, ", --"))
+	}
+	var rs []*recipes.Recipe
+	_, one := a.flags["recipe"]
+	switch {
+	case a.flags["all"] == "true" && one:
+		return badInput("give --recipe NAME or --all, not both")
+	case a.flags["all"] == "true":
+		rs = recipes.All()
+	case !one:
+		return badInput("--recipe NAME[,NAME…] or --all is required; recipes: %s (see 'verify list')", strings.Join(recipes.Names(), ", "))
+	default:
+		for _, name := range strings.Split(a.flags["recipe"], ",") {
+			r, err := recipes.Get(strings.TrimSpace(name))
+			if err != nil {
+				return badInput("%v", err)
+			}
+			rs = append(rs, r)
+		}
+	}
+	names := frontier.DefaultPrecisions
+	if v, ok := a.flags["precision"]; ok {
+		names = strings.Split(v, ",")
+	}
+	var precisions []numeric.Precision
+	for _, name := range names {
+		p, err := numeric.ParsePrecision(strings.TrimSpace(name))
+		if err != nil {
+			return badInput("--precision: %v", err)
+		}
+		precisions = append(precisions, p)
+	}
+	opts := frontier.Options{Precisions: precisions, Cases: 8, Exhaustive: 256, Seed: 1, Shards: 1,
+		NoBisect: a.flags["no-bisect"] == "true"}
+	for _, f := range []struct {
+		name     string
+		dst      *int
+		min, max int
+	}{{"max-n", &opts.MaxN, 1, 1 << 24}, {"cases", &opts.Cases, 1, 100000}, {"exhaustive", &opts.Exhaustive, 0, 1 << 20}} {
+		if v, ok := a.flags[f.name]; ok {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < f.min || n > f.max {
+				return badInput("--%s must be an integer from %d to %d, got %q", f.name, f.min, f.max, v)
+			}
+			*f.dst = n
+		}
+	}
+	if v, ok := a.flags["seed"]; ok {
+		if opts.Seed, err = strconv.ParseUint(v, 10, 64); err != nil {
+			return badInput("--seed must be a non-negative integer, got %q", v)
+		}
+	}
+	if v, ok := a.flags["shard"]; ok {
+		var k, n int
+		if c, err := fmt.Sscanf(v, "%d/%d", &k, &n); err != nil || c != 2 || n < 1 || k < 1 || k > n || fmt.Sprintf("%d/%d", k, n) != v {
+			return badInput("--shard must be K/N with 1 ≤ K ≤ N (e.g. 3/8), got %q", v)
+		}
+		opts.Shard, opts.Shards = k-1, n
+	}
+	if v, ok := a.flags["lengths"]; ok {
+		for _, f := range strings.Split(v, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 {
+				return badInput("--lengths: %q is not a length", f)
+			}
+			opts.Lengths = append(opts.Lengths, n)
+		}
+	}
+	params, err := recipeParams(a)
+	if err != nil {
+		return err
+	}
+	// With several recipes, a parameter goes to those that take it.
+	for k := range params {
+		used := false
+		for _, r := range rs {
+			used = used || r.HasParam(k)
+		}
+		if !used {
+			return badInput("--param %s: no recipe given takes a parameter %s ('verify list --params')", k, k)
+		}
+	}
+	if len(rs) > 1 {
+		if _, ok := a.flags["weighting"]; ok {
+			return badInput("--weighting applies to one recipe: give --recipe NAME")
+		}
+	}
+	if err := checkOutputs(a, len(rs)); err != nil {
+		return err
+	}
+
+	var stop atomic.Bool
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	defer signal.Stop(sig)
+	go func() {
+		if _, ok := <-sig; ok {
+			stop.Store(true)
+		}
+	}()
+	opts.Stop = stop.Load
+	bar := newProgress(stderr, a.flags["quiet"] == "true" || a.flags["json"] == "true" && a.flags["out"] == "")
+
+	var doc frontierDoc
+	for _, r := range rs {
+		o := opts
+		o.Recipe, o.Params = r, map[string]string{}
+		for k, v := range params {
+			if r.HasParam(k) {
+				o.Params[k] = v
+			}
+		}
+		if o.MaxN == 0 {
+			o.MaxN = r.DefaultMaxN
+			if o.MaxN == 0 {
+				o.MaxN = 64
+			}
+		}
+		if o.Weighting, err = oneWeighting(a, r); err != nil {
+			return err
+		}
+		if _, err := r.Construct(o.Weighting, o.MaxN, o.Params); err != nil {
+			return badInput("%v", err)
+		}
+		o.Progress = func(done, planned int, precision string, n int) {
+			bar.show(fmt.Sprintf("%s %s n = %d", r.Name, precision, n), done, planned)
+		}
+		rep, err := frontier.Run(o)
+		bar.clear()
+		if err != nil {
+			return badInput("%v", err)
+		}
+		doc.Reports = append(doc.Reports, rep)
+		if rep.Interrupted {
+			break
+		}
+	}
+	return writeFrontier(a, doc, stdout)
+}
+
+// cmdMerge combines the JSON results of the shards of a frontier sweep.
+func cmdMerge(args []string, stdout io.Writer) error {
+	a, err := parseArgs(args, mergeFlags...)
+	if err != nil {
+		return err
+	}
+	if len(a.positional) == 0 {
+		return badInput("merge needs the JSON files of the shards (verify frontier --shard K/N --out FILE)")
+	}
+	if err := checkOutputs(a, 1); err != nil {
+		return err
+	}
+	var docs []frontierDoc
+	for _, path := range a.positional {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return badInput("%v", err)
+		}
+		var d frontierDoc
+		dec := json.NewDecoder(strings.NewReader(string(data)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&d); err != nil {
+			return badInput("%s: not a frontier report: %v", path, err)
+		}
+		if len(docs) > 0 && len(d.Reports) != len(docs[0].Reports) {
+			return badInput("%s has %d reports, %s has %d", path, len(d.Reports), a.positional[0], len(docs[0].Reports))
+		}
+		docs = append(docs, d)
+	}
+	var out frontierDoc
+	for k := range docs[0].Reports {
+		var shards []*frontier.Report
+		for _, d := range docs {
+			shards = append(shards, d.Reports[k])
+		}
+		rep, err := frontier.Merge(shards)
+		if err != nil {
+			return badInput("%v", err)
+		}
+		out.Reports = append(out.Reports, rep)
+	}
+	return writeFrontier(a, out, stdout)
+}
+
+// checkOutputs refuses output files that cannot be written (a plot that
+// is neither .svg nor .png, a directory that does not exist or is not
+// writable) before a long sweep rather than after it.
+func checkOutputs(a parsedArgs, reports int) error {
+	if p, ok := a.flags["plot"]; ok {
+		if !strings.HasSuffix(p, ".svg") && !strings.HasSuffix(p, ".png") {
+			return badInput("--plot: %q must end in .svg or .png", p)
+		}
+		if reports > 1 {
+			return badInput("--plot draws one recipe: give --recipe NAME")
+		}
+	}
+	for _, flag := range []string{"out", "plot"} {
+		if path, ok := a.flags[flag]; ok {
+			dir := filepath.Dir(path)
+			f, err := os.CreateTemp(dir, ".verify-probe-*")
+			if err != nil {
+				return badInput("--%s: cannot write in %s: %v", flag, dir, errors.Unwrap(err))
+			}
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}
+	return nil
+}
+
+// writeFrontier prints the reports (text, or JSON with --json) and
+// writes --out and --plot, each atomically. An interrupted sweep prints
+// what it checked and writes no file.
+func writeFrontier(a parsedArgs, doc frontierDoc, stdout io.Writer) error {
+	interrupted := false
+	for _, rep := range doc.Reports {
+		interrupted = interrupted || rep.Interrupted
+	}
+	encode := func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(doc)
+	}
+	if !interrupted {
+		if path, ok := a.flags["out"]; ok {
+			if err := frontier.WriteFileAtomic(path, encode); err != nil {
+				return badInput("%v", err)
+			}
+		}
+		if path, ok := a.flags["plot"]; ok {
+			if err := frontier.WritePlot(doc.Reports[0], path); err != nil {
+				return badInput("%v", err)
+			}
+		}
+	}
+	if a.flags["json"] == "true" {
+		if err := encode(stdout); err != nil {
+			return err
+		}
+	} else {
+		if len(doc.Reports) > 1 {
+			if err := frontier.WriteTable(stdout, doc.Reports); err != nil {
+				return err
+			}
+			fmt.Fprintln(stdout)
+		}
+		for _, rep := range doc.Reports {
+			if err := frontier.WriteText(stdout, rep); err != nil {
+				return err
+			}
+			fmt.Fprintln(stdout)
+		}
+	}
+	if interrupted {
+		return fmt.Errorf("interrupted: the report above covers the lengths checked so far; no file written")
+	}
+	return nil
+}
+
+// oneWeighting is --weighting for a frontier: one weighting, the
+// recipe's first by default.
+func oneWeighting(a parsedArgs, r *recipes.Recipe) (w model.Weighting, err error) {
+	if a.flags["weighting"] == "all" {
+		return 0, badInput("a frontier runs one weighting; name it (--weighting %s)", weightingNames(r.Weightings))
+	}
+	ws, _, err := weightingFlag(a, r)
+	if err != nil {
+		return 0, err
+	}
+	return ws[0], nil
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestFrontierCommand runs the lookup's frontier at fp16, where the
+// scores 2115 and 2116 first tie at n = 46 (⌊√2048⌋ = 45), writes the
+// JSON and a plot, and leaves nothing else in the directory.
+func TestFrontierCommand(t *testing.T) {
+	dir := t.TempDir()
+	out, plot := filepath.Join(dir, "f.json"), filepath.Join(dir, "f.svg")
+	stdout, stderr, status := runCmd("frontier", "--recipe", "lookup", "--precision", "fp16", "--max-n", "60", "--out", out, "--plot", plot)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	if f := field(t, stdout, "fp16"); f[1] != "45" || f[4] != "46" || f[5] != "tie" {
+		t.Errorf("fp16 row %q, want limit 45, first failure n = 46, a tie", f)
+	}
+	var doc frontierDoc
+	data, err := os.ReadFile(out)
+	if err != nil || json.Unmarshal(data, &doc) != nil || len(doc.Reports) != 1 || doc.Reports[0].Rows[0].Limit != 45 {
+		t.Errorf("--out: %v, %.300s", err, data)
+	}
+	if svg, err := os.ReadFile(plot); err != nil || !strings.Contains(string(svg), "<svg") {
+		t.Errorf("--plot: %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("the directory holds %d files, want f.json and f.svg only", len(entries))
+	}
+}
+
+// TestFrontierMergeCommand: three shards merged equal one run without
+// bisection, byte for byte, whatever the order of the files.
+func TestFrontierMergeCommand(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"frontier", "--recipe", "lookup", "--precision", "fp16,bf16", "--max-n", "40"}
+	whole := filepath.Join(dir, "whole.json")
+	if _, stderr, status := runCmd(append(args, "--no-bisect", "--out", whole)...); status != 0 {
+		t.Fatalf("whole run: %s", stderr)
+	}
+	var shards []string
+	for _, k := range []string{"3/3", "1/3", "2/3"} {
+		path := filepath.Join(dir, "shard"+k[:1]+".json")
+		if _, stderr, status := runCmd(append(args, "--shard", k, "--out", path)...); status != 0 {
+			t.Fatalf("shard %s: %s", k, stderr)
+		}
+		shards = append(shards, path)
+	}
+	merged := filepath.Join(dir, "merged.json")
+	if _, stderr, status := runCmd(append([]string{"merge", "--out", merged}, shards...)...); status != 0 {
+		t.Fatalf("merge: %s", stderr)
+	}
+	a, _ := os.ReadFile(whole)
+	b, _ := os.ReadFile(merged)
+	if !bytes.Equal(a, b) || len(a) == 0 {
+		t.Errorf("merged shards differ from the whole run (%d and %d bytes)", len(a), len(b))
+	}
+}
+
+func TestFrontierBadInput(t *testing.T) {
+	dir := t.TempDir()
+	shard := filepath.Join(dir, "s1.json")
+	if _, stderr, status := runCmd("frontier", "--recipe", "lookup", "--precision", "bf16", "--max-n", "8", "--shard", "1/2", "--out", shard); status != 0 {
+		t.Fatal(stderr)
+	}
+	notJSON := filepath.Join(dir, "x.json")
+	os.WriteFile(notJSON, []byte("{\"reports\": [{\"recipe\": 3}]}"), 0o644)
+	tests := []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"frontier"}, "--recipe NAME"},
+		{[]string{"frontier", "--recipe", "nosuch"}, "nosuch"},
+		{[]string{"frontier", "--recipe", "lookup", "--all"}, "not both"},
+		{[]string{"frontier", "--recipe", "lookup", "--precision", "fp17"}, "--precision"},
+		{[]string{"frontier", "--recipe", "lookup", "--shard", "0/3"}, "--shard"},
+		{[]string{"frontier", "--recipe", "lookup", "--shard", "4/3"}, "--shard"},
+		{[]string{"frontier", "--recipe", "lookup", "--max-n", "0"}, "--max-n"},
+		{[]string{"frontier", "--recipe", "lookup", "--weighting", "all"}, "one weighting"},
+		{[]string{"frontier", "--recipe", "lookup", "--plot", filepath.Join(dir, "p.pdf")}, ".svg or .png"},
+		{[]string{"frontier", "--recipe", "lookup", "--out", filepath.Join(dir, "no", "such", "dir.json")}, "cannot write"},
+		{[]string{"frontier", "--recipe", "lookup,dyck1", "--param", "x=1"}, "no recipe given takes"},
+		{[]string{"frontier", "--recipe", "lookup,dyck1", "--weighting", "uhat"}, "one recipe"},
+		{[]string{"merge"}, "needs the JSON files"},
+		{[]string{"merge", filepath.Join(dir, "missing.json")}, "missing.json"},
+		{[]string{"merge", notJSON}, "not a frontier report"},
+		{[]string{"merge", shard}, "1 reports for 2 shards"},
+		{[]string{"merge", shard, shard}, "appears twice"},
+	}
+	for _, tc := range tests {
+		out, errOut, status := runCmd(tc.args...)
+		if status != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, tc.msg) {
+			t.Errorf("%q: status %d, stdout %.80q, stderr %q; want 2, nothing, one line with %q", tc.args, status, out, errOut, tc.msg)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("bad input left files behind: %d entries", len(entries))
+	}
+}

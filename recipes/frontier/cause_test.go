@@ -1,0 +1,356 @@
+package frontier
+
+import (
+	"math/big"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
+)
+
+// causeLookup builds the quadratic-maximisation lookup (§Quadratic
+// Maximization) under AHAT for N = maxN, and the input of length n whose
+// position i holds query queries[i] (default 1) and value values[i]
+// (default 0), as symbols "q:v".
+func causeLookup(t *testing.T, maxN, n int, queries, values map[int]int) (*recipes.Construction, recipes.Case) {
+	t.Helper()
+	return causeQV(t, "lookup", maxN, n, queries, values)
+}
+
+// causeQV is causeLookup for any recipe over the symbols "q:v".
+func causeQV(t *testing.T, name string, maxN, n int, queries, values map[int]int) (*recipes.Construction, recipes.Case) {
+	t.Helper()
+	r, err := recipes.Get(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	con, err := r.Construct(model.AverageHardmax, maxN, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	syms := make([]string, n)
+	for i := 1; i <= n; i++ {
+		q, ok := queries[i]
+		if !ok {
+			q = 1
+		}
+		syms[i-1] = strconv.Itoa(q) + ":" + strconv.Itoa(values[i])
+	}
+	in, err := con.Model.Tokenize(strings.Join(syms, " "))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return con, recipes.Case{Symbols: in}
+}
+
+func causeRunner(t *testing.T, prec string, m *model.Model) model.Runner {
+	t.Helper()
+	r, err := model.New(numeric.MustParsePrecision(prec), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// causeFails reports whether the runner gets position pos (1-based) of c
+// wrong, as recipes.Check decides.
+func causeFails(t *testing.T, con *recipes.Construction, runner model.Runner, c recipes.Case, pos int) bool {
+	t.Helper()
+	var res *model.Result
+	var err error
+	if c.Stream != nil {
+		c.Stream = recipes.RoundStream(runner, c.Stream)
+		res, err = runner.RunStream(c.Stream, false)
+	} else {
+		res, err = runner.Run(c.Symbols, false)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok, _ := recipes.Compare(con.Expected(c)[pos-1], res.Outputs[pos-1], con.Bounds, con.Model.Output.Labels)
+	return !ok
+}
+
+func causeDiagnose(t *testing.T, con *recipes.Construction, runner model.Runner, c recipes.Case, pos int) *Cause {
+	t.Helper()
+	if !causeFails(t, con, runner, c, pos) {
+		t.Fatalf("the case passes at position %d: nothing to diagnose", pos)
+	}
+	cause, err := Diagnose(con, runner, c, pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cause == nil {
+		t.Fatal("Diagnose found no cause")
+	}
+	t.Logf("%s | %s | %s", cause.Kind, cause.Where, cause.Detail)
+	return cause
+}
+
+func causeWant(t *testing.T, cause *Cause, kind string, where []string, detail []string) {
+	t.Helper()
+	if cause.Kind != kind {
+		t.Errorf("kind %q, want %q (where: %s; detail: %s)", cause.Kind, kind, cause.Where, cause.Detail)
+	}
+	for _, w := range where {
+		if !strings.Contains(cause.Where, w) {
+			t.Errorf("where = %q, want it to contain %q", cause.Where, w)
+		}
+	}
+	for _, w := range detail {
+		if !strings.Contains(cause.Detail, w) {
+			t.Errorf("detail = %q, want it to contain %q", cause.Detail, w)
+		}
+	}
+}
+
+// TestCauseTieLookupFP16: position 7 queries q = 46 in an input of length
+// 50. The scores s_j = 2qj − j² are 2115, 2116, 2115 at j = 45, 46, 47,
+// integers, but fp16 holds only even integers in [2048, 4096) (spacing
+// 2), and 2115 lies halfway between 2114 and 2116: ties to even round it
+// to 2116 (1058 is even, 1057 odd). Three positions tie, AHAT averages
+// v_45 = 0, v_46 = 1, v_47 = 0 into c = 1/3 instead of 1. The cause is the
+// tie of j = 45 (the first in position order) with j = 46. Position 1
+// (query 1: s_j = 2j − j², maximum 1 at j = 1, next 0) is right, and
+// Diagnose has nothing to say there.
+func TestCauseTieLookupFP16(t *testing.T) {
+	con, c := causeLookup(t, 50, 50, map[int]int{7: 46}, map[int]int{46: 1})
+	runner := causeRunner(t, "fp16", con.Model)
+	cause := causeDiagnose(t, con, runner, c, 7)
+	causeWant(t, cause, "tie",
+		[]string{"layer 1 attention", "position 7", "j = 45 and 46"},
+		[]string{"the scores of j = 45 and j = 46 are 2115 and 2116 exactly", "fp16 rounds both to 2116", "spacing at 2116 is 2", "3 positions"})
+
+	if causeFails(t, con, runner, c, 1) {
+		t.Fatal("position 1 should be right")
+	}
+	if cause, err := Diagnose(con, runner, c, 1); err != nil || cause != nil {
+		t.Errorf("Diagnose at a right position = %+v, %v; want nil, nil", cause, err)
+	}
+}
+
+// TestCauseNothingWrong: at n = 10 the lookup's scores 2qj − j² lie in
+// [−80, 100], integers that fp16 holds exactly, as it does every value of
+// the residual stream (q, 1, j, j², v ≤ 100, and c, y ∈ {0, 1}): every
+// input is right, and Diagnose returns nil. Nil is also what the scan of
+// the two traces finds on its own (no overflow, tie, gap, absorption or
+// rounding), without the check that the output is right.
+func TestCauseNothingWrong(t *testing.T) {
+	r, err := recipes.Get("lookup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	con, err := r.Construct(model.AverageHardmax, 10, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runner := causeRunner(t, "fp16", con.Model)
+	cases, _ := con.Inputs(10, rand.New(rand.NewPCG(1, 10)), 6)
+	for _, c := range cases {
+		for pos := 1; pos <= c.Len(); pos++ {
+			if causeFails(t, con, runner, c, pos) {
+				t.Fatalf("%s fails at position %d", recipes.CaseText(con.Model, c), pos)
+			}
+			cause, err := Diagnose(con, runner, c, pos)
+			if err != nil || cause != nil {
+				t.Fatalf("Diagnose(%s, %d) = %+v, %v; want nil, nil", recipes.CaseText(con.Model, c), pos, cause, err)
+			}
+		}
+		exact := causeRunner(t, "exact", con.Model)
+		ref, err1 := exact.Run(c.Symbols, true)
+		got, err2 := runner.Run(c.Symbols, true)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		for pos := 1; pos <= c.Len(); pos++ {
+			d, err := newDiagnosis(con.Model, runner, ref, got, pos, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cause := d.cause(); cause != nil {
+				t.Fatalf("the traces of %s at position %d show %+v", recipes.CaseText(con.Model, c), pos, cause)
+			}
+		}
+	}
+	// Runners that do not round have nothing to blame.
+	c := cases[0]
+	if cause, err := Diagnose(con, causeRunner(t, "exact", con.Model), c, 1); cause != nil || err != nil {
+		t.Errorf("exact runner: %+v, %v; want nil, nil", cause, err)
+	}
+	if _, err := Diagnose(con, runner, c, 11); err == nil {
+		t.Error("position 11 of an input of length 10: no error")
+	}
+}
+
+// TestCauseOverflowEmbedding: the lookup's position embedding writes j²,
+// and 256² = 65536 is beyond fp16's largest finite value 65504 (more than
+// half a spacing, 16, above it): the embedding holds +Inf at position
+// 256, the first thing to go wrong. (Position 1 queries 200, and its
+// scores meet that +Inf: the output there is NaN.)
+func TestCauseOverflowEmbedding(t *testing.T) {
+	con, c := causeLookup(t, 256, 256, map[int]int{1: 200}, map[int]int{200: 1})
+	cause := causeDiagnose(t, con, causeRunner(t, "fp16", con.Model), c, 1)
+	causeWant(t, cause, "overflow",
+		[]string{"embedding, position 256, component j²"},
+		[]string{"65536", "65504", "+Inf"})
+}
+
+// TestCauseOverflowScores: at n = 200 every j² ≤ 40000 is finite in fp16
+// (the embedding rounds some, by at most half a spacing), but position 1
+// queries q = 200, and its score q·k_j = 200·(2j) − j² starts with the
+// product 400j, which reaches 65520 (where fp16 rounds to +Inf) first at
+// j = 164: 200 × 328 = 65600. The scores of j = 164 … 200 are all +Inf,
+// tie, and c averages v_164 … v_200 instead of retrieving v_200 = 1.
+func TestCauseOverflowScores(t *testing.T) {
+	con, c := causeLookup(t, 200, 200, map[int]int{1: 200}, map[int]int{200: 1})
+	cause := causeDiagnose(t, con, causeRunner(t, "fp16", con.Model), c, 1)
+	causeWant(t, cause, "overflow",
+		[]string{"layer 1 attention", "position 1", "key j = 164"},
+		[]string{"q_1·k_1 = 200 × 328 = 65600", "score of j = 164", "65504"})
+}
+
+// causeOneLayer returns a model over the components names, with one
+// symbol per embedding row, the given layer, and the readout of the
+// component out.
+func causeOneLayer(names []string, alphabet []string, embed [][]*big.Rat, layer model.Layer, out int) *model.Model {
+	we := make([]model.Vector, len(embed))
+	for s, row := range embed {
+		we[s] = model.RatVector(row...)
+	}
+	w := model.Zeros(1, len(names))
+	w.Set(0, out, numeric.LitInt(1))
+	return &model.Model{Name: "cause-test", Alphabet: alphabet, WordEmbedding: we, D: len(names), Components: names,
+		Layers: []model.Layer{layer}, Output: model.Output{Kind: model.Readout, W: w, Labels: []string{names[out]}}}
+}
+
+// TestCauseAbsorbedResidual: x = 1, and a feed-forward sublayer adds the
+// constant b2 = 1/1024 through its residual connection: exactly x becomes
+// 1025/1024. bf16 has an 8-bit significand, so its spacing at 1 is 2^-7
+// and 1 + 2^-10 lies within half of it (2^-8) of 1: bf16 keeps x = 1.
+func TestCauseAbsorbedResidual(t *testing.T) {
+	layer := model.Layer{FeedForward: &model.FeedForward{
+		W1: model.Zeros(1, 1), W2: model.Zeros(1, 1), B2: model.RatVector(big.NewRat(1, 1024)), Activation: model.ReLU}}
+	m := causeOneLayer([]string{"x"}, []string{"a"}, [][]*big.Rat{{big.NewRat(1, 1)}}, layer, 0)
+	con := &recipes.Construction{Model: m, Expected: func(c recipes.Case) []recipes.Want {
+		want := make([]recipes.Want, c.Len())
+		for i := range want {
+			want[i] = recipes.Want{Values: []*big.Rat{big.NewRat(1025, 1024)}}
+		}
+		return want
+	}}
+	cause := causeDiagnose(t, con, causeRunner(t, "bf16", m), recipes.Case{Symbols: []int{0}}, 1)
+	causeWant(t, cause, "absorbed",
+		[]string{"layer 1 feed-forward, position 1, component x"},
+		[]string{"adds y = 1/1024 to x = 1, exactly 1025/1024", "bf16 keeps x = 1", "below half its spacing 2^-8"})
+}
+
+// TestCauseAbsorbedDyck1: dyck1-n (§A Transformer Construction for
+// Dyck-1) at N = 64 on ")(", position 2. There B_2/2 = 0 and
+// t_2 = (ReLU(−B_1/1) + ReLU(−B_2/2))/2 = (1 + 0)/2 = 1/2, and the prefix
+// is rejected because GTZero_ε(t) = 1 with ε = 1/N² = 1/4096: the
+// comparison's hidden units are t and t − ε, and W2 = [1/ε, −1/ε] gives
+// 4096 (1/2 − 2047/4096) = 1. In bf16 the spacing at 1/2 is 2^-8, and
+// ε = 2^-12 is below half of it: t − ε comes out 1/2, GTZero gives 0, and
+// the prefix is accepted.
+func TestCauseAbsorbedDyck1(t *testing.T) {
+	r, err := recipes.Get("dyck1-n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	con, err := r.Construct(model.AverageHardmax, 64, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := con.Model.Tokenize(")(")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cause := causeDiagnose(t, con, causeRunner(t, "bf16", con.Model), recipes.Case{Symbols: in}, 2)
+	causeWant(t, cause, "absorbed",
+		[]string{"feed-forward", "position 2", "hidden unit"},
+		[]string{"adding the bias b1 = -1/4096 to the sum so far, 0.5, gives 2047/4096 exactly", "bf16 keeps 0.5", "below half its spacing 2^-8"})
+}
+
+// TestCauseGap: one head over (1, a, b, c, v, o) with q = (1, 1, 1) and
+// k_j = (a_j, b_j, c_j), so s_j = a_j + b_j + c_j, and o = v at the
+// maximum. Symbol p has (a, b, c, v) = (1024, 1/2, 1/2, 1), score 1025;
+// r has (1024, 0, 1/4, 0), score 1024.25. fp16's spacing in [1024, 2048)
+// is 1, so the two scores round apart (to 1025 and 1024), but the sum
+// computed left to right loses both halves: 1024 + 1/2 is a tie that goes
+// to the even 1024, twice. Both scores come out 1024, AHAT averages v,
+// and o = 1/2 instead of 1. The gap 3/4 is under a unit: a "gap".
+func TestCauseGap(t *testing.T) {
+	names := []string{"1", "a", "b", "c", "v", "o"}
+	q, k, v := model.Zeros(3, 6), model.Zeros(3, 6), model.Zeros(6, 6)
+	for r := 0; r < 3; r++ {
+		q.Set(r, 0, numeric.LitInt(1))
+		k.Set(r, 1+r, numeric.LitInt(1))
+	}
+	v.Set(5, 4, numeric.LitInt(1))
+	layer := model.Layer{Attention: &model.Attention{Heads: []model.Head{{Q: q, K: k, V: v}},
+		Weighting: model.AverageHardmax, Scale: model.NoScale}}
+	rat := big.NewRat
+	m := causeOneLayer(names, []string{"p", "r"}, [][]*big.Rat{
+		{rat(1, 1), rat(1024, 1), rat(1, 2), rat(1, 2), rat(1, 1), rat(0, 1)},
+		{rat(1, 1), rat(1024, 1), rat(0, 1), rat(1, 4), rat(0, 1), rat(0, 1)},
+	}, layer, 5)
+	con := &recipes.Construction{Model: m, Expected: func(c recipes.Case) []recipes.Want {
+		want := make([]recipes.Want, c.Len())
+		for i := range want {
+			want[i] = recipes.Want{Values: []*big.Rat{rat(1, 1)}}
+		}
+		return want
+	}}
+	cause := causeDiagnose(t, con, causeRunner(t, "fp16", m), recipes.Case{Symbols: []int{0, 1}}, 1)
+	causeWant(t, cause, "gap",
+		[]string{"layer 1 attention", "position 1", "j = 1 and 2"},
+		[]string{"the largest score, 1025 (j = 1), leads the next, 1024.25 (j = 2), by 0.75", "spacing 1"})
+}
+
+// TestCauseOverflowStream: a recipe over real vectors (recipes.Case.Stream),
+// add at fp16 on x = y = 65504, fp16's largest finite value: both inputs
+// are held exactly, but the sum 131008 is beyond the range, and the
+// feed-forward sublayer that writes out = x + y holds +Inf.
+func TestCauseOverflowStream(t *testing.T) {
+	r, err := recipes.Get("add")
+	if err != nil {
+		t.Fatal(err)
+	}
+	con, err := r.Construct(model.AverageHardmax, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := con.Parse("65504, 65504")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cause := causeDiagnose(t, con, causeRunner(t, "fp16", con.Model), c, 1)
+	causeWant(t, cause, "overflow",
+		[]string{"layer 1 feed-forward, position 1, component out"},
+		[]string{"the exact value 131008 is beyond fp16's largest finite value 65504", "+Inf"})
+}
+
+// TestCauseDataflow: multihead (§Simulating Multi-Head Attention with
+// Single-Head Attention) runs head 1 (query q_i) in layer 1 and head 2
+// (query n+1−q_i) in layer 2, each reading only q, 1, j, j², v, n+1, and
+// adds c1 + c2. With n = 50: position 2 queries 46, and in layer 1 its
+// scores 2115, 2116, 2115 at j = 45, 46, 47 tie in fp16 (as in the
+// lookup); position 1 queries 1, so head 2's query there is 50, with
+// scores 100j − j², 2499 and 2500 at j = 49 and 50: fp16 rounds 2499 to
+// the even 2500. Position 1 fails through layer 2's tie alone: layer 2
+// reads no output of layer 1 at position 2, and the diagnosis must not
+// blame that earlier tie. Position 2 fails through layer 1's.
+func TestCauseDataflow(t *testing.T) {
+	con, c := causeQV(t, "multihead", 50, 50, map[int]int{2: 46}, map[int]int{46: 1, 50: 1})
+	runner := causeRunner(t, "fp16", con.Model)
+	causeWant(t, causeDiagnose(t, con, runner, c, 1), "tie",
+		[]string{"layer 2 attention", "position 1", "j = 49 and 50"},
+		[]string{"the scores of j = 49 and j = 50 are 2499 and 2500 exactly", "fp16 rounds both to 2500"})
+	causeWant(t, causeDiagnose(t, con, runner, c, 2), "tie",
+		[]string{"layer 1 attention", "position 2", "j = 45 and 46"},
+		[]string{"the scores of j = 45 and j = 46 are 2115 and 2116 exactly"})
+}

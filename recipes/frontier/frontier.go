@@ -1,0 +1,222 @@
+package frontier
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
+)
+
+// DefaultPrecisions are the formats a frontier sweeps unless told
+// otherwise: the IEEE and OCP formats from 8 to 64 bits, and big floats
+// with float32's, float64's and binary128's significands.
+var DefaultPrecisions = []string{"fp8-e4m3", "fp8-e5m2", "bf16", "fp16", "fp32", "fp64", "24", "53", "113"}
+
+// Options say what to sweep.
+type Options struct {
+	Recipe     *recipes.Recipe
+	Weighting  model.Weighting
+	Params     map[string]string
+	Precisions []numeric.Precision
+	// MaxN is the largest length, and the N the construction is built
+	// for.
+	MaxN int
+	// Cases, Exhaustive and Seed choose the inputs of each length as
+	// recipes.Check does.
+	Cases      int
+	Exhaustive int
+	Seed       uint64
+	// Lengths, when set, replaces the geometric sweep (no bisection).
+	Lengths []int
+	// NoBisect skips the bisection after the sweep.
+	NoBisect bool
+	// Shard and Shards select the inputs whose index is Shard modulo
+	// Shards (0 of 1: all); a sharded sweep does not bisect.
+	Shard, Shards int
+	Workers       int
+	// Stop, if set, is asked before every length; when it returns true
+	// the sweep ends there and the report says it was interrupted.
+	Stop func() bool
+	// Progress, if set, is called after every checked length with the
+	// number of lengths done and the number planned so far.
+	Progress func(done, planned int, precision string, n int)
+}
+
+// Run measures the frontier of opts.Recipe at every precision.
+func Run(opts Options) (*Report, error) {
+	r := opts.Recipe
+	if opts.Shards == 0 {
+		opts.Shards = 1
+	}
+	if opts.Shard < 0 || opts.Shard >= opts.Shards {
+		return nil, fmt.Errorf("shard %d of %d: want 0 ≤ K < N", opts.Shard, opts.Shards)
+	}
+	if opts.MaxN < max(1, r.MinN) {
+		return nil, fmt.Errorf("%s: the maximum length must be at least %d, got %d", r.Name, max(1, r.MinN), opts.MaxN)
+	}
+	lengths := opts.Lengths
+	if lengths == nil {
+		lengths = recipes.DefaultLengths(r.MinN, opts.MaxN)
+	}
+	lengths = slices.Compact(slices.Sorted(slices.Values(lengths)))
+	for _, n := range lengths {
+		if n < max(1, r.MinN) || n > opts.MaxN {
+			return nil, fmt.Errorf("%s: length %d outside [%d, %d]", r.Name, n, max(1, r.MinN), opts.MaxN)
+		}
+	}
+	rep := &Report{Recipe: r.Name, Section: r.Section, Weighting: weightingName(r, opts.Weighting),
+		MaxN: opts.MaxN, Seed: opts.Seed, Cases: opts.Cases, Exhaustive: opts.Exhaustive,
+		Bisect: !opts.NoBisect && opts.Lengths == nil && opts.Shards == 1}
+	if len(r.Params) > 0 {
+		rep.Params = map[string]string{}
+		for _, p := range r.Params {
+			rep.Params[p.Name] = p.Default
+		}
+		for k, v := range opts.Params {
+			rep.Params[k] = v
+		}
+	}
+	if opts.Shards > 1 {
+		rep.Shard = fmt.Sprintf("%d/%d", opts.Shard+1, opts.Shards)
+	}
+	done, planned := 0, len(lengths)*len(opts.Precisions)
+	checkers := map[string]*recipes.Checker{}
+	for _, p := range opts.Precisions {
+		row := Row{Precision: p.String()}
+		ck, err := recipes.NewChecker(r, recipes.CheckOptions{Precision: p, Weighting: opts.Weighting, MaxN: opts.MaxN,
+			Params: opts.Params, Cases: opts.Cases, Exhaustive: opts.Exhaustive, Seed: opts.Seed, Workers: opts.Workers})
+		if err != nil {
+			row.Error = err.Error()
+			rep.Rows = append(rep.Rows, row)
+			done += len(lengths)
+			continue
+		}
+		checkers[row.Precision] = ck
+		check := func(n int) {
+			if rep.Interrupted || opts.Stop != nil && opts.Stop() {
+				rep.Interrupted = true
+				return
+			}
+			row.Checked = append(row.Checked, ck.Length(n, opts.Shard, opts.Shards))
+			done++
+			if opts.Progress != nil {
+				opts.Progress(done, planned, row.Precision, n)
+			}
+		}
+		for _, n := range lengths {
+			check(n)
+		}
+		if rep.Bisect {
+			// Between the last passing length below the first failure
+			// and that failure: the limit to the length, if failures are
+			// monotone there (the report says where they are not).
+			lo, hi := bracket(row.Checked)
+			for hi > 0 && hi-lo > 1 && !rep.Interrupted {
+				mid := lo + (hi-lo)/2
+				planned++
+				check(mid)
+				sortChecked(row.Checked)
+				lo, hi = bracket(row.Checked)
+			}
+		}
+		rep.Rows = append(rep.Rows, row)
+		if rep.Interrupted {
+			break
+		}
+	}
+	if opts.Shards == 1 && !rep.Interrupted {
+		finish(rep, func(string) (*recipes.Checker, error) { return nil, nil }, checkers)
+	} else {
+		for k := range rep.Rows {
+			rep.Rows[k].summarise()
+		}
+	}
+	return rep, nil
+}
+
+// bracket returns the last passing length below the first failing one
+// (0 if none) and the first failing length (0 if none failed).
+func bracket(checked []recipes.LengthReport) (lo, hi int) {
+	for _, lr := range checked {
+		if lr.Failure != nil {
+			return lo, lr.N
+		}
+		lo = lr.N
+	}
+	return lo, 0
+}
+
+func sortChecked(checked []recipes.LengthReport) {
+	sort.Slice(checked, func(a, b int) bool { return checked[a].N < checked[b].N })
+}
+
+// summarise sets the limit, the first failure and the lengths that pass
+// above it from the checked lengths.
+func (row *Row) summarise() {
+	row.Limit, row.Failure, row.PassesAgain = 0, nil, nil
+	for _, lr := range row.Checked {
+		switch {
+		case row.Failure == nil && lr.Failure == nil:
+			row.Limit = lr.N
+		case row.Failure == nil:
+			row.Failure = &Failure{Failure: *lr.Failure}
+		case lr.Failure == nil:
+			row.PassesAgain = append(row.PassesAgain, lr.N)
+		}
+	}
+}
+
+// finish summarises every row (limit, first failure, lengths passing
+// again), diagnoses each first failure by re-running its input (the
+// inputs of a length depend only on the seed and the length, so a merge
+// of shards can do this too) and adds the predictions. The checkers are
+// those already built, by precision; build makes the others.
+func finish(rep *Report, build func(precision string) (*recipes.Checker, error), checkers map[string]*recipes.Checker) {
+	for k := range rep.Rows {
+		row := &rep.Rows[k]
+		if row.Error != "" {
+			continue
+		}
+		row.summarise()
+		if f := row.Failure; f != nil {
+			ck := checkers[row.Precision]
+			var err error
+			if ck == nil {
+				ck, err = build(row.Precision)
+			}
+			if err == nil && ck != nil {
+				err = diagnose(ck, f)
+			}
+			if err != nil {
+				f.Cause = &Cause{Kind: "unknown", Detail: "the diagnosis could not run: " + err.Error()}
+			}
+		}
+		if p, err := numeric.ParsePrecision(row.Precision); err == nil {
+			row.Prediction = Predict(rep.Recipe, p, rep.MaxN)
+		}
+	}
+}
+
+// diagnose sets the cause of a failure, re-running its input.
+func diagnose(ck *recipes.Checker, f *Failure) error {
+	inputs, _ := ck.Inputs(f.N)
+	if f.Case >= len(inputs) || f.Position < 1 {
+		return nil
+	}
+	cause, err := Diagnose(ck.Con, ck.Runner, inputs[f.Case], f.Position)
+	if err != nil {
+		return err
+	}
+	f.Cause = cause
+	return nil
+}
+
+func weightingName(r *recipes.Recipe, w model.Weighting) string {
+	if len(r.Weightings) == 0 {
+		return "no attention"
+	}
+	return recipes.WeightingAcronym(w)
+}

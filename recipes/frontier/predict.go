@@ -1,0 +1,130 @@
+package frontier
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/transformer-cookbook/verify/numeric"
+)
+
+// A gapModel is what the paper says of a construction's attention
+// scores at length n: the largest score at the query's position and the
+// largest score elsewhere (top − gap), as exact or 256-bit values.
+type gapModel struct {
+	gap, magnitude string // γ(n) and M(n), as the paper gives them
+	// scores returns the top score and the runner-up at length n, for
+	// the query and key that make the gap smallest; ok is false when
+	// length n has no runner-up.
+	scores func(n int) (top, second *big.Float, ok bool)
+	// largest is the largest intermediate value at length n (a product
+	// that must not overflow); nil when bounded.
+	largest func(n int) *big.Float
+}
+
+const predictBits = 256
+
+func fl(x *big.Rat) *big.Float { return new(big.Float).SetPrec(predictBits).SetRat(x) }
+
+func intf(k int64) *big.Float { return new(big.Float).SetPrec(predictBits).SetInt64(k) }
+
+// lhDot is lh(a)·lh(b) = 4(ab + 1)/√((a² + 1)(b² + 1)) (§Layernorm hash).
+func lhDot(a, b int64) *big.Float {
+	num := intf(4 * (a*b + 1))
+	den := new(big.Float).SetPrec(predictBits).Mul(intf(a*a+1), intf(b*b+1))
+	den.Sqrt(den)
+	return num.Quo(num, den)
+}
+
+var gapModels = map[string]gapModel{
+	// §Quadratic Maximization: s_j = 2q·j − j² = q² − (q − j)², integers,
+	// largest q² at j = q and q² − 1 at j = q ± 1; the products 2q·j
+	// reach 2n².
+	"lookup": {gap: "1", magnitude: "n²",
+		scores: func(n int) (*big.Float, *big.Float, bool) {
+			if n < 2 {
+				return nil, nil, false
+			}
+			q := int64(n)
+			return intf(q * q), intf(q*q - 1), true
+		},
+		largest: func(n int) *big.Float { return intf(2 * int64(n) * int64(n)) }},
+	// §Layernorm hash: s = lh(q)·lh(j) ≤ 4, equality at j = q; the
+	// smallest gap at length n is between n − 1 and n, about 2/n⁴.
+	"lookup-lh": {gap: "4 − lh(n−1)·lh(n) ≈ 2/n⁴", magnitude: "4",
+		scores: func(n int) (*big.Float, *big.Float, bool) {
+			if n < 2 {
+				return nil, nil, false
+			}
+			return intf(4), lhDot(int64(n-1), int64(n)), true
+		}},
+	// §One-Hot Encodings: scores 𝕀[j = q_i] ∈ {0, 1} for every n.
+	"lookup-onehot": {gap: "1", magnitude: "1",
+		scores: func(n int) (*big.Float, *big.Float, bool) { return intf(1), intf(0), n >= 2 }},
+}
+
+// roundTo rounds x to precision p (ties to even); an IEEE format's
+// overflow gives ±Inf, or NaN for fp8-e4m3, which has no infinities.
+func roundTo(p numeric.Precision, x *big.Float) (*big.Float, bool) {
+	switch p.Kind {
+	case numeric.KindBigFloat:
+		return new(big.Float).SetPrec(p.Bits).Set(x), true
+	case numeric.KindFloat64, numeric.KindFloat32, numeric.KindEmulated:
+		r := p.Format.RoundBig(x)
+		if r != r {
+			return nil, false
+		}
+		return new(big.Float).SetFloat64(r), true
+	}
+	return nil, false
+}
+
+// Predict is the theory's limit for a recipe at a rounding precision:
+// the largest n ≤ maxN such that at every length m ≤ n the top score and
+// the runner-up of the paper's gap round to different values, and no
+// product overflows. Nil where the paper gives no gap, or the precision
+// does not round (exact, intervals).
+func Predict(recipe string, p numeric.Precision, maxN int) *Prediction {
+	g, ok := gapModels[recipe]
+	if !ok || p.Kind == numeric.KindExact || p.Kind == numeric.KindInterval {
+		return nil
+	}
+	pr := &Prediction{Gap: g.gap, Magnitude: g.magnitude}
+	for n := 1; n <= maxN; n++ {
+		if g.largest != nil {
+			if r, ok := roundTo(p, g.largest(n)); !ok || r.IsInf() {
+				pr.Limit = n - 1
+				pr.Why = fmt.Sprintf("at n = %d the product %s overflows %s", n, g.largest(n).Text('g', 10), formatName(p))
+				return pr
+			}
+		}
+		top, second, ok := g.scores(n)
+		if !ok {
+			continue
+		}
+		rt, ok1 := roundTo(p, top)
+		rs, ok2 := roundTo(p, second)
+		if !ok1 || !ok2 || rt.IsInf() {
+			pr.Limit = n - 1
+			pr.Why = fmt.Sprintf("at n = %d the top score %s overflows %s", n, top.Text('g', 10), formatName(p))
+			return pr
+		}
+		if rt.Cmp(rs) == 0 {
+			pr.Limit = n - 1
+			gap := new(big.Float).Sub(top, second)
+			pr.Why = fmt.Sprintf("at n = %d the scores %s and %s (gap %s) round to one value in %s, %s", n,
+				top.Text('g', 10), second.Text('g', 10), gap.Text('g', 3), formatName(p), rt.Text('g', 10))
+			return pr
+		}
+	}
+	pr.Why = fmt.Sprintf("the gap stays resolved up to n = %d", maxN)
+	return pr
+}
+
+// formatName names a precision in a sentence: "fp16", "a 24-bit
+// bigfloat".
+func formatName(p numeric.Precision) string {
+	if p.Kind == numeric.KindBigFloat {
+		return fmt.Sprintf("a %d-bit bigfloat", p.Bits)
+	}
+	return p.String()
+}

@@ -1,0 +1,84 @@
+package frontier
+
+import "github.com/transformer-cookbook/verify/recipes"
+
+// Report is the frontier of one construction over several precisions.
+type Report struct {
+	Recipe    string            `json:"recipe"`
+	Section   string            `json:"section"`
+	Weighting string            `json:"weighting"`
+	Params    map[string]string `json:"params,omitempty"`
+	// MaxN is the largest length checked, and the N the construction is
+	// built for (recipes whose weights depend on N).
+	MaxN       int    `json:"max_n"`
+	Seed       uint64 `json:"seed"`
+	Cases      int    `json:"cases"`
+	Exhaustive int    `json:"exhaustive"`
+	// Bisect says whether the lengths between the last pass and the first
+	// failure were bisected (never in a sharded sweep).
+	Bisect bool `json:"bisect"`
+	// Shard is "K/N" in the report of one shard, empty otherwise.
+	Shard string `json:"shard,omitempty"`
+	// Interrupted says the sweep was stopped (Ctrl-C) before it ended:
+	// the rows hold what was checked until then.
+	Interrupted bool  `json:"interrupted,omitempty"`
+	Rows        []Row `json:"rows"`
+}
+
+// Row is the frontier at one precision.
+type Row struct {
+	Precision string `json:"precision"`
+	// Error is set when the construction cannot run at this precision
+	// (the rest of the row is then empty).
+	Error string `json:"error,omitempty"`
+	// Checked lists every length checked, in increasing order.
+	Checked []recipes.LengthReport `json:"checked"`
+	// Limit is the largest n such that every checked length ≤ n passed (0
+	// when the smallest failed); Failure is the first failure above it,
+	// at the smallest failing length, with its cause when the engine can
+	// see one; nil when every checked length passed.
+	Limit   int      `json:"limit"`
+	Failure *Failure `json:"failure,omitempty"`
+	// PassesAgain lists checked lengths above the first failure that
+	// passed: the failures are not monotone in n.
+	PassesAgain []int `json:"passes_again,omitempty"`
+	// Prediction is what theory predicts for this precision, where the
+	// paper gives a gap or a bound.
+	Prediction *Prediction `json:"prediction,omitempty"`
+}
+
+// Failure is a failing case with its diagnosis.
+type Failure struct {
+	recipes.Failure
+	Cause *Cause `json:"cause,omitempty"`
+}
+
+// Cause is what the engine sees behind a failure: the kind, and one line
+// that says where and why.
+type Cause struct {
+	// Kind is one of "tie" (two scores that differ exactly rounded to
+	// one value), "gap" (a score gap within the format's rounding error),
+	// "overflow" (a value beyond the format's range: ±inf or NaN),
+	// "absorbed" (a sum that lost its smallest addend), "rounding" (the
+	// first value that left the exact one, when none of the above fits),
+	// or "unknown" when the diagnosis itself could not run (Detail says
+	// why).
+	Kind string `json:"kind"`
+	// Where names the sublayer (as in the trace), the position and the
+	// component.
+	Where  string `json:"where"`
+	Detail string `json:"detail"`
+}
+
+// Prediction is the theory's side: the score gap γ(n) the paper gives,
+// the largest score magnitude M(n), and the largest n at which γ(n) is at
+// least the format's spacing at M(n), so that distinct scores stay
+// distinct after rounding (a sufficient condition, so the measured limit
+// should not fall below it).
+type Prediction struct {
+	Gap       string `json:"gap"`
+	Magnitude string `json:"magnitude"`
+	// Limit is 0 when the gap never falls below the spacing up to MaxN.
+	Limit int    `json:"limit"`
+	Why   string `json:"why"`
+}

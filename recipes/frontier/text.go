@@ -1,0 +1,158 @@
+package frontier
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+)
+
+// LimitText is a row's limit as a table shows it: "45" when a failure
+// follows, "≥ 8192" when every checked length passed (up to the largest
+// checked), "—" when the construction cannot run at the precision.
+func (row *Row) LimitText() string {
+	switch {
+	case row.Error != "":
+		return "—"
+	case row.Failure == nil && len(row.Checked) > 0:
+		return fmt.Sprintf("≥ %d", row.Checked[len(row.Checked)-1].N)
+	case row.Failure == nil:
+		return "?"
+	}
+	return fmt.Sprint(row.Limit)
+}
+
+// WriteTable writes the limits of several reports as one aligned table,
+// a row per recipe and a column per precision; a cell is the measured
+// limit, with the prediction after a slash where the paper gives one.
+func WriteTable(w io.Writer, reps []*Report) error {
+	var precisions []string
+	seen := map[string]bool{}
+	for _, rep := range reps {
+		for _, row := range rep.Rows {
+			if !seen[row.Precision] {
+				seen[row.Precision] = true
+				precisions = append(precisions, row.Precision)
+			}
+		}
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "recipe\tweighting\tmax n\t%s\t\n", strings.Join(precisions, "\t"))
+	for _, rep := range reps {
+		cells := make([]string, len(precisions))
+		for k, p := range precisions {
+			cells[k] = ""
+			for _, row := range rep.Rows {
+				if row.Precision == p {
+					cells[k] = row.LimitText()
+					if row.Prediction != nil && row.Prediction.Limit > 0 {
+						cells[k] += fmt.Sprintf(" / %d", row.Prediction.Limit)
+					}
+				}
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t\n", rep.Recipe, rep.Weighting, rep.MaxN, strings.Join(cells, "\t"))
+	}
+	return tw.Flush()
+}
+
+// WriteText writes one report: a line per precision with the measured
+// limit, the first failure and its cause, the prediction, and the
+// lengths checked.
+func WriteText(w io.Writer, rep *Report) error {
+	fmt.Fprintf(w, "%s (§%s), %s, lengths up to %d, seed %d", rep.Recipe, rep.Section, rep.Weighting, rep.MaxN, rep.Seed)
+	if len(rep.Params) > 0 {
+		var ps []string
+		for k, v := range rep.Params {
+			ps = append(ps, k+"="+v)
+		}
+		fmt.Fprintf(w, ", %s", strings.Join(slices.Sorted(slices.Values(ps)), " "))
+	}
+	if rep.Shard != "" {
+		fmt.Fprintf(w, ", shard %s", rep.Shard)
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "precision\tlimit\tfirst failure\tcause\tpredicted\tlengths checked\t")
+	for k := range rep.Rows {
+		row := &rep.Rows[k]
+		fail, cause, pred := "—", "", "—"
+		if row.Failure != nil {
+			fail = fmt.Sprintf("n = %d", row.Failure.N)
+			if row.Failure.Cause != nil {
+				cause = row.Failure.Cause.Kind
+			}
+		}
+		if row.Error != "" {
+			fail = "cannot run"
+		}
+		if p := row.Prediction; p != nil {
+			pred = fmt.Sprint(p.Limit)
+			if p.Limit == 0 {
+				pred = "none ≤ max n"
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", row.Precision, row.LimitText(), fail, cause, pred, checkedText(row))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for k := range rep.Rows {
+		row := &rep.Rows[k]
+		if row.Error != "" {
+			fmt.Fprintf(w, "%s: %s\n", row.Precision, row.Error)
+			continue
+		}
+		if f := row.Failure; f != nil {
+			fmt.Fprintf(w, "%s: first failure at n = %d, position %d (input index %d of that length, seed %d)\n", row.Precision, f.N, f.Position, f.Case, rep.Seed)
+			fmt.Fprintf(w, "  input     %s\n", shorten(f.Input, 120))
+			if len(f.Expected) > 0 {
+				fmt.Fprintf(w, "  expected  %s\n  actual    %s\n", strings.Join(f.Expected, ", "), strings.Join(f.Actual, ", "))
+			}
+			fmt.Fprintf(w, "  reason    %s\n", f.Reason)
+			if c := f.Cause; c != nil {
+				fmt.Fprintf(w, "  cause     %s: %s", c.Kind, c.Detail)
+				if c.Where != "" {
+					fmt.Fprintf(w, " (%s)", c.Where)
+				}
+				fmt.Fprintln(w)
+			}
+			if len(row.PassesAgain) > 0 {
+				fmt.Fprintf(w, "  not monotone: passes again at n = %s\n", joinInts(row.PassesAgain))
+			}
+		}
+		if p := row.Prediction; p != nil {
+			fmt.Fprintf(w, "  predicted (gap %s at magnitude %s): %s\n", p.Gap, p.Magnitude, p.Why)
+		}
+	}
+	return nil
+}
+
+// checkedText lists the checked lengths, compressing runs of the
+// geometric sweep: "1–8, 10, 12, 15, …, 41, 45, 46, 51 (24 lengths)".
+func checkedText(row *Row) string {
+	var ns []int
+	for _, lr := range row.Checked {
+		ns = append(ns, lr.N)
+	}
+	if len(ns) <= 8 {
+		return joinInts(ns)
+	}
+	return fmt.Sprintf("%s, …, %s (%d lengths)", joinInts(ns[:3]), joinInts(ns[len(ns)-3:]), len(ns))
+}
+
+func joinInts(ns []int) string {
+	s := make([]string, len(ns))
+	for k, n := range ns {
+		s[k] = fmt.Sprint(n)
+	}
+	return strings.Join(s, ", ")
+}
+
+func shorten(s string, max int) string {
+	if r := []rune(s); len(r) > max {
+		return string(r[:max]) + fmt.Sprintf(" … (%d characters; --json has it whole)", len(r))
+	}
+	return s
+}
