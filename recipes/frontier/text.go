@@ -123,6 +123,9 @@ func WriteText(w io.Writer, rep *Report) error {
 			}
 		}
 		if p := row.Prediction; p != nil {
+			if row.Failure == nil {
+				fmt.Fprintf(w, "%s: every checked length passed\n", row.Precision)
+			}
 			fmt.Fprintf(w, "  predicted (gap %s at magnitude %s): %s\n", p.Gap, p.Magnitude, p.Why)
 		}
 	}
