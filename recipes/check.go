@@ -33,6 +33,12 @@ type CheckOptions struct {
 	Cases      int
 	Exhaustive int
 	Seed       uint64
+	// MemoryLimit, when set, refuses a check whose MemoryEstimate at
+	// MaxN is above it (an error wrapping ErrMemory).
+	MemoryLimit uint64
+	// Model, when set, is checked instead of the recipe's own model,
+	// against the recipe's reference (Construction.Adopt).
+	Model *model.Model
 	// Unlisted runs the recipe under a weighting the paper does not give
 	// it for (to confirm that the cheat sheet is right to leave it out);
 	// the report then says so in its notes.
@@ -214,6 +220,11 @@ func NewChecker(r *Recipe, opts CheckOptions) (*Checker, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Model != nil {
+		if err := con.Adopt(opts.Model); err != nil {
+			return nil, fmt.Errorf("%s cannot check this model: %w", r.Name, err)
+		}
+	}
 	if opts.Unlisted {
 		for k, l := range con.Model.Layers {
 			if l.Attention != nil && l.Attention.Weighting != opts.Weighting {
@@ -221,6 +232,12 @@ func NewChecker(r *Recipe, opts CheckOptions) (*Checker, error) {
 			}
 		}
 		con.Notes = append(con.Notes, fmt.Sprintf("run under %s, which the paper does not give this construction for", WeightingAcronym(opts.Weighting)))
+	}
+	if opts.MemoryLimit > 0 {
+		if need := MemoryEstimate(con.Model, opts.Precision, opts.MaxN, opts.Workers); need > opts.MemoryLimit {
+			return nil, fmt.Errorf("%w: %s at n = %d (width %d, %s) needs about %s, and %s is available; lower --max-n or pass --force",
+				ErrMemory, r.Name, opts.MaxN, con.Model.D, opts.Precision, GiB(need), GiB(opts.MemoryLimit))
+		}
 	}
 	runner, err := model.New(opts.Precision, con.Model)
 	if err != nil {
@@ -413,7 +430,13 @@ func checkCase(con *Construction, runner model.Runner, c Case) caseResult {
 	var out *model.Result
 	var err error
 	if c.Stream != nil {
-		out, err = runner.RunStream(c.Stream, false)
+		h0 := c.Stream
+		if con.Adapt != nil {
+			if h0, err = con.Adapt(h0); err != nil {
+				return caseResult{failure: &Failure{N: c.Len(), Input: text, Reason: err.Error()}}
+			}
+		}
+		out, err = runner.RunStream(h0, false)
 		// The reference is computed on the input as the format holds it:
 		// rounding an input is not the construction's error.
 		c.Stream = RoundStream(runner, c.Stream)

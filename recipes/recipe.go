@@ -143,6 +143,9 @@ type Construction struct {
 	// Notes records choices made while building (a sampled family's seed
 	// and measured ε, an adaptation of the paper's weights), for reports.
 	Notes []string
+	// Adapt, when set, maps an input stream from the recipe's residual
+	// layout to the model's (Adopt sets it for a model from a file).
+	Adapt func(h0 [][]*big.Rat) ([][]*big.Rat, error)
 }
 
 // Construct fills in default parameters, rejects unknown ones, and builds

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -18,10 +19,10 @@ import (
 var errFindings = fmt.Errorf("a check failed")
 
 // checkFlags are the flags of the main command.
-var checkFlags = []string{"recipe", "precision", "weighting", "param", "max-n", "cases", "exhaustive", "seed", "lengths", "all-lengths", "json"}
+var checkFlags = []string{"recipe", "precision", "weighting", "param", "max-n", "cases", "exhaustive", "seed", "lengths", "all-lengths", "json", "force"}
 
 // boolFlags take no value.
-var boolFlags = map[string]bool{"all-lengths": true, "all": true, "no-bisect": true, "quiet": true, "json": true, "trace": true, "params": true, "markdown": true, "explain": true}
+var boolFlags = map[string]bool{"force": true, "all-lengths": true, "all": true, "no-bisect": true, "quiet": true, "json": true, "trace": true, "params": true, "markdown": true, "explain": true}
 
 // cmdCheck is the main job: run a recipe over a sweep of lengths and
 // inputs at one precision and compare with the exact reference.
@@ -80,6 +81,9 @@ func cmdCheck(args []string, stdout io.Writer) error {
 		}
 	}
 	opts.AllLengths = a.flags["all-lengths"] == "true"
+	if a.flags["force"] != "true" {
+		opts.MemoryLimit = recipes.AvailableMemory()
+	}
 	// A bad parameter is the user's error, whatever the weighting.
 	if _, err := r.Construct(weightings[0], opts.MaxN, params); err != nil {
 		return badInput("%v", err)
@@ -109,7 +113,7 @@ func cmdCheck(args []string, stdout io.Writer) error {
 		}
 		rep, err := recipes.Check(r, opts)
 		if err != nil {
-			if explicit {
+			if explicit || errors.Is(err, recipes.ErrMemory) {
 				return badInput("%v", err)
 			}
 			// A weighting the paper claims that cannot be checked is a

@@ -19,7 +19,7 @@ import (
 )
 
 var frontierFlags = []string{"recipe", "all", "precision", "weighting", "param", "max-n", "cases", "exhaustive", "seed",
-	"lengths", "no-bisect", "shard", "json", "out", "plot", "quiet"}
+	"lengths", "no-bisect", "shard", "json", "out", "plot", "quiet", "force"}
 
 var mergeFlags = []string{"json", "out", "plot"}
 
@@ -71,6 +71,9 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 	}
 	opts := frontier.Options{Precisions: precisions, Cases: 8, Exhaustive: 256, Seed: 1, Shards: 1,
 		NoBisect: a.flags["no-bisect"] == "true"}
+	if a.flags["force"] != "true" {
+		opts.MemoryLimit = recipes.AvailableMemory()
+	}
 	for _, f := range []struct {
 		name     string
 		dst      *int

@@ -1,6 +1,7 @@
 package frontier
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -37,6 +38,9 @@ type Options struct {
 	// Shards (0 of 1: all); a sharded sweep does not bisect.
 	Shard, Shards int
 	Workers       int
+	// MemoryLimit refuses precisions whose check would need more memory
+	// (recipes.CheckOptions.MemoryLimit): Run then returns the error.
+	MemoryLimit uint64
 	// Stop, if set, is asked before every length; when it returns true
 	// the sweep ends there and the report says it was interrupted.
 	Stop func() bool
@@ -87,7 +91,11 @@ func Run(opts Options) (*Report, error) {
 	for _, p := range opts.Precisions {
 		row := Row{Precision: p.String()}
 		ck, err := recipes.NewChecker(r, recipes.CheckOptions{Precision: p, Weighting: opts.Weighting, MaxN: opts.MaxN,
-			Params: opts.Params, Cases: opts.Cases, Exhaustive: opts.Exhaustive, Seed: opts.Seed, Workers: opts.Workers})
+			Params: opts.Params, Cases: opts.Cases, Exhaustive: opts.Exhaustive, Seed: opts.Seed, Workers: opts.Workers,
+			MemoryLimit: opts.MemoryLimit})
+		if errors.Is(err, recipes.ErrMemory) {
+			return nil, err
+		}
 		if err != nil {
 			row.Error = err.Error()
 			rep.Rows = append(rep.Rows, row)

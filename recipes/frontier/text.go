@@ -118,6 +118,11 @@ func WriteText(w io.Writer, rep *Report) error {
 				}
 				fmt.Fprintln(w)
 			}
+			var ns []int
+			for _, lr := range row.Checked {
+				ns = append(ns, lr.N)
+			}
+			fmt.Fprintf(w, "  checked   n = %s\n", joinInts(ns))
 			if len(row.PassesAgain) > 0 {
 				fmt.Fprintf(w, "  not monotone: passes again at n = %s\n", joinInts(row.PassesAgain))
 			}

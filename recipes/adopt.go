@@ -1,0 +1,79 @@
+package recipes
+
+import (
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+
+	"github.com/transformer-cookbook/verify/model"
+)
+
+// Adopt makes con check m instead of its own model: a model from a file
+// (a user's weights, built elsewhere) against the recipe's reference
+// function, inputs and domain. m must read the same inputs and write the
+// same outputs as the recipe's model: the same alphabet, in the same
+// order, for symbol inputs; for vector inputs, components named like the
+// recipe's input components (m.Components), which the input vectors are
+// moved to by name; and the same kind of output with the same labels.
+func (con *Construction) Adopt(m *model.Model) error {
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	own := con.Model
+	if m.Output.Kind != own.Output.Kind {
+		return fmt.Errorf("the model's output is %s; the reference's is %s", m.Output.Kind, own.Output.Kind)
+	}
+	if !slices.Equal(m.Output.Labels, own.Output.Labels) {
+		return fmt.Errorf("the model's outputs are (%s); the reference's are (%s)", strings.Join(m.Output.Labels, ", "), strings.Join(own.Output.Labels, ", "))
+	}
+	if !slices.Equal(m.Alphabet, own.Alphabet) {
+		return fmt.Errorf("the model's alphabet (%s) is not the reference's (%s), in that order", summary(m.Alphabet), summary(own.Alphabet))
+	}
+	// Vector inputs are written into the recipe's own residual layout;
+	// they move to m's components of the same names.
+	where := make([]int, len(own.Components))
+	index := map[string]int{}
+	for k, name := range m.Components {
+		index[name] = k
+	}
+	for k, name := range own.Components {
+		where[k] = -1
+		if j, ok := index[name]; ok {
+			where[k] = j
+		}
+	}
+	con.Adapt = func(h0 [][]*big.Rat) ([][]*big.Rat, error) {
+		out := make([][]*big.Rat, len(h0))
+		for i, row := range h0 {
+			out[i] = make([]*big.Rat, m.D)
+			for k := range out[i] {
+				out[i][k] = new(big.Rat)
+			}
+			for k, x := range row {
+				if x.Sign() == 0 {
+					continue
+				}
+				if k >= len(where) || where[k] < 0 {
+					name := fmt.Sprintf("component %d", k+1)
+					if k < len(own.Components) {
+						name = fmt.Sprintf("component %q", own.Components[k])
+					}
+					return nil, fmt.Errorf("the input sets %s, which the model does not name (its components: %s)", name, summary(m.Components))
+				}
+				out[i][where[k]] = x
+			}
+		}
+		return out, nil
+	}
+	con.Model = m
+	con.Notes = append(con.Notes, fmt.Sprintf("the model checked is %q, not the recipe's own", m.Name))
+	return nil
+}
+
+func summary(names []string) string {
+	if len(names) > 12 {
+		return strings.Join(names[:12], ", ") + fmt.Sprintf(", … (%d in all)", len(names))
+	}
+	return strings.Join(names, ", ")
+}
