@@ -12,8 +12,9 @@ import (
 // Adopt makes con check m instead of its own model: a model from a file
 // (a user's weights, built elsewhere) against the recipe's reference
 // function, inputs and domain. m must read the same inputs and write the
-// same outputs as the recipe's model: the same alphabet, in the same
-// order, for symbol inputs; for vector inputs, components named like the
+// same outputs as the recipe's model: every symbol of the recipe's
+// alphabet (inputs move to the model's symbols of the same names); for
+// vector inputs, components named like the
 // recipe's input components (m.Components), which the input vectors are
 // moved to by name; and the same kind of output with the same labels.
 func (con *Construction) Adopt(m *model.Model) error {
@@ -27,8 +28,26 @@ func (con *Construction) Adopt(m *model.Model) error {
 	if !slices.Equal(m.Output.Labels, own.Output.Labels) {
 		return fmt.Errorf("the model's outputs are (%s); the reference's are (%s)", strings.Join(m.Output.Labels, ", "), strings.Join(own.Output.Labels, ", "))
 	}
-	if !slices.Equal(m.Alphabet, own.Alphabet) {
-		return fmt.Errorf("the model's alphabet (%s) is not the reference's (%s), in that order", summary(m.Alphabet), summary(own.Alphabet))
+	// Symbols move to the model's symbols of the same name: its alphabet
+	// may hold more (a lookup exported for a larger N).
+	symbol := map[string]int{}
+	for k, s := range m.Alphabet {
+		symbol[s] = k
+	}
+	to := make([]int, len(own.Alphabet))
+	for k, s := range own.Alphabet {
+		j, ok := symbol[s]
+		if !ok {
+			return fmt.Errorf("the model's alphabet (%s) lacks the reference's symbol %q", summary(m.Alphabet), s)
+		}
+		to[k] = j
+	}
+	con.AdaptSymbols = func(in []int) []int {
+		out := make([]int, len(in))
+		for i, s := range in {
+			out[i] = to[s]
+		}
+		return out
 	}
 	// Vector inputs are written into the recipe's own residual layout;
 	// they move to m's components of the same names.

@@ -65,9 +65,17 @@ func TestAdopt(t *testing.T) {
 		t.Errorf("a perturbed weight must fail with an input: %v, %+v", err, rep)
 	}
 
+	// The same symbols in another order (and embeddings with them) pass;
+	// a missing symbol is refused.
+	swapped := copyModel(con.Model)
+	swapped.Alphabet = []string{swapped.Alphabet[1], swapped.Alphabet[0]}
+	swapped.WordEmbedding = []model.Vector{swapped.WordEmbedding[1], swapped.WordEmbedding[0]}
+	if rep, err := check(swapped); err != nil || !rep.Passed {
+		t.Errorf("the alphabet in another order: %v, %+v", err, rep)
+	}
 	other := copyModel(con.Model)
-	other.Alphabet = []string{")", "("}
-	if _, err := check(other); err == nil || !strings.Contains(err.Error(), "alphabet") {
+	other.Alphabet = []string{"(", "]"}
+	if _, err := check(other); err == nil || !strings.Contains(err.Error(), `symbol ")"`) {
 		t.Errorf("another alphabet: %v", err)
 	}
 }

@@ -43,6 +43,9 @@ type CheckOptions struct {
 	// it for (to confirm that the cheat sheet is right to leave it out);
 	// the report then says so in its notes.
 	Unlisted bool
+	// Stop, if set, is asked before every length; when it returns true
+	// the check ends there and the report says it was interrupted.
+	Stop func() bool
 	// AllLengths continues after the first failing length.
 	AllLengths bool
 	// Workers is the number of goroutines running cases (0: GOMAXPROCS).
@@ -78,6 +81,9 @@ type Report struct {
 	Limit        int      `json:"limit"`
 	FirstFailure *Failure `json:"first_failure,omitempty"`
 	Passed       bool     `json:"passed"`
+	// Interrupted says the check was stopped (Ctrl-C) before its last
+	// length: Lengths hold what was checked.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // LengthReport summarises the cases of one length.
@@ -151,7 +157,7 @@ func Check(r *Recipe, opts CheckOptions) (*Report, error) {
 	con, runner, m := ck.Con, ck.Runner, ck.Con.Model
 	rep := &Report{
 		Recipe: r.Name, Section: r.Section, Label: r.Label, Precision: opts.Precision.String(),
-		Weighting: r.weightingName(opts.Weighting), MaxN: opts.MaxN, Seed: opts.Seed,
+		Weighting: weightingOf(r, opts), MaxN: opts.MaxN, Seed: opts.Seed,
 		Notes: append(append(append([]string(nil), opts.Notes...), con.Notes...), runner.Notes()...), Outputs: m.Output.Labels, Passed: true,
 	}
 	if len(r.Params) > 0 {
@@ -180,6 +186,12 @@ func Check(r *Recipe, opts CheckOptions) (*Report, error) {
 	for _, n := range lengths {
 		if n < max(1, r.MinN) || n > opts.MaxN {
 			return nil, fmt.Errorf("%s: length %d outside [%d, %d]", r.Name, n, max(1, r.MinN), opts.MaxN)
+		}
+	}
+	for _, n := range lengths {
+		if opts.Stop != nil && opts.Stop() {
+			rep.Interrupted = true
+			break
 		}
 		lr := ck.Length(n, 0, 1)
 		rep.Lengths = append(rep.Lengths, lr)
@@ -213,7 +225,7 @@ type Checker struct {
 // NewChecker builds r for opts (its weighting, MaxN and parameters) at
 // opts.Precision.
 func NewChecker(r *Recipe, opts CheckOptions) (*Checker, error) {
-	if !r.Supports(opts.Weighting) && !opts.Unlisted {
+	if !r.Supports(opts.Weighting) && !opts.Unlisted && opts.Model == nil {
 		return nil, fmt.Errorf("%s: the paper gives this construction for %s, not %s", r.Name, weightingList(r.Weightings), WeightingAcronym(opts.Weighting))
 	}
 	con, err := r.Construct(opts.Weighting, opts.MaxN, opts.Params)
@@ -312,6 +324,26 @@ func MergeLength(parts []LengthReport) LengthReport {
 		}
 	}
 	return out
+}
+
+// weightingOf is the weighting a report names: the recipe's, or those of
+// the model from a file that is checked instead.
+func weightingOf(r *Recipe, opts CheckOptions) string {
+	if opts.Model == nil {
+		return r.weightingName(opts.Weighting)
+	}
+	var ws []string
+	for _, l := range opts.Model.Layers {
+		if l.Attention != nil {
+			if w := WeightingAcronym(l.Attention.Weighting); !slices.Contains(ws, w) {
+				ws = append(ws, w)
+			}
+		}
+	}
+	if len(ws) == 0 {
+		return "no attention"
+	}
+	return strings.Join(ws, ", ") + " (the model's)"
 }
 
 // weightingName is the weighting a report names: none for recipes
@@ -441,7 +473,11 @@ func checkCase(con *Construction, runner model.Runner, c Case) caseResult {
 		// rounding an input is not the construction's error.
 		c.Stream = RoundStream(runner, c.Stream)
 	} else {
-		out, err = runner.Run(c.Symbols, false)
+		symbols := c.Symbols
+		if con.AdaptSymbols != nil {
+			symbols = con.AdaptSymbols(symbols)
+		}
+		out, err = runner.Run(symbols, false)
 	}
 	if err != nil {
 		reason := err.Error()

@@ -146,6 +146,9 @@ type Construction struct {
 	// Adapt, when set, maps an input stream from the recipe's residual
 	// layout to the model's (Adopt sets it for a model from a file).
 	Adapt func(h0 [][]*big.Rat) ([][]*big.Rat, error)
+	// AdaptSymbols, when set, maps input symbols from the recipe's
+	// alphabet to the model's.
+	AdaptSymbols func(symbols []int) []int
 }
 
 // Construct fills in default parameters, rejects unknown ones, and builds

@@ -19,7 +19,7 @@ import (
 var errFindings = fmt.Errorf("a check failed")
 
 // checkFlags are the flags of the main command.
-var checkFlags = []string{"recipe", "precision", "weighting", "param", "max-n", "cases", "exhaustive", "seed", "lengths", "all-lengths", "json", "force"}
+var checkFlags = []string{"recipe", "precision", "weighting", "param", "max-n", "cases", "exhaustive", "seed", "lengths", "all-lengths", "json", "force", "model", "spec"}
 
 // boolFlags take no value.
 var boolFlags = map[string]bool{"force": true, "all-lengths": true, "all": true, "no-bisect": true, "quiet": true, "json": true, "trace": true, "params": true, "markdown": true, "explain": true}
@@ -34,8 +34,19 @@ func cmdCheck(args []string, stdout io.Writer) error {
 	if len(a.positional) > 0 {
 		return badInput("unexpected argument %q (flags: --%s)", a.positional[0], strings.Join(checkFlags, ", --"))
 	}
-	r, err := recipeFlag(a)
-	if err != nil {
+	var r *recipes.Recipe
+	var user *model.Model
+	fileN := 0
+	if path, ok := a.flags["model"]; ok {
+		if r, err = specFlag(a); err != nil {
+			return err
+		}
+		if user, fileN, err = readModelFile(path); err != nil {
+			return err
+		}
+	} else if _, ok := a.flags["spec"]; ok {
+		return badInput("--spec goes with --model FILE")
+	} else if r, err = recipeFlag(a); err != nil {
 		return err
 	}
 	p, err := precisionFlag(a, r)
@@ -50,7 +61,15 @@ func cmdCheck(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts := recipes.CheckOptions{Precision: p, Params: params, Cases: 8, Exhaustive: 256, Seed: 1, MaxN: defaultMaxN(r, p)}
+	opts := recipes.CheckOptions{Precision: p, Params: params, Cases: 8, Exhaustive: 256, Seed: 1, MaxN: defaultMaxN(r, p), Model: user}
+	if user != nil {
+		opts.Notes = append(opts.Notes, "model from "+a.flags["model"])
+	}
+	if user != nil && fileN > 0 {
+		// Position encodings in a file are a table up to the length it
+		// was exported for.
+		opts.MaxN = min(opts.MaxN, fileN)
+	}
 	// Every case of a length is built before it runs: --cases and
 	// --exhaustive are capped so that they fit in memory.
 	for _, f := range []struct {
@@ -62,6 +81,9 @@ func cmdCheck(args []string, stdout io.Writer) error {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < f.min || n > f.max {
 				return badInput("--%s must be an integer from %d to %d, got %q", f.name, f.min, f.max, v)
+			}
+			if f.name == "max-n" && user != nil && fileN > 0 && n > fileN {
+				return badInput("--max-n %d: the model file covers lengths up to %d", n, fileN)
 			}
 			*f.dst = n
 		}
@@ -90,6 +112,10 @@ func cmdCheck(args []string, stdout io.Writer) error {
 	}
 	asJSON := a.flags["json"] == "true"
 
+	stop := interruptible()
+	defer stop.release()
+	opts.Stop = stop.requested
+
 	var reports []*recipes.Report
 	var skipped []string
 	failed := false
@@ -113,7 +139,7 @@ func cmdCheck(args []string, stdout io.Writer) error {
 		}
 		rep, err := recipes.Check(r, opts)
 		if err != nil {
-			if explicit || errors.Is(err, recipes.ErrMemory) {
+			if explicit || errors.Is(err, recipes.ErrMemory) || user != nil {
 				return badInput("%v", err)
 			}
 			// A weighting the paper claims that cannot be checked is a
@@ -130,6 +156,9 @@ func cmdCheck(args []string, stdout io.Writer) error {
 		if !asJSON {
 			printSummary(stdout, rep)
 		}
+		if rep.Interrupted {
+			break
+		}
 	}
 	if asJSON {
 		doc := struct {
@@ -144,6 +173,9 @@ func cmdCheck(args []string, stdout io.Writer) error {
 	}
 	if len(reports) == 0 {
 		return badInput("nothing could run: %s", strings.Join(skipped, "; "))
+	}
+	if reports[len(reports)-1].Interrupted {
+		return fmt.Errorf("interrupted: the report above covers the lengths checked so far")
 	}
 	if failed {
 		return errFindings
@@ -262,6 +294,10 @@ func printSummary(w io.Writer, rep *recipes.Report) {
 	var checked []string
 	for _, lr := range rep.Lengths {
 		checked = append(checked, strconv.Itoa(lr.N))
+	}
+	if rep.Interrupted && rep.Passed {
+		fmt.Fprintf(w, "INTERRUPTED: every case passed at the lengths checked before the interrupt (checked: %s)\n\n", strings.Join(checked, ", "))
+		return
 	}
 	if rep.Passed {
 		fmt.Fprintf(w, "PASS: every case passed at every checked length up to n = %d (checked: %s)\n\n", rep.Limit, strings.Join(checked, ", "))

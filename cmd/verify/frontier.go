@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
@@ -131,16 +129,9 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
-	var stop atomic.Bool
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt)
-	defer signal.Stop(sig)
-	go func() {
-		if _, ok := <-sig; ok {
-			stop.Store(true)
-		}
-	}()
-	opts.Stop = stop.Load
+	stop := interruptible()
+	defer stop.release()
+	opts.Stop = stop.requested
 	bar := newProgress(stderr, a.flags["quiet"] == "true" || a.flags["json"] == "true" && a.flags["out"] == "")
 
 	var doc frontierDoc

@@ -124,11 +124,13 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return cmdFrontier(args[1:], stdout, stderr)
 	case "merge":
 		return cmdMerge(args[1:], stdout)
+	case "export":
+		return cmdExport(args[1:], stdout)
 	}
 	if strings.HasPrefix(args[0], "-") {
 		return cmdCheck(args, stdout)
 	}
-	return badInput("unknown command %q; commands: --recipe (check), list, run, claims, frontier, merge, format, round, help", args[0])
+	return badInput("unknown command %q; commands: --recipe (check), check --model, list, run, claims, frontier, merge, export, format, round, help", args[0])
 }
 
 // parsedArgs holds the flags and positional arguments of a subcommand.

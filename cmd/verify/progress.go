@@ -4,8 +4,38 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"sync/atomic"
 )
+
+// interrupt turns Ctrl-C into a request that a sweep checks between
+// lengths, so that it stops cleanly: the lengths checked are reported and
+// no output file is written. A second Ctrl-C is not caught and ends the
+// process at once.
+type interrupt struct {
+	stop atomic.Bool
+	sig  chan os.Signal
+}
+
+func interruptible() *interrupt {
+	in := &interrupt{sig: make(chan os.Signal, 1)}
+	signal.Notify(in.sig, os.Interrupt)
+	go func() {
+		if _, ok := <-in.sig; ok {
+			in.stop.Store(true)
+			signal.Reset(os.Interrupt)
+		}
+	}()
+	return in
+}
+
+func (in *interrupt) requested() bool { return in.stop.Load() }
+
+func (in *interrupt) release() {
+	signal.Stop(in.sig)
+	close(in.sig)
+}
 
 // progress draws a one-line progress bar on a terminal; it is silent
 // when its writer is not a terminal (a file, a pipe, CI's log) or when

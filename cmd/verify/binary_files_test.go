@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestBinaryModelFiles: a model exported and checked back against its
+// recipe passes; a perturbed one fails with exit status 1 and a concrete
+// input. safetensors holds binary floats: the lookup's integer weights
+// survive it exactly, Dyck-1's thresholds 1/N² do not, and the exact
+// check then fails by the rounding (accept = 1 − 2⁻⁵⁴ on "()").
+func TestBinaryModelFiles(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		recipe, file string
+		pass         bool
+	}{
+		{"dyck1-n", "d.json", true},
+		{"lookup", "l.safetensors", true},
+		{"dyck1-n", "d.safetensors", false},
+	} {
+		path := filepath.Join(dir, tc.file)
+		if _, stderr, status := execVerify(t, "export", "--recipe", tc.recipe, "--n", "12", "--out", path); status != 0 {
+			t.Fatalf("export %s: %s", tc.file, stderr)
+		}
+		stdout, stderr, status := execVerify(t, "check", "--model", path, "--spec", tc.recipe, "--exhaustive", "5000")
+		if pass := status == 0 && strings.Contains(stdout, "PASS"); pass != tc.pass || !pass && status != 1 {
+			t.Errorf("check %s: status %d, want it to pass: %v\n%s%s", tc.file, status, tc.pass, stdout, stderr)
+		}
+	}
+	// Flip the sign of the first FFN's one weight in the JSON file (the
+	// bracket's sign read into the violation count).
+	data, err := os.ReadFile(filepath.Join(dir, "d.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	k := strings.Index(text, `"-1"`)
+	if k < 0 {
+		t.Fatalf("no weight -1 in the file:\n%.500s", text)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(text[:k]+`"1"`+text[k+4:]), 0o644)
+	stdout, _, status := execVerify(t, "check", "--model", bad, "--spec", "dyck1-n", "--exhaustive", "5000")
+	if status != 1 || !strings.Contains(stdout, "FAIL") || !strings.Contains(stdout, "input") {
+		t.Errorf("a perturbed model: status %d\n%s", status, stdout)
+	}
+}
+
+// TestBinaryBadFiles: bad model files and output paths, and the bad
+// numbers of issue 8, each exit 2 with one line and no file written.
+func TestBinaryBadFiles(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.json")
+	if _, stderr, status := execVerify(t, "export", "--recipe", "lookup", "--n", "8", "--out", good); status != 0 {
+		t.Fatal(stderr)
+	}
+	data, _ := os.ReadFile(good)
+	dyck := filepath.Join(dir, "dyck.json")
+	if _, stderr, status := execVerify(t, "export", "--recipe", "dyck1-n", "--n", "8", "--out", dyck); status != 0 {
+		t.Fatal(stderr)
+	}
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, b, 0o644)
+		return p
+	}
+	truncated := write("truncated.json", data[:len(data)/2])
+	hostile := write("hostile.json", []byte(`{"format": "transformer-cookbook-model", "version": 1, "d": 1000000000000}`))
+	garbage := write("garbage.safetensors", []byte("\xff\xff\xff\xff\xff\xff\xff\x7fnot a header"))
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"check", "--model", filepath.Join(dir, "missing.json"), "--spec", "lookup"}, "missing.json"},
+		{[]string{"check", "--model", truncated, "--spec", "lookup"}, "truncated.json"},
+		{[]string{"check", "--model", hostile, "--spec", "lookup"}, "hostile.json"},
+		{[]string{"check", "--model", garbage, "--spec", "lookup"}, "garbage.safetensors"},
+		{[]string{"check", "--model", good}, "--spec NAME"},
+		{[]string{"check", "--model", good, "--spec", "nosuch"}, "nosuch"},
+		{[]string{"check", "--model", good, "--spec", "dyck1"}, "outputs are (y, c)"},
+		{[]string{"check", "--model", dyck, "--spec", "dyck-kd", "--param", "outputs=accept"}, `lacks the reference's symbol "["`},
+		{[]string{"check", "--model", good, "--spec", "lookup", "--max-n", "9"}, "covers lengths up to 8"},
+		{[]string{"check", "--model", write("model.txt", data), "--spec", "lookup"}, ".json or .safetensors"},
+		{[]string{"check", "--spec", "lookup"}, "--spec goes with --model"},
+		{[]string{"export", "--recipe", "lookup"}, "needs --out"},
+		{[]string{"export", "--recipe", "lookup", "--out", filepath.Join(dir, "x.pdf")}, ".json"},
+		{[]string{"export", "--recipe", "lookup", "--out", filepath.Join(dir, "no", "dir", "x.json")}, "x.json"},
+		{[]string{"export", "--recipe", "lookup", "--n", "0", "--out", filepath.Join(dir, "y.json")}, "--n must be"},
+		{[]string{"export", "--recipe", "lookup", "--n", "-3", "--out", filepath.Join(dir, "y.json")}, "--n must be"},
+		{[]string{"export", "--recipe", "lookup", "--out", filepath.Join(dir, "y.safetensors"), "--dtype", "F16"}, "F32 or F64"},
+		{[]string{"export", "--recipe", "nosuch", "--out", filepath.Join(dir, "y.json")}, "nosuch"},
+		{[]string{"--recipe", "lookup", "--precision", "0"}, "precision"},
+		{[]string{"--recipe", "lookup", "--precision", "1000000000"}, "precision"},
+		{[]string{"--recipe", "lookup", "--max-n", "-5"}, "--max-n"},
+		{[]string{"run", "--recipe", "dyck1", "--input", ""}, "input"},
+		{[]string{"run", "--recipe", "dyck1", "--input", "(x)"}, "alphabet"},
+		{[]string{"frontier", "--recipe", "lookup", "--out", filepath.Join(dir, "no", "f.json")}, "cannot write"},
+	}
+	for _, tc := range tests {
+		stdout, stderr, status := execVerify(t, tc.args...)
+		lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+		if status != 2 || stdout != "" || len(lines) != 1 || !strings.Contains(lines[0], tc.want) {
+			t.Errorf("verify %q: status %d, stdout %.100q, stderr %q; want 2, nothing, one line naming %q", tc.args, status, stdout, stderr, tc.want)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if want := "dyck.json garbage.safetensors good.json hostile.json model.txt truncated.json"; strings.Join(names, " ") != want {
+		t.Errorf("files left: %v, want %s", names, want)
+	}
+}
+
+// TestBinaryInterrupt: Ctrl-C (SIGINT) during a long sweep stops it after
+// the length in progress: the lengths checked so far are printed, the
+// exit status is 1 with one line saying so, and no output file is
+// written.
+func TestBinaryInterrupt(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "f.json")
+	for _, args := range [][]string{
+		{"frontier", "--recipe", "lookup", "--precision", "113", "--max-n", "8192", "--out", out},
+		{"--recipe", "lookup", "--precision", "113", "--max-n", "8192"},
+	} {
+		cmd := exec.Command(verifyBin, args...)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Long enough for the small lengths to be checked, far less than
+		// the sweep to 8192 at 113 bits takes.
+		time.Sleep(1500 * time.Millisecond)
+		cmd.Process.Signal(os.Interrupt)
+		err := cmd.Wait()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+			t.Errorf("%q: %v, want exit status 1", args, err)
+		}
+		if !strings.Contains(stderr.String(), "interrupted") || strings.Count(stderr.String(), "\n") != 1 {
+			t.Errorf("%q: stderr %q", args, stderr.String())
+		}
+		if !strings.Contains(stdout.String(), "lookup") || !strings.Contains(stdout.String(), " 8") {
+			t.Errorf("%q: the lengths checked are not reported:\n%s", args, stdout.String())
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("an interrupted sweep left %d files", len(entries))
+	}
+}

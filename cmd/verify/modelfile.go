@@ -1,0 +1,129 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/recipes"
+	"github.com/transformer-cookbook/verify/recipes/frontier"
+)
+
+var exportFlags = []string{"recipe", "weighting", "param", "n", "out", "dtype"}
+
+// cmdExport writes a recipe's model to a file: the engine's JSON format
+// with exact weights (.json), or safetensors (.safetensors) with float32
+// or float64 tensors and the architecture in the metadata.
+func cmdExport(args []string, stdout io.Writer) error {
+	a, err := parseArgs(args, exportFlags...)
+	if err != nil {
+		return err
+	}
+	if len(a.positional) > 0 {
+		return badInput("unexpected argument %q (flags: --%s)", a.positional[0], strings.Join(exportFlags, ", --"))
+	}
+	r, err := recipeFlag(a)
+	if err != nil {
+		return err
+	}
+	ws, _, err := weightingFlag(a, r)
+	if err != nil {
+		return err
+	}
+	if a.flags["weighting"] == "all" {
+		return badInput("export writes one model: name one weighting (%s)", weightingNames(r.Weightings))
+	}
+	params, err := recipeParams(a)
+	if err != nil {
+		return err
+	}
+	n := r.DefaultMaxN
+	if n == 0 {
+		n = 64
+	}
+	if v, ok := a.flags["n"]; ok {
+		if n, err = strconv.Atoi(v); err != nil || n < max(1, r.MinN) || n > 1<<16 {
+			return badInput("--n must be an integer from %d to %d (the largest length the model is exported for), got %q", max(1, r.MinN), 1<<16, v)
+		}
+	}
+	path, ok := a.flags["out"]
+	if !ok {
+		return badInput("export needs --out FILE.json or FILE.safetensors")
+	}
+	ext := strings.ToLower(filepath.Ext(path))
+	dtype := strings.ToUpper(a.flags["dtype"])
+	switch {
+	case ext != ".json" && ext != ".safetensors":
+		return badInput("--out: %q must end in .json (exact weights) or .safetensors", path)
+	case ext == ".json" && dtype != "":
+		return badInput("--dtype applies to .safetensors files; the JSON format keeps weights exact")
+	case ext == ".safetensors" && dtype == "":
+		dtype = "F64"
+	case ext == ".safetensors" && dtype != "F32" && dtype != "F64":
+		return badInput("--dtype must be F32 or F64, got %q", a.flags["dtype"])
+	}
+	con, err := r.Construct(ws[0], n, params)
+	if err != nil {
+		return badInput("%v", err)
+	}
+	m := con.Model
+	write := func(w io.Writer) error { return m.WriteJSON(w, n) }
+	if ext == ".safetensors" {
+		write = func(w io.Writer) error { return m.WriteSafetensors(w, n, dtype) }
+	}
+	if err := frontier.WriteFileAtomic(path, write); err != nil {
+		return badInput("%v", err)
+	}
+	fmt.Fprintf(stdout, "wrote %s: %s (§%s) for n ≤ %d, width %d, %d layers", path, m.Name, r.Section, n, m.D, len(m.Layers))
+	if dtype != "" {
+		fmt.Fprintf(stdout, ", %s", dtype)
+	}
+	fmt.Fprintln(stdout)
+	return nil
+}
+
+// readModelFile reads a model written by export (or by hand, or from
+// PyTorch through safetensors), by the file's extension; it returns the
+// largest length the file's position table covers.
+func readModelFile(path string) (*model.Model, int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, badInput("%v", err)
+	}
+	defer f.Close()
+	var m *model.Model
+	var n int
+	switch ext := strings.ToLower(filepath.Ext(path)); ext {
+	case ".json":
+		m, n, err = model.ReadJSON(f)
+	case ".safetensors":
+		m, n, err = model.ReadSafetensors(f)
+	default:
+		return nil, 0, badInput("--model: %q must end in .json or .safetensors", path)
+	}
+	if err != nil {
+		return nil, 0, badInput("%s: %v", path, err)
+	}
+	return m, n, nil
+}
+
+// specFlag reads --spec, the recipe whose reference a model from a file
+// is checked against.
+func specFlag(a parsedArgs) (*recipes.Recipe, error) {
+	name, ok := a.flags["spec"]
+	if !ok {
+		return nil, badInput("--model needs --spec NAME, the reference to check it against (any recipe: dyck1, dyck-kd, induction-recent, lookup, pred, first, avg-prefix, boolean, …)")
+	}
+	if _, ok := a.flags["recipe"]; ok {
+		return nil, badInput("give --spec NAME with --model, not --recipe")
+	}
+	r, err := recipes.Get(name)
+	if err != nil {
+		return nil, badInput("--spec: %v", err)
+	}
+	return r, nil
+}
