@@ -34,6 +34,11 @@ func ParseRat(s string) (*big.Rat, error) {
 	if len(t) > maxLen {
 		return nil, fmt.Errorf("number too long (%d characters, at most %d)", len(t), maxLen)
 	}
+	// big.Rat reads underscores between digits, also in exponents, where
+	// they would slip past the exponent bound below.
+	if strings.Contains(t, "_") {
+		return nil, fmt.Errorf("%q: underscores are not allowed in numbers", s)
+	}
 	isHex := strings.Contains(strings.ToLower(t), "0x")
 	if m := exponentRE.FindStringSubmatch(t); m != nil && (!isHex || strings.ContainsAny(t[len(t)-len(m[0]):], "pP")) {
 		e, err := strconv.Atoi(m[1])
@@ -49,6 +54,13 @@ func ParseRat(s string) (*big.Rat, error) {
 	r, ok := new(big.Rat).SetString(t)
 	if !ok {
 		return nil, fmt.Errorf("%q is not a number (write an integer, a fraction a/b, a decimal like 1.5e-3 or a hex float like 0x1p-3)", s)
+	}
+	// Every value accepted prints (RatString) within maxLen characters,
+	// so that it reads back: "1e100000" is within the exponent bound but
+	// has 100001 digits. A b-bit integer has at most ⌊b·log₁₀2⌋ + 1 digits.
+	digits := func(x *big.Int) int { return x.BitLen()*30103/100000 + 1 }
+	if n := digits(r.Num()) + digits(r.Denom()) + 2; n > maxLen {
+		return nil, fmt.Errorf("%.40q is too large: its exact value takes up to %d characters (at most %d)", s, n, maxLen)
 	}
 	return r, nil
 }

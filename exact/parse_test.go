@@ -48,6 +48,14 @@ func TestParseRatErrors(t *testing.T) {
 		{"0x1p200000", "out of range"},
 		{"1/2/3", "not a number"},
 		{strings.Repeat("9", maxLen+1), "too long"},
+		// Found by fuzz.FuzzParseRat: an underscore hid the exponent
+		// 1000000 from the bound.
+		{"0e100000_0", "underscores"},
+		{"1e1_000_000_000", "underscores"},
+		// Within the exponent bound, but 10^100000 prints as 100001
+		// digits, more than ParseRat reads back.
+		{"1e100000", "too large"},
+		{"1e-100000", "too large"},
 	}
 	for _, tc := range tests {
 		_, err := ParseRat(tc.in)
