@@ -39,6 +39,13 @@ Usage:
       --seed S          seed of the random inputs (1)
       --all-lengths     go on after the first failing length
       --json            print the report as one JSON document
+      --force           run even when the memory estimate exceeds what the machine has
+  verify check --model FILE --spec NAME [flags as above]
+                                                 check a model from a file (.json or .safetensors) against
+                                                 a recipe's reference: same report and exit status
+  verify export --recipe NAME --out FILE [--n N] [--param K=V] [--weighting W] [--dtype F32|F64]
+                                                 write a recipe's model for lengths ≤ N: FILE.json keeps
+                                                 every weight exact; FILE.safetensors rounds to F32/F64
   verify list [--params]                         every recipe, with its section in the paper
                                                  (--params: and each recipe's parameters)
   verify run --recipe NAME --input STRING [--precision P] [--weighting W] [--max-n N]

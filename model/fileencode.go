@@ -1,0 +1,276 @@
+package model
+
+import (
+	"fmt"
+
+	"github.com/transformer-cookbook/verify/numeric"
+)
+
+// encoder turns a Model into the objects of a model file. With inline
+// set (a JSON file) the weights are written as text into the objects;
+// otherwise (safetensors) they are collected as tensors under PyTorch
+// state-dict names and the objects hold the architecture only. The first
+// error sticks, naming the weight's path.
+type encoder struct {
+	inline  bool
+	tensors []tensorData
+	err     error
+}
+
+// tensorData is a tensor to store: its name, shape and entries in
+// row-major order.
+type tensorData struct {
+	name  string
+	shape []int
+	data  []numeric.Expr
+}
+
+func (e *encoder) fail(path string, err error) {
+	if e.err == nil {
+		e.err = fmt.Errorf("%s: %v", path, err)
+	}
+}
+
+// text is the text of one weight.
+func (e *encoder) text(path string, x numeric.Expr) string {
+	if e.err != nil {
+		return ""
+	}
+	s, err := weightText(x)
+	if err != nil {
+		e.fail(path, err)
+	}
+	return s
+}
+
+// texts is the text of the weights of a row, whose entry k is at(k) in
+// errors (built only then: a matrix has a million entries).
+func (e *encoder) texts(v Vector, at func(k int) string) []string {
+	if e.err != nil {
+		return nil
+	}
+	out := make([]string, len(v))
+	for k, x := range v {
+		s, err := weightText(x)
+		if err != nil {
+			e.fail(at(k), err)
+			return nil
+		}
+		out[k] = s
+	}
+	return out
+}
+
+// entries locates the entries of a vector at path.
+func entries(path string) func(k int) string {
+	return func(k int) string { return indexPath(path, k) }
+}
+
+// peEntries locates the entries of pe_n(i).
+func peEntries(i, n int) func(k int) string {
+	return func(k int) string { return fmt.Sprintf("positions: pe_n(i) at i = %d, n = %d, entry %d", i, n, k) }
+}
+
+// matrix stores m at path (JSON) or as the tensor named tensor.
+func (e *encoder) matrix(path, tensor string, m Matrix) [][]string {
+	if !e.inline {
+		e.tensors = append(e.tensors, tensorData{tensor, []int{m.Rows, m.Cols}, m.Data})
+		return nil
+	}
+	rows := make([][]string, m.Rows)
+	for r := range rows {
+		rows[r] = e.texts(m.Data[r*m.Cols:(r+1)*m.Cols], func(k int) string { return indexPath(indexPath(path, r), k) })
+	}
+	return rows
+}
+
+// vector stores v at path or as a tensor; nil stays absent.
+func (e *encoder) vector(path, tensor string, v Vector) []string {
+	if v == nil {
+		return nil
+	}
+	if !e.inline {
+		e.tensors = append(e.tensors, tensorData{tensor, []int{len(v)}, v})
+		return nil
+	}
+	return e.texts(v, entries(path))
+}
+
+// model encodes m, whose position encodings are sampled up to maxN.
+func (e *encoder) model(m *Model, maxN int) *jsonModel {
+	if err := m.Validate(); err != nil {
+		e.err = err
+		return nil
+	}
+	if maxN < 1 {
+		e.err = fmt.Errorf("the maximum length N must be at least 1, got %d", maxN)
+		return nil
+	}
+	jm := &jsonModel{
+		Format: fileFormat, Version: fileVersion,
+		Name: m.Name, MaxN: maxN, D: m.D,
+		Components: m.Components, Alphabet: m.Alphabet,
+		Norm:   normNames[m.Norm],
+		Layers: []jsonLayer{},
+	}
+	jm.WordEmbedding = e.embedding(m)
+	if m.Position != nil {
+		jm.Positions = e.positions(m, maxN)
+	}
+	for l, layer := range m.Layers {
+		jm.Layers = append(jm.Layers, e.layer(m, l, layer))
+	}
+	if m.FinalNorm != nil {
+		jm.FinalNorm = e.norm("final_norm", "final_norm", m.FinalNorm)
+	}
+	jm.Output = jsonOutput{
+		Kind:   m.Output.Kind.String(),
+		W:      e.matrix("output.w", "unembed.weight", m.Output.W),
+		Labels: m.Output.Labels,
+	}
+	return jm
+}
+
+// embedding stores the word embeddings: rows in JSON (null for a nil
+// row), one |alphabet|×d tensor otherwise (zeros for a nil row).
+func (e *encoder) embedding(m *Model) [][]string {
+	if e.inline {
+		rows := make([][]string, len(m.WordEmbedding))
+		for s, v := range m.WordEmbedding {
+			rows[s] = e.vector(indexPath("word_embedding", s), "", v)
+		}
+		return rows
+	}
+	data := make([]numeric.Expr, 0, len(m.WordEmbedding)*m.D)
+	for _, v := range m.WordEmbedding {
+		if v == nil {
+			v = make(Vector, m.D)
+		}
+		data = append(data, v...)
+	}
+	e.tensors = append(e.tensors, tensorData{"embed.weight", []int{len(m.WordEmbedding), m.D}, data})
+	return nil
+}
+
+func (e *encoder) layer(m *Model, l int, layer Layer) jsonLayer {
+	path, tensor := indexPath("layers", l), fmt.Sprintf("layers.%d", l)
+	jl := jsonLayer{
+		AttentionResidual:   !layer.NoAttentionResidual,
+		FeedForwardResidual: !layer.NoFeedForwardResidual,
+	}
+	if layer.AttentionNorm != nil {
+		jl.AttentionNorm = e.norm(path+".attention_norm", tensor+".attn_norm", layer.AttentionNorm)
+	}
+	if a := layer.Attention; a != nil {
+		ja := &jsonAttention{Mask: a.Mask.String(), Weighting: a.Weighting.String(), Scale: scaleNames[a.Scale]}
+		if !a.Temperature.IsZero() {
+			ja.Temperature = e.text(path+".attention.temperature", a.Temperature)
+		}
+		for h, head := range a.Heads {
+			hp, ht := indexPath(path+".attention.heads", h), fmt.Sprintf("%s.attn.heads.%d", tensor, h)
+			ja.Heads = append(ja.Heads, jsonHead{
+				Query: e.matrix(hp+".query", ht+".q_proj.weight", head.Q),
+				Key:   e.matrix(hp+".key", ht+".k_proj.weight", head.K),
+				Value: e.matrix(hp+".value", ht+".v_proj.weight", head.V),
+			})
+		}
+		jl.Attention = ja
+	}
+	if layer.FeedForwardNorm != nil {
+		jl.FeedForwardNorm = e.norm(path+".feed_forward_norm", tensor+".ffn_norm", layer.FeedForwardNorm)
+	}
+	if f := layer.FeedForward; f != nil {
+		fp, ft := path+".feed_forward", tensor+".ffn"
+		jl.FeedForward = &jsonFeedForward{
+			Activation: f.Activation.String(),
+			W1:         e.matrix(fp+".w1", ft+".fc1.weight", f.W1),
+			B1:         e.vector(fp+".b1", ft+".fc1.bias", f.B1),
+			W2:         e.matrix(fp+".w2", ft+".fc2.weight", f.W2),
+			B2:         e.vector(fp+".b2", ft+".fc2.bias", f.B2),
+		}
+	}
+	return jl
+}
+
+func (e *encoder) norm(path, tensor string, ln *LayerNorm) *jsonNorm {
+	jn := &jsonNorm{
+		Eps:   e.text(path+".eps", ln.Eps),
+		Gamma: e.vector(path+".gamma", tensor+".weight", ln.Gamma),
+		Beta:  e.vector(path+".beta", tensor+".bias", ln.Beta),
+	}
+	if ln.Select != nil {
+		jn.Select = e.matrix(path+".select", tensor+".select.weight", *ln.Select)
+	}
+	return jn
+}
+
+// positions samples pe_n(i) for 1 ≤ i ≤ n ≤ maxN. One pass compares
+// every pe_n(i) with pe_N(i), by the text of its weights; only when some
+// differ is the whole triangle stored, so that an encoding of i alone
+// costs N rows of memory and of file.
+func (e *encoder) positions(m *Model, maxN int) *jsonPositions {
+	p := m.Position
+	jp := &jsonPositions{Name: p.Name}
+	sample := func(i, n int) Vector {
+		v := p.Vector(i, n)
+		if len(v) != m.D && e.err == nil {
+			e.err = fmt.Errorf("positions: pe_n(i) at i = %d, n = %d has %d entries, want d = %d", i, n, len(v), m.D)
+		}
+		return v
+	}
+	last := make([]Vector, maxN)
+	lastText := make([][]string, maxN)
+	for i := 1; i <= maxN && e.err == nil; i++ {
+		last[i-1] = sample(i, maxN)
+		lastText[i-1] = e.texts(last[i-1], peEntries(i, maxN))
+	}
+	for n := 1; n < maxN && !jp.DependsOnN && e.err == nil; n++ {
+		for i := 1; i <= n && !jp.DependsOnN && e.err == nil; i++ {
+			t := e.texts(sample(i, n), peEntries(i, n))
+			for k := range t {
+				if t[k] != lastText[i-1][k] {
+					jp.DependsOnN = true
+				}
+			}
+		}
+	}
+	if e.err != nil {
+		return nil
+	}
+	if !jp.DependsOnN {
+		if e.inline {
+			jp.Table = lastText
+		} else {
+			data := make([]numeric.Expr, 0, maxN*m.D)
+			for _, v := range last {
+				data = append(data, v...)
+			}
+			e.tensors = append(e.tensors, tensorData{"pos_embed.weight", []int{maxN, m.D}, data})
+		}
+		return jp
+	}
+	var blocks [][][]string
+	var data []numeric.Expr
+	for n := 1; n <= maxN && e.err == nil; n++ {
+		block := make([][]string, n)
+		for i := 1; i <= n && e.err == nil; i++ {
+			v := sample(i, n)
+			if e.inline {
+				block[i-1] = e.texts(v, peEntries(i, n))
+			} else {
+				data = append(data, v...)
+			}
+		}
+		if e.inline {
+			blocks = append(blocks, block)
+		} else {
+			data = append(data, make([]numeric.Expr, (maxN-n)*m.D)...)
+		}
+	}
+	if e.inline {
+		jp.Table = blocks
+	} else {
+		e.tensors = append(e.tensors, tensorData{"pos_embed.weight", []int{maxN, maxN, m.D}, data})
+	}
+	return jp
+}

@@ -1,0 +1,210 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Model files are read in two steps: the JSON text into a tree (this
+// file), then the tree into a Model by a walker that knows every field's
+// path (filedecode.go). A tree rather than json.Unmarshal into structs,
+// because a strict reader must name the path of whatever is wrong — an
+// unknown field three objects deep, a number where a string belongs, a
+// key given twice — and encoding/json reports those without a path or,
+// for duplicate keys, not at all.
+
+// maxJSONDepth bounds the nesting of a model file; the deepest legitimate
+// value (a position table that depends on n) is five levels down.
+const maxJSONDepth = 32
+
+// jsonObject is a JSON object of the tree, with its path in the file
+// (like "layers[2].attention"), for errors.
+type jsonObject struct {
+	path string
+	keys []string // in the order of the file
+	vals map[string]any
+}
+
+// The values of the tree are *jsonObject, []any, string, json.Number,
+// bool and nil.
+
+// decodeTree reads one JSON object, and nothing after it, from r; root
+// is the object's path in errors ("" for a file).
+// encoding/json checks the syntax (and finds the object's end); a small
+// scanner that relies on that check then builds the tree, keeping the
+// order of fields and refusing repeated ones. (json.Decoder.Token would
+// do both, but allocates an error for every scalar: a matrix of a million
+// weights took seconds.)
+func decodeTree(r io.Reader, root string) (*jsonObject, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		var syn *json.SyntaxError
+		switch {
+		case err == io.EOF:
+			return nil, fmt.Errorf("empty file")
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			return nil, fmt.Errorf("truncated file: the JSON ends at byte %d before it is complete", len(data))
+		case errors.As(err, &syn):
+			return nil, fmt.Errorf("JSON syntax error at byte %d: %v", syn.Offset, err)
+		}
+		return nil, err
+	}
+	if rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
+		return nil, fmt.Errorf("data after the JSON object, at byte %d", len(data)-len(rest))
+	}
+	if raw[0] != '{' {
+		return nil, fmt.Errorf("the file is not a JSON object")
+	}
+	sc := &treeScanner{src: raw}
+	v, err := sc.value(func() string { return root }, 0)
+	if err != nil {
+		return nil, err
+	}
+	return v.(*jsonObject), nil
+}
+
+// treeScanner builds the tree of JSON text whose syntax encoding/json has
+// checked, so that it only has to tell values apart.
+type treeScanner struct {
+	src []byte
+	pos int
+}
+
+func (sc *treeScanner) skipSpace() {
+	for sc.pos < len(sc.src) && strings.IndexByte(" \t\r\n", sc.src[sc.pos]) >= 0 {
+		sc.pos++
+	}
+}
+
+// value reads the value at path(), which it builds only for an object or
+// an error: a matrix has a million entries, each a scalar.
+func (sc *treeScanner) value(path func() string, depth int) (any, error) {
+	sc.skipSpace()
+	switch c := sc.src[sc.pos]; {
+	case c == '{' || c == '[':
+		if depth >= maxJSONDepth {
+			return nil, fmt.Errorf("%s: nested more than %d deep", path(), maxJSONDepth)
+		}
+		sc.pos++
+		if c == '{' {
+			return sc.object(path(), depth+1)
+		}
+		arr := []any{}
+		for sc.skipSpace(); sc.src[sc.pos] != ']'; sc.skipSpace() {
+			if sc.src[sc.pos] == ',' {
+				sc.pos++
+			}
+			i := len(arr)
+			v, err := sc.value(func() string { return indexPath(path(), i) }, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			arr = append(arr, v)
+		}
+		sc.pos++
+		return arr, nil
+	case c == '"':
+		return sc.str()
+	case c == 't':
+		sc.pos += 4
+		return true, nil
+	case c == 'f':
+		sc.pos += 5
+		return false, nil
+	case c == 'n':
+		sc.pos += 4
+		return nil, nil
+	}
+	start := sc.pos
+	for sc.pos < len(sc.src) && strings.IndexByte("+-.0123456789eE", sc.src[sc.pos]) >= 0 {
+		sc.pos++
+	}
+	return json.Number(sc.src[start:sc.pos]), nil
+}
+
+// str reads a string: as it is when it has no escapes, else through
+// encoding/json (which also makes invalid UTF-8 U+FFFD).
+func (sc *treeScanner) str() (string, error) {
+	start := sc.pos
+	escaped := false
+	for sc.pos++; sc.src[sc.pos] != '"'; sc.pos++ {
+		if sc.src[sc.pos] == '\\' {
+			escaped = true
+			sc.pos++
+		}
+	}
+	sc.pos++
+	if raw := sc.src[start+1 : sc.pos-1]; !escaped && utf8.Valid(raw) {
+		return string(raw), nil
+	}
+	var s string
+	err := json.Unmarshal(sc.src[start:sc.pos], &s)
+	return s, err
+}
+
+// object reads the fields of an object whose '{' has been read.
+func (sc *treeScanner) object(path string, depth int) (*jsonObject, error) {
+	o := &jsonObject{path: path, vals: map[string]any{}}
+	for sc.skipSpace(); sc.src[sc.pos] != '}'; sc.skipSpace() {
+		if sc.src[sc.pos] == ',' {
+			sc.pos++
+			sc.skipSpace()
+		}
+		key, err := sc.str()
+		if err != nil {
+			return nil, err
+		}
+		if _, dup := o.vals[key]; dup {
+			return nil, fmt.Errorf("%s: duplicate field %q", childPath(path, key), key)
+		}
+		sc.skipSpace()
+		sc.pos++ // ':'
+		v, err := sc.value(func() string { return childPath(path, key) }, depth)
+		if err != nil {
+			return nil, err
+		}
+		o.keys = append(o.keys, key)
+		o.vals[key] = v
+	}
+	sc.pos++
+	return o, nil
+}
+
+func childPath(parent, key string) string {
+	if parent == "" {
+		return key
+	}
+	return parent + "." + key
+}
+
+func indexPath(parent string, i int) string { return parent + "[" + strconv.Itoa(i) + "]" }
+
+// jsonType names the JSON type of a tree value, for errors.
+func jsonType(v any) string {
+	switch v.(type) {
+	case *jsonObject:
+		return "an object"
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case json.Number:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case nil:
+		return "null"
+	}
+	return fmt.Sprintf("%T", v)
+}
