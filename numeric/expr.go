@@ -293,7 +293,32 @@ func (e Expr) Enclose(bits uint) (lo, hi *big.Rat, err error) {
 	if iv.Lo.IsInf() || iv.Hi.IsInf() {
 		return nil, nil, fmt.Errorf("%v: %w", e, ErrOverflow)
 	}
-	lo, _ = iv.Lo.Rat(nil)
-	hi, _ = iv.Hi.Rat(nil)
-	return lo, hi, nil
+	// big.Float's exponents reach ±2^31, far past what a big.Rat can
+	// hold: an end beyond 2^maxEncloseExp is an overflow, and one below
+	// 2^-maxEncloseExp in magnitude is widened outward to 0 or ±2^-maxEncloseExp,
+	// which still encloses e.
+	for _, end := range []*big.Float{iv.Lo, iv.Hi} {
+		if end.MantExp(nil) > maxEncloseExp {
+			return nil, nil, fmt.Errorf("%v: %w", e, ErrOverflow)
+		}
+	}
+	tiny := new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), maxEncloseExp))
+	rat := func(end *big.Float, up bool) *big.Rat {
+		if end.Sign() == 0 || end.MantExp(nil) >= -maxEncloseExp {
+			r, _ := end.Rat(nil)
+			return r
+		}
+		switch {
+		case up && end.Sign() > 0:
+			return new(big.Rat).Set(tiny)
+		case !up && end.Sign() < 0:
+			return new(big.Rat).Neg(tiny)
+		}
+		return new(big.Rat)
+	}
+	return rat(iv.Lo, false), rat(iv.Hi, true), nil
 }
+
+// maxEncloseExp bounds the binary exponents of the rational ends Enclose
+// returns (a megabit each).
+const maxEncloseExp = 1 << 20
