@@ -34,8 +34,9 @@
 // the rounding; hard attention and masks from the paper's definitions,
 // written in the test.
 //
-// A target for the model-file decoder will be added here when that
-// decoder exists.
+// The model-file readers have their targets beside them, FuzzReadJSON and
+// FuzzReadSafetensors in package model, and the formats' rounding has
+// FuzzFormatRound in package numeric; .ci/run runs them all.
 //
 // # Running
 //

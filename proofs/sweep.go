@@ -54,6 +54,9 @@ func (s sweep) describe() string {
 	}
 	sort.Strings(ps) // map order would make the summary, and the README, flap
 	d := fmt.Sprintf("%s under %s", s.recipe, recipes.WeightingAcronym(s.weighting))
+	if r, err := recipes.Get(s.recipe); err == nil && len(r.Weightings) == 0 {
+		d = s.recipe // no attention: the weighting plays no part
+	}
 	if len(ps) > 0 {
 		d += " (" + strings.Join(ps, ", ") + ")"
 	}

@@ -111,6 +111,23 @@ type Failure struct {
 	Expected []string `json:"expected"`
 	Actual   []string `json:"actual"`
 	Reason   string   `json:"reason"`
+	// CannotRun says the precision could not compute the case at all (an
+	// irrational value in exact arithmetic): Check reports it as an
+	// error, not as a finding.
+	CannotRun bool `json:"cannot_run,omitempty"`
+	// Irrational says the expected values include irrational ones, which
+	// no rounding format can hold: only intervals confirm them.
+	Irrational bool `json:"irrational,omitempty"`
+}
+
+// irrational reports whether a reference holds an irrational value.
+func irrational(w Want) bool {
+	for _, e := range w.Reals {
+		if _, ok, _ := e.Rat(); !ok {
+			return true
+		}
+	}
+	return false
 }
 
 // CasesAt is the number of random inputs drawn at length n: cases up to
@@ -194,6 +211,9 @@ func Check(r *Recipe, opts CheckOptions) (*Report, error) {
 			break
 		}
 		lr := ck.Length(n, 0, 1)
+		if f := lr.Failure; f != nil && f.CannotRun {
+			return nil, fmt.Errorf("%s cannot run at precision %s (try interval:128): %s", r.Name, opts.Precision, f.Reason)
+		}
 		rep.Lengths = append(rep.Lengths, lr)
 		if opts.Progress != nil {
 			opts.Progress(rep, lr)
@@ -484,7 +504,10 @@ func checkCase(con *Construction, runner model.Runner, c Case) caseResult {
 		if errors.Is(err, model.ErrUndecided) {
 			reason = "undecided: " + reason
 		}
-		return caseResult{failure: &Failure{N: c.Len(), Input: text, Reason: reason}}
+		// A value exact arithmetic cannot hold is not a wrong output but
+		// a precision that cannot run the construction.
+		cannot := errors.Is(err, numeric.ErrIrrational)
+		return caseResult{failure: &Failure{N: c.Len(), Input: text, Reason: reason, CannotRun: cannot}}
 	}
 	if con.Valid != nil {
 		if err := con.Valid(c); err != nil {
@@ -516,7 +539,7 @@ func checkCase(con *Construction, runner model.Runner, c Case) caseResult {
 			res.passed = false
 			if res.failure == nil {
 				res.failure = &Failure{N: c.Len(), Input: text, Position: i + 1,
-					Expected: wantText(w), Actual: gotText(got), Reason: why}
+					Expected: wantText(w), Actual: gotText(got), Reason: why, Irrational: irrational(w)}
 			}
 		}
 	}

@@ -19,15 +19,18 @@ import (
 func TestBinaryModelFiles(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
-		recipe, file string
-		pass         bool
+		recipe, file, weighting string
+		pass                    bool
 	}{
-		{"dyck1-n", "d.json", true},
-		{"lookup", "l.safetensors", true},
-		{"dyck1-n", "d.safetensors", false},
+		{"dyck1-n", "d.json", "ahat", true},
+		{"lookup", "l.safetensors", "ahat", true},
+		{"dyck1-n", "d.safetensors", "ahat", false},
+		// A softmax model is checked against the softmax reference (c
+		// within 1/4) at the precision softmax needs, not exactly.
+		{"lookup", "ls.json", "smat", true},
 	} {
 		path := filepath.Join(dir, tc.file)
-		if _, stderr, status := execVerify(t, "export", "--recipe", tc.recipe, "--n", "12", "--out", path); status != 0 {
+		if _, stderr, status := execVerify(t, "export", "--recipe", tc.recipe, "--weighting", tc.weighting, "--n", "12", "--out", path); status != 0 {
 			t.Fatalf("export %s: %s", tc.file, stderr)
 		}
 		stdout, stderr, status := execVerify(t, "check", "--model", path, "--spec", tc.recipe, "--exhaustive", "5000")
@@ -90,6 +93,8 @@ func TestBinaryBadFiles(t *testing.T) {
 		{[]string{"check", "--model", good, "--spec", "lookup", "--max-n", "9"}, "covers lengths up to 8"},
 		{[]string{"check", "--model", write("model.txt", data), "--spec", "lookup"}, ".json or .safetensors"},
 		{[]string{"check", "--spec", "lookup"}, "--spec goes with --model"},
+		{[]string{"check", "--model", good, "--spec", "lookup", "--weighting", "smat"}, "own weighting"},
+		{[]string{"frontier", "--recipe", "lookup", "--precision", "fp16,fp16"}, "listed twice"},
 		{[]string{"export", "--recipe", "lookup"}, "needs --out"},
 		{[]string{"export", "--recipe", "lookup", "--out", filepath.Join(dir, "x.pdf")}, ".json"},
 		{[]string{"export", "--recipe", "lookup", "--out", filepath.Join(dir, "no", "dir", "x.json")}, "x.json"},

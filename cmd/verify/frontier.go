@@ -60,11 +60,16 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 		names = strings.Split(v, ",")
 	}
 	var precisions []numeric.Precision
+	seen := map[string]bool{}
 	for _, name := range names {
 		p, err := numeric.ParsePrecision(strings.TrimSpace(name))
 		if err != nil {
 			return badInput("--precision: %v", err)
 		}
+		if seen[p.String()] {
+			return badInput("--precision: %s is listed twice", p)
+		}
+		seen[p.String()] = true
 		precisions = append(precisions, p)
 	}
 	opts := frontier.Options{Precisions: precisions, Cases: 8, Exhaustive: 256, Seed: 1, Shards: 1,
@@ -153,7 +158,13 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		if _, err := r.Construct(o.Weighting, o.MaxN, o.Params); err != nil {
-			return badInput("%v", err)
+			if len(rs) == 1 {
+				return badInput("%v", err)
+			}
+			// With several recipes, one that cannot be built for these
+			// options is a row of errors, not the end of the sweep.
+			doc.Reports = append(doc.Reports, unbuilt(r, o, err))
+			continue
 		}
 		o.Progress = func(done, planned int, precision string, n int) {
 			bar.show(fmt.Sprintf("%s %s n = %d", r.Name, precision, n), done, planned)
@@ -200,6 +211,9 @@ func cmdMerge(args []string, stdout io.Writer) error {
 		}
 		docs = append(docs, d)
 	}
+	if _, ok := a.flags["plot"]; ok && len(docs[0].Reports) > 1 {
+		return badInput("--plot draws one recipe; these files hold %d", len(docs[0].Reports))
+	}
 	var out frontierDoc
 	for k := range docs[0].Reports {
 		var shards []*frontier.Report
@@ -220,7 +234,7 @@ func cmdMerge(args []string, stdout io.Writer) error {
 // writable) before a long sweep rather than after it.
 func checkOutputs(a parsedArgs, reports int) error {
 	if p, ok := a.flags["plot"]; ok {
-		if !strings.HasSuffix(p, ".svg") && !strings.HasSuffix(p, ".png") {
+		if ext := strings.ToLower(filepath.Ext(p)); ext != ".svg" && ext != ".png" {
 			return badInput("--plot: %q must end in .svg or .png", p)
 		}
 		if reports > 1 {
@@ -301,4 +315,18 @@ func oneWeighting(a parsedArgs, r *recipes.Recipe) (w model.Weighting, err error
 		return 0, err
 	}
 	return ws[0], nil
+}
+
+// unbuilt is the report of a recipe that cannot be built for a sweep's
+// options (a length past what it builds): every row says why.
+func unbuilt(r *recipes.Recipe, o frontier.Options, err error) *frontier.Report {
+	rep := &frontier.Report{Recipe: r.Name, Section: r.Section, Weighting: recipes.WeightingAcronym(o.Weighting),
+		MaxN: o.MaxN, Seed: o.Seed, Cases: o.Cases, Exhaustive: o.Exhaustive}
+	if len(r.Weightings) == 0 {
+		rep.Weighting = "no attention"
+	}
+	for _, p := range o.Precisions {
+		rep.Rows = append(rep.Rows, frontier.Row{Precision: p.String(), Error: "cannot build: " + err.Error()})
+	}
+	return rep
 }

@@ -60,7 +60,7 @@ Usage:
       --precision P,Q,…  (fp8-e4m3,fp8-e5m2,bf16,fp16,fp32,fp64,24,53,113)
       --max-n, --cases, --exhaustive, --seed, --param, --weighting, --lengths   as above
       --no-bisect       check only the geometric lengths (1 … 8, then growing by a quarter)
-      --shard K/N       check the inputs whose index is K−1 modulo N (no bisection); 'verify merge'
+      --shard K/N       check the inputs whose index is K−1 modulo N; 'verify merge' combines (and bisects)
       --json            print JSON;  --out FILE  write the JSON to FILE (atomically)
       --plot FILE       draw max |error| against n (.svg or .png);  --quiet  no progress bar
   verify merge FILE...  [--json] [--out F] [--plot F]

@@ -9,11 +9,12 @@ import (
 	"strings"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 	"github.com/transformer-cookbook/verify/recipes/frontier"
 )
 
-var exportFlags = []string{"recipe", "weighting", "param", "n", "out", "dtype"}
+var exportFlags = []string{"recipe", "weighting", "param", "n", "out", "dtype", "force"}
 
 // cmdExport writes a recipe's model to a file: the engine's JSON format
 // with exact weights (.json), or safetensors (.safetensors) with float32
@@ -71,11 +72,20 @@ func cmdExport(args []string, stdout io.Writer) error {
 		return badInput("%v", err)
 	}
 	m := con.Model
-	write := func(w io.Writer) error { return m.WriteJSON(w, n) }
+	if need, avail := exportSize(m, n), recipes.AvailableMemory(); a.flags["force"] != "true" && avail > 0 && need > avail/2 {
+		return badInput("exporting %s for n ≤ %d would take about %s (%d positions' encodings of width %d), and %s is available; lower --n or pass --force",
+			r.Name, n, recipes.GiB(need), positionRows(m, n), m.D, recipes.GiB(avail))
+	}
+	stop := interruptible()
+	defer stop.release()
+	write := func(w io.Writer) error { return m.WriteJSON(stopWriter{w, stop}, n) }
 	if ext == ".safetensors" {
-		write = func(w io.Writer) error { return m.WriteSafetensors(w, n, dtype) }
+		write = func(w io.Writer) error { return m.WriteSafetensors(stopWriter{w, stop}, n, dtype) }
 	}
 	if err := frontier.WriteFileAtomic(path, write); err != nil {
+		if stop.requested() {
+			return fmt.Errorf("interrupted: %s not written", path)
+		}
 		return badInput("%v", err)
 	}
 	fmt.Fprintf(stdout, "wrote %s: %s (§%s) for n ≤ %d, width %d, %d layers", path, m.Name, r.Section, n, m.D, len(m.Layers))
@@ -126,4 +136,48 @@ func specFlag(a parsedArgs) (*recipes.Recipe, error) {
 		return nil, badInput("--spec: %v", err)
 	}
 	return r, nil
+}
+
+// positionRows is how many position vectors a file for lengths ≤ n
+// holds: n when the encodings do not depend on the length (sampled at a
+// few lengths), else one block per length, n(n+1)/2.
+func positionRows(m *model.Model, n int) int {
+	if m.Position == nil {
+		return 0
+	}
+	for _, k := range []int{1, 2, n / 2, n - 1} {
+		if k < 1 || k >= n {
+			continue
+		}
+		for _, i := range []int{1, k} {
+			a, b := m.Position.Vector(i, k), m.Position.Vector(i, n)
+			for c := range a {
+				if c < len(b) && a[c].String() != b[c].String() {
+					return n * (n + 1) / 2
+				}
+			}
+		}
+	}
+	return n
+}
+
+// exportSize is about how many bytes writing a model file takes in
+// memory: its position table and weights, some 32 bytes a number.
+func exportSize(m *model.Model, n int) uint64 {
+	weights := recipes.MemoryEstimate(m, numeric.MustParsePrecision("fp64"), 0, 1) / 8
+	return 32 * (uint64(positionRows(m, n))*uint64(m.D) + weights)
+}
+
+// stopWriter fails its writes once Ctrl-C was pressed, so that the file
+// being written is abandoned (and its temporary file removed).
+type stopWriter struct {
+	w    io.Writer
+	stop *interrupt
+}
+
+func (s stopWriter) Write(p []byte) (int, error) {
+	if s.stop.requested() {
+		return 0, fmt.Errorf("interrupted")
+	}
+	return s.w.Write(p)
 }

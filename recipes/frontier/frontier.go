@@ -3,8 +3,12 @@ package frontier
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
@@ -49,7 +53,10 @@ type Options struct {
 	Progress func(done, planned int, precision string, n int)
 }
 
-// Run measures the frontier of opts.Recipe at every precision.
+// Run measures the frontier of opts.Recipe at every precision. The
+// precisions run concurrently (as many at once as there are cores), each
+// checking its lengths in order with the cases of a length spread over
+// the cores too; the report lists them in the order given.
 func Run(opts Options) (*Report, error) {
 	r := opts.Recipe
 	if opts.Shards == 0 {
@@ -73,7 +80,7 @@ func Run(opts Options) (*Report, error) {
 	}
 	rep := &Report{Recipe: r.Name, Section: r.Section, Weighting: weightingName(r, opts.Weighting),
 		MaxN: opts.MaxN, Seed: opts.Seed, Cases: opts.Cases, Exhaustive: opts.Exhaustive,
-		Bisect: !opts.NoBisect && opts.Lengths == nil && opts.Shards == 1}
+		Bisect: !opts.NoBisect && opts.Lengths == nil}
 	if len(r.Params) > 0 {
 		rep.Params = map[string]string{}
 		for _, p := range r.Params {
@@ -86,55 +93,52 @@ func Run(opts Options) (*Report, error) {
 	if opts.Shards > 1 {
 		rep.Shard = fmt.Sprintf("%d/%d", opts.Shard+1, opts.Shards)
 	}
-	done, planned := 0, len(lengths)*len(opts.Precisions)
-	checkers := map[string]*recipes.Checker{}
-	for _, p := range opts.Precisions {
-		row := Row{Precision: p.String()}
-		ck, err := recipes.NewChecker(r, recipes.CheckOptions{Precision: p, Weighting: opts.Weighting, MaxN: opts.MaxN,
-			Params: opts.Params, Cases: opts.Cases, Exhaustive: opts.Exhaustive, Seed: opts.Seed, Workers: opts.Workers,
-			MemoryLimit: opts.MemoryLimit})
-		if errors.Is(err, recipes.ErrMemory) {
-			return nil, err
-		}
-		if err != nil {
-			row.Error = err.Error()
-			rep.Rows = append(rep.Rows, row)
-			done += len(lengths)
-			continue
-		}
-		checkers[row.Precision] = ck
-		check := func(n int) {
-			if rep.Interrupted || opts.Stop != nil && opts.Stop() {
-				rep.Interrupted = true
+
+	s := &sweeper{opts: opts, planned: len(lengths) * len(opts.Precisions)}
+	rep.Rows = make([]Row, len(opts.Precisions))
+	checkers := make(map[string]*recipes.Checker)
+	var mu sync.Mutex
+	var memErr error
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for k, p := range opts.Precisions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			row := &rep.Rows[k]
+			row.Precision = p.String()
+			ck, err := recipes.NewChecker(r, recipes.CheckOptions{Precision: p, Weighting: opts.Weighting, MaxN: opts.MaxN,
+				Params: opts.Params, Cases: opts.Cases, Exhaustive: opts.Exhaustive, Seed: opts.Seed, Workers: opts.Workers,
+				MemoryLimit: opts.MemoryLimit})
+			if err != nil {
+				mu.Lock()
+				if errors.Is(err, recipes.ErrMemory) && memErr == nil {
+					memErr = err
+				}
+				mu.Unlock()
+				row.Error = err.Error()
+				s.skip(len(lengths))
 				return
 			}
-			row.Checked = append(row.Checked, ck.Length(n, opts.Shard, opts.Shards))
-			done++
-			if opts.Progress != nil {
-				opts.Progress(done, planned, row.Precision, n)
+			mu.Lock()
+			checkers[row.Precision] = ck
+			mu.Unlock()
+			for _, n := range lengths {
+				s.check(ck, row, n)
 			}
-		}
-		for _, n := range lengths {
-			check(n)
-		}
-		if rep.Bisect {
-			// Between the last passing length below the first failure
-			// and that failure: the limit to the length, if failures are
-			// monotone there (the report says where they are not).
-			lo, hi := bracket(row.Checked)
-			for hi > 0 && hi-lo > 1 && !rep.Interrupted {
-				mid := lo + (hi-lo)/2
-				planned++
-				check(mid)
-				sortChecked(row.Checked)
-				lo, hi = bracket(row.Checked)
+			// A shard sees a part of the inputs only: its merge bisects.
+			if rep.Bisect && opts.Shards == 1 {
+				s.bisect(ck, row)
 			}
-		}
-		rep.Rows = append(rep.Rows, row)
-		if rep.Interrupted {
-			break
-		}
+		}()
 	}
+	wg.Wait()
+	if memErr != nil {
+		return nil, memErr
+	}
+	rep.Interrupted = s.interrupted.Load()
 	if opts.Shards == 1 && !rep.Interrupted {
 		finish(rep, func(string) (*recipes.Checker, error) { return nil, nil }, checkers)
 	} else {
@@ -145,9 +149,73 @@ func Run(opts Options) (*Report, error) {
 	return rep, nil
 }
 
+// sweeper checks lengths for the rows of one report, counting progress
+// and honouring a stop request.
+type sweeper struct {
+	opts        Options
+	mu          sync.Mutex
+	done        int
+	planned     int
+	interrupted atomic.Bool
+}
+
+func (s *sweeper) skip(n int) {
+	s.mu.Lock()
+	s.done += n
+	s.mu.Unlock()
+}
+
+// check checks length n into row, unless the sweep was stopped or the
+// row cannot run.
+func (s *sweeper) check(ck *recipes.Checker, row *Row, n int) {
+	if s.interrupted.Load() || s.opts.Stop != nil && s.opts.Stop() {
+		s.interrupted.Store(true)
+		return
+	}
+	if row.Error != "" {
+		return
+	}
+	lr := ck.Length(n, s.opts.Shard, max(1, s.opts.Shards))
+	s.mu.Lock()
+	s.done++
+	done, planned := s.done, s.planned
+	s.mu.Unlock()
+	if s.opts.Progress != nil {
+		s.opts.Progress(done, planned, row.Precision, n)
+	}
+	if f := lr.Failure; f != nil && f.CannotRun {
+		row.Error, row.Checked = "cannot run: "+f.Reason, nil
+		return
+	}
+	if p := ck.Runner.Precision(); lr.Failure != nil && lr.Failure.Irrational && p.Kind != numeric.KindInterval {
+		// Not a uniformity limit: no length would pass.
+		row.Error, row.Checked = fmt.Sprintf("not applicable: the reference is irrational (%s at n = %d), which %s can only approximate; intervals confirm it",
+			strings.Join(lr.Failure.Expected, ", "), lr.Failure.N, p), nil
+		return
+	}
+	row.Checked = append(row.Checked, lr)
+	sortChecked(row.Checked)
+}
+
+// bisect checks the lengths between the last passing length below the
+// first failure and that failure, halving the gap: the limit to the
+// length, if failures are monotone there (the report says where they are
+// not).
+func (s *sweeper) bisect(ck *recipes.Checker, row *Row) {
+	lo, hi := bracket(row.Checked, max(1, ck.Recipe.MinN))
+	for hi > 0 && hi-lo > 1 && row.Error == "" && !s.interrupted.Load() {
+		s.mu.Lock()
+		s.planned++
+		s.mu.Unlock()
+		s.check(ck, row, lo+(hi-lo)/2)
+		lo, hi = bracket(row.Checked, max(1, ck.Recipe.MinN))
+	}
+}
+
 // bracket returns the last passing length below the first failing one
-// (0 if none) and the first failing length (0 if none failed).
-func bracket(checked []recipes.LengthReport) (lo, hi int) {
+// (minN − 1 if none) and the first failing length (0 if none failed).
+func bracket(checked []recipes.LengthReport, minN int) (lo, hi int) {
+	lo = minN - 1
 	for _, lr := range checked {
 		if lr.Failure != nil {
 			return lo, lr.N

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math/big"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/transformer-cookbook/verify/model"
@@ -96,10 +97,17 @@ func TestFrontierOverflowPrediction(t *testing.T) {
 }
 
 // TestFrontierShardsMerge: the shards of a sweep merge into the report of
-// one run without bisection, byte for byte.
+// one run, byte for byte, with and without the bisection (which the merge
+// runs).
 func TestFrontierShardsMerge(t *testing.T) {
+	for _, noBisect := range []bool{true, false} {
+		testShardsMerge(t, noBisect)
+	}
+}
+
+func testShardsMerge(t *testing.T, noBisect bool) {
 	opts := lookupOpts(t, 60, "fp16", "bf16")
-	opts.NoBisect = true
+	opts.NoBisect = noBisect
 	whole, err := Run(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -180,13 +188,19 @@ func TestSummariseNotMonotone(t *testing.T) {
 // lengths already checked, and the report says so.
 func TestFrontierInterrupted(t *testing.T) {
 	opts := lookupOpts(t, 64, "fp16", "bf16")
-	calls := 0
-	opts.Stop = func() bool { calls++; return calls > 5 }
+	var calls atomic.Int32
+	opts.Stop = func() bool { return calls.Add(1) > 5 }
 	rep, err := Run(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !rep.Interrupted || len(rep.Rows) != 1 || len(rep.Rows[0].Checked) != 5 {
-		t.Errorf("interrupted %v, %d rows, %d lengths; want true, 1, 5", rep.Interrupted, len(rep.Rows), len(rep.Rows[0].Checked))
+	checked := len(rep.Rows[0].Checked) + len(rep.Rows[1].Checked)
+	if !rep.Interrupted || checked != 5 {
+		t.Errorf("interrupted %v, %d lengths checked; want true, 5", rep.Interrupted, checked)
+	}
+	var out strings.Builder
+	WriteText(&out, rep)
+	if !strings.Contains(out.String(), "INTERRUPTED") {
+		t.Errorf("the text does not say the sweep was interrupted:\n%s", out.String())
 	}
 }

@@ -12,8 +12,9 @@ import (
 // Merge combines the reports of the shards of one sweep (each run with
 // --shard K/N, for every K of the same N, and otherwise the same
 // options) into the report of the whole: byte for byte the report of one
-// unsharded run with the same options and no bisection. It re-runs the
-// first failure of each precision for its diagnosis.
+// unsharded run with the same options. The shards check the geometric
+// lengths; Merge itself runs the bisection (on every input of the few
+// lengths it checks) and re-runs each first failure for its diagnosis.
 func Merge(shards []*Report) (*Report, error) {
 	if len(shards) == 0 {
 		return nil, fmt.Errorf("nothing to merge")
@@ -71,7 +72,26 @@ func Merge(shards []*Report) (*Report, error) {
 		return recipes.NewChecker(rc, recipes.CheckOptions{Precision: p, Weighting: w, MaxN: out.MaxN,
 			Params: out.Params, Cases: out.Cases, Exhaustive: out.Exhaustive, Seed: out.Seed})
 	}
-	finish(&out, build, nil)
+	// The shards could not bisect (each saw a part of the inputs): the
+	// merge does, on every input of the lengths between the last pass and
+	// the first failure, as one unsharded run would have.
+	checkers := map[string]*recipes.Checker{}
+	if out.Bisect {
+		s := &sweeper{opts: Options{Shards: 1}}
+		for k := range out.Rows {
+			row := &out.Rows[k]
+			if row.Error != "" {
+				continue
+			}
+			ck, err := build(row.Precision)
+			if err != nil {
+				return nil, err
+			}
+			checkers[row.Precision] = ck
+			s.bisect(ck, row)
+		}
+	}
+	finish(&out, build, checkers)
 	return &out, nil
 }
 

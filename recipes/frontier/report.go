@@ -71,10 +71,13 @@ type Cause struct {
 }
 
 // Prediction is the theory's side: the score gap γ(n) the paper gives,
-// the largest score magnitude M(n), and the largest n at which γ(n) is at
-// least the format's spacing at M(n), so that distinct scores stay
-// distinct after rounding (a sufficient condition, so the measured limit
-// should not fall below it).
+// the largest score magnitude M(n), and the largest n at which the top
+// score and the runner-up, computed exactly and each rounded once to the
+// format, still differ. It is an estimate, neither a lower nor an upper
+// bound on the measured limit: the format rounds every product and sum on
+// the way (which can lose the gap sooner, as for the layernorm hash), and
+// a tie between two keys of equal value does not change the output
+// (which can keep it later).
 type Prediction struct {
 	Gap       string `json:"gap"`
 	Magnitude string `json:"magnitude"`

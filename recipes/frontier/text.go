@@ -73,6 +73,9 @@ func WriteText(w io.Writer, rep *Report) error {
 		fmt.Fprintf(w, ", shard %s", rep.Shard)
 	}
 	fmt.Fprintln(w)
+	if rep.Interrupted {
+		fmt.Fprintln(w, "INTERRUPTED: the rows hold the lengths checked before the interrupt, no more")
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "precision\tlimit\tfirst failure\tcause\tpredicted\tlengths checked\t")
 	for k := range rep.Rows {
@@ -86,6 +89,9 @@ func WriteText(w io.Writer, rep *Report) error {
 		}
 		if row.Error != "" {
 			fail = "cannot run"
+			if strings.HasPrefix(row.Error, "not applicable") {
+				fail = "n/a"
+			}
 		}
 		if p := row.Prediction; p != nil {
 			pred = fmt.Sprint(p.Limit)
