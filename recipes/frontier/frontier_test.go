@@ -204,3 +204,38 @@ func TestFrontierInterrupted(t *testing.T) {
 		t.Errorf("the text does not say the sweep was interrupted:\n%s", out.String())
 	}
 }
+
+// TestDyckPositionsPrediction: the prediction for Dyck-1-2's j/n scores
+// against a brute force through another rounding path (big.Float's own
+// SetRat at 8 and 9 bits, bf16's significand and one more, exact for
+// values in (0, 1]): the first n at which some j/n and (j+1)/n round to
+// one value. In bf16 that is n = 258, the limit 257 that the targeted
+// search of recipes' TestDyckMeasure also finds.
+func TestDyckPositionsPrediction(t *testing.T) {
+	brute := func(bits uint, maxN int) int {
+		for n := 2; n <= maxN; n++ {
+			for j := 1; j < n; j++ {
+				a := new(big.Float).SetPrec(bits).SetRat(big.NewRat(int64(j), int64(n)))
+				b := new(big.Float).SetPrec(bits).SetRat(big.NewRat(int64(j+1), int64(n)))
+				if a.Cmp(b) == 0 {
+					return n - 1
+				}
+			}
+		}
+		return 0
+	}
+	for _, tc := range []struct {
+		precision string
+		bits      uint
+		maxN      int
+	}{{"bf16", 8, 400}, {"9", 9, 600}} {
+		want := brute(tc.bits, tc.maxN)
+		got := Predict("dyck12", numeric.MustParsePrecision(tc.precision), tc.maxN)
+		if got == nil || got.Limit != want || want == 0 {
+			t.Errorf("%s: predicted %+v, brute force %d", tc.precision, got, want)
+		}
+	}
+	if got := Predict("dyck12", numeric.MustParsePrecision("bf16"), 400); got.Limit != 257 {
+		t.Errorf("bf16: %d, want 257", got.Limit)
+	}
+}

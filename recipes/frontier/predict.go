@@ -19,6 +19,32 @@ type gapModel struct {
 	// largest is the largest intermediate value at length n (a product
 	// that must not overflow); nil when bounded.
 	largest func(n int) *big.Float
+	// limit, when set, replaces the scan over top and second scores: it
+	// returns the predicted limit up to maxN (0: none) and why.
+	limit func(p numeric.Precision, maxN int) (int, string)
+}
+
+// positionsApart predicts where the scores j/n of consecutive positions
+// first round to one value (§A Transformer Construction for Dyck-1-2:
+// the nearest unmatched neighbour is the rightmost maximum of j/n, matched
+// positions lowered by 1): below 1 the format's spacing is 2^−P, so no two
+// of them meet while 1/n ≥ 2^−P, and past that the pairs in [1/2, 1), where
+// the spacing is widest, are checked one by one.
+func positionsApart(p numeric.Precision, maxN int) (int, string) {
+	bits := p.SignificandBits()
+	for n := 2; n <= maxN; n++ {
+		if bits < 62 && n <= 1<<bits {
+			continue
+		}
+		for j := n / 2; j < n; j++ {
+			a, _ := roundTo(p, fl(big.NewRat(int64(j), int64(n))))
+			b, _ := roundTo(p, fl(big.NewRat(int64(j+1), int64(n))))
+			if a != nil && b != nil && a.Cmp(b) == 0 {
+				return n - 1, fmt.Sprintf("at n = %d the scores %d/%d and %d/%d (gap 1/%d) round to one value in %s, %s", n, j, n, j+1, n, n, formatName(p), a.Text('g', 10))
+			}
+		}
+	}
+	return 0, fmt.Sprintf("the scores j/n stay apart up to n = %d", maxN)
 }
 
 const predictBits = 256
@@ -57,6 +83,10 @@ var gapModels = map[string]gapModel{
 			}
 			return intf(4), lhDot(int64(n-1), int64(n)), true
 		}},
+	// §A Transformer Construction for Dyck-1-2 and its generalisation:
+	// the nearest unmatched bracket by the rightmost maximum of j/n.
+	"dyck12":  {gap: "1/n", magnitude: "1", limit: positionsApart},
+	"dyck-kd": {gap: "1/n", magnitude: "1", limit: positionsApart},
 	// §One-Hot Encodings: scores 𝕀[j = q_i] ∈ {0, 1} for every n.
 	"lookup-onehot": {gap: "1", magnitude: "1",
 		scores: func(n int) (*big.Float, *big.Float, bool) { return intf(1), intf(0), n >= 2 }},
@@ -89,6 +119,10 @@ func Predict(recipe string, p numeric.Precision, maxN int) *Prediction {
 		return nil
 	}
 	pr := &Prediction{Gap: g.gap, Magnitude: g.magnitude}
+	if g.limit != nil {
+		pr.Limit, pr.Why = g.limit(p, maxN)
+		return pr
+	}
 	for n := 1; n <= maxN; n++ {
 		if g.largest != nil {
 			if r, ok := roundTo(p, g.largest(n)); !ok || r.IsInf() {
