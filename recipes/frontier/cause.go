@@ -20,21 +20,30 @@ const (
 	// "rounding" cause; one rounding costs half a unit, so a few units
 	// mean errors that accumulated or were amplified.
 	roundingUnits = 4
-	// gapUnits: a score gap at most this wide is a "gap" cause: the
-	// rounding of the products q·k and of their sum can close it.
+	// gapUnits: a lead of the top score over another, as the format
+	// computes them, at most this wide (or reversed by at most this
+	// much) is a "gap" cause.
 	gapUnits = 4
 )
 
 // exactLimit is the longest input run in exact arithmetic for the
 // reference: an exact run costs O(n²) rational operations whose operands
-// grow with n, so longer inputs use a refBits-bit reference instead.
+// grow with n, so longer inputs use a floating-point reference instead.
 const exactLimit = 2048
 
-// refBits is the significand width of the floating-point reference used
-// where exact arithmetic cannot run the model (softmax's exp, layer
-// norm's square root, irrational weights) or would be too slow: its
-// rounding is some 2^-200 below that of any format diagnosed.
-const refBits = 256
+// minRefBits is the least significand width of the floating-point
+// reference used where exact arithmetic cannot run the model (softmax's
+// exp, layer norm's square root, irrational weights) or would be too
+// slow; refBits widens it for wide formats.
+const minRefBits = 256
+
+// refBits is the reference's width for a P-bit format: at least
+// minRefBits, and 64 bits beyond P, so that the reference's rounding stays
+// some 2^-64 or more below the format's (a 256-bit reference would blame a
+// 1000-bit format for the reference's own error).
+func refBits(p numeric.Precision) int {
+	return max(minRefBits, p.SignificandBits()+64)
+}
 
 // Diagnose explains why con's model, run by runner (a rounding format:
 // fp16, bf16, fp32, fp64, fp8 or a P-bit bigfloat), gives a wrong output
@@ -42,8 +51,9 @@ const refBits = 256
 // pass (embedding, layer 1 attention, layer 1 feed-forward, …, output)
 // that the engine can see going wrong, where it can reach the output at
 // pos. It runs c twice with the trace, exactly (or, where exact
-// arithmetic cannot run the model or n > exactLimit, with a 256-bit
-// reference, which Detail then names) and in the runner's format, and
+// arithmetic cannot run the model or n > exactLimit, with a reference of
+// refBits bits, max(256, P + 64) for a P-bit format, which Detail then
+// names) and in the runner's format, and
 // compares the two state by state, at the positions and components
 // whose values flow to the output at pos through the masks and the
 // nonzero weights. In each state it looks, in this order, for
@@ -53,12 +63,18 @@ const refBits = 256
 //     feed-forward replay finds it); a square or sum in a layer norm
 //     beyond the range (which makes the normalised vector 0);
 //   - in an attention sublayer whose output at a query position differs
-//     from the reference's by more than a unit in the last place:
-//     "overflow" of a product q_c k_c, partial sum or score; "tie", two
-//     scores from the reference's residual stream that differ exactly
-//     but round to one value of the format; then "gap", a lead of the
-//     largest score within gapUnits units of the format's spacing, which
-//     the rounding of the products and their sum can close;
+//     from the reference's by more than a unit in the last place, with
+//     the scores computed twice, exactly from the reference's residual
+//     stream and as the format computes them from its own (each product
+//     and partial sum of W^Q x, W^K x and q·k rounded in model's order):
+//     "overflow" of a product, partial sum or score; "tie", two keys
+//     whose exact scores differ but whose computed scores are equal at
+//     the computed maximum, so that the weighting gives weight to the
+//     wrong one; then "gap", a computed lead of the top key within
+//     gapUnits units of the format's spacing, reversed (under a hardmax)
+//     or narrow (under softmax). Both name only a partner key whose value
+//     W^V h_j differs from the top key's, and the roundings and input
+//     differences that lost the difference;
 //   - "absorbed": in a feed-forward sublayer replayed in the format's
 //     arithmetic, a sum acc + t (t ≠ 0) that came out acc, such as a
 //     comparison's bias lost against its input; or a residual sum x + y
@@ -110,7 +126,7 @@ func Diagnose(con *recipes.Construction, runner model.Runner, c recipes.Case, po
 	}
 	refc := make(chan refRun, 1)
 	go func() {
-		res, note, err := reference(con.Model, c)
+		res, note, err := reference(con.Model, c, refBits(prec))
 		refc <- refRun{res, note, err}
 	}()
 	got, err := runCase(tracer(runner, con.Model), c)
@@ -130,7 +146,7 @@ func Diagnose(con *recipes.Construction, runner model.Runner, c recipes.Case, po
 	if err != nil {
 		return nil, err
 	}
-	d, err := newDiagnosis(con.Model, runner, ref, got, pos, note)
+	d, err := newDiagnosis(con.Model, runner, ref, got, pos, note, refBits(prec))
 	if err != nil {
 		return nil, err
 	}
@@ -147,8 +163,8 @@ func runCase(r model.Runner, c recipes.Case) (*model.Result, error) {
 
 // reference runs c exactly, or, when exact arithmetic cannot (an
 // irrational weight, softmax's exp, a square root) or the input is longer
-// than exactLimit, at refBits bits; note says which and why, for Detail.
-func reference(m *model.Model, c recipes.Case) (*model.Result, string, error) {
+// than exactLimit, at bits bits; note says which and why, for Detail.
+func reference(m *model.Model, c recipes.Case, bits int) (*model.Result, string, error) {
 	var why string
 	if n := c.Len(); n > exactLimit {
 		why = fmt.Sprintf("n = %d is too long for an exact run", n)
@@ -169,15 +185,15 @@ func reference(m *model.Model, c recipes.Case) (*model.Result, string, error) {
 			why = "in exact arithmetic " + msg + " is irrational"
 		}
 	}
-	r, err := model.Instantiate[*big.Float](fastFloat{numeric.NewBigFloat(refBits)}, m)
+	r, err := model.Instantiate[*big.Float](fastFloat{numeric.NewBigFloat(uint(bits))}, m)
 	if err != nil {
-		return nil, "", fmt.Errorf("diagnose: no reference (%s; at %d bits: %w)", why, refBits, err)
+		return nil, "", fmt.Errorf("diagnose: no reference (%s; at %d bits: %w)", why, bits, err)
 	}
 	res, err := runCase(r, c)
 	if err != nil {
-		return nil, "", fmt.Errorf("diagnose: no reference (%s; at %d bits: %w)", why, refBits, err)
+		return nil, "", fmt.Errorf("diagnose: no reference (%s; at %d bits: %w)", why, bits, err)
 	}
-	return res, fmt.Sprintf("against a %d-bit reference: %s", refBits, why), nil
+	return res, fmt.Sprintf("against a %d-bit reference: %s", bits, why), nil
 }
 
 // fastFloat is the bigfloat backend with a Format that stays fast for
@@ -292,9 +308,11 @@ type diagnosis struct {
 	relevant [][]bool
 	flows    [][][]bool
 	pos      int // 0-based
-	// note names the reference when it is not exact; approx is then set.
-	note   string
-	approx bool
+	// note names the reference when it is not exact; approx is then set,
+	// and refBits is the reference's significand width.
+	note    string
+	approx  bool
+	refBits int
 	// overflowAt is the smallest magnitude the format rounds to a
 	// non-finite value, and overflowIncl whether overflowAt itself does;
 	// nil for formats without overflow (bigfloat).
@@ -302,7 +320,7 @@ type diagnosis struct {
 	overflowIncl bool
 }
 
-func newDiagnosis(m *model.Model, runner model.Runner, ref, got *model.Result, pos int, note string) (*diagnosis, error) {
+func newDiagnosis(m *model.Model, runner model.Runner, ref, got *model.Result, pos int, note string, refBits int) (*diagnosis, error) {
 	if ref.Trace == nil || got.Trace == nil {
 		return nil, errors.New("diagnose: a run returned no trace")
 	}
@@ -311,7 +329,7 @@ func newDiagnosis(m *model.Model, runner model.Runner, ref, got *model.Result, p
 		first = got.Trace.States[0].Label
 	}
 	d := &diagnosis{m: m, runner: runner, prec: runner.Precision(), ref: ref, got: got,
-		infos: stateInfos(m, first), pos: pos - 1, note: note, approx: note != ""}
+		infos: stateInfos(m, first), pos: pos - 1, note: note, approx: note != "", refBits: refBits}
 	if len(d.infos) != len(ref.Trace.States) || len(d.infos) != len(got.Trace.States) {
 		return nil, fmt.Errorf("diagnose: the traces have %d and %d states, the model %d", len(ref.Trace.States), len(got.Trace.States), len(d.infos))
 	}
@@ -872,8 +890,7 @@ func (d *diagnosis) offBy(ref, got model.Value, units int) (string, bool) {
 	}
 	detail := fmt.Sprintf("the exact value is %s; %s computes %s", numText(x), d.format(), heldText(got))
 	if sp.Sign() > 0 && x.Sign() != 0 {
-		u, _ := new(big.Rat).Quo(diff, sp).Float64()
-		detail += fmt.Sprintf(", off by %s of its spacing %s there", unitsText(u), spacingText(sp))
+		detail += fmt.Sprintf(", off by %s of its spacing %s there", unitsText(new(big.Rat).Quo(diff, sp)), spacingText(sp))
 	}
 	if units == 0 {
 		if r, ok := d.runner.Round(x).Rat(); ok && r.Cmp(x) != 0 {
@@ -932,7 +949,7 @@ func (d *diagnosis) belowReference(y, x *big.Rat) bool {
 	if scale.Cmp(big.NewRat(1, 1)) < 0 {
 		scale.SetInt64(1)
 	}
-	return y.Cmp(scale.Mul(scale, pow2(-(refBits-16)))) <= 0
+	return y.Cmp(scale.Mul(scale, pow2(-(d.refBits-16)))) <= 0
 }
 
 // spacing is the distance between consecutive values of the format at
@@ -1016,16 +1033,46 @@ func decimalDigits(q *big.Int) (int, bool) {
 	return max(a, b), true
 }
 
-// unitsText prints a number of units in the last place.
-func unitsText(u float64) string {
-	s := strconv.FormatFloat(u, 'g', 2, 64)
-	if u >= 100 {
-		s = strconv.FormatFloat(u, 'f', 0, 64)
+// unitsText prints a number u ≥ 0 of units in the last place: two
+// significant digits below 100, a whole number below a million, and
+// beyond that compactly ("about 2.2e219 units"), whatever its size.
+func unitsText(u *big.Rat) string {
+	var s string
+	switch f, _ := u.Float64(); {
+	case f < 100:
+		s = strconv.FormatFloat(f, 'g', 2, 64)
+	case f < 1e6:
+		s = strconv.FormatFloat(f, 'f', 0, 64)
+	default:
+		return "about " + sciText(new(big.Float).SetPrec(64).SetRat(u), 2) + " units"
 	}
 	if s == "1" {
 		return "1 unit"
 	}
 	return s + " units"
+}
+
+// sciText prints x ≠ 0 with digits significant digits in scientific
+// notation, "2.2e219" (at any exponent, through floatText).
+func sciText(x *big.Float, digits int) string {
+	s := floatText(x, digits)
+	if !strings.ContainsAny(s, "e") {
+		// x.Text('g') chose a plain decimal: redo it in %e form.
+		s = x.Text('e', digits-1)
+	}
+	mant, exp, ok := strings.Cut(s, "e")
+	if !ok {
+		return s
+	}
+	sign := ""
+	if exp, ok = strings.CutPrefix(exp, "-"); ok {
+		sign = "-"
+	}
+	exp = strings.TrimLeft(strings.TrimPrefix(exp, "+"), "0")
+	if exp == "" {
+		exp = "0"
+	}
+	return mant + "e" + sign + exp
 }
 
 // ---------------------------------------------------------------------
@@ -1055,7 +1102,7 @@ func (d *diagnosis) weight(e numeric.Expr) (*big.Rat, bool) {
 	if !d.approx {
 		return nil, false
 	}
-	lo, hi, err := e.Enclose(refBits + 16)
+	lo, hi, err := e.Enclose(uint(d.refBits + 16))
 	if err != nil {
 		return nil, false
 	}
@@ -1083,6 +1130,17 @@ func (d *diagnosis) sparse(m model.Matrix) (sparseMatrix, bool) {
 	return out, true
 }
 
+// cols marks the columns of w's nonzero entries (of n columns).
+func (w sparseMatrix) cols(n int) []bool {
+	out := make([]bool, n)
+	for _, row := range w {
+		for _, e := range row {
+			out[e.col] = true
+		}
+	}
+	return out
+}
+
 // apply returns W x, with nil for the zero entries.
 func (w sparseMatrix) apply(x []*big.Rat) []*big.Rat {
 	out := make([]*big.Rat, len(w))
@@ -1103,17 +1161,66 @@ func (w sparseMatrix) apply(x []*big.Rat) []*big.Rat {
 	return out
 }
 
-// scored is a key position with its exact score.
-type scored struct {
-	j int // 0-based
-	s *big.Rat
+// keyScore is a key position's score at one query: exactly (from the
+// reference's residual stream, in exact arithmetic, or the reference's
+// own when it is not exact), and as the format computes it, from its own
+// residual stream and in its own arithmetic.
+type keyScore struct {
+	j int      // 0-based
+	s *big.Rat // exact
+	f *big.Rat // the format's
 }
 
-// attention looks for a rounded tie, a score overflow, or a narrow gap in
-// the attention sublayer that produced state k, at the influencing query
+// headScores holds what one head's scores and values are computed from.
+type headScores struct {
+	// The exact side: W^Q, the keys W^K h_j and the values W^V h_j of the
+	// reference's residual stream h, and the factor dividing every score
+	// (√d_key when scaled, times τ; nil: 1).
+	q      sparseMatrix
+	keys   [][]*big.Rat
+	vals   [][]*big.Rat
+	divide *big.Rat
+	// The format's side (qf nil when it cannot be replayed): W^Q and W^K as
+	// the format holds them, √d_key and τ as it holds them (nil: no
+	// division), the columns W^Q and W^K read, the parameters the format
+	// rounds, and the keys it computes from its residual stream (each on
+	// first use; fkeyOver: the operation that left the range).
+	qf, kf       sparseMatrix
+	sqrtF, tempF *big.Rat
+	qCols, kCols []bool
+	paramSteps   []string
+	fkeys        [][]*big.Rat
+	fkeyOver     []string
+}
+
+// attnScan is the attention sublayer that produced state k, with the
+// residual streams it reads.
+type attnScan struct {
+	d     *diagnosis
+	k     int
+	label string
+	att   *model.Attention
+	// h is the reference's residual stream, hf the format's (hf[j] nil
+	// where a value is not finite).
+	h, hf [][]*big.Rat
+	heads []*headScores
+}
+
+// attention looks for a score overflow, a tie or a narrow gap in the
+// attention sublayer that produced state k, at the influencing query
 // positions where that state differs from the reference by more than a
-// unit in the last place. Ties and overflows come first, in position
-// order; gaps only when the sublayer shows neither.
+// unit in the last place. The scores are compared twice: exactly, from
+// the reference's residual stream, and as the format computes them, from
+// its own residual stream, every product and partial sum of q·k (and of
+// W^Q x and W^K x) rounded in model's order. A "tie" is two keys whose
+// exact scores differ but whose computed scores are equal, at the
+// computed maximum, where the weighting then gives weight to a key it
+// should not; a "gap" is a computed lead within gapUnits units of the
+// format's spacing: one reversed under a hardmax, or one softmax weighs.
+// Either names only a partner key whose value W^V h_j differs exactly
+// from the top key's: a tie between equal values changes no output.
+// Overflows and ties come first, in position order; gaps only when the
+// sublayer shows neither.
 func (d *diagnosis) attention(k int) *Cause {
 	info := d.infos[k]
 	att := d.m.Layers[info.layer].Attention
@@ -1130,105 +1237,651 @@ func (d *diagnosis) attention(k int) *Cause {
 	if len(queries) == 0 {
 		return nil
 	}
-	// The residual stream that feeds the sublayer, as the reference has it.
-	in := d.ref.Trace.States[k-1].Vectors
-	h := make([][]*big.Rat, len(in))
-	for j, vec := range in {
-		h[j] = make([]*big.Rat, len(vec))
-		for c, v := range vec {
-			r, ok := v.Rat()
-			if !ok {
-				return nil
-			}
-			h[j][c] = r
-		}
+	s := &attnScan{d: d, k: k, label: info.label, att: att}
+	// The residual streams that feed the sublayer.
+	var ok bool
+	if s.h, ok = d.ratStates(d.ref.Trace.States[k-1].Vectors); !ok {
+		return nil
+	}
+	s.hf = make([][]*big.Rat, len(s.h))
+	for j, vec := range d.got.Trace.States[k-1].Vectors {
+		s.hf[j], _ = d.ratVector(vec)
 	}
 	// The factor dividing every score: √d_key (when scaled) times τ.
-	var temp *big.Rat
+	var temp, tempF *big.Rat
+	formatSide := true
 	if !att.Temperature.IsZero() {
 		t, ok := d.weight(att.Temperature)
 		if !ok || t.Sign() <= 0 {
 			return nil
 		}
 		temp = t
+		if tempF, ok = d.formatConst(att.Temperature); !ok || tempF.Sign() <= 0 {
+			formatSide = false
+		}
 	}
-	type headScores struct {
-		q      sparseMatrix
-		keys   [][]*big.Rat
-		divide *big.Rat // nil: 1
-	}
-	heads := make([]*headScores, len(att.Heads))
+	s.heads = make([]*headScores, len(att.Heads))
 	for hi, head := range att.Heads {
 		q, ok1 := d.sparse(head.Q)
 		kw, ok2 := d.sparse(head.K)
-		if !ok1 || !ok2 {
+		vw, ok3 := d.sparse(head.V)
+		if !ok1 || !ok2 || !ok3 {
 			continue
 		}
-		hs := &headScores{q: q, keys: make([][]*big.Rat, len(h)), divide: temp}
-		if att.Scale == model.ScaleSqrtDKey && head.Q.Rows != 1 {
-			s, ok := d.weight(numeric.Sqrt(numeric.LitInt(int64(head.Q.Rows))))
+		hs := &headScores{q: q, divide: temp, keys: make([][]*big.Rat, len(s.h)), vals: make([][]*big.Rat, len(s.h)),
+			qCols: q.cols(d.m.D), kCols: kw.cols(d.m.D), tempF: tempF}
+		scaled := att.Scale == model.ScaleSqrtDKey && head.Q.Rows != 1
+		if scaled {
+			root := numeric.Sqrt(numeric.LitInt(int64(head.Q.Rows)))
+			div, ok := d.weight(root)
 			if !ok {
 				continue // √d_key irrational against an exact reference
 			}
 			if hs.divide != nil {
-				s.Mul(s, hs.divide)
+				div.Mul(div, hs.divide)
 			}
-			hs.divide = s
+			hs.divide = div
 		}
-		for j := range h {
-			hs.keys[j] = kw.apply(h[j])
+		for j := range s.h {
+			hs.keys[j] = kw.apply(s.h[j])
+			hs.vals[j] = vw.apply(s.h[j])
 		}
-		heads[hi] = hs
-	}
-	scoresAt := func(hs *headScores, q []*big.Rat, i int) []scored {
-		var out []scored
-		for j := range h {
-			if !maskAllows(att.Mask, i+1, j+1) {
+		s.heads[hi] = hs
+		if !formatSide {
+			continue
+		}
+		var stepsQ, stepsK []string
+		qf, okq := d.roundWeights(q, "W^Q", &stepsQ)
+		kf, okk := d.roundWeights(kw, "W^K", &stepsK)
+		if !okq || !okk {
+			continue
+		}
+		if scaled {
+			sq, ok := d.formatConst(numeric.Sqrt(numeric.LitInt(int64(head.Q.Rows))))
+			if !ok || sq.Sign() <= 0 {
 				continue
 			}
-			s := new(big.Rat)
-			t := new(big.Rat)
-			for c, qc := range q {
-				if qc == nil || hs.keys[j][c] == nil {
-					continue
-				}
-				s.Add(s, t.Mul(qc, hs.keys[j][c]))
-			}
-			if hs.divide != nil {
-				s.Quo(s, hs.divide)
-			}
-			out = append(out, scored{j, s})
+			hs.sqrtF = sq
+			hs.paramSteps = append(hs.paramSteps, fmt.Sprintf("√d_key = √%d rounds to %s", head.Q.Rows, numText(sq)))
 		}
-		return out
+		if tempF != nil {
+			if r, ok, _ := att.Temperature.Rat(); !ok || r.Cmp(tempF) != 0 {
+				hs.paramSteps = append(hs.paramSteps, fmt.Sprintf("τ = %s rounds to %s", numText(temp), numText(tempF)))
+			}
+		}
+		hs.paramSteps = append(append(hs.paramSteps, stepsQ...), stepsK...)
+		hs.qf, hs.kf = qf, kf
+		hs.fkeys, hs.fkeyOver = make([][]*big.Rat, len(s.h)), make([]string, len(s.h))
 	}
-	label := d.infos[k].label
-	// Pass 1: overflows and rounded ties.
+	// Pass 1: overflows and ties.
 	for _, i := range queries {
-		for hi, hs := range heads {
+		for hi, hs := range s.heads {
 			if hs == nil {
 				continue
 			}
-			q := hs.q.apply(h[i])
-			if c := d.scoreOverflow(label, hi, i, att, q, hs.keys, hs.divide); c != nil {
+			if c := d.scoreOverflow(s.label, hi, i, att, hs.q.apply(s.h[i]), hs.keys, hs.divide); c != nil {
 				return c
 			}
-			if c := d.tie(label, hi, i, scoresAt(hs, q, i)); c != nil {
+			ks, over := s.scores(hs, i)
+			if over != nil {
+				return s.overflowCause(hi, i, over)
+			}
+			if c := s.tie(hs, hi, i, ks); c != nil {
 				return c
 			}
 		}
 	}
 	// Pass 2: narrow gaps.
 	for _, i := range queries {
-		for hi, hs := range heads {
+		for hi, hs := range s.heads {
 			if hs == nil {
 				continue
 			}
-			if c := d.gap(label, hi, i, scoresAt(hs, hs.q.apply(h[i]), i)); c != nil {
-				return c
+			if ks, over := s.scores(hs, i); over == nil {
+				if c := s.gap(hs, hi, i, ks); c != nil {
+					return c
+				}
 			}
 		}
 	}
 	return nil
+}
+
+// ratStates returns the points of a traced state (false if one is not a
+// finite point).
+func (d *diagnosis) ratStates(vs [][]model.Value) ([][]*big.Rat, bool) {
+	out := make([][]*big.Rat, len(vs))
+	for j, vec := range vs {
+		var ok bool
+		if out[j], ok = d.ratVector(vec); !ok {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// roundWeights rounds exact weights to the format, keeping the zero
+// entries' places, and logs into steps the weights it changes (false if
+// one overflows).
+func (d *diagnosis) roundWeights(w sparseMatrix, name string, steps *[]string) (sparseMatrix, bool) {
+	out := make(sparseMatrix, len(w))
+	for r, row := range w {
+		for _, e := range row {
+			v, ok := d.roundRat(e.val)
+			if !ok {
+				return nil, false
+			}
+			if v.Cmp(e.val) != 0 {
+				*steps = append(*steps, fmt.Sprintf("%s[%d][%d] = %s rounds to %s", name, r+1, e.col+1, numText(e.val), numText(v)))
+			}
+			if v.Sign() != 0 {
+				out[r] = append(out[r], sparseEntry{e.col, v})
+			}
+		}
+	}
+	return out, true
+}
+
+// formatConst is a constant as the format holds it, rounded once (false
+// if it overflows, or if the reference's enclosure of an irrational one
+// does not decide its rounding).
+func (d *diagnosis) formatConst(e numeric.Expr) (*big.Rat, bool) {
+	if r, ok, err := e.Rat(); err != nil {
+		return nil, false
+	} else if ok {
+		return d.roundRat(r)
+	}
+	lo, hi, err := e.Enclose(uint(d.refBits + 16))
+	if err != nil {
+		return nil, false
+	}
+	a, ok1 := d.roundRat(lo)
+	b, ok2 := d.roundRat(hi)
+	if !ok1 || !ok2 || a.Cmp(b) != 0 {
+		return nil, false
+	}
+	return a, true
+}
+
+// roundRat is the format's value of x, rounded once to nearest, ties to
+// even, as every operation of the backends rounds; false when x is
+// beyond the format's range.
+func (d *diagnosis) roundRat(x *big.Rat) (*big.Rat, bool) {
+	if f := d.prec.Format; f != nil {
+		v := f.RoundRat(x)
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return nil, false
+		}
+		return new(big.Rat).SetFloat64(v), true
+	}
+	if d.prec.Kind == numeric.KindBigFloat {
+		r, _ := new(big.Float).SetPrec(d.prec.Bits).SetMode(big.ToNearestEven).SetRat(x).Rat(nil)
+		return r, true
+	}
+	return d.runner.Round(x).Rat()
+}
+
+// replay computes as the format does: each operation's exact result,
+// from operands the format holds, rounded once, which is what the
+// backends compute. With keep it logs the operations that rounded; over
+// is the first that left the format's range (its result then stays
+// exact).
+type replay struct {
+	d    *diagnosis
+	keep bool
+	log  []string
+	over string
+}
+
+func (r *replay) op(exact *big.Rat, what func() string) *big.Rat {
+	v, ok := r.d.roundRat(exact)
+	if !ok {
+		if r.over == "" {
+			r.over = what()
+		}
+		return exact
+	}
+	if r.keep && v.Cmp(exact) != 0 {
+		r.log = append(r.log, what()+" rounds to "+numText(v))
+	}
+	return v
+}
+
+// paren prints a factor or an addend, negative ones in parentheses.
+func paren(x *big.Rat) string {
+	if x.Sign() < 0 {
+		return "(" + numText(x) + ")"
+	}
+	return numText(x)
+}
+
+// matVec is W x as model's matVec computes it (w as the format holds it,
+// x as the format holds it, no bias): in each row the products left to
+// right, each rounded, and each partial sum rounded; zero terms, which
+// change nothing, are skipped. row names the rows.
+func (r *replay) matVec(w sparseMatrix, name string, x []*big.Rat, row func(int) string) []*big.Rat {
+	out := make([]*big.Rat, len(w))
+	for ri, entries := range w {
+		var acc *big.Rat
+		for _, e := range entries {
+			xc := x[e.col]
+			if xc.Sign() == 0 {
+				continue
+			}
+			exact := new(big.Rat).Mul(e.val, xc)
+			p := r.op(exact, func() string {
+				return fmt.Sprintf("in %s, the product %s[%d][%d]·%s = %s × %s = %s", row(ri), name, ri+1, e.col+1, r.d.component(e.col), numText(e.val), paren(xc), numText(exact))
+			})
+			if acc == nil {
+				acc = p
+				continue
+			}
+			sum, a := new(big.Rat).Add(acc, p), acc
+			acc = r.op(sum, func() string {
+				return fmt.Sprintf("in %s, the sum %s + %s = %s", row(ri), numText(a), paren(p), numText(sum))
+			})
+		}
+		if acc == nil {
+			acc = new(big.Rat)
+		}
+		out[ri] = acc
+	}
+	return out
+}
+
+// score is the score of key j, q·k as model's dot computes it (left to
+// right, each product and partial sum rounded), then divided by √d_key
+// and by τ, each division rounded.
+func (r *replay) score(q, k []*big.Rat, j int, sqrtF, tempF *big.Rat) *big.Rat {
+	name := fmt.Sprintf("q·k of j = %d", j+1)
+	var acc *big.Rat
+	for c := range q {
+		if q[c].Sign() == 0 || k[c].Sign() == 0 {
+			continue
+		}
+		exact := new(big.Rat).Mul(q[c], k[c])
+		p := r.op(exact, func() string {
+			return fmt.Sprintf("in %s, the product q_%d·k_%d = %s × %s = %s", name, c+1, c+1, numText(q[c]), paren(k[c]), numText(exact))
+		})
+		if acc == nil {
+			acc = p
+			continue
+		}
+		sum, a := new(big.Rat).Add(acc, p), acc
+		acc = r.op(sum, func() string {
+			return fmt.Sprintf("in %s, the partial sum up to component %d, %s + %s = %s,", name, c+1, numText(a), paren(p), numText(sum))
+		})
+	}
+	if acc == nil {
+		acc = new(big.Rat)
+	}
+	for _, div := range []struct {
+		by   *big.Rat
+		name string
+	}{{sqrtF, "√d_key"}, {tempF, "τ"}} {
+		if div.by == nil {
+			continue
+		}
+		exact, a := new(big.Rat).Quo(acc, div.by), acc
+		acc = r.op(exact, func() string {
+			return fmt.Sprintf("the score of j = %d divided by %s, %s / %s = %s,", j+1, div.name, numText(a), numText(div.by), numText(exact))
+		})
+	}
+	return acc
+}
+
+// queryName and keyName name the components of q and of k_j.
+func queryName(r int) string { return fmt.Sprintf("q_%d", r+1) }
+
+func keyName(j int) func(int) string {
+	return func(r int) string { return fmt.Sprintf("k_%d of j = %d", r+1, j+1) }
+}
+
+// formatKey is the key of position j as the format computes it (nil when
+// its residual stream there is not finite).
+func (s *attnScan) formatKey(hs *headScores, j int) ([]*big.Rat, string) {
+	if hs.fkeys[j] == nil && hs.fkeyOver[j] == "" && s.hf[j] != nil {
+		r := &replay{d: s.d}
+		hs.fkeys[j] = r.matVec(hs.kf, "W^K", s.hf[j], keyName(j))
+		hs.fkeyOver[j] = r.over
+	}
+	return hs.fkeys[j], hs.fkeyOver[j]
+}
+
+// scores returns the scores, exact and computed, at query i of the keys
+// the mask allows, in position order; nil when the format's computation
+// cannot be replayed (a value it reads is not finite). over is an
+// operation of that computation that left the format's range.
+func (s *attnScan) scores(hs *headScores, i int) (ks []keyScore, over *replayOverflow) {
+	if hs.qf == nil || s.hf[i] == nil {
+		return nil, nil
+	}
+	r := &replay{d: s.d}
+	qf := r.matVec(hs.qf, "W^Q", s.hf[i], queryName)
+	if r.over != "" {
+		return nil, &replayOverflow{j: -1, what: r.over}
+	}
+	q := hs.q.apply(s.h[i])
+	t := new(big.Rat)
+	for j := range s.h {
+		if !maskAllows(s.att.Mask, i+1, j+1) {
+			continue
+		}
+		exact := new(big.Rat)
+		for c, qc := range q {
+			if qc != nil && hs.keys[j][c] != nil {
+				exact.Add(exact, t.Mul(qc, hs.keys[j][c]))
+			}
+		}
+		if hs.divide != nil {
+			exact.Quo(exact, hs.divide)
+		}
+		kf, kover := s.formatKey(hs, j)
+		if kover != "" {
+			return nil, &replayOverflow{j: j, what: kover}
+		}
+		if kf == nil {
+			return nil, nil
+		}
+		f := r.score(qf, kf, j, hs.sqrtF, hs.tempF)
+		if r.over != "" {
+			return nil, &replayOverflow{j: j, what: r.over}
+		}
+		ks = append(ks, keyScore{j: j, s: exact, f: f})
+	}
+	return ks, nil
+}
+
+// replayOverflow is an operation of the format's score computation that
+// left its range, in the score of key j (−1: in the query).
+type replayOverflow struct {
+	j    int
+	what string
+}
+
+func (s *attnScan) overflowCause(head, i int, o *replayOverflow) *Cause {
+	d := s.d
+	where := fmt.Sprintf("%s, head %d, position %d", s.label, head+1, i+1)
+	in := "the query"
+	if o.j >= 0 {
+		where += fmt.Sprintf(", key j = %d", o.j+1)
+		in = fmt.Sprintf("the score of j = %d", o.j+1)
+	}
+	detail := fmt.Sprintf("at position %d, in %s's computation of %s, %s is beyond %s's largest finite value %s", i+1, d.format(), in, strings.TrimSuffix(o.what, ","), d.format(), d.maxFiniteText())
+	return &Cause{Kind: "overflow", Where: where, Detail: d.withNote(detail)}
+}
+
+// ranking sorts the scores of one head at one query: top is the key the
+// exact weighting picks (the first exact maximum; the last under
+// right-hardmax), inTop marks the exact maxima, atMax the computed ones,
+// and picked the keys the format's weighting gives the largest weight:
+// all the computed maxima, or under left- and right-hardmax the first or
+// the last of them.
+type ranking struct {
+	top          int
+	inTop, atMax []bool
+	picked       []int
+}
+
+func (s *attnScan) rank(ks []keyScore) ranking {
+	rk := ranking{inTop: make([]bool, len(ks)), atMax: make([]bool, len(ks))}
+	best, fmax := 0, 0
+	for k := range ks {
+		if ks[k].s.Cmp(ks[best].s) > 0 {
+			best = k
+		}
+		if ks[k].f.Cmp(ks[fmax].f) > 0 {
+			fmax = k
+		}
+	}
+	rk.top = -1
+	var atMax []int
+	for k := range ks {
+		if s.d.equalScores(ks[k].s, ks[best].s) {
+			rk.inTop[k] = true
+			if rk.top < 0 || s.att.Weighting == model.RightHardmax {
+				rk.top = k
+			}
+		}
+		if ks[k].f.Cmp(ks[fmax].f) == 0 {
+			rk.atMax[k] = true
+			atMax = append(atMax, k)
+		}
+	}
+	rk.picked = atMax
+	switch s.att.Weighting {
+	case model.LeftHardmax:
+		rk.picked = atMax[:1]
+	case model.RightHardmax:
+		rk.picked = atMax[len(atMax)-1:]
+	}
+	return rk
+}
+
+// valuesDiffer reports whether the values W^V h_a and W^V h_b differ
+// exactly (beyond the reference's rounding, against a floating-point
+// reference); where names the first component that does.
+func (s *attnScan) valuesDiffer(hs *headScores, a, b int) (bool, string) {
+	va, vb := hs.vals[a], hs.vals[b]
+	zero := new(big.Rat)
+	for r := range va {
+		x, y := va[r], vb[r]
+		if x == nil {
+			x = zero
+		}
+		if y == nil {
+			y = zero
+		}
+		if !s.d.equalScores(x, y) {
+			return true, fmt.Sprintf("%s: %s and %s", s.d.component(r), numText(x), numText(y))
+		}
+	}
+	return false, ""
+}
+
+// wrongPick is the first key the format's weighting picks that is not an
+// exact maximum and whose value differs from the top key's (−1: none).
+func (s *attnScan) wrongPick(hs *headScores, ks []keyScore, rk ranking) int {
+	for _, k := range rk.picked {
+		if differ, _ := s.valuesDiffer(hs, ks[k].j, ks[rk.top].j); !rk.inTop[k] && differ {
+			return k
+		}
+	}
+	return -1
+}
+
+// tie finds a key that the format's weighting picks, tied in the
+// computed scores with an exact maximum whose score is larger exactly,
+// and whose value differs from it.
+func (s *attnScan) tie(hs *headScores, head, i int, ks []keyScore) *Cause {
+	if len(ks) < 2 {
+		return nil
+	}
+	d := s.d
+	rk := s.rank(ks)
+	a := s.wrongPick(hs, ks, rk)
+	if a < 0 {
+		return nil
+	}
+	b := -1
+	if rk.atMax[rk.top] {
+		b = rk.top
+	} else {
+		for k := range ks {
+			if rk.inTop[k] && rk.atMax[k] {
+				if differ, _ := s.valuesDiffer(hs, ks[a].j, ks[k].j); differ {
+					b = k
+					break
+				}
+			}
+		}
+	}
+	if b < 0 {
+		return nil // the top key's computed score is below: a gap
+	}
+	steps := s.steps(hs, i, ks[a].j, ks[b].j)
+	lo, hi := ks[a], ks[b]
+	if hi.j < lo.j {
+		lo, hi = hi, lo
+	}
+	_, vals := s.valuesDiffer(hs, lo.j, hi.j)
+	count := 0
+	for _, on := range rk.atMax {
+		if on {
+			count++
+		}
+	}
+	fmax := ks[b].f
+	where := fmt.Sprintf("%s, head %d, position %d, keys j = %d and %d", s.label, head+1, i+1, lo.j+1, hi.j+1)
+	detail := fmt.Sprintf("at position %d, the scores of j = %d and j = %d are %s and %s %s, but %s computes both as %s (its spacing at %s is %s)%s",
+		i+1, lo.j+1, hi.j+1, numText(lo.s), numText(hi.s), d.exactly(), d.format(), numText(fmax), numText(new(big.Rat).Abs(fmax)), spacingText(d.spacing(fmax)), stepsText(steps))
+	if count > 2 {
+		detail += fmt.Sprintf("; %d positions in all come out at the maximum", count)
+	}
+	detail += "; their values W^V h_j differ (" + vals + ")"
+	return &Cause{Kind: "tie", Where: where, Detail: d.withNote(detail)}
+}
+
+// gap finds a computed lead of the top key over a key whose value
+// differs that is within gapUnits units of the format's spacing and
+// changes the weights: reversed, so that a hardmax picks the other key,
+// or, under softmax, narrow either way.
+func (s *attnScan) gap(hs *headScores, head, i int, ks []keyScore) *Cause {
+	if len(ks) < 2 {
+		return nil
+	}
+	d := s.d
+	rk := s.rank(ks)
+	top := ks[rk.top]
+	a := -1
+	if s.att.Weighting == model.Softmax {
+		for k := range ks {
+			if differ, _ := s.valuesDiffer(hs, ks[k].j, top.j); differ && !rk.inTop[k] && (a < 0 || ks[k].f.Cmp(ks[a].f) > 0) {
+				a = k
+			}
+		}
+	} else if a = s.wrongPick(hs, ks, rk); a >= 0 && rk.atMax[rk.top] {
+		return nil // a tie, which tie reports
+	}
+	if a < 0 {
+		return nil
+	}
+	other := ks[a]
+	lead := new(big.Rat).Sub(top.f, other.f)
+	scale := new(big.Rat).Abs(top.f)
+	if o := new(big.Rat).Abs(other.f); o.Cmp(scale) > 0 {
+		scale = o
+	}
+	sp := d.spacing(scale)
+	alead := new(big.Rat).Abs(lead)
+	if sp.Sign() == 0 || alead.Cmp(new(big.Rat).Mul(sp, big.NewRat(gapUnits, 1))) > 0 {
+		return nil
+	}
+	units := unitsText(new(big.Rat).Quo(alead, sp))
+	var computed string
+	switch lead.Sign() {
+	case -1:
+		computed = fmt.Sprintf("reversed by %s of its spacing %s there", units, spacingText(sp))
+	case 0:
+		computed = fmt.Sprintf("a tie (its spacing there is %s)", spacingText(sp))
+	default:
+		computed = fmt.Sprintf("a lead of %s, %s of its spacing %s there", numText(lead), units, spacingText(sp))
+	}
+	steps := s.steps(hs, i, other.j, top.j)
+	lo, hi := other, top
+	if hi.j < lo.j {
+		lo, hi = hi, lo
+	}
+	_, vals := s.valuesDiffer(hs, lo.j, hi.j)
+	where := fmt.Sprintf("%s, head %d, position %d, keys j = %d and %d", s.label, head+1, i+1, lo.j+1, hi.j+1)
+	detail := fmt.Sprintf("at position %d, the largest score, %s (j = %d), leads %s (j = %d) by %s %s, but %s computes them as %s and %s, %s%s; their values W^V h_j differ (%s)",
+		i+1, numText(top.s), top.j+1, numText(other.s), other.j+1, numText(new(big.Rat).Sub(top.s, other.s)), d.exactly(),
+		d.format(), numText(top.f), numText(other.f), computed, stepsText(steps), vals)
+	return &Cause{Kind: "gap", Where: where, Detail: d.withNote(detail)}
+}
+
+// exactly qualifies a value of the reference.
+func (d *diagnosis) exactly() string {
+	if d.approx {
+		return "in the reference"
+	}
+	return "exactly"
+}
+
+// steps lists what the format's computation of the scores of keys a and
+// b at query i rounded: first what concerns each key, the partner a
+// first (the components of the format's residual stream that W^K reads
+// there and that differ from the reference's, and the products and sums
+// of k_j and of q·k_j that rounded), then what the two share (the same
+// for the query, and the weights and constants the format rounds).
+func (s *attnScan) steps(hs *headScores, i, a, b int) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(xs []string) {
+		for _, x := range xs {
+			if !seen[x] {
+				seen[x] = true
+				out = append(out, x)
+			}
+		}
+	}
+	rq := &replay{d: s.d, keep: true}
+	qf := rq.matVec(hs.qf, "W^Q", s.hf[i], queryName)
+	for _, j := range []int{a, b} {
+		add(s.inputSteps(j, hs.kCols))
+		r := &replay{d: s.d, keep: true}
+		kf := r.matVec(hs.kf, "W^K", s.hf[j], keyName(j))
+		r.score(qf, kf, j, hs.sqrtF, hs.tempF)
+		add(r.log)
+	}
+	add(s.inputSteps(i, hs.qCols))
+	add(rq.log)
+	add(hs.paramSteps)
+	return out
+}
+
+// inputSteps lists the components among cols at position j where the
+// format's residual stream differs from the reference's.
+func (s *attnScan) inputSteps(j int, cols []bool) []string {
+	d := s.d
+	var out []string
+	for c, on := range cols {
+		if !on || c >= len(s.h[j]) {
+			continue
+		}
+		e, f := s.h[j][c], s.hf[j][c]
+		if e.Cmp(f) == 0 {
+			continue
+		}
+		if d.approx && d.belowReference(new(big.Rat).Abs(new(big.Rat).Sub(e, f)), e) {
+			continue
+		}
+		if r, ok := d.roundRat(e); ok && r.Cmp(f) == 0 {
+			out = append(out, fmt.Sprintf("at position %d, %s = %s rounds to %s", j+1, d.component(c), numText(e), numText(f)))
+			continue
+		}
+		ref := "the exact"
+		if d.approx {
+			ref = "the reference's"
+		}
+		out = append(out, fmt.Sprintf("at position %d, %s is %s for %s %s (%s)", j+1, d.component(c), numText(f), ref, numText(e), d.got.Trace.States[s.k-1].Label))
+	}
+	return out
+}
+
+// maxSteps is the number of rounding steps a cause names.
+const maxSteps = 3
+
+// stepsText joins the first maxSteps steps, after a colon.
+func stepsText(steps []string) string {
+	if len(steps) == 0 {
+		return ""
+	}
+	s := ": " + strings.Join(steps[:min(len(steps), maxSteps)], "; ")
+	if n := len(steps) - maxSteps; n > 0 {
+		s += fmt.Sprintf("; and %d more", n)
+	}
+	return s
 }
 
 // differs reports whether position i of state k differs from the
@@ -1311,101 +1964,6 @@ func (d *diagnosis) equalScores(a, b *big.Rat) bool {
 	}
 	diff := new(big.Rat).Sub(a, b)
 	return d.belowReference(diff.Abs(diff), a)
-}
-
-// maxScore returns the largest of the scores and where it first occurs.
-func maxScore(ss []scored) (best scored) {
-	for k, s := range ss {
-		if k == 0 || s.s.Cmp(best.s) > 0 {
-			best = s
-		}
-	}
-	return best
-}
-
-// tie finds a key whose score is below the maximum exactly but rounds to
-// the same value of the format: the first such key in position order.
-func (d *diagnosis) tie(label string, head, i int, ss []scored) *Cause {
-	if len(ss) < 2 {
-		return nil
-	}
-	best := maxScore(ss)
-	rmax := d.runner.Round(best.s)
-	if !rmax.Finite() {
-		where := fmt.Sprintf("%s, head %d, position %d, key j = %d", label, head+1, i+1, best.j+1)
-		detail := fmt.Sprintf("at position %d, the largest score, of j = %d, is %s, beyond %s's largest finite value %s", i+1, best.j+1, numText(best.s), d.format(), d.maxFiniteText())
-		return &Cause{Kind: "overflow", Where: where, Detail: d.withNote(detail)}
-	}
-	// A score rounds to the maximum's value only within a spacing of it:
-	// only those are rounded (RoundRat is not free).
-	sp := d.spacing(best.s)
-	near := new(big.Rat).Sub(best.s, new(big.Rat).Mul(sp, big.NewRat(2, 1)))
-	var tied []scored
-	count := 0
-	for _, s := range ss {
-		if s.s.Cmp(near) < 0 {
-			continue
-		}
-		if d.equalScores(s.s, best.s) {
-			count++
-			continue
-		}
-		if r := d.runner.Round(s.s); r.Finite() && r.Lo.Cmp(rmax.Lo) == 0 {
-			tied = append(tied, s)
-			count++
-		}
-	}
-	if len(tied) == 0 {
-		return nil
-	}
-	a, b := tied[0], best
-	if b.j < a.j {
-		a, b = b, a
-	}
-	exactly := "exactly"
-	if d.approx {
-		exactly = "in the reference"
-	}
-	where := fmt.Sprintf("%s, head %d, position %d, keys j = %d and %d", label, head+1, i+1, a.j+1, b.j+1)
-	detail := fmt.Sprintf("at position %d, the scores of j = %d and j = %d are %s and %s %s; %s rounds both to %s (its spacing at %s is %s)",
-		i+1, a.j+1, b.j+1, numText(a.s), numText(b.s), exactly, d.format(), heldText(rmax), numText(new(big.Rat).Abs(best.s)), spacingText(sp))
-	if count > 2 {
-		detail += fmt.Sprintf("; %d positions in all round to the maximum", count)
-	}
-	return &Cause{Kind: "tie", Where: where, Detail: d.withNote(detail)}
-}
-
-// gap finds a maximum score whose lead over the next is at most gapUnits
-// units of the format's spacing at it.
-func (d *diagnosis) gap(label string, head, i int, ss []scored) *Cause {
-	best := maxScore(ss)
-	var second *scored
-	for k := range ss {
-		s := &ss[k]
-		if d.equalScores(s.s, best.s) {
-			continue
-		}
-		if second == nil || s.s.Cmp(second.s) > 0 {
-			second = s
-		}
-	}
-	if second == nil {
-		return nil
-	}
-	g := new(big.Rat).Sub(best.s, second.s)
-	sp := d.spacing(best.s)
-	if sp.Sign() == 0 || g.Cmp(new(big.Rat).Mul(sp, big.NewRat(gapUnits, 1))) > 0 {
-		return nil
-	}
-	a, b := *second, best
-	if b.j < a.j {
-		a, b = b, a
-	}
-	u, _ := new(big.Rat).Quo(g, sp).Float64()
-	where := fmt.Sprintf("%s, head %d, position %d, keys j = %d and %d", label, head+1, i+1, a.j+1, b.j+1)
-	detail := fmt.Sprintf("at position %d, the largest score, %s (j = %d), leads the next, %s (j = %d), by %s, %s of %s's spacing %s there; the rounding of the products q·k and of their sum can close it",
-		i+1, numText(best.s), best.j+1, numText(second.s), second.j+1, numText(g), unitsText(u), d.format(), spacingText(sp))
-	return &Cause{Kind: "gap", Where: where, Detail: d.withNote(detail)}
 }
 
 // ---------------------------------------------------------------------
@@ -1692,12 +2250,41 @@ func (d *diagnosis) absorbedDetail(e *absorption, sum, wName, bName string, inpu
 func (d *diagnosis) valueText(x *big.Rat) string { return heldText(d.runner.Round(x)) }
 
 // heldText prints a value a format holds: an integer in full (fp16
-// prints 2500 as 2.5e+03), anything else as the format prints it.
+// prints 2500 as 2.5e+03), anything else as the format prints it, up to
+// maxDigits significant digits; a wider value (a bigfloat of hundreds of
+// bits) is printed to maxDigits digits, marked ≈.
 func heldText(v model.Value) string {
-	if r, ok := v.Rat(); ok && r.IsInt() && r.Num().BitLen() <= 64 {
+	r, ok := v.Rat()
+	if ok && r.IsInt() && r.Num().BitLen() <= 64 {
 		return r.Num().String()
 	}
-	return v.Text
+	if !ok || significantDigits(v.Text) <= maxDigits {
+		return v.Text
+	}
+	return "≈" + floatText(new(big.Float).SetPrec(128).SetRat(r), maxDigits)
+}
+
+// maxDigits bounds the significant digits of a printed value.
+const maxDigits = 20
+
+// significantDigits counts the digits of a decimal's significand, "1.25e-3"
+// has 3 (leading zeros excluded).
+func significantDigits(s string) int {
+	if k := strings.IndexAny(s, "eE"); k >= 0 {
+		s = s[:k]
+	}
+	n, lead := 0, true
+	for _, ch := range s {
+		if ch < '0' || ch > '9' {
+			continue
+		}
+		if lead && ch == '0' {
+			continue
+		}
+		lead = false
+		n++
+	}
+	return n
 }
 
 // exactRows returns W x + b exactly.
@@ -1759,7 +2346,7 @@ func (d *diagnosis) replayRows(w sparseMatrix, b []*big.Rat, x []*big.Rat, input
 // round is the format's value of x; a value that overflows is left
 // exact (the overflow check reports it).
 func (d *diagnosis) round(x *big.Rat) *big.Rat {
-	if r, ok := d.runner.Round(x).Rat(); ok {
+	if r, ok := d.roundRat(x); ok {
 		return r
 	}
 	return x

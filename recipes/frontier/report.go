@@ -56,8 +56,10 @@ type Failure struct {
 // Cause is what the engine sees behind a failure: the kind, and one line
 // that says where and why.
 type Cause struct {
-	// Kind is one of "tie" (two scores that differ exactly rounded to
-	// one value), "gap" (a score gap within the format's rounding error),
+	// Kind is one of "tie" (two scores that differ exactly but that the
+	// format computes as one value, each product and partial sum rounded
+	// as the model rounds them), "gap" (a computed lead within a few
+	// units of the format's spacing, reversed under a hardmax),
 	// "overflow" (a value beyond the format's range: ±inf or NaN),
 	// "absorbed" (a sum that lost its smallest addend), "rounding" (the
 	// first value that left the exact one, when none of the above fits),
