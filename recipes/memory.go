@@ -63,9 +63,20 @@ func MemoryEstimate(m *model.Model, p numeric.Precision, n, workers int) uint64 
 	return valueBytes(p) * (weights + uint64(workers)*perCase)
 }
 
-// AvailableMemory is the memory the machine can give a run
-// (MemAvailable in /proc/meminfo), or 0 where it cannot tell.
+// AvailableMemory is the memory the machine can give a run: MemAvailable
+// in /proc/meminfo, or the cgroup's limit (a container's, a Slurm job's)
+// when that is smaller; 0 where it cannot tell.
 func AvailableMemory() uint64 {
+	avail := meminfoAvailable()
+	if b, err := os.ReadFile("/sys/fs/cgroup/memory.max"); err == nil {
+		if limit, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64); err == nil && (avail == 0 || limit < avail) {
+			avail = limit
+		}
+	}
+	return avail
+}
+
+func meminfoAvailable() uint64 {
 	f, err := os.Open("/proc/meminfo")
 	if err != nil {
 		return 0

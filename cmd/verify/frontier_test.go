@@ -35,13 +35,20 @@ func TestFrontierCommand(t *testing.T) {
 	}
 }
 
-// TestFrontierMergeCommand: three shards merged equal one run without
-// bisection, byte for byte, whatever the order of the files.
+// TestFrontierMergeCommand: three shards merged equal one run, byte for
+// byte, whatever the order of the files: with the bisection, which the
+// merge runs, and without (--no-bisect on every run).
 func TestFrontierMergeCommand(t *testing.T) {
+	for _, extra := range [][]string{nil, {"--no-bisect"}} {
+		testMergeCommand(t, extra)
+	}
+}
+
+func testMergeCommand(t *testing.T, extra []string) {
 	dir := t.TempDir()
-	args := []string{"frontier", "--recipe", "lookup", "--precision", "fp16,bf16", "--max-n", "40"}
+	args := append([]string{"frontier", "--recipe", "lookup", "--precision", "fp16,bf16", "--max-n", "40"}, extra...)
 	whole := filepath.Join(dir, "whole.json")
-	if _, stderr, status := runCmd(append(args, "--no-bisect", "--out", whole)...); status != 0 {
+	if _, stderr, status := runCmd(append(args, "--out", whole)...); status != 0 {
 		t.Fatalf("whole run: %s", stderr)
 	}
 	var shards []string

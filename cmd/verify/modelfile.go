@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -100,11 +101,12 @@ func cmdExport(args []string, stdout io.Writer) error {
 // PyTorch through safetensors), by the file's extension; it returns the
 // largest length the file's position table covers.
 func readModelFile(path string) (*model.Model, int, error) {
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, 0, badInput("%v", err)
 	}
-	defer f.Close()
+	// Editors on some systems start text files with a byte-order mark.
+	f := bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
 	var m *model.Model
 	var n int
 	switch ext := strings.ToLower(filepath.Ext(path)); ext {

@@ -1,6 +1,7 @@
 package frontier
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,6 +19,12 @@ func WriteFileAtomic(path string, write func(w io.Writer) error) (err error) {
 	}
 	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
 	if err != nil {
+		// The temporary file's name means nothing to the user: say why
+		// path cannot be written.
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
 		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
 	defer func() {
@@ -27,6 +34,11 @@ func WriteFileAtomic(path string, write func(w io.Writer) error) (err error) {
 		}
 	}()
 	if err = write(tmp); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	// On disk before the rename, so that a crash leaves the old file or
+	// the whole new one.
+	if err = tmp.Sync(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err = tmp.Close(); err != nil {
