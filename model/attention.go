@@ -12,6 +12,10 @@ func (inst *Instance[T]) attend(a *attnParams[T], x [][]T, where string) ([][]T,
 	b := inst.B
 	n := len(x)
 	var out [][]T
+	// Scratch reused by every query of the sublayer: the unmasked
+	// positions and their scores, so that a query allocates nothing per
+	// key (a pass at length n would otherwise allocate n² values).
+	sc := &attnScratch[T]{js: make([]int, 0, n), scores: zeros(b, n), t: b.New(), finite: make([]bool, n)}
 	for h := range a.heads {
 		hp := &a.heads[h]
 		keys := make([][]T, n)
@@ -19,10 +23,11 @@ func (inst *Instance[T]) attend(a *attnParams[T], x [][]T, where string) ([][]T,
 		for j := range x {
 			keys[j] = inst.matVec(hp.k, x[j], nil)
 			vals[j] = inst.matVec(hp.v, x[j], nil)
+			sc.finite[j] = allFinite(b, vals[j])
 		}
 		for i := range x {
 			q := inst.matVec(hp.q, x[i], nil)
-			o, err := inst.attendOne(a, hp, q, keys, vals, i)
+			o, err := inst.attendOne(a, hp, q, keys, vals, i, sc)
 			if err != nil {
 				return nil, fmt.Errorf("%s head %d at position %d: %w", where, h+1, i+1, err)
 			}
@@ -41,25 +46,35 @@ func (inst *Instance[T]) attend(a *attnParams[T], x [][]T, where string) ([][]T,
 	return out, nil
 }
 
+// attnScratch holds what attendOne reuses from one query to the next.
+type attnScratch[T any] struct {
+	js     []int
+	scores []T
+	t      T
+	// finite[j] says every entry of position j's value is finite.
+	finite []bool
+}
+
 // attendOne computes the output at position i (0-based) of one head.
-func (inst *Instance[T]) attendOne(a *attnParams[T], hp *headParams[T], q []T, keys, vals [][]T, i int) ([]T, error) {
+func (inst *Instance[T]) attendOne(a *attnParams[T], hp *headParams[T], q []T, keys, vals [][]T, i int, sc *attnScratch[T]) ([]T, error) {
 	b := inst.B
 	n := len(keys)
 	d := len(vals[0])
-	var js []int
+	js := sc.js[:0]
 	for j := 0; j < n; j++ {
 		if a.spec.Mask.allows(i+1, j+1) {
 			js = append(js, j)
 		}
 	}
+	sc.js = js
 	if len(js) == 0 {
 		// Strict masks leave the first (or last) position nothing to
 		// attend to: it outputs 0 (§Transformers, strict future masking).
 		return zeros(b, d), nil
 	}
-	scores := make([]T, len(js))
+	scores := sc.scores[:len(js)]
 	for k, j := range js {
-		s := dot(b, q, keys[j])
+		s := dotInto(b, scores[k], q, keys[j], sc.t)
 		var err error
 		if hp.sqrtDKey != nil {
 			if s, err = b.Div(s, s, *hp.sqrtDKey); err != nil {
@@ -73,9 +88,30 @@ func (inst *Instance[T]) attendOne(a *attnParams[T], hp *headParams[T], q []T, k
 		}
 		scores[k] = s
 	}
-	alpha, err := inst.weights(a.spec.Weighting, scores)
-	if err != nil {
-		return nil, err
+	// weight(k) is the weight of the k-th unmasked position: from the
+	// softmax, or, for the hard weightings, one shared value at the
+	// selected maxima and zero elsewhere (no vector of n weights).
+	var weight func(k int) T
+	if w := a.spec.Weighting; w == Softmax {
+		alpha, err := inst.softmax(scores)
+		if err != nil {
+			return nil, err
+		}
+		weight = func(k int) T { return alpha[k] }
+	} else {
+		picked, share, err := inst.hardmax(w, scores)
+		if err != nil {
+			return nil, err
+		}
+		zero := b.New()
+		next := 0
+		weight = func(k int) T {
+			if next < len(picked) && picked[next] == k {
+				next++
+				return share
+			}
+			return zero
+		}
 	}
 	out := make([]T, d)
 	t := b.New()
@@ -85,15 +121,16 @@ func (inst *Instance[T]) attendOne(a *attnParams[T], hp *headParams[T], q []T, k
 		// softmax once exp underflows; 0·v adds nothing when v is finite
 		// (at most the sign of a zero sum), so those terms are skipped.
 		// With a non-finite v they are kept, since 0·∞ is NaN.
-		if b.Sign(alpha[k]) == numeric.Equal && allFinite(b, vals[j]) {
+		wk := weight(k)
+		if b.Sign(wk) == numeric.Equal && sc.finite[j] {
 			continue
 		}
 		for c := 0; c < d; c++ {
 			if first {
-				out[c] = b.Mul(b.New(), alpha[k], vals[j][c])
+				out[c] = b.Mul(b.New(), wk, vals[j][c])
 				continue
 			}
-			t = b.Mul(t, alpha[k], vals[j][c])
+			t = b.Mul(t, wk, vals[j][c])
 			out[c] = b.Add(out[c], out[c], t)
 		}
 		first = false
@@ -115,52 +152,51 @@ func allFinite[T any](b numeric.Backend[T], v []T) bool {
 
 // dot returns x · y summed left to right.
 func dot[T any](b numeric.Backend[T], x, y []T) T {
-	acc := b.Mul(b.New(), x[0], y[0])
-	t := b.New()
-	for k := 1; k < len(x); k++ {
-		t = b.Mul(t, x[k], y[k])
-		acc = b.Add(acc, acc, t)
-	}
-	return acc
+	return dotInto(b, b.New(), x, y, b.New())
 }
 
-// weights applies the weighting function to the scores of the unmasked
-// positions.
-func (inst *Instance[T]) weights(w Weighting, s []T) ([]T, error) {
-	if w == Softmax {
-		return inst.softmax(s)
+// dotInto is dot into dst, with t as scratch (backends whose values are
+// pointers reuse both, so a score allocates nothing).
+func dotInto[T any](b numeric.Backend[T], dst T, x, y []T, t T) T {
+	dst = b.Mul(dst, x[0], y[0])
+	for k := 1; k < len(x); k++ {
+		t = b.Mul(t, x[k], y[k])
+		dst = b.Add(dst, dst, t)
 	}
+	return dst
+}
+
+// hardmax returns the positions a hard weighting selects among the
+// scores, in increasing order, and the weight each gets: the leftmost or
+// rightmost maximum with weight 1, or every maximum with 1/count. With a
+// NaN score every position gets weight NaN, as softmax gives.
+func (inst *Instance[T]) hardmax(w Weighting, s []T) ([]int, T, error) {
 	b := inst.B
-	// The maximum and its ties, decided in the backend's arithmetic.
 	max := b.Set(b.New(), s[0])
 	for _, x := range s[1:] {
 		max = b.Max(max, max, x)
 	}
 	ties, err := maxima(b, s, max)
 	if err != nil {
-		return nil, err
+		return nil, max, err
 	}
-	if ties == nil { // a NaN score: every weight is NaN, as softmax gives
-		return nanWeights(b, len(s))
+	if ties == nil {
+		all := make([]int, len(s))
+		for k := range all {
+			all[k] = k
+		}
+		nan, err := b.Div(b.New(), b.New(), b.New())
+		return all, nan, err
 	}
-	alpha := zeros(b, len(s))
+	one := b.SetInt64(b.New(), 1)
 	switch w {
 	case LeftHardmax:
-		alpha[ties[0]] = b.SetInt64(b.New(), 1)
+		return ties[:1], one, nil
 	case RightHardmax:
-		alpha[ties[len(ties)-1]] = b.SetInt64(b.New(), 1)
-	case AverageHardmax:
-		one := b.SetInt64(b.New(), 1)
-		count := b.SetInt64(b.New(), int64(len(ties)))
-		share, err := b.Div(b.New(), one, count)
-		if err != nil {
-			return nil, err
-		}
-		for _, k := range ties {
-			alpha[k] = b.Set(b.New(), share)
-		}
+		return ties[len(ties)-1:], one, nil
 	}
-	return alpha, nil
+	share, err := b.Div(b.New(), one, b.SetInt64(b.New(), int64(len(ties))))
+	return ties, share, err
 }
 
 // maxima returns the positions of the maximal scores (max is their
@@ -190,20 +226,6 @@ func maxima[T any](b numeric.Backend[T], s []T, max T) ([]int, error) {
 		}
 	}
 	return ties, nil
-}
-
-// nanWeights returns weights that are all NaN (0/0 in the IEEE backends).
-func nanWeights[T any](b numeric.Backend[T], n int) ([]T, error) {
-	zero := b.New()
-	nan, err := b.Div(b.New(), zero, zero)
-	if err != nil {
-		return nil, err
-	}
-	alpha := make([]T, n)
-	for k := range alpha {
-		alpha[k] = b.Set(b.New(), nan)
-	}
-	return alpha, nil
 }
 
 // softmax returns exp(s_k − max) / Σ_j exp(s_j − max), the sum left to
