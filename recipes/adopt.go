@@ -3,6 +3,7 @@ package recipes
 import (
 	"fmt"
 	"math/big"
+	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -60,6 +61,21 @@ func (con *Construction) Adopt(m *model.Model) error {
 		where[k] = -1
 		if j, ok := index[name]; ok {
 			where[k] = j
+		}
+	}
+	// The components the recipe's inputs set, seen on a few of its own
+	// inputs, must all be the model's: a missing one is refused now,
+	// not found later on the first input that happens to set it.
+	for n := 1; n <= 3; n++ {
+		cases, _ := con.Inputs(n, rand.New(rand.NewPCG(uint64(n), 0xad0)), 16)
+		for _, c := range cases {
+			for _, row := range c.Stream {
+				for k, x := range row {
+					if x.Sign() != 0 && k < len(where) && where[k] < 0 {
+						return fmt.Errorf("the recipe's inputs set component %q, which the model does not name (its components: %s)", own.Components[k], summary(m.Components))
+					}
+				}
+			}
 		}
 	}
 	con.Adapt = func(h0 [][]*big.Rat) ([][]*big.Rat, error) {
