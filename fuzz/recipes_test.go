@@ -3,6 +3,7 @@ package fuzz
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -30,6 +31,21 @@ var exactRecipes = sync.OnceValue(func() []*recipes.Recipe {
 	}
 	return rs
 })
+
+// pickRecipe is the exact recipe of that name, or, for any other string
+// the fuzzer makes, one chosen by the string's hash. Corpus files name
+// their recipe, so they keep checking it when recipes are added.
+func pickRecipe(name string) *recipes.Recipe {
+	rs := exactRecipes()
+	for _, r := range rs {
+		if r.Name == name {
+			return r
+		}
+	}
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return rs[h.Sum32()%uint32(len(rs))]
+}
 
 // builtRecipe is a recipe built for one weighting and N, instantiated in
 // exact arithmetic; err is set when that is impossible (the weights are
@@ -74,7 +90,7 @@ func buildRecipe(r *recipes.Recipe, w model.Weighting, n int) *builtRecipe {
 // equal to the construction's exact reference (recipes.Compare with no
 // bounds), or within the construction's Bounds for the recipes the cheat
 // sheet does not call exact. The input picks a recipe (among
-// exactRecipes), one of the weightings the paper gives it, a length n in
+// exactRecipes, by name: pickRecipe), one of the weightings the paper gives it, a length n in
 // [max(1, MinN), min(DefaultMaxN, 12)] (the model is built with N = n),
 // and a seed for the recipe's own input generator, which draws one input
 // of length n from the recipe's domain. A mismatch is a bug in the
@@ -86,15 +102,14 @@ func buildRecipe(r *recipes.Recipe, w model.Weighting, n int) *builtRecipe {
 // fails with numeric.ErrIrrational: softmax with an irrational 1/τ) are
 // skipped: the sweeps check those at 53 bits.
 func FuzzRecipeExact(f *testing.F) {
-	for k := range exactRecipes() {
+	for k, r := range exactRecipes() {
 		for w := range 3 {
-			f.Add(uint8(k), uint8(w), uint8(0), uint64(1))
-			f.Add(uint8(k), uint8(w), uint8(255), uint64(k*3+w))
+			f.Add(r.Name, uint8(w), uint8(0), uint64(1))
+			f.Add(r.Name, uint8(w), uint8(255), uint64(k*3+w))
 		}
 	}
-	f.Fuzz(func(t *testing.T, recipe, weighting, nByte uint8, seed uint64) {
-		rs := exactRecipes()
-		r := rs[int(recipe)%len(rs)]
+	f.Fuzz(func(t *testing.T, recipe string, weighting, nByte uint8, seed uint64) {
+		r := pickRecipe(recipe)
 		ws := r.Weightings
 		if len(ws) == 0 {
 			ws = []model.Weighting{model.Softmax} // no attention: any weighting
