@@ -668,11 +668,7 @@ func ffReverseBits(t, n int) int {
 func ffCheckBooleanHidden(build func(xs []string, out string, table []bool) (*stream.FF, error), maxM int) (*Evidence, error) {
 	evals := 0
 	for m := 1; m <= maxM; m++ {
-		f, err := build(ffNames("x", m), "phi", make([]bool, 1<<m))
-		if err != nil {
-			return nil, err
-		}
-		g, err := ffnOf(f)
+		g, err := ffBooleanFFN(build, m)
 		if err != nil {
 			return nil, err
 		}
@@ -709,11 +705,7 @@ func ffCheckBooleanHidden(build func(xs []string, out string, table []bool) (*st
 func ffCheckBooleanDerivation(build func(xs []string, out string, table []bool) (*stream.FF, error), maxM int) (*Evidence, error) {
 	forms := 0
 	for m := 1; m <= maxM; m++ {
-		f, err := build(ffNames("x", m), "phi", make([]bool, 1<<m))
-		if err != nil {
-			return nil, err
-		}
-		g, err := ffnOf(f)
+		g, err := ffBooleanFFN(build, m)
 		if err != nil {
 			return nil, err
 		}
@@ -1473,4 +1465,14 @@ func ffRegisterCheatSheet() {
 			"x ∈ ℝ^d for four f (sort, clip, two seeded random blocks)", Proved,
 			func() (*Evidence, error) { return ffCheckCancel(blocks.CancelResidual, ffCancelCases()) }),
 	)
+}
+
+// ffBooleanFFN is ff_φ for m inputs and the all-false table, as a ReLU
+// FFN: its hidden layer and W1 do not depend on φ.
+func ffBooleanFFN(build func(xs []string, out string, table []bool) (*stream.FF, error), m int) (*cpwl.FFN, error) {
+	f, err := build(ffNames("x", m), "phi", make([]bool, 1<<m))
+	if err != nil {
+		return nil, err
+	}
+	return ffnOf(f)
 }

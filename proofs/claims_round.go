@@ -384,15 +384,7 @@ func rdCheckFFNLipschitz(ffs []*stream.FF, seed uint64, kScale *big.Rat) (*Evide
 		for p := 0; p < 20; p++ {
 			x := r.vector(d, 4, 8)
 			dx := r.vector(d, 1, 1<<uint(r.IntN(10)))
-			xh := make([]*big.Rat, d)
-			for i := range x {
-				xh[i] = new(big.Rat).Add(x[i], dx[i])
-			}
-			fx, err := g.Eval(x)
-			if err != nil {
-				return nil, err
-			}
-			fxh, err := g.Eval(xh)
+			xh, fx, fxh, err := rdPerturbed(g, x, dx)
 			if err != nil {
 				return nil, err
 			}
@@ -780,15 +772,7 @@ func rdCheckResidualEuclid(seed uint64, blocksN, pairs int) (*Evidence, error) {
 		}
 		for p := 0; p < pairs; p++ {
 			x, dx := r.vector(d, 4, 8), r.vector(d, 1, 1<<uint(r.IntN(8)))
-			xh := make([]*big.Rat, d)
-			for i := range x {
-				xh[i] = new(big.Rat).Add(x[i], dx[i])
-			}
-			fx, err := g.Eval(x)
-			if err != nil {
-				return nil, err
-			}
-			fxh, err := g.Eval(xh)
+			xh, fx, fxh, err := rdPerturbed(g, x, dx)
 			if err != nil {
 				return nil, err
 			}
@@ -1233,4 +1217,19 @@ func init() {
 			Domain:    "d = 2, γ = 1, β = 0, x = (t, 0), x̂ = (−t, 0), t ∈ (0, 1/2]",
 			Recorded:  Proved, Check: func() (*Evidence, error) { return rdCheckLayerNormNoEps(new(big.Rat), "exact") }},
 	)
+}
+
+// rdPerturbed is x̂ = x + dx with the FFN's values at x and at x̂, exact.
+func rdPerturbed(g *cpwl.FFN, x, dx []*big.Rat) (xh, fx, fxh []*big.Rat, err error) {
+	xh = make([]*big.Rat, len(x))
+	for i := range x {
+		xh[i] = new(big.Rat).Add(x[i], dx[i])
+	}
+	if fx, err = g.Eval(x); err != nil {
+		return nil, nil, nil, err
+	}
+	if fxh, err = g.Eval(xh); err != nil {
+		return nil, nil, nil, err
+	}
+	return xh, fx, fxh, nil
 }
