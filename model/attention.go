@@ -11,7 +11,7 @@ import (
 func (inst *Instance[T]) attend(a *attnParams[T], x [][]T, where string) ([][]T, error) {
 	b := inst.B
 	n := len(x)
-	var out [][]T
+	out := make([][]T, n)
 	// Scratch reused by every query of the sublayer: the unmasked
 	// positions and their scores, so that a query allocates nothing per
 	// key (a pass at length n would otherwise allocate n² values).
@@ -25,14 +25,14 @@ func (inst *Instance[T]) attend(a *attnParams[T], x [][]T, where string) ([][]T,
 			vals[j] = inst.matVec(hp.v, x[j], nil)
 			sc.finite[j] = allFinite(b, vals[j])
 		}
+		if !inst.generic && inst.attendMachine(a, hp, x, keys, vals, sc.finite, out) {
+			continue
+		}
 		for i := range x {
 			q := inst.matVec(hp.q, x[i], nil)
 			o, err := inst.attendOne(a, hp, q, keys, vals, i, sc)
 			if err != nil {
 				return nil, fmt.Errorf("%s head %d at position %d: %w", where, h+1, i+1, err)
-			}
-			if out == nil {
-				out = make([][]T, n)
 			}
 			if out[i] == nil {
 				out[i] = o

@@ -24,6 +24,9 @@ type Instance[T any] struct {
 	finalNorm *normParams[T]
 	out       mat[T]
 	pos       *posCache[T]
+	// generic turns off the machine-float path of hard attention (for the
+	// tests that compare the two paths).
+	generic bool
 }
 
 // mat is a matrix of backend values, row-major. nz, when set, lists each
