@@ -76,3 +76,30 @@ func BenchmarkALTreeExp(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkOps times each operation through the backend, as the engine
+// calls it (OpBench), beside the bare host arithmetic it rounds from
+// (BareOpBench): go test -run '^$' -bench Ops -benchmem ./numeric/
+func BenchmarkOps(b *testing.B) {
+	var precs []Precision
+	for _, name := range []string{"fp64", "fp32", "fp16", "bf16", "fp8-e4m3", "fp8-e5m2", "24", "53", "113"} {
+		precs = append(precs, MustParsePrecision(name))
+	}
+	for _, p := range precs {
+		for _, op := range OpBenchOps {
+			for _, side := range []struct {
+				name string
+				mk   func(Precision, string) (func(int), error)
+			}{{"backend", OpBench}, {"bare", BareOpBench}} {
+				f, err := side.mk(p, op)
+				if err != nil {
+					b.Fatalf("%v %s %s: %v", p, op, side.name, err)
+				}
+				b.Run(p.String()+"/"+op+"/"+side.name, func(b *testing.B) {
+					b.ReportAllocs()
+					f(b.N)
+				})
+			}
+		}
+	}
+}

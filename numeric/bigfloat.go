@@ -3,6 +3,7 @@ package numeric
 import (
 	"math"
 	"math/big"
+	"sync"
 
 	"github.com/transformer-cookbook/verify/numeric/internal/bigmath"
 )
@@ -82,6 +83,11 @@ func (b BigFloat) Add(z, x, y *big.Float) *big.Float {
 	if r := b.absorbs(x, y); r != nil {
 		return b.dst(z).Set(r)
 	}
+	if z != nil && (z == x || z == y) {
+		t := getScratch()
+		b.dst(t).Add(x, y)
+		return b.putScratch(z, t)
+	}
 	return b.dst(z).Add(x, y)
 }
 
@@ -92,7 +98,32 @@ func (b BigFloat) Sub(z, x, y *big.Float) *big.Float {
 		}
 		return b.dst(z).Set(r)
 	}
+	if z != nil && (z == x || z == y) {
+		t := getScratch()
+		b.dst(t).Sub(x, y)
+		return b.putScratch(z, t)
+	}
 	return b.dst(z).Sub(x, y)
+}
+
+// scratch holds big.Floats for results whose destination is also an
+// operand (acc = acc + x·y): big.Float's add and multiply allocate a
+// temporary mantissa whenever the result's storage aliases an operand's,
+// which in a dot product is once per term. Computing into a scratch value
+// and copying it (at the same precision: exact) does not allocate once the
+// scratch values have grown, and it also keeps z's old value intact until
+// the result is known (b.dst would otherwise round an operand z of higher
+// precision before the operation).
+var scratch = sync.Pool{New: func() any { return new(big.Float) }}
+
+func getScratch() *big.Float { return scratch.Get().(*big.Float) }
+
+// putScratch copies t, a result rounded at b's precision, into z, and
+// returns t to the pool.
+func (b BigFloat) putScratch(z, t *big.Float) *big.Float {
+	b.dst(z).Set(t)
+	scratch.Put(t)
+	return z
 }
 
 // absorbs returns the operand of x ± y that is the correctly rounded sum,
@@ -115,9 +146,18 @@ func (b BigFloat) absorbs(x, y *big.Float) *big.Float {
 	}
 	return nil
 }
-func (b BigFloat) Mul(z, x, y *big.Float) *big.Float { return b.dst(z).Mul(x, y) }
-func (b BigFloat) Neg(z, x *big.Float) *big.Float    { return b.dst(z).Neg(x) }
-func (b BigFloat) Abs(z, x *big.Float) *big.Float    { return b.dst(z).Abs(x) }
+
+func (b BigFloat) Mul(z, x, y *big.Float) *big.Float {
+	if z != nil && (z == x || z == y) {
+		t := getScratch()
+		b.dst(t).Mul(x, y)
+		return b.putScratch(z, t)
+	}
+	return b.dst(z).Mul(x, y)
+}
+
+func (b BigFloat) Neg(z, x *big.Float) *big.Float { return b.dst(z).Neg(x) }
+func (b BigFloat) Abs(z, x *big.Float) *big.Float { return b.dst(z).Abs(x) }
 
 func (b BigFloat) Max(z, x, y *big.Float) *big.Float {
 	if x.Cmp(y) >= 0 {

@@ -17,8 +17,12 @@ import (
 // one, because float64 has at least 2p + 2 significand bits for every
 // emulated p ≤ 11 (Figueroa, "When is double rounding innocuous?", SIGNUM
 // 1995) and no intermediate result of two such values leaves float64's
-// normal range. The tests check this against exact rationals, exhaustively
-// for the 8-bit formats.
+// normal range. (Sums and products of fp16 or bf16 values are most often
+// exact in float64, so only one rounding happens at all.) The tests check
+// this against exact rationals: exhaustively for the 8-bit formats and for
+// √ of fp16 and bf16, and for fp16 and bf16 on seeded random pairs and on
+// pairs searched for results nearest a midpoint of the format, where a
+// harmful double rounding would show (round_bits_test.go).
 type Emulated struct {
 	F *Format
 }
@@ -37,9 +41,17 @@ func (e Emulated) Precision() Precision { return Precision{Kind: KindEmulated, F
 
 func (e Emulated) New() float64             { return 0 }
 func (e Emulated) Set(_, x float64) float64 { return x }
+
+// SetInt64 rounds x once: below 2^53 in magnitude x is a float64 exactly,
+// and Round does the one rounding; larger x goes through big.Float, since
+// float64(x) would round it first.
 func (e Emulated) SetInt64(_ float64, x int64) float64 {
+	if -1<<53 < x && x < 1<<53 {
+		return e.F.Round(float64(x))
+	}
 	return e.F.RoundBig(new(big.Float).SetInt64(x))
 }
+
 func (e Emulated) SetRat(_ float64, x *big.Rat) float64 { return e.F.RoundRat(x) }
 
 func (e Emulated) Rat(x float64) (*big.Rat, error) { return ieeeRat(e.F.Name, x) }

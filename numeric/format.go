@@ -68,28 +68,62 @@ func (f *Format) Epsilon() float64 { return math.Ldexp(1, 1-f.P) }
 
 // Round rounds x to the nearest value of the format, ties to even. The
 // result is a float64 holding that value exactly.
+//
+// It works on the bits of x, without floating-point operations. A finite
+// x ≠ 0 is m × 2^(e−52) with an integer m < 2^53 (the implicit bit
+// included; e = −1022 for float64's subnormals), and the bits of |x| are
+// a = m + c for a multiple c of 2^52: the exponent field sits above the
+// fraction. The format's spacing near x is 2^(max(e, EMin)−P+1), so
+// rounding drops the s = 53 − P + max(0, EMin − e) low bits of m, and for
+// s ≤ 52 dropping them from a is the same: add 2^(s−1) − 1, plus the lowest
+// kept bit of m (so that a tie rounds up exactly when that bit is odd), and
+// clear the s low bits. A carry out of the fraction steps the exponent
+// field, giving 2^(e+1), which is the right value. Below, with s ≥ 53,
+// |x| < 2^(e+1) is at most one spacing, so the result is 0 or the
+// smallest subnormal. A result above MaxFinite overflows.
 func (f *Format) Round(x float64) float64 {
-	if x != x {
+	const (
+		signBit  = 1 << 63
+		fracBits = 1<<52 - 1
+		infBits  = 0x7ff << 52
+	)
+	b := math.Float64bits(x)
+	sign, a := b&signBit, b&^signBit
+	if a >= infBits { // ±Inf or NaN
+		if a == infBits {
+			return f.overflow(x)
+		}
 		return x
 	}
-	if math.IsInf(x, 0) {
-		return f.overflow(x)
+	be := int(a >> 52) // biased exponent field
+	m := a & fracBits  // the significand as an integer, m × 2^(e−52)
+	if be != 0 {
+		m |= 1 << 52
+	} else {
+		be = 1 // subnormal (or zero): the exponent is that of field 1
 	}
-	if x == 0 {
+	s := 53 - f.P
+	if e := be - 1023; e < f.EMin {
+		s += f.EMin - e
+	}
+	switch {
+	case s <= 0: // every float64 is on the grid (binary64 itself)
 		return x
+	case s <= 52:
+		lsb := m >> uint(s) & 1
+		a = (a + 1<<uint(s-1) - 1 + lsb) &^ (1<<uint(s) - 1)
+	case s == 53 && m > 1<<52:
+		// 2^e < |x| < 2^(e+1), the smallest subnormal: above the tie.
+		a = uint64(be+1) << 52
+	default:
+		// |x| ≤ 2^e, half the smallest subnormal or less: the tie at
+		// 2^e goes to 0, which is even.
+		a = 0
 	}
-	a := math.Abs(x)
-	e := math.Ilogb(a)
-	if e < f.EMin {
-		e = f.EMin
-	}
-	q := e - f.P + 1 // the spacing of the format near x is 2^q
-	// Scaling by a power of two and RoundToEven are exact in float64.
-	r := math.Ldexp(math.RoundToEven(math.Ldexp(a, -q)), q)
-	if r > f.maxFinite {
+	if a > math.Float64bits(f.maxFinite) {
 		return f.overflow(x)
 	}
-	return math.Copysign(r, x)
+	return math.Float64frombits(sign | a)
 }
 
 // RoundBig rounds x to the nearest value of the format, ties to even, in one

@@ -86,7 +86,11 @@ func (Float32) New() float32             { return 0 }
 func (Float32) Set(_, x float32) float32 { return x }
 func (Float32) SetInt64(_ float32, x int64) float32 {
 	// float32(int64) may round through float64 on some targets; round the
-	// exact value once instead.
+	// exact value once instead. Below 2^53 in magnitude float64(x) is exact
+	// and the conversion to float32 is the one rounding.
+	if -1<<53 < x && x < 1<<53 {
+		return float32(float64(x))
+	}
 	return float32(Binary32.RoundBig(new(big.Float).SetInt64(x)))
 }
 
