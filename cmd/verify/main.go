@@ -7,6 +7,7 @@
 //	verify list                                   list the recipes
 //	verify run --recipe NAME --input STRING       run one input, with its trace
 //	verify claims [--json] [--id ID --explain]    the claim registry's verdicts
+//	verify bench [--case REGEX] [--quick]         performance figures beside bare baselines
 //	verify format [NAME]                          describe a number format
 //	verify round --precision NAME VALUE...        round values to a format
 //
@@ -65,6 +66,10 @@ Usage:
       --plot FILE       draw max |error| against n (.svg or .png);  --quiet  no progress bar
   verify merge FILE...  [--json] [--out F] [--plot F]
                                                  combine the JSON of the shards of one frontier sweep
+  verify bench [--case REGEX] [--quick] [--list] [--json]
+                                                 the performance figures of issue 9, each beside its bare
+                                                 baseline, with allocations and peak RSS (each case runs in
+                                                 a process of its own); --quick: small sizes, a smoke test
   verify format [NAME]                           describe a number format (all without NAME)
   verify round --precision NAME VALUE...         round each VALUE (1/3, 0.1, 1e-3, 0x1p-3)
 
@@ -133,11 +138,13 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return cmdMerge(args[1:], stdout)
 	case "export":
 		return cmdExport(args[1:], stdout)
+	case "bench":
+		return cmdBench(args[1:], stdout, stderr)
 	}
 	if strings.HasPrefix(args[0], "-") {
 		return cmdCheck(args, stdout)
 	}
-	return badInput("unknown command %q; commands: --recipe (check), check --model, list, run, claims, frontier, merge, export, format, round, help", args[0])
+	return badInput("unknown command %q; commands: --recipe (check), check --model, list, run, claims, frontier, merge, export, bench, format, round, help", args[0])
 }
 
 // parsedArgs holds the flags and positional arguments of a subcommand.

@@ -1,0 +1,54 @@
+// Package bench holds the performance cases of issue 9 behind
+// `verify bench`: each case measures one figure (ns per score term of a
+// forward pass, ns per arithmetic operation, seconds of a sweep, a
+// speed-up from 1 to 2 cores) and, where one exists, a bare baseline that
+// does the same count of the same arithmetic without the engine around
+// it. On a shared or throttled machine the absolute figure moves with the
+// load; the ratio to the baseline, measured in the same process a moment
+// later, moves much less, and is the number to compare across runs.
+//
+// Definitions, shared with the Go benchmarks of recipes/bench_test.go:
+//
+//   - a score is one (query i, key j) pair an attention head compares:
+//     n² per head of an unmasked layer, n(n+1)/2 of a future- or
+//     past-masked one;
+//   - a score term is one multiply-add of the query·key dot product: a
+//     score has d_key of them, d_key being the head's key width (2 for
+//     the lookup of §Quadratic Maximization). "ns per score term" is the
+//     time of a whole forward pass divided by the terms of every head, so
+//     it also carries the embedding, values and feed-forward layers;
+//   - allocations are counted per unit of the figure (per score term,
+//     per operation), from testing.BenchmarkResult. An allocation in the
+//     score loop shows as at least one per score; per-position and
+//     per-pass allocations amortise to a small fraction. The target
+//     "no alloc" is met below 0.1 allocations per unit.
+//
+// A case is one call to Register: a name, what it measures, its unit, a
+// Measure function, optionally a Baseline in the same unit, and a Target.
+// Helpers make the common shapes one expression: PerUnit (testing.Benchmark
+// of an operation, divided by the units it performs), Wall (wall-clock of
+// a run), SpeedUp (the same run on 1 and then 2 cores).
+//
+// A case timed by the wall clock, with a baseline and a target, reads:
+//
+//	func init() {
+//		Register(Case{
+//			Name:     "exhaustive-dyck1-22",
+//			Measures: "every string of Dyck-1 to length 22, exact, depth-first with a KV cache",
+//			Unit:     "s",
+//			Measure: func(s Size) (Measurement, error) {
+//				t, err := Wall(func() error { return run(s.Pick(22, 12), cached) })
+//				return Measurement{Value: t}, err
+//			},
+//			Baseline: …, // the same strings from scratch
+//			Target:   AtMost(60, "s"),
+//		})
+//	}
+//
+// and its speed-up from 1 to 2 cores is a second case whose Measure is
+// SpeedUp(func(workers int) error { … }).
+//
+// Peak memory is measured per case by running it in a process of its own
+// (Options.Child): the parent reads the child's maximum resident set size
+// from its rusage, which on Linux covers that process alone.
+package bench

@@ -1,0 +1,148 @@
+package bench
+
+import (
+	"flag"
+	"fmt"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+)
+
+// benchMu serialises testing.Benchmark calls: they share the benchtime
+// flag PerUnit sets.
+var benchMu sync.Mutex
+
+// PerUnit runs op under testing.Benchmark (op performs b.N iterations,
+// each of units units: score terms, operations) and returns the time and
+// allocations per unit. The setup belongs outside op: testing.Benchmark
+// calls op several times while it sizes b.N.
+func PerUnit(s Size, units float64, op func(b *testing.B)) Measurement {
+	return perUnitFor(s.benchTime(), units, op)
+}
+
+func perUnitFor(d time.Duration, units float64, op func(b *testing.B)) Measurement {
+	r := benchmark(d, op)
+	if r.N == 0 {
+		return Measurement{}
+	}
+	per := float64(r.N) * units
+	return Measurement{
+		Value:   float64(r.T.Nanoseconds()) / per,
+		Allocs:  float64(r.MemAllocs) / per,
+		Bytes:   float64(r.MemBytes) / per,
+		Counted: true,
+		Note:    fmt.Sprintf("%d runs", r.N),
+	}
+}
+
+// benchmark is testing.Benchmark for d: outside `go test` the benchtime
+// flag is only reachable through the flag set testing.Init registers.
+func benchmark(d time.Duration, op func(b *testing.B)) testing.BenchmarkResult {
+	benchMu.Lock()
+	defer benchMu.Unlock()
+	if flag.Lookup("test.benchtime") == nil {
+		testing.Init()
+	}
+	if f := flag.Lookup("test.benchtime"); f != nil {
+		old := f.Value.String()
+		if err := f.Value.Set(d.String()); err == nil {
+			defer f.Value.Set(old)
+		}
+	}
+	return testing.Benchmark(op)
+}
+
+// Wall times run once, in seconds. A garbage collection first keeps the
+// previous case's garbage out of the figure.
+func Wall(run func() error) (float64, error) {
+	runtime.GC()
+	start := time.Now()
+	err := run()
+	return time.Since(start).Seconds(), err
+}
+
+// SpeedUp runs the same work on 1 core (GOMAXPROCS 1, one worker) and
+// then on 2 (GOMAXPROCS 2, two workers) and returns the speed-up t1/t2 in
+// unit "×". GOMAXPROCS bounds the garbage collector too, so that "1 core"
+// is not one worker helped by a second core's collector.
+func SpeedUp(run func(workers int) error) (Measurement, error) {
+	prev := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(prev)
+	var t [2]float64
+	for k, cores := range []int{1, 2} {
+		runtime.GOMAXPROCS(cores)
+		var err error
+		if t[k], err = Wall(func() error { return run(cores) }); err != nil {
+			return Measurement{}, err
+		}
+	}
+	note := fmt.Sprintf("1 core %s, 2 cores %s", seconds(t[0]), seconds(t[1]))
+	if runtime.NumCPU() < 2 {
+		note += " (this machine has 1 CPU)"
+	}
+	return Measurement{Value: t[0] / t[1], Note: note}, nil
+}
+
+func seconds(s float64) string {
+	if s < 1 {
+		return fmt.Sprintf("%.0f ms", s*1000)
+	}
+	return fmt.Sprintf("%.2f s", s)
+}
+
+// allocTolerance is the most allocations per unit that still counts as
+// "no allocation per score term / per operation": one allocation in the
+// inner loop costs at least one per unit, while the allocations of each
+// position and pass spread over the n score terms of a query.
+const allocTolerance = 0.1
+
+// AtMost is met when the figure is at most v.
+func AtMost(v float64, unit string) Target {
+	return Target{Text: fmt.Sprintf("≤ %s %s", trim(v), unit), Met: func(r *Result) bool { return r.Figure <= v }}
+}
+
+// AtLeast is met when the figure is at least v (throughputs, speed-ups).
+func AtLeast(v float64, unit string) Target {
+	return Target{Text: fmt.Sprintf("≥ %s %s", trim(v), unit), Met: func(r *Result) bool { return r.Figure >= v }}
+}
+
+// RatioAtMost is met when figure/baseline is at most x.
+func RatioAtMost(x float64) Target {
+	return Target{Text: fmt.Sprintf("≤ %s× bare", trim(x)), Met: func(r *Result) bool { return r.Ratio != nil && *r.Ratio <= x }}
+}
+
+// NoAllocs is met when the allocations per unit stay below
+// allocTolerance.
+func NoAllocs() Target {
+	return Target{Text: "no alloc", Met: func(r *Result) bool { return r.Allocs != nil && *r.Allocs < allocTolerance }}
+}
+
+// PeakBelow is met when the peak RSS is below bytes, or unknown.
+func PeakBelow(bytes uint64, text string) Target {
+	return Target{Text: "RSS < " + text, Met: func(r *Result) bool { return r.PeakRSS == 0 || r.PeakRSS < bytes }}
+}
+
+// Report is no target: the figure is only reported.
+func Report() Target { return Target{Text: "report"} }
+
+// All is met when every target is.
+func All(ts ...Target) Target {
+	var text string
+	for k, t := range ts {
+		if k > 0 {
+			text += ", "
+		}
+		text += t.Text
+	}
+	return Target{Text: text, Met: func(r *Result) bool {
+		for _, t := range ts {
+			if t.Met != nil && !t.Met(r) {
+				return false
+			}
+		}
+		return true
+	}}
+}
+
+func trim(v float64) string { return fmt.Sprintf("%g", v) }

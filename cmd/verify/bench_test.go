@@ -1,0 +1,170 @@
+package main
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/transformer-cookbook/verify/bench"
+)
+
+// benchTable splits the table of `verify bench` into rows of cells, cut
+// at the header's column starts (cells hold spaces: "≤ 2 ns").
+func benchTable(t *testing.T, out string) (header []string, rows [][]string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	at := -1
+	for k, l := range lines {
+		if strings.HasPrefix(l, "case ") {
+			at = k
+			break
+		}
+	}
+	if at < 0 {
+		t.Fatalf("no table header in:\n%s", out)
+	}
+	var starts []int
+	for k, r := range []rune(lines[at]) {
+		if r != ' ' && (k == 0 || []rune(lines[at])[k-1] == ' ' && k >= 2 && []rune(lines[at])[k-2] == ' ') {
+			starts = append(starts, k)
+		}
+	}
+	cut := func(l string) []string {
+		rs := []rune(l)
+		var cells []string
+		for c, s := range starts {
+			end := len(rs)
+			if c+1 < len(starts) {
+				end = min(starts[c+1], len(rs))
+			}
+			if s > len(rs) {
+				s = len(rs)
+			}
+			cells = append(cells, strings.TrimSpace(string(rs[s:end])))
+		}
+		return cells
+	}
+	header = cut(lines[at])
+	for _, l := range lines[at+1:] {
+		if utf8.RuneCountInString(l) > 0 {
+			rows = append(rows, cut(l))
+		}
+	}
+	return header, rows
+}
+
+// TestBenchQuick runs two cases as a user would (through the built binary,
+// which runs each case in a child of its own) and reads the table back.
+func TestBenchQuick(t *testing.T) {
+	cases := []string{"lookup-fp64", "sweep-dyck1-exact"}
+	stdout, stderr, status := execVerify(t, "bench", "--quick", "--case", "^("+strings.Join(cases, "|")+")$")
+	if status != 0 {
+		t.Fatalf("status %d, stderr %q", status, stderr)
+	}
+	if !strings.HasPrefix(stdout, "machine: ") || !strings.Contains(stdout, "GOMAXPROCS") || !strings.Contains(stdout, "seed 1") {
+		t.Errorf("no machine and seed lines:\n%s", stdout)
+	}
+	header, rows := benchTable(t, stdout)
+	if strings.Join(header, "|") != strings.Join(bench.Columns, "|") {
+		t.Fatalf("header %q, want %q", header, bench.Columns)
+	}
+	if len(rows) != len(cases) {
+		t.Fatalf("%d rows, want %d:\n%s", len(rows), len(cases), stdout)
+	}
+	col := map[string]int{}
+	for k, h := range header {
+		col[h] = k
+	}
+	for k, row := range rows {
+		if row[col["case"]] != cases[k] {
+			t.Errorf("row %d is %q, want %q", k, row[col["case"]], cases[k])
+		}
+		if strings.HasPrefix(row[col["note"]], "error") {
+			t.Errorf("%s: %s", cases[k], row[col["note"]])
+			continue
+		}
+		for _, c := range []string{"figure", "baseline"} {
+			if v, err := strconv.ParseFloat(row[col[c]], 64); err != nil || v <= 0 {
+				t.Errorf("%s: %s %q is not a positive number", cases[k], c, row[col[c]])
+			}
+		}
+		if v, err := strconv.ParseFloat(strings.TrimSuffix(row[col["ratio"]], "×"), 64); err != nil || v <= 0 {
+			t.Errorf("%s: ratio %q", cases[k], row[col["ratio"]])
+		}
+		if m := row[col["met"]]; m != "yes" && m != "NO" {
+			t.Errorf("%s: met %q", cases[k], m)
+		}
+		if rss := row[col["peak RSS"]]; rss != "n/a" {
+			if v, err := strconv.ParseFloat(strings.TrimSuffix(rss, "MiB"), 64); err != nil || v <= 0 {
+				t.Errorf("%s: peak RSS %q", cases[k], rss)
+			}
+		}
+	}
+	// The forward pass counts allocations; the sweep, timed by the wall
+	// clock, does not.
+	if _, err := strconv.ParseFloat(rows[0][col["allocs/unit"]], 64); err != nil {
+		t.Errorf("lookup-fp64: allocs %q", rows[0][col["allocs/unit"]])
+	}
+	if a := rows[1][col["allocs/unit"]]; a != "—" {
+		t.Errorf("sweep: allocs %q, want —", a)
+	}
+}
+
+// TestBenchJSON: --json holds the machine, the seed and one result per
+// case, with the peak RSS the parent read from its child.
+func TestBenchJSON(t *testing.T) {
+	stdout, stderr, status := execVerify(t, "bench", "--quick", "--json", "--case", "^sweep-dyck1-exact$")
+	if status != 0 {
+		t.Fatalf("status %d, stderr %q", status, stderr)
+	}
+	var doc struct {
+		Machine bench.Machine
+		Seed    int
+		Results []bench.Result
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("%v:\n%s", err, stdout)
+	}
+	if doc.Machine.CPUs < 1 || doc.Seed != bench.Seed || len(doc.Results) != 1 {
+		t.Fatalf("got %+v", doc)
+	}
+	r := doc.Results[0]
+	if r.Error != "" || r.Figure <= 0 || r.Baseline == nil || r.Ratio == nil || r.Met == nil || r.Target != "≤ 30 s" {
+		t.Errorf("result %+v", r)
+	}
+}
+
+func TestBenchList(t *testing.T) {
+	stdout, stderr, status := runCmd("bench", "--list")
+	if status != 0 {
+		t.Fatalf("status %d, stderr %q", status, stderr)
+	}
+	for _, c := range bench.Cases() {
+		if !strings.Contains(stdout, c.Name+" ") {
+			t.Errorf("--list lacks %s", c.Name)
+		}
+	}
+}
+
+// TestBenchBadInput: exit status 2, nothing on stdout, one line on
+// stderr naming the problem.
+func TestBenchBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bench", "--bogus"}, `unknown flag "--bogus"`},
+		{[]string{"bench", "--case", "("}, "bad regular expression"},
+		{[]string{"bench", "--case", "^nothing$"}, "matches no case"},
+		{[]string{"bench", "--case"}, "flag --case needs a value"},
+		{[]string{"bench", "extra"}, `unexpected argument "extra"`},
+		{[]string{"bench", "--child", "nope"}, `no case "nope"`},
+	} {
+		stdout, stderr, status := runCmd(tc.args...)
+		if status != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: status %d, stdout %q, stderr %q; want 2, nothing, one line with %q", tc.args, status, stdout, stderr, tc.want)
+		}
+	}
+}
