@@ -43,13 +43,22 @@ func (Exact) Format(x *big.Rat) string { return x.RatString() }
 // a routed model's operations (residual connections add the zeros of the
 // components a sublayer does not write; routing weights are 0 and ±1).
 // The results are the same values; only the greatest common divisors are
-// saved.
+// saved. They, Div and Cmp also take the machine-word path for small
+// operands (see small).
 func (Exact) Add(z, x, y *big.Rat) *big.Rat {
 	switch {
 	case x.Sign() == 0:
 		return ratOr(z).Set(y)
 	case y.Sign() == 0:
 		return ratOr(z).Set(x)
+	}
+	if xn, xd, ok := small(x); ok {
+		if yn, yd, ok := small(y); ok {
+			if xd == yd {
+				return setSmall(z, xn+yn, xd)
+			}
+			return setSmall(z, xn*yd+yn*xd, xd*yd)
+		}
 	}
 	return ratOr(z).Add(x, y)
 }
@@ -61,7 +70,69 @@ func (Exact) Sub(z, x, y *big.Rat) *big.Rat {
 	case x.Sign() == 0:
 		return ratOr(z).Neg(y)
 	}
+	if xn, xd, ok := small(x); ok {
+		if yn, yd, ok := small(y); ok {
+			if xd == yd {
+				return setSmall(z, xn-yn, xd)
+			}
+			return setSmall(z, xn*yd-yn*xd, xd*yd)
+		}
+	}
 	return ratOr(z).Sub(x, y)
+}
+
+// Small rationals, whose numerator and denominator are below 2^31 in
+// absolute value (the weights and most values of the cookbook's models),
+// are computed in int64 arithmetic, where no product or sum of two such
+// terms overflows, and reduced by a machine gcd: the same value in lowest
+// terms as big.Rat's, without big.Rat's allocations for its temporaries
+// and its gcd. Anything larger goes through big.Rat.
+const maxSmall = 1<<31 - 1
+
+// small returns x = n/d with |n|, d ≤ maxSmall, when x is that small.
+func small(x *big.Rat) (n, d int64, ok bool) {
+	num := x.Num()
+	if !num.IsInt64() {
+		return 0, 0, false
+	}
+	if n = num.Int64(); n > maxSmall || n < -maxSmall {
+		return 0, 0, false
+	}
+	if x.IsInt() {
+		return n, 1, true
+	}
+	// x is a fraction, so Denom is a reference to its denominator, not
+	// a new Int.
+	den := x.Denom()
+	if !den.IsInt64() {
+		return 0, 0, false
+	}
+	if d = den.Int64(); d > maxSmall {
+		return 0, 0, false
+	}
+	return n, d, true
+}
+
+// setSmall sets z to n/d (d > 0) in lowest terms.
+func setSmall(z *big.Rat, n, d int64) *big.Rat {
+	a := uint64(n)
+	if n < 0 {
+		a = uint64(-n)
+	}
+	b := uint64(d)
+	for b != 0 {
+		a, b = b, a%b
+	}
+	// a = gcd(|n|, d) ≥ 1, since d > 0.
+	n /= int64(a)
+	d /= int64(a)
+	z = ratOr(z).SetInt64(n)
+	if d != 1 {
+		// SetInt64 stored the denominator 1, so Denom is a reference to
+		// it; n/d is already in lowest terms, as a Rat must be.
+		z.Denom().SetInt64(d)
+	}
+	return z
 }
 
 func (Exact) Mul(z, x, y *big.Rat) *big.Rat {
@@ -79,6 +150,11 @@ func (Exact) Mul(z, x, y *big.Rat) *big.Rat {
 		}
 		return ratOr(z).Set(x)
 	}
+	if xn, xd, ok := small(x); ok {
+		if yn, yd, ok := small(y); ok {
+			return setSmall(z, xn*yn, xd*yd)
+		}
+	}
 	return ratOr(z).Mul(x, y)
 }
 
@@ -94,14 +170,14 @@ func (Exact) Neg(z, x *big.Rat) *big.Rat { return ratOr(z).Neg(x) }
 func (Exact) Abs(z, x *big.Rat) *big.Rat { return ratOr(z).Abs(x) }
 
 func (Exact) Max(z, x, y *big.Rat) *big.Rat {
-	if x.Cmp(y) >= 0 {
+	if cmpRat(x, y) >= 0 {
 		return ratOr(z).Set(x)
 	}
 	return ratOr(z).Set(y)
 }
 
 func (Exact) Min(z, x, y *big.Rat) *big.Rat {
-	if x.Cmp(y) <= 0 {
+	if cmpRat(x, y) <= 0 {
 		return ratOr(z).Set(x)
 	}
 	return ratOr(z).Set(y)
@@ -110,6 +186,14 @@ func (Exact) Min(z, x, y *big.Rat) *big.Rat {
 func (Exact) Div(z, x, y *big.Rat) (*big.Rat, error) {
 	if y.Sign() == 0 {
 		return nil, &OpError{Backend: "exact", Op: "div", Arg: x.RatString() + " / 0", Err: ErrDivByZero}
+	}
+	if xn, xd, ok := small(x); ok {
+		if yn, yd, ok := small(y); ok {
+			if yn < 0 {
+				xn, yn = -xn, -yn
+			}
+			return setSmall(z, xn*yd, xd*yn), nil
+		}
 	}
 	return ratOr(z).Quo(x, y), nil
 }
@@ -166,7 +250,25 @@ func (Exact) Tanh(z, x *big.Rat) (*big.Rat, error) {
 	return nil, &OpError{Backend: "exact", Op: "tanh", Arg: x.RatString(), Err: ErrIrrational}
 }
 
-func (Exact) Cmp(x, y *big.Rat) Order { return Order(x.Cmp(y)) }
-func (Exact) Sign(x *big.Rat) Order   { return Order(x.Sign()) }
+func (Exact) Cmp(x, y *big.Rat) Order { return Order(cmpRat(x, y)) }
+
+// cmpRat is x.Cmp(y), by cross-multiplying in int64 when both are small
+// (big.Rat.Cmp allocates its two products).
+func cmpRat(x, y *big.Rat) int {
+	if xn, xd, ok := small(x); ok {
+		if yn, yd, ok := small(y); ok {
+			a, b := xn*yd, yn*xd
+			switch {
+			case a < b:
+				return -1
+			case a > b:
+				return 1
+			}
+			return 0
+		}
+	}
+	return x.Cmp(y)
+}
+func (Exact) Sign(x *big.Rat) Order { return Order(x.Sign()) }
 
 var ratOne = big.NewRat(1, 1)

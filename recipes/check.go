@@ -50,6 +50,10 @@ type CheckOptions struct {
 	AllLengths bool
 	// Workers is the number of goroutines running cases (0: GOMAXPROCS).
 	Workers int
+	// FromScratch runs every input whole, even where an exhaustive length
+	// could extend the prefixes of a depth-first enumeration instead
+	// (enumerate.go): to measure the one against the other.
+	FromScratch bool
 	// Notes are added to the report's notes (the caller's choices, such as
 	// a precision chosen for the weighting).
 	Notes []string
@@ -298,8 +302,12 @@ func (ck *Checker) Inputs(n int) (inputs []Case, exhaustive bool) {
 // Length checks the inputs of length n whose index is shard modulo
 // shards (all of them for shard 0 of 1). A failure records its input's
 // index, so that the shards of a length can be merged into the report of
-// the whole (MergeLength).
+// the whole (MergeLength). An exhaustive length of a prefix-stable model
+// is enumerated depth first (enumerate.go), to the same report.
 func (ck *Checker) Length(n, shard, shards int) LengthReport {
+	if lrs, ok := ck.enumerate([]int{n}, shard, shards); ok {
+		return lrs[0]
+	}
 	all, exhaustive := ck.Inputs(n)
 	var inputs []Case
 	var index []int

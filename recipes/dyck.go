@@ -366,7 +366,7 @@ func buildDyck1(cfg Config) (*Construction, error) {
 		return nil, err
 	}
 	m, err := dyck1Program("dyck1", cfg.Weighting).Readout("B/i", "t").Model()
-	return &Construction{Model: m, Inputs: dyckInputs(1, 0), Expected: dyck1Expected}, err
+	return &Construction{Model: m, Inputs: dyckInputs(1, 0), AllStrings: true, Expected: dyck1Expected}, err
 }
 
 // dyck1Values returns B_i/i and t_i = (1/i) Σ_{j≤i} max(0, −B_j/j) for
@@ -457,7 +457,7 @@ func buildDyck1N(cfg Config) (*Construction, error) {
 			blocks.EqZeroEps("B/i", "e", eqEps, new(big.Rat)),
 		), and).
 		Readout("accept").Model()
-	con := &Construction{Model: m, Inputs: dyckInputs(1, 0), Valid: dyckValidN(cfg.MaxN), Expected: dyck1NExpected}
+	con := &Construction{Model: m, Inputs: dyckInputs(1, 0), AllStrings: true, Valid: dyckValidN(cfg.MaxN), Expected: dyck1NExpected}
 	con.Notes = []string{fmt.Sprintf("thresholds ε_g = %s (GTZero of t), ε_e = %s (EqZero of B/i), for N = %d", gtEps.RatString(), eqEps.RatString(), cfg.MaxN)}
 	return con, err
 }
@@ -732,7 +732,7 @@ func buildDyckRounds(cfg Config, name string, k, d int, literal bool) (*Construc
 		p.Readout("accept", "s")
 	}
 	m, err := p.Model()
-	con := &Construction{Model: m, Inputs: dyckInputs(k, d), Expected: dyckRoundsExpected(d, check == "max", outputs == "accept")}
+	con := &Construction{Model: m, Inputs: dyckInputs(k, d), AllStrings: true, Expected: dyckRoundsExpected(d, check == "max", outputs == "accept")}
 	if check == "avg" {
 		// Only the average's threshold 1/N depends on a maximum length.
 		con.Valid = dyckValidN(cfg.MaxN)

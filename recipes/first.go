@@ -89,7 +89,7 @@ func buildFirst(name string) func(cfg Config) (*Construction, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Construction{Model: m, Inputs: firstInputs, Expected: func(c Case) []Want {
+		return &Construction{Model: m, Inputs: firstInputs, AllStrings: true, Expected: func(c Case) []Want {
 			want := make([]Want, c.Len())
 			for i := range want {
 				want[i] = values(firstIndicator(i+1), firstAverage(i+1))
@@ -190,7 +190,7 @@ var FirstUHAT = &Recipe{
 		if err != nil {
 			return nil, err
 		}
-		return &Construction{Model: m, Inputs: firstInputs, Expected: func(c Case) []Want {
+		return &Construction{Model: m, Inputs: firstInputs, AllStrings: true, Expected: func(c Case) []Want {
 			want := make([]Want, c.Len())
 			for i := range want {
 				ci := big.NewRat(1, 1) // the retrieved (−1)^j: j = 1 at i = 1, an even j after
@@ -229,7 +229,7 @@ var InversePosition = &Recipe{
 		if err != nil {
 			return nil, err
 		}
-		return &Construction{Model: m, Inputs: firstInputs, Expected: func(c Case) []Want {
+		return &Construction{Model: m, Inputs: firstInputs, AllStrings: true, Expected: func(c Case) []Want {
 			want := make([]Want, c.Len())
 			for i := range want {
 				want[i] = values(big.NewRat(1, int64(i+1)), firstIndicator(i+1))

@@ -232,7 +232,7 @@ func buildPred(cfg Config, literal bool) (*Construction, error) {
 	if literal {
 		p.Then(stream.Parallel(odd, even), isEven, sel)
 		m, err := p.Readout("lit").Model()
-		return &Construction{Model: m, Inputs: predInputs, Expected: predExpected}, err
+		return &Construction{Model: m, Inputs: predInputs, AllStrings: true, Expected: predExpected}, err
 	}
 	// first_i = GTZero_{1/3}(c − 1/3) (§First).
 	third := big.NewRat(1, 3)
@@ -240,7 +240,7 @@ func buildPred(cfg Config, literal bool) (*Construction, error) {
 	p.Then(stream.Parallel(odd, even, predFirstHead(w)), stream.Parallel(isEven, first), sel,
 		blocks.If("first", "zero", "lit", "pred"))
 	m, err := p.Readout("pred").Model()
-	return &Construction{Model: m, Inputs: predInputs, Expected: predExpected}, err
+	return &Construction{Model: m, Inputs: predInputs, AllStrings: true, Expected: predExpected}, err
 }
 
 func buildPredStrict(cfg Config) (*Construction, error) {
@@ -254,7 +254,7 @@ func buildPredStrict(cfg Config) (*Construction, error) {
 			return stream.Values{"i/n": numeric.Frac(int64(i), int64(n))}
 		}).
 		Then(head).Readout("pred").Model()
-	return &Construction{Model: m, Inputs: predInputs, Expected: predExpected}, err
+	return &Construction{Model: m, Inputs: predInputs, AllStrings: true, Expected: predExpected}, err
 }
 
 // predInputs enumerates {0, h, 1}^n when there are at most budget inputs,

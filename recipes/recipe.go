@@ -149,6 +149,11 @@ type Construction struct {
 	// AdaptSymbols, when set, maps input symbols from the recipe's
 	// alphabet to the model's.
 	AdaptSymbols func(symbols []int) []int
+	// AllStrings says that Inputs, when it enumerates, lists every string
+	// of length n over the model's alphabet in lexicographic order (the
+	// last symbol varying fastest, as sampleOrAll does): what lets an
+	// exhaustive check enumerate them depth first instead (enumerate.go).
+	AllStrings bool
 }
 
 // Construct fills in default parameters, rejects unknown ones, and builds

@@ -1,0 +1,301 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"runtime/debug"
+	"strings"
+	"testing"
+
+	"github.com/transformer-cookbook/verify/numeric"
+)
+
+// sameOutput fails unless got is what Run gave: the same symbol, and each
+// value the same rationals (through big.Rat) and the same printing (which
+// tells −0 from +0, and NaN from ±Inf).
+func sameOutput(got, want PositionOutput) error {
+	if got.Symbol != want.Symbol || len(got.Values) != len(want.Values) {
+		return fmt.Errorf("%q %v, want %q %v", got.Symbol, got.Values, want.Symbol, want.Values)
+	}
+	for k := range want.Values {
+		g, w := got.Values[k], want.Values[k]
+		same := func(x, y *big.Rat) bool { return x == nil && y == nil || x != nil && y != nil && x.Cmp(y) == 0 }
+		if !same(g.Lo, w.Lo) || !same(g.Hi, w.Hi) || g.Text != w.Text {
+			return fmt.Errorf("value %d = %s, want %s", k+1, g.Text, w.Text)
+		}
+	}
+	return nil
+}
+
+// prefixAgrees extends every string over m's alphabet up to length maxLen
+// depth first (siblings share their parent's storage) and compares the
+// output at each new position with Run's on the whole string at that
+// position; an error must come with an error of Run.
+func prefixAgrees(t *testing.T, prec string, m *Model, maxLen int) {
+	t.Helper()
+	r, err := New(numeric.MustParsePrecision(prec), m)
+	if err != nil {
+		t.Fatalf("%s: %v", prec, err)
+	}
+	pr, err := NewPrefixRunner(r, maxLen)
+	if err != nil {
+		t.Fatalf("%s: %v", prec, err)
+	}
+	var path []int
+	var outs []PositionOutput
+	checked, failed := 0, 0
+	var walk func(p Prefix)
+	walk = func(p Prefix) {
+		if len(path) == maxLen || failed > 3 {
+			return
+		}
+		for s := range m.Alphabet {
+			path = append(path, s)
+			q, err := pr.Extend(p, s)
+			res, runErr := r.Run(path, false)
+			switch {
+			case err != nil && runErr == nil:
+				t.Errorf("%s %v: Extend: %v, but Run succeeds", prec, path, err)
+				failed++
+			case err == nil && runErr != nil:
+				t.Errorf("%s %v: Run: %v, but Extend succeeds", prec, path, runErr)
+				failed++
+			case err == nil:
+				outs = append(outs, q.Output())
+				for i, o := range outs {
+					if e := sameOutput(o, res.Outputs[i]); e != nil {
+						t.Errorf("%s %v position %d: %v", prec, path, i+1, e)
+						failed++
+					}
+				}
+				checked++
+				walk(q)
+				outs = outs[:len(outs)-1]
+			}
+			path = path[:len(path)-1]
+		}
+	}
+	walk(nil)
+	if checked == 0 {
+		t.Errorf("%s: every string failed to run", prec)
+	}
+}
+
+// causal returns m with every attention sublayer masked by mask.
+func causal(m *Model, mask Mask) *Model {
+	c := *m
+	c.Layers = append([]Layer(nil), m.Layers...)
+	for l := range c.Layers {
+		if a := c.Layers[l].Attention; a != nil {
+			a2 := *a
+			a2.Mask = mask
+			c.Layers[l].Attention = &a2
+		}
+	}
+	return &c
+}
+
+// randomCausalModel draws a model of two layers with two heads each and
+// weights in {−1, −1/2, 0, 1/2, 1} (exact down to fp16), under the given
+// weighting and causal masks, with a length-free position encoding, and
+// norms placed by norm (a layer norm only when eps makes its square root
+// rational in exact arithmetic is not asked for: errors are compared too).
+func randomCausalModel(rng *rand.Rand, w Weighting, norm NormPlacement) *Model {
+	const d = 4
+	pick := func() numeric.Expr { return numeric.Frac(int64(rng.IntN(5)-2), 2) }
+	matrix := func(r, c int) Matrix {
+		m := Zeros(r, c)
+		for i := 0; i < r; i++ {
+			for j := 0; j < c; j++ {
+				m.Set(i, j, pick())
+			}
+		}
+		return m
+	}
+	vector := func(n int) Vector {
+		v := make(Vector, n)
+		for i := range v {
+			v[i] = pick()
+		}
+		return v
+	}
+	m := &Model{
+		Name:     "random causal",
+		Alphabet: []string{"a", "b", "c"},
+		Position: &PositionEncoding{Name: "(1/i, (-1)^i, 0, 0)", Vector: func(i, n int) Vector {
+			return Vector{numeric.Frac(1, int64(i)), numeric.LitInt(int64(1 - 2*(i%2))), numeric.LitInt(0), numeric.LitInt(0)}
+		}},
+		D:      d,
+		Norm:   norm,
+		Output: Output{Kind: Argmax, W: matrix(3, d), Labels: []string{"x", "y", "z"}},
+	}
+	for range m.Alphabet {
+		m.WordEmbedding = append(m.WordEmbedding, vector(d))
+	}
+	masks := []Mask{Future, StrictFuture}
+	for l := 0; l < 2; l++ {
+		layer := Layer{
+			Attention: &Attention{Mask: masks[rng.IntN(2)], Weighting: w, Scale: NoScale,
+				Heads: []Head{{Q: matrix(1, d), K: matrix(1, d), V: matrix(d, d)}, {Q: matrix(2, d), K: matrix(2, d), V: matrix(d, d)}}},
+			FeedForward: &FeedForward{W1: matrix(3, d), B1: vector(3), W2: matrix(d, 3), B2: vector(d)},
+		}
+		if norm != NoNorm {
+			layer.AttentionNorm = &LayerNorm{Eps: numeric.LitInt(1)}
+		}
+		m.Layers = append(m.Layers, layer)
+	}
+	return m
+}
+
+// prefixRace reports whether the test binary runs with the race
+// detector, which makes the exhaustive comparisons 10 times slower.
+func prefixRace() bool {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "-race" {
+				return s.Value == "true"
+			}
+		}
+	}
+	return false
+}
+
+func TestPrefixRunnerMatchesRun(t *testing.T) {
+	precisions := []string{"exact", "fp64", "fp16", "53", "interval:53"}
+	maxLen, trials := 6, 4
+	if testing.Short() || prefixRace() {
+		maxLen, trials = 4, 1
+	}
+	t.Run("every backend", func(t *testing.T) {
+		for _, mask := range []Mask{Future, StrictFuture} {
+			m := causal(everyBackendModel(), mask)
+			for _, p := range precisions {
+				prefixAgrees(t, p, m, maxLen)
+			}
+		}
+	})
+	t.Run("scores", func(t *testing.T) {
+		for _, mask := range []Mask{Future, StrictFuture} {
+			for _, w := range []Weighting{Softmax, LeftHardmax, RightHardmax, AverageHardmax} {
+				for _, p := range precisions {
+					if w == Softmax && p == "exact" {
+						continue // unequal scores: exp is irrational
+					}
+					prefixAgrees(t, p, scoreModel(mask, w), maxLen-1)
+				}
+			}
+		}
+	})
+	t.Run("random", func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(9, 22))
+		for trial := 0; trial < trials; trial++ {
+			for _, w := range []Weighting{Softmax, LeftHardmax, RightHardmax, AverageHardmax} {
+				for _, norm := range []NormPlacement{NoNorm, PreNorm, PostNorm} {
+					m := randomCausalModel(rng, w, norm)
+					for _, p := range []string{"fp64", "fp16", "53"} {
+						prefixAgrees(t, p, m, 4)
+					}
+					if w != Softmax && norm == NoNorm {
+						prefixAgrees(t, "exact", m, 4)
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestPrefixClone extends a clone along another branch and checks that
+// the original still gives Run's outputs on its own branch.
+func TestPrefixClone(t *testing.T) {
+	m := causal(everyBackendModel(), Future)
+	r, err := New(numeric.MustParsePrecision("exact"), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := NewPrefixRunner(r, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p Prefix
+	for _, s := range []int{0, 1} {
+		if p, err = pr.Extend(p, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := p.Clone()
+	other := pr.Fork()
+	for _, s := range []int{1, 1} { // "abbb" on the clone
+		if c, err = other.Extend(c, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, s := range []int{0, 0} { // "abaa" on the original
+		if p, err = pr.Extend(p, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		p     Prefix
+		input []int
+	}{{p, []int{0, 1, 0, 0}}, {c, []int{0, 1, 1, 1}}} {
+		res, err := r.Run(tc.input, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := sameOutput(tc.p.Output(), res.Outputs[3]); e != nil {
+			t.Errorf("%v: %v", tc.input, e)
+		}
+	}
+	if _, err := pr.Extend(p, 0); err == nil {
+		t.Error("extending beyond the maximum length: no error")
+	}
+}
+
+func TestPrefixRunnerRefuses(t *testing.T) {
+	lengthDependent := causal(everyBackendModel(), Future)
+	lengthDependent.Position = &PositionEncoding{Name: "i/n", Vector: func(i, n int) Vector {
+		return Vector{numeric.LitInt(0), numeric.LitInt(0), numeric.Frac(int64(i), int64(n)), numeric.LitInt(0)}
+	}}
+	// pe_n(i) = 1 for n ≤ 5 only: a difference that shows at n = 6.
+	late := causal(everyBackendModel(), Future)
+	late.Position = &PositionEncoding{Name: "[n ≤ 5]", Vector: func(i, n int) Vector {
+		v := IntVector(0, 0, 1, 0)
+		if n > 5 {
+			v = IntVector(0, 0, 0, 0)
+		}
+		return v
+	}}
+	for _, tc := range []struct {
+		name   string
+		m      *Model
+		maxLen int
+		want   string
+	}{
+		{"no mask", everyBackendModel(), 4, "layer 1 attention is masked none"},
+		{"past", causal(everyBackendModel(), Past), 4, "masked past"},
+		{"strict past", causal(everyBackendModel(), StrictPast), 4, "masked strict-past"},
+		{"i/n", lengthDependent, 4, "depends on the length: pe_2(1)[3] = 1/2 but pe_1(1)[3] = 1"},
+		{"late", late, 6, "pe_6(1)[3] = 0 but pe_1(1)[3] = 1"},
+	} {
+		for _, p := range []string{"exact", "fp64"} {
+			r, err := New(numeric.MustParsePrecision(p), tc.m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = NewPrefixRunner(r, tc.maxLen)
+			if !errors.Is(err, ErrNotPrefixStable) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s at %s: %v, want ErrNotPrefixStable saying %q", tc.name, p, err, tc.want)
+			}
+		}
+	}
+	// The same encoding up to length 5 is length-free there.
+	r, err := New(numeric.MustParsePrecision("exact"), late)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewPrefixRunner(r, 5); err != nil {
+		t.Errorf("[n ≤ 5] up to 5: %v", err)
+	}
+}

@@ -1,0 +1,243 @@
+package recipes
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+)
+
+// enumerateCases are constructions with AllStrings under several
+// weightings and precisions, passing and failing (first-literal is wrong
+// under UHAT; dyck1-n with a coarse threshold rejects words; fp16 rounds
+// dyck1's averages), and some that are not prefix-stable.
+var enumerateCases = []struct {
+	recipe    string
+	weighting model.Weighting
+	precision string
+	maxN      int
+	params    map[string]string
+	fails     bool
+	// unstable: the model is not prefix-stable (a past mask, or pe_n(i)
+	// depending on n), so it must be run whole (and is).
+	unstable bool
+}{
+	{"dyck1", model.AverageHardmax, "exact", 9, nil, false, false},
+	{"dyck1", model.Softmax, "exact", 8, nil, false, false},
+	{"dyck1", model.AverageHardmax, "fp16", 9, nil, true, false},
+	{"dyck1-n", model.AverageHardmax, "exact", 9, nil, false, false},
+	{"dyck1-n", model.AverageHardmax, "exact", 9, map[string]string{"eq-eps": "1/2"}, true, false},
+	{"dyck1-n", model.Softmax, "53", 8, nil, true, false},
+	{"dyck12", model.LeftHardmax, "exact", 5, nil, false, true},
+	{"dyck-kd", model.LeftHardmax, "fp32", 4, nil, true, true},
+	{"first", model.AverageHardmax, "exact", 8, nil, false, false},
+	{"first-literal", model.LeftHardmax, "exact", 8, nil, true, false},
+	{"first-uhat", model.LeftHardmax, "interval:53", 8, nil, false, false},
+	{"inverse-position", model.AverageHardmax, "fp16", 8, nil, true, false},
+	{"pred", model.RightHardmax, "exact", 6, nil, false, false},
+	{"pred", model.AverageHardmax, "fp32", 6, nil, true, false},
+	{"pred", model.AverageHardmax, "exact", 6, map[string]string{"t": "j/n"}, false, true},
+	{"pred-strict", model.RightHardmax, "fp64", 6, nil, false, true},
+}
+
+// TestEnumerateMatchesScratch checks that Check gives the same report,
+// field for field (failures, their inputs and indices, largest errors),
+// whether the exhaustive lengths are enumerated depth first or run whole;
+// and so do the shards of a length.
+func TestEnumerateMatchesScratch(t *testing.T) {
+	for _, tc := range enumerateCases {
+		name := fmt.Sprintf("%s/%s/%s", tc.recipe, WeightingAcronym(tc.weighting), tc.precision)
+		t.Run(name, func(t *testing.T) {
+			r, err := Get(tc.recipe)
+			if err != nil {
+				t.Fatal(err)
+			}
+			maxN := tc.maxN
+			if testing.Short() || dyckRace() {
+				maxN = min(maxN, 6)
+			}
+			opts := CheckOptions{Precision: numeric.MustParsePrecision(tc.precision), Weighting: tc.weighting, MaxN: maxN + 1,
+				Params: tc.params, Cases: 4, Seed: 3, AllLengths: true, Unlisted: !r.Supports(tc.weighting), Workers: 2}
+			ck, err := NewChecker(r, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Every length up to maxN is enumerated; maxN + 1 is drawn at
+			// random, through the from-scratch path in both.
+			opts.Exhaustive = 1
+			for range maxN {
+				opts.Exhaustive *= len(ck.Con.Model.Alphabet)
+			}
+			if ck, err = NewChecker(r, opts); err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := ck.enumerate([]int{maxN}, 0, 1); ok == tc.unstable {
+				t.Fatalf("%s: enumerated depth first: %v, want %v", name, ok, !tc.unstable)
+			}
+			dfs, err := Check(r, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts.FromScratch = true
+			whole, err := Check(r, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(dfs, whole) {
+				t.Errorf("depth first:\n%+v\nfrom scratch:\n%+v", dfs, whole)
+			}
+			if whole.Passed == tc.fails {
+				t.Errorf("passed = %v, want %v", whole.Passed, !tc.fails)
+			}
+			if tc.fails && whole.FirstFailure != nil {
+				t.Logf("first failure: %+v", *whole.FirstFailure)
+			}
+			scratch, err := NewChecker(r, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, shards := range []int{2, 3} {
+				for shard := 0; shard < shards; shard++ {
+					got, want := ck.Length(maxN, shard, shards), scratch.Length(maxN, shard, shards)
+					if !reflect.DeepEqual(got, want) {
+						t.Errorf("shard %d of %d: depth first %+v, from scratch %+v", shard, shards, got, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestEnumerateFailureIndex plants a wrong reference at one input of a
+// length (dyck1's at its 1000th string, at position 4) and checks that
+// both paths name it, with the same index, position and texts; and that
+// a reference of the wrong length is reported alike.
+func TestEnumerateFailureIndex(t *testing.T) {
+	r, err := Get("dyck1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n, bad = 11, 1000
+	for _, mode := range []string{"value", "length"} {
+		opts := CheckOptions{Precision: numeric.MustParsePrecision("exact"), Weighting: model.AverageHardmax, MaxN: n, Exhaustive: 1 << n, Workers: 2}
+		run := func(fromScratch bool) LengthReport {
+			opts.FromScratch = fromScratch
+			ck, err := NewChecker(r, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			expected := ck.Con.Expected
+			ck.Con.Expected = func(c Case) []Want {
+				w := expected(c)
+				if index(c.Symbols, 2) != bad {
+					return w
+				}
+				if mode == "length" {
+					return w[:n-1]
+				}
+				w[3] = Want{Values: []*big.Rat{big.NewRat(7, 1), w[3].Values[1]}}
+				return w
+			}
+			return ck.Length(n, 0, 1)
+		}
+		dfs, whole := run(false), run(true)
+		if !reflect.DeepEqual(dfs, whole) {
+			t.Errorf("%s: depth first %+v, from scratch %+v", mode, dfs, whole)
+		}
+		if f := dfs.Failure; f == nil || f.Case != bad || dfs.Passed != dfs.Cases-1 {
+			t.Errorf("%s: failure %+v, passed %d of %d; want the input of index %d alone", mode, f, dfs.Passed, dfs.Cases, bad)
+		}
+	}
+}
+
+// index is the rank of s among the strings of its length over k symbols.
+func index(s []int, k int) int {
+	x := 0
+	for _, c := range s {
+		x = x*k + c
+	}
+	return x
+}
+
+// TestAllStringsInputs checks the claim of every construction that sets
+// AllStrings: its enumerated inputs are all strings over the model's
+// alphabet, in lexicographic order.
+func TestAllStringsInputs(t *testing.T) {
+	seen := 0
+	for _, r := range All() {
+		con, err := r.Construct(r.DefaultWeighting(), 6, nil)
+		if err != nil || !con.AllStrings {
+			continue
+		}
+		seen++
+		k := len(con.Model.Alphabet)
+		for n := 1; n <= 4; n++ {
+			got, all := con.Inputs(n, rand.New(rand.NewPCG(0, 0)), 1<<20)
+			want, _ := sampleOrAll(n, k, nil, 1<<20, nil)
+			if !all || len(got) != len(want) {
+				t.Fatalf("%s at n = %d: %d inputs (all: %v), want the %d strings", r.Name, n, len(got), all, len(want))
+			}
+			for c := range got {
+				if !slices.Equal(got[c].Symbols, want[c]) || got[c].Stream != nil {
+					t.Fatalf("%s at n = %d: input %d is %v, want %v", r.Name, n, c, got[c].Symbols, want[c])
+				}
+			}
+		}
+	}
+	if seen < 5 {
+		t.Errorf("only %d constructions declare AllStrings", seen)
+	}
+}
+
+// TestEnumerateCheckDyck1 checks every Dyck-1 string up to length 10 (7
+// under -race or -short) depth first and from scratch: both pass and give
+// the same reports.
+func TestEnumerateCheckDyck1(t *testing.T) {
+	maxLen := 10
+	if testing.Short() || dyckRace() {
+		maxLen = 7
+	}
+	for _, name := range []string{"dyck1", "dyck1-n"} {
+		r, err := Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := CheckOptions{Precision: numeric.MustParsePrecision("exact"), Weighting: model.AverageHardmax, MaxN: maxLen}
+		dfs, err := EnumerateCheck(r, opts, maxLen, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole, err := EnumerateCheck(r, opts, maxLen, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(dfs, whole) {
+			t.Errorf("%s: depth first %+v, from scratch %+v", name, dfs, whole)
+		}
+		if want := 1<<(maxLen+1) - 2; dfs.Strings != want || dfs.Failures != 0 {
+			t.Errorf("%s: %d strings, %d failures; want %d strings, none failing", name, dfs.Strings, dfs.Failures, want)
+		}
+	}
+	// A model that is not prefix-stable is refused, not run wrongly.
+	r, err := Get("lookup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := EnumerateCheck(r, CheckOptions{Precision: numeric.MustParsePrecision("exact"), Weighting: model.AverageHardmax, MaxN: 3}, 3, false); err == nil {
+		t.Error("lookup: enumerated depth first")
+	}
+	r, err = Get("pred-strict") // pe = i/n
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = EnumerateCheck(r, CheckOptions{Precision: numeric.MustParsePrecision("exact"), Weighting: model.RightHardmax, MaxN: 3}, 3, false)
+	if !errors.Is(err, model.ErrNotPrefixStable) {
+		t.Errorf("pred-strict: %v, want ErrNotPrefixStable", err)
+	}
+}
