@@ -209,12 +209,14 @@ func Check(r *Recipe, opts CheckOptions) (*Report, error) {
 			return nil, fmt.Errorf("%s: length %d outside [%d, %d]", r.Name, n, max(1, r.MinN), opts.MaxN)
 		}
 	}
+	sweep := ck.sweep(lengths)
+	defer sweep.close()
 	for _, n := range lengths {
-		if opts.Stop != nil && opts.Stop() {
+		lr, interrupted := sweep.next()
+		if interrupted {
 			rep.Interrupted = true
 			break
 		}
-		lr := ck.Length(n, 0, 1)
 		if f := lr.Failure; f != nil && f.CannotRun {
 			return nil, fmt.Errorf("%s cannot run at precision %s (try interval:128): %s", r.Name, opts.Precision, f.Reason)
 		}
@@ -305,6 +307,12 @@ func (ck *Checker) Inputs(n int) (inputs []Case, exhaustive bool) {
 // the whole (MergeLength). An exhaustive length of a prefix-stable model
 // is enumerated depth first (enumerate.go), to the same report.
 func (ck *Checker) Length(n, shard, shards int) LengthReport {
+	return ck.length(n, shard, shards, nil)
+}
+
+// length is Length with the cases run in slots, when slots is not nil: a
+// case runs while it holds one.
+func (ck *Checker) length(n, shard, shards int, slots chan struct{}) LengthReport {
 	if lrs, ok := ck.enumerate([]int{n}, shard, shards); ok {
 		return lrs[0]
 	}
@@ -315,7 +323,7 @@ func (ck *Checker) Length(n, shard, shards int) LengthReport {
 		inputs = append(inputs, all[k])
 		index = append(index, k)
 	}
-	lr := checkLength(ck.Con, ck.Runner, inputs, ck.opts.Workers)
+	lr := checkLength(ck.Con, ck.Runner, inputs, ck.opts.Workers, slots)
 	if lr.Failure != nil {
 		lr.Failure.Case = index[lr.Failure.Case]
 	}
@@ -421,7 +429,7 @@ type caseResult struct {
 	failure       *Failure
 }
 
-func checkLength(con *Construction, runner model.Runner, inputs []Case, workers int) LengthReport {
+func checkLength(con *Construction, runner model.Runner, inputs []Case, workers int, slots chan struct{}) LengthReport {
 	m := con.Model
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -434,7 +442,13 @@ func checkLength(con *Construction, runner model.Runner, inputs []Case, workers 
 		go func() {
 			defer wg.Done()
 			for c := range next {
+				if slots != nil {
+					slots <- struct{}{}
+				}
 				results[c] = checkCase(con, runner, inputs[c])
+				if slots != nil {
+					<-slots
+				}
 			}
 		}()
 	}

@@ -995,7 +995,7 @@ func TestDyckNegativeControls(t *testing.T) {
 		rep := &Report{Passed: true}
 		for n := 1; n <= maxN && rep.Passed; n++ {
 			inputs, _ := con.Inputs(n, nil, 1<<20)
-			lr := checkLength(con, runner, inputs, 0)
+			lr := checkLength(con, runner, inputs, 0, nil)
 			if lr.Failure != nil {
 				rep.Passed, rep.FirstFailure = false, lr.Failure
 			}
