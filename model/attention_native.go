@@ -1,6 +1,8 @@
 package model
 
 import (
+	"math"
+
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
@@ -19,17 +21,14 @@ type machineFloat interface{ float32 | float64 }
 // its multiply-adds and a comparison. round is nil for the native formats
 // and the format's rounding for the emulated ones. shareOf(count) is the
 // weight of each of count tied maxima, computed by the backend.
-//
-// It reports ok = false, having written nothing, when a score is NaN: the
-// generic path then gives every position weight NaN.
 func hardAttendMachine[F machineFloat](w Weighting, mask Mask, q []F, keys packed[F], vals [][]F, finite []bool, i int,
-	divisors []F, round func(F) F, shareOf func(count int) F, scores []F) (out []F, ok bool) {
+	divisors []F, round func(F) F, shareOf func(count int) F, scores []F) []F {
 	n := len(vals)
 	lo, hi := maskRange(mask, i, n)
 	d := len(vals[0])
-	out = make([]F, d)
+	out := make([]F, d)
 	if lo >= hi {
-		return out, true // nothing to attend to: the output is 0
+		return out // nothing to attend to: the output is 0
 	}
 	scores = scores[:hi-lo]
 	// The scores first, in a loop that does nothing else, then their
@@ -75,7 +74,13 @@ func hardAttendMachine[F machineFloat](w Weighting, mask Mask, q []F, keys packe
 	for k, s := range scores {
 		switch {
 		case s != s:
-			return nil, false
+			// As hardmax: a NaN score gives every position weight NaN,
+			// so every component of the output is NaN.
+			nan := F(math.NaN())
+			for c := range out {
+				out[c] = nan
+			}
+			return out
 		case s > max:
 			max, count, first, last = s, 1, k, k
 		case s == max && k > 0: // +0 and −0 tie, as Cmp says
@@ -125,7 +130,7 @@ func hardAttendMachine[F machineFloat](w Weighting, mask Mask, q []F, keys packe
 		}
 		started = true
 	}
-	return out, true
+	return out
 }
 
 // packed is a list of vectors of one width stored end to end, so that a
@@ -192,10 +197,15 @@ func maskRange(m Mask, i, n int) (lo, hi int) {
 
 // attendMachine runs hardAttendMachine for every query of a head when the
 // backend's values are machine floats and the weighting is hard, and
-// reports handled = false otherwise (or when a score is NaN), leaving the
-// head to the generic path. out accumulates the heads, as in attend.
+// reports handled = false otherwise, leaving the head to the generic
+// path. out accumulates the heads, as in attend.
 func (inst *Instance[T]) attendMachine(a *attnParams[T], hp *headParams[T], x, keys, vals [][]T, finite []bool, out [][]T) (handled bool) {
 	w := a.spec.Weighting
+	switch any(inst.B).(type) {
+	case numeric.Float64, numeric.Float32, numeric.Emulated:
+	default:
+		return false
+	}
 	if w == Softmax {
 		return false
 	}
@@ -241,7 +251,7 @@ func (inst *Instance[T]) attendMachine(a *attnParams[T], hp *headParams[T], x, k
 }
 
 // allQueries converts a head's vectors, which are []F under the name []T,
-// and runs hardAttendMachine for every query; nil means a score was NaN.
+// and runs hardAttendMachine for every query.
 func allQueries[F machineFloat, T any](w Weighting, mask Mask, queries, keys, vals [][]T, finite []bool,
 	divisors []T, round func(float64) float64, shareOf func(int) T) [][]T {
 	var r func(F) F
@@ -256,11 +266,7 @@ func allQueries[F machineFloat, T any](w Weighting, mask Mask, queries, keys, va
 	scores := make([]F, len(keys))
 	out := make([][]T, len(queries))
 	for i := range q {
-		o, ok := hardAttendMachine(w, mask, q[i], k, v, finite, i, divs, r, share, scores)
-		if !ok {
-			return nil
-		}
-		out[i] = any(o).([]T)
+		out[i] = any(hardAttendMachine(w, mask, q[i], k, v, finite, i, divs, r, share, scores)).([]T)
 	}
 	return out
 }
