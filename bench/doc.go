@@ -17,11 +17,14 @@
 //     the lookup of §Quadratic Maximization). "ns per score term" is the
 //     time of a whole forward pass divided by the terms of every head, so
 //     it also carries the embedding, values and feed-forward layers;
-//   - allocations are counted per unit of the figure (per score term,
-//     per operation), from testing.BenchmarkResult. An allocation in the
-//     score loop shows as at least one per score; per-position and
-//     per-pass allocations amortise to a small fraction. The target
-//     "no alloc" is met below 0.1 allocations per unit.
+//   - allocations are counted per unit of the figure: per operation
+//     from testing.BenchmarkResult; per score term, only those that grow
+//     with the number of terms (the forward pass's allocations at n and
+//     at n/2 separate the per-score part from the per-position part: the
+//     residual stream's new values are allocated once per position and
+//     component, not per operation). An allocation in the score loop
+//     shows as at least one per score. The target "no alloc" is met below
+//     0.1 allocations per unit.
 //
 // A case is one call to Register: a name, what it measures, its unit, a
 // Measure function, optionally a Baseline in the same unit, and a Target.

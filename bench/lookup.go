@@ -59,9 +59,42 @@ func lookupForward(precision string, full, quick int) func(Size) (Measurement, e
 		if runErr != nil {
 			return Measurement{}, runErr
 		}
+		if meas.Allocs, err = allocsPerTerm(p, n); err != nil {
+			return Measurement{}, err
+		}
 		meas.Note = fmt.Sprintf("n = %d, d_key = %d, %s", n, terms/(n*n), meas.Note)
 		return meas, nil
 	}
+}
+
+// allocsPerTerm counts the allocations of a forward pass that grow with
+// the number of score terms: a pass allocates a·n + b·n² + c times (a per
+// position: the residual stream's new values, keys, queries; b per score),
+// so A(n) − 2·A(n/2) = b·n²/2 − c, divided by the terms that grow the same
+// way, T(n) − 2·T(n/2), is b per term (c, a few allocations per pass, is
+// negligible beside b·n²/2 unless b is 0). Dividing A(n) by the terms
+// instead would charge the per-position allocations to the scores, which
+// at n = 64 are only 64 per position.
+func allocsPerTerm(p numeric.Precision, n int) (float64, error) {
+	var a, t [2]float64
+	for k, m := range []int{n / 2, n} {
+		runner, input, model, err := lookupPass(p, m)
+		if err != nil {
+			return 0, err
+		}
+		var runErr error
+		a[k] = testing.AllocsPerRun(2, func() {
+			if _, err := runner.Run(input, false); err != nil {
+				runErr = err
+			}
+		})
+		if runErr != nil {
+			return 0, runErr
+		}
+		_, terms := model.ScoreTerms(m)
+		t[k] = float64(terms)
+	}
+	return max(0, (a[1]-2*a[0])/(t[1]-2*t[0])), nil
 }
 
 // lookupDKey is the key width of the lookup's head: W^Q = [q; 1].
