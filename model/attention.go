@@ -88,11 +88,21 @@ func (inst *Instance[T]) attendOne(a *attnParams[T], hp *headParams[T], q []T, k
 		}
 		scores[k] = s
 	}
+	if a.spec.Weighting != Softmax && b.Precision().Kind == numeric.KindExact {
+		return inst.hardExact(a.spec.Weighting, scores, js, vals, d, sc)
+	}
+	return inst.weightedSum(a.spec.Weighting, scores, js, vals, d, sc)
+}
+
+// weightedSum is Σ_k weight_k · v_{js[k]} of attendOne, term by term
+// left to right, the weights from the scores under w.
+func (inst *Instance[T]) weightedSum(w Weighting, scores []T, js []int, vals [][]T, d int, sc *attnScratch[T]) ([]T, error) {
+	b := inst.B
 	// weight(k) is the weight of the k-th unmasked position: from the
 	// softmax, or, for the hard weightings, one shared value at the
 	// selected maxima and zero elsewhere (no vector of n weights).
 	var weight func(k int) T
-	if w := a.spec.Weighting; w == Softmax {
+	if w == Softmax {
 		alpha, err := inst.softmax(scores)
 		if err != nil {
 			return nil, err
@@ -137,6 +147,66 @@ func (inst *Instance[T]) attendOne(a *attnParams[T], hp *headParams[T], q []T, k
 	}
 	if first { // every weight was zero (only possible with NaN scores)
 		return zeros(b, d), nil
+	}
+	return out, nil
+}
+
+// hardExact is the weighted sum of attendOne for a hard weighting in
+// exact arithmetic (numeric.KindExact only). Every selected position gets
+// the same weight w (1, or 1/count for AHAT) and the others 0, so the sum
+// Σ_k w·v_k is w·Σ_k v_k, the same rational: the values are summed and
+// scaled once per component, instead of a product per term. It is not
+// for an interval or a rounding backend, where the two orders of
+// operations give different enclosures or roundings. The maximum and the
+// tie count are found in sc's scratch, without allocating per score;
+// exact scores are never NaN, and every value is finite.
+func (inst *Instance[T]) hardExact(w Weighting, scores []T, js []int, vals [][]T, d int, sc *attnScratch[T]) ([]T, error) {
+	b := inst.B
+	best := 0 // index of the first maximum
+	ties := 1
+	for k := 1; k < len(scores); k++ {
+		switch b.Cmp(scores[k], scores[best]) {
+		case numeric.Greater:
+			best, ties = k, 1
+		case numeric.Equal:
+			ties++
+		}
+	}
+	out := make([]T, d)
+	switch {
+	case w == LeftHardmax || w == RightHardmax || ties == 1:
+		// One position, with weight 1: the output is its value.
+		k := best
+		if w == RightHardmax {
+			for j := len(scores) - 1; j > best; j-- {
+				if b.Cmp(scores[j], scores[best]) == numeric.Equal {
+					k = j
+					break
+				}
+			}
+		}
+		for c := range out {
+			out[c] = b.Set(b.New(), vals[js[k]][c])
+		}
+		return out, nil
+	}
+	for c := range out {
+		out[c] = b.New()
+	}
+	for k := best; k < len(scores); k++ {
+		if k != best && b.Cmp(scores[k], scores[best]) != numeric.Equal {
+			continue
+		}
+		for c, v := range vals[js[k]] {
+			out[c] = b.Add(out[c], out[c], v)
+		}
+	}
+	share := b.SetInt64(sc.t, int64(ties))
+	var err error
+	for c := range out {
+		if out[c], err = b.Div(out[c], out[c], share); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }

@@ -366,35 +366,148 @@ func buildDyck1(cfg Config) (*Construction, error) {
 		return nil, err
 	}
 	m, err := dyck1Program("dyck1", cfg.Weighting).Readout("B/i", "t").Model()
-	return &Construction{Model: m, Inputs: dyckInputs(1, 0), AllStrings: true, Expected: dyck1Expected}, err
+	return &Construction{Model: m, Inputs: dyckInputs(1, 0), AllStrings: true, Expected: dyck1Expected, ExpectedLast: dyck1ExpectedLast}, err
 }
 
 // dyck1Values returns B_i/i and t_i = (1/i) Σ_{j≤i} max(0, −B_j/j) for
-// every prefix, from the running count B_i = O_i − C_i.
+// every prefix, from the running count B_i = O_i − C_i (dyck1Sums).
 func dyck1Values(symbols []int) (b, t []*big.Rat) {
-	balance := int64(0)
-	sumE := new(big.Rat)
-	for i, s := range symbols {
-		if s == 0 {
-			balance++
-		} else {
-			balance--
-		}
-		bi := big.NewRat(balance, int64(i+1))
-		if balance < 0 {
-			sumE.Add(sumE, new(big.Rat).Neg(bi))
-		}
-		b = append(b, bi)
-		t = append(t, new(big.Rat).Quo(sumE, big.NewRat(int64(i+1), 1)))
+	n := len(symbols)
+	slab := make([]big.Rat, 2*n) // one allocation for the 2n values
+	b, t = make([]*big.Rat, n), make([]*big.Rat, n)
+	var s dyck1Sums
+	for k, x := range symbols {
+		s.add(x)
+		b[k], t[k] = s.values(&slab[2*k], &slab[2*k+1])
 	}
 	return b, t
+}
+
+// dyck1Sums is the state of dyck1Values after the first i symbols: i,
+// B_i, and S_i = Σ_{j≤i} max(0, −B_j/j), so that t_i = S_i/i.
+//
+// S_i is kept as a fraction p/q in lowest terms in int64 while p, q <
+// 2^31 (q divides lcm(1..i), which is below 2^31 up to i = 22), and in
+// big.Rat from the first term that would leave that range; the values are
+// then built once, reduced, in lowest terms as big.Rat requires (no
+// big.Rat arithmetic, and no temporaries, on the int64 path).
+// TestDyck1ValuesBig compares both paths with big.Rat arithmetic.
+type dyck1Sums struct {
+	i, balance int64
+	p, q       int64    // S_i = p/q while sumBig is nil (q = 0: S_0 = 0)
+	sumBig     *big.Rat // S_i, once it left int64
+}
+
+// add reads the next symbol: 0 is "(", 1 is ")".
+func (s *dyck1Sums) add(x int) {
+	s.i++
+	if s.q == 0 {
+		s.q = 1
+	}
+	if x == 0 {
+		s.balance++
+	} else {
+		s.balance--
+	}
+	if s.balance >= 0 {
+		return
+	}
+	// S += −B_i/i
+	if s.sumBig == nil {
+		if p, q, ok := addFrac(s.p, s.q, -s.balance, s.i); ok {
+			s.p, s.q = p, q
+			return
+		}
+		s.sumBig = new(big.Rat).SetFrac64(s.p, s.q)
+	}
+	s.sumBig.Add(s.sumBig, big.NewRat(-s.balance, s.i))
+}
+
+// values sets zb to B_i/i and zt to t_i = S_i/i and returns them.
+func (s *dyck1Sums) values(zb, zt *big.Rat) (b, t *big.Rat) {
+	b = setFrac(zb, s.balance, s.i)
+	if s.sumBig != nil {
+		return b, zt.Quo(s.sumBig, new(big.Rat).SetInt64(s.i))
+	}
+	if q, ok := mulSmall(s.q, s.i); ok {
+		return b, setFrac(zt, s.p, q)
+	}
+	return b, zt.Quo(big.NewRat(s.p, s.q), new(big.Rat).SetInt64(s.i))
+}
+
+// smallLimit bounds the numerators and denominators of dyck1Values'
+// int64 path, so that no product of two of them overflows.
+const smallLimit = 1<<31 - 1
+
+// addFrac returns a/b + c/d in lowest terms (b, d > 0), and false when
+// an operand or the result leaves ±smallLimit.
+func addFrac(a, b, c, d int64) (int64, int64, bool) {
+	if max(a, -a, b, c, -c, d) > smallLimit {
+		return 0, 0, false
+	}
+	n, m := a*d+c*b, b*d
+	g := gcd64(n, m)
+	n, m = n/g, m/g
+	if max(n, -n, m) > smallLimit {
+		return 0, 0, false
+	}
+	return n, m, true
+}
+
+// mulSmall returns x·y when both are within smallLimit.
+func mulSmall(x, y int64) (int64, bool) {
+	if max(x, -x, y, -y) > smallLimit {
+		return 0, false
+	}
+	return x * y, true
+}
+
+func gcd64(a, b int64) int64 {
+	if a < 0 {
+		a = -a
+	}
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// setFrac sets z to n/d (d > 0) in lowest terms and returns it; 0 leaves
+// z the zero Rat, which allocates nothing.
+func setFrac(z *big.Rat, n, d int64) *big.Rat {
+	if n == 0 {
+		return z
+	}
+	g := gcd64(n, d)
+	z.SetInt64(n / g)
+	if d/g != 1 {
+		// SetInt64 stored the denominator 1, so Denom is a reference to
+		// it; (n/g)/(d/g) is in lowest terms, as a Rat must be.
+		z.Denom().SetInt64(d / g)
+	}
+	return z
+}
+
+// dyck1ExpectedLast is dyck1Expected's last entry: B_n/n and t_n depend
+// on the first n symbols only (running sums), so the reference is
+// prefix-closed.
+func dyck1ExpectedLast(c Case) Want {
+	var s dyck1Sums
+	for _, x := range c.Symbols {
+		s.add(x)
+	}
+	vals := make([]big.Rat, 2)
+	b, t := s.values(&vals[0], &vals[1])
+	return Want{Values: []*big.Rat{b, t}}
 }
 
 func dyck1Expected(c Case) []Want {
 	b, t := dyck1Values(c.Symbols)
 	want := make([]Want, len(b))
+	vals := make([]*big.Rat, 2*len(b))
 	for i := range b {
-		want[i] = Want{Values: []*big.Rat{b[i], t[i]}}
+		vals[2*i], vals[2*i+1] = b[i], t[i]
+		want[i] = Want{Values: vals[2*i : 2*i+2 : 2*i+2]}
 	}
 	return want
 }

@@ -27,6 +27,10 @@ import (
 // exactlyEqual are functions of the Want and the output alone. So a
 // string costs one new position, its reference, and n comparisons of
 // Wants, and the report is the one checkLength makes, failure included.
+// A construction that declares its reference prefix-closed
+// (Construction.ExpectedLast) is asked for the new position's reference
+// alone: the verdicts of the earlier positions are those of the prefixes
+// on the path, so a string costs one position and one reference.
 
 // Enumeration is what EnumerateCheck returns.
 type Enumeration struct {
@@ -230,14 +234,33 @@ func exactVerdict(con *Construction, w Want, got model.PositionOutput) (verdict,
 			return verdict{}, false
 		}
 	}
-	errs := make([]*big.Rat, len(w.Values))
-	for k := range errs {
-		errs[k] = ratZero // never written: merging replaces entries
-	}
-	return verdict{exact: true, passed: true, errs: errs}, true
+	return verdict{exact: true, passed: true, errs: zeroErrs(len(w.Values))}, true
 }
 
 var ratZero = new(big.Rat)
+
+// zeroErrsShared is read only: verdicts' errs are never written in place
+// (then and the tallies copy or replace entries), so exact verdicts of up
+// to its length share it.
+var zeroErrsShared = func() []*big.Rat {
+	z := make([]*big.Rat, 64)
+	for k := range z {
+		z[k] = ratZero
+	}
+	return z
+}()
+
+// zeroErrs returns n errors 0.
+func zeroErrs(n int) []*big.Rat {
+	if n <= len(zeroErrsShared) {
+		return zeroErrsShared[:n:n]
+	}
+	errs := make([]*big.Rat, n)
+	for k := range errs {
+		errs[k] = ratZero
+	}
+	return errs
+}
 
 // sameRat reports whether x and y are the same rational (or both nil),
 // without allocating: Rats are in lowest terms, so equal values have
@@ -437,12 +460,15 @@ func (ew *enumWorker) visit() {
 		return
 	}
 	con, t := ew.ck.Con, ew.tallies[n]
-	c := Case{Symbols: slices.Clone(ew.path)}
+	c := Case{Symbols: ew.path[:n:n]} // cloned by checkCase's caller below and by failures
 	failure := func(f Failure) func() *Failure {
-		return func() *Failure { f.N, f.Input = n, CaseText(con.Model, c); return &f }
+		return func() *Failure {
+			f.N, f.Input = n, CaseText(con.Model, Case{Symbols: slices.Clone(c.Symbols)})
+			return &f
+		}
 	}
 	if ew.nodes[n] == nil {
-		res := checkCase(con, ew.ck.Runner, c)
+		res := checkCase(con, ew.ck.Runner, Case{Symbols: slices.Clone(ew.path)})
 		t.add(verdict{exact: res.exact, passed: res.passed, errs: res.errs}, ew.index[n], func() *Failure { return res.failure })
 		return
 	}
@@ -451,6 +477,19 @@ func (ew *enumWorker) visit() {
 			t.add(verdict{}, ew.index[n], failure(Failure{Reason: "the recipe's input generator left its domain (a bug in the recipe): " + err.Error()}))
 			return
 		}
+	}
+	if con.ExpectedLast != nil {
+		// A prefix-closed reference: the positions before n are those of
+		// the prefixes on the path, whose verdicts hold while the path
+		// does; only the new ones are computed.
+		for j := ew.known + 1; j <= n; j++ {
+			w := con.ExpectedLast(Case{Symbols: ew.path[:j:j]})
+			ew.pos[j] = positionVerdict(con, w, ew.nodes[j].Output(), j-1)
+			ew.merged = min(ew.merged, j-1)
+		}
+		ew.known = n
+		ew.tally(n)
+		return
 	}
 	want := con.Expected(c)
 	if len(want) != n {
@@ -466,10 +505,20 @@ func (ew *enumWorker) visit() {
 		ew.known = max(ew.known, j)
 		ew.merged = min(ew.merged, j-1)
 	}
+	ew.tally(n)
+}
+
+// tally merges the verdicts of positions 1..n of the path, and adds the
+// string of length n to its length's tally.
+func (ew *enumWorker) tally(n int) {
 	for j := ew.merged + 1; j <= n; j++ {
 		ew.agg[j] = ew.agg[j-1].then(ew.pos[j])
 	}
 	ew.merged = n
 	v := ew.agg[n]
-	t.add(v, ew.index[n], func() *Failure { return failure(*v.failure)() })
+	ew.tallies[n].add(v, ew.index[n], func() *Failure {
+		f := *v.failure
+		f.N, f.Input = n, CaseText(ew.ck.Con.Model, Case{Symbols: slices.Clone(ew.path)})
+		return &f
+	})
 }

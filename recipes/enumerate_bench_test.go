@@ -32,6 +32,8 @@ func benchDyck1Exhaustive(b *testing.B, n, workers int, fromScratch bool) {
 }
 
 func BenchmarkDyck1ExhaustiveDFS(b *testing.B)              { benchDyck1Exhaustive(b, 14, 0, false) }
+func BenchmarkDyck1ExhaustiveDFS16(b *testing.B)            { benchDyck1Exhaustive(b, 16, 2, false) }
+func BenchmarkDyck1ExhaustiveDFS16One(b *testing.B)         { benchDyck1Exhaustive(b, 16, 1, false) }
 func BenchmarkDyck1ExhaustiveScratch(b *testing.B)          { benchDyck1Exhaustive(b, 14, 0, true) }
 func BenchmarkDyck1ExhaustiveDFSOneWorker(b *testing.B)     { benchDyck1Exhaustive(b, 14, 1, false) }
 func BenchmarkDyck1ExhaustiveScratchOneWorker(b *testing.B) { benchDyck1Exhaustive(b, 14, 1, true) }

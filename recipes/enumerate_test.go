@@ -133,6 +133,7 @@ func TestEnumerateFailureIndex(t *testing.T) {
 				t.Fatal(err)
 			}
 			expected := ck.Con.Expected
+			ck.Con.ExpectedLast = nil // the planted reference is not prefix-closed
 			ck.Con.Expected = func(c Case) []Want {
 				w := expected(c)
 				if index(c.Symbols, 2) != bad {
@@ -239,5 +240,113 @@ func TestEnumerateCheckDyck1(t *testing.T) {
 	_, err = EnumerateCheck(r, CheckOptions{Precision: numeric.MustParsePrecision("exact"), Weighting: model.RightHardmax, MaxN: 3}, 3, false)
 	if !errors.Is(err, model.ErrNotPrefixStable) {
 		t.Errorf("pred-strict: %v, want ErrNotPrefixStable", err)
+	}
+}
+
+// TestEnumeratePrefixClosedFailure plants a wrong reference that is still
+// prefix-closed (position 4 of every string beginning with the prefix of
+// index 5 of length 4, in both Expected and ExpectedLast): the depth-first
+// reports, which take ExpectedLast once per prefix, equal the from-scratch
+// ones, which take Expected per string, at every length, failures
+// included.
+func TestEnumeratePrefixClosedFailure(t *testing.T) {
+	r, err := Get("dyck1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n, bad = 9, 5
+	wrong := func(symbols []int) bool { return len(symbols) >= 4 && index(symbols[:4], 2) == bad }
+	opts := CheckOptions{Precision: numeric.MustParsePrecision("exact"), Weighting: model.AverageHardmax, MaxN: n, Exhaustive: 1 << n, Workers: 2}
+	var prev []LengthReport
+	for _, fromScratch := range []bool{false, true} {
+		opts.FromScratch = fromScratch
+		ck, err := NewChecker(r, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ck.Con.ExpectedLast == nil {
+			t.Fatal("dyck1 declares no prefix-closed reference")
+		}
+		expected, last := ck.Con.Expected, ck.Con.ExpectedLast
+		ck.Con.Expected = func(c Case) []Want {
+			w := expected(c)
+			if wrong(c.Symbols) {
+				w[3] = Want{Values: []*big.Rat{big.NewRat(7, 1), w[3].Values[1]}}
+			}
+			return w
+		}
+		ck.Con.ExpectedLast = func(c Case) Want {
+			w := last(c)
+			if len(c.Symbols) == 4 && wrong(c.Symbols) {
+				w = Want{Values: []*big.Rat{big.NewRat(7, 1), w.Values[1]}}
+			}
+			return w
+		}
+		var reports []LengthReport
+		for m := 1; m <= n; m++ {
+			reports = append(reports, ck.Length(m, 0, 1))
+		}
+		if fromScratch {
+			if !reflect.DeepEqual(reports, prev) {
+				t.Errorf("depth first %+v\nfrom scratch %+v", prev, reports)
+			}
+			continue
+		}
+		prev = reports
+		for m, lr := range reports {
+			if fails := lr.Cases - lr.Passed; m+1 >= 4 && fails != 1<<(m+1-4) {
+				t.Errorf("length %d: %d failures, want %d", m+1, fails, 1<<(m+1-4))
+			}
+		}
+	}
+}
+
+// TestExpectedLastDeclarations checks every construction that declares a
+// prefix-closed reference (Construction.ExpectedLast), under each of its
+// weightings: on every string up to length 12 (8 under -race or -short),
+// Expected's entry at each position i equals ExpectedLast of the prefix
+// of length i, and so depends on the first i symbols only.
+func TestExpectedLastDeclarations(t *testing.T) {
+	maxLen := 12
+	if dyckRace() || testing.Short() {
+		maxLen = 8
+	}
+	declared := 0
+	for _, r := range All() {
+		for _, w := range r.Weightings {
+			con, err := r.Construct(w, r.DefaultMaxN, nil)
+			if err != nil || con.ExpectedLast == nil {
+				continue
+			}
+			declared++
+			k := len(con.Model.Alphabet)
+			for n := max(1, r.MinN); n <= maxLen; n++ {
+				total := 1
+				for range n {
+					total *= k
+				}
+				if total > 1<<13 {
+					break
+				}
+				for x := range total {
+					in := make([]int, n)
+					for i, y := n-1, x; i >= 0; i, y = i-1, y/k {
+						in[i] = y % k
+					}
+					want := con.Expected(Case{Symbols: in})
+					if len(want) != n {
+						t.Fatalf("%s %s %v: %d references", r.Name, WeightingAcronym(w), in, len(want))
+					}
+					for i := range want {
+						if got := con.ExpectedLast(Case{Symbols: in[:i+1]}); !sameWant(got, want[i]) {
+							t.Fatalf("%s %s %v at position %d: ExpectedLast of the prefix %+v, Expected %+v", r.Name, WeightingAcronym(w), in, i+1, got, want[i])
+						}
+					}
+				}
+			}
+		}
+	}
+	if declared == 0 {
+		t.Fatal("no construction declares a prefix-closed reference")
 	}
 }

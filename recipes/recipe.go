@@ -134,6 +134,16 @@ type Construction struct {
 	// vector inputs, c.Stream holds the input as the format stores it
 	// (see Check): rounding an input is not the construction's error.
 	Expected func(c Case) []Want
+	// ExpectedLast, when set, returns Expected(c)'s last entry alone, and
+	// declares the reference prefix-closed: Expected's entry at position
+	// i depends on the first i symbols only, so it is ExpectedLast of the
+	// prefix of length i. A depth-first enumeration (enumerate.go) then
+	// computes one position's reference per string instead of n. The
+	// declaration rests on the construction's reference alone (not on the
+	// model); TestExpectedLastDeclarations checks it against Expected on
+	// every string up to a small length for every construction setting
+	// it.
+	ExpectedLast func(c Case) Want
 	// Parse reads an input typed by a user ('verify run --input'); nil
 	// means a string of symbols (model.Tokenize).
 	Parse func(text string) (Case, error)
