@@ -3,6 +3,10 @@ package model
 import (
 	"errors"
 	"fmt"
+	"math/big"
+	"slices"
+
+	"github.com/transformer-cookbook/verify/numeric"
 )
 
 // Incremental runs of causally masked models.
@@ -24,17 +28,25 @@ import (
 var ErrNotPrefixStable = errors.New("the model is not prefix-stable")
 
 // Prefix is the state of a model after the first Len() symbols of a
-// string. Extending a Prefix shares its storage with the result (append
-// only): extending the same Prefix again invalidates the earlier results
-// and everything extended from them, as a depth-first search that
-// returns from a subtree wants. Clone gives a copy that owns its storage,
-// to hand to another branch or goroutine.
+// string. Extending a Prefix shares its storage with the result, and
+// extending the same Prefix again reuses the storage of the earlier
+// result: it invalidates the earlier results and everything extended
+// from them, as a depth-first search that returns from a subtree wants
+// (each depth's storage is then allocated once). Clone gives a copy that
+// owns all its storage, to hand to another branch or goroutine.
 type Prefix interface {
 	// Len is the number of positions.
 	Len() int
 	// Output is the output at the last position: what Run gives at that
-	// position for every string that begins with this prefix.
+	// position for every string that begins with this prefix. Its values
+	// are made at each call, and belong to the caller.
 	Output() PositionOutput
+	// PointOutput is Output without printing or copying the values, when
+	// every one is a rational point that the prefix holds (in exact
+	// arithmetic): the symbol, and the values, each Output's Lo and Hi.
+	// They belong to the prefix: read only, and valid while it is. ok is
+	// false, with nothing else, when Output must be used instead.
+	PointOutput() (symbol string, values []*big.Rat, ok bool)
 	Clone() Prefix
 }
 
@@ -106,7 +118,30 @@ type prefixRunner[T any] struct {
 	// PrefixStable checked.
 	pe    [][]T
 	heads int // attention heads in all layers
-	sc    *attnScratch[T]
+	// points: the backend is exact on *big.Rat, so that an output value
+	// is its own point (PointOutput).
+	points bool
+	// sums[k] says head k (of all layers) averages its maxima in exact
+	// arithmetic: its prefixes keep the sums of their values.
+	sums []bool
+	sc   *attnScratch[T]
+	ws   *prefixScratch[T]
+}
+
+// prefixScratch holds the vectors Extend computes and drops within one
+// call, reused from one call to the next: only the keys, the values and
+// the output outlive a call, in the new prefix's storage.
+type prefixScratch[T any] struct {
+	// zero is b.New(), never written; t is matVecInto's scratch.
+	zero, t T
+	emb     []T   // the embedding of the new position
+	q       [][]T // the query, per head of every layer
+	hidden  [][]T // per layer: W1 x + b1
+	act     [][]T // per layer with ReLU: its activation
+	ffOut   [][]T // per layer: the feed-forward output
+	// attnOut holds, per head of every layer, its output where
+	// attendOne computes it into storage.
+	attnOut [][]T
 }
 
 // kvCache is one head's keys and values at the positions of a prefix,
@@ -117,25 +152,86 @@ type kvCache[T any] struct {
 	finite     []bool
 }
 
+// prefixState is a Prefix. The key and value of its last position, per
+// head, and its output are its own storage (key, val, logits); its
+// caches list, before them, those of its ancestors, in storage the
+// ancestors own. Extending a prefix writes into its child, the prefix
+// that its previous extension returned, rather than a new one: the
+// storage of each depth of a depth-first search is allocated once.
 type prefixState[T any] struct {
-	n   int
-	kv  []kvCache[T] // per head, layer by layer
-	out PositionOutput
+	inst     *Instance[T]
+	n        int
+	kv       []kvCache[T] // per head, layer by layer
+	key, val [][]T        // per head: the key and value of position n
+	// sum holds, for the heads the runner's sums selects, the sum of the
+	// values of positions 1..n (nil for the others).
+	sum    [][]T
+	logits []T // W h at position n
+	// out is the output's values (logits, or the distribution), symbol
+	// its decision, and points the same values as rationals when the
+	// runner's backend is exact (nil otherwise).
+	out    []T
+	symbol string
+	points []*big.Rat
+	child  *prefixState[T] // the last extension of this prefix, or nil
 }
 
-func (p *prefixState[T]) Len() int               { return p.n }
-func (p *prefixState[T]) Output() PositionOutput { return p.out }
+func (p *prefixState[T]) Len() int { return p.n }
 
+func (p *prefixState[T]) Output() PositionOutput {
+	if p.n == 0 {
+		return PositionOutput{}
+	}
+	b := p.inst.B
+	vs := make([]Value, len(p.out))
+	for k, x := range p.out {
+		vs[k] = ValueOf(b, x)
+	}
+	return PositionOutput{Symbol: p.symbol, Values: vs}
+}
+
+func (p *prefixState[T]) PointOutput() (string, []*big.Rat, bool) {
+	if p.n == 0 || p.points == nil {
+		return "", nil, false
+	}
+	return p.symbol, p.points, true
+}
+
+// Clone copies every value: the ancestors whose storage p's caches list
+// may be extended again, which writes into it.
 func (p *prefixState[T]) Clone() Prefix {
-	c := &prefixState[T]{n: p.n, out: p.out, kv: make([]kvCache[T], len(p.kv))}
-	for k, h := range p.kv {
-		// The vectors themselves are never written once cached, so the
-		// copy shares them; only the slices that Extend appends to are
-		// new.
-		c.kv[k] = kvCache[T]{
-			keys:   append([][]T(nil), h.keys...),
-			vals:   append([][]T(nil), h.vals...),
-			finite: append([]bool(nil), h.finite...),
+	b := p.inst.B
+	vec := func(v []T) []T {
+		c := make([]T, len(v))
+		for k, x := range v {
+			c[k] = b.Set(b.New(), x)
+		}
+		return c
+	}
+	c := &prefixState[T]{inst: p.inst, n: p.n, kv: make([]kvCache[T], len(p.kv)), symbol: p.symbol}
+	for h, kv := range p.kv {
+		ch := kvCache[T]{keys: make([][]T, len(kv.keys)), vals: make([][]T, len(kv.vals)), finite: slices.Clone(kv.finite)}
+		for j := range kv.keys {
+			ch.keys[j] = vec(kv.keys[j])
+			ch.vals[j] = vec(kv.vals[j])
+		}
+		c.kv[h] = ch
+	}
+	if p.sum != nil {
+		c.sum = make([][]T, len(p.sum))
+		for k, v := range p.sum {
+			if v != nil {
+				c.sum[k] = vec(v)
+			}
+		}
+	}
+	if p.n > 0 {
+		c.out = vec(p.out)
+		if p.points != nil {
+			c.points = make([]*big.Rat, len(c.out))
+			for k, x := range c.out {
+				c.points[k] = any(x).(*big.Rat)
+			}
 		}
 	}
 	return c
@@ -158,35 +254,114 @@ func (inst *Instance[T]) prefixRunner(maxLen int) (PrefixRunner, error) {
 			r.heads += len(lp.attn.heads)
 		}
 	}
-	r.sc = r.scratch()
+	exact := inst.B.Precision().Kind == numeric.KindExact
+	if _, ok := any(inst.B.New()).(*big.Rat); ok && exact {
+		r.points = true
+	}
+	for _, lp := range inst.layers {
+		if lp.attn != nil {
+			for range lp.attn.heads {
+				r.sums = append(r.sums, exact && lp.attn.spec.Weighting == AverageHardmax)
+			}
+		}
+	}
+	r.sc, r.ws = r.scratch()
 	return r, nil
 }
 
-func (r *prefixRunner[T]) scratch() *attnScratch[T] {
-	b := r.inst.B
-	return &attnScratch[T]{js: make([]int, 0, r.maxLen), scores: zeros(b, r.maxLen), t: b.New()}
+func (r *prefixRunner[T]) scratch() (*attnScratch[T], *prefixScratch[T]) {
+	inst, b := r.inst, r.inst.B
+	ws := &prefixScratch[T]{zero: b.New(), t: b.New(), emb: zeros(b, inst.Model.D),
+		hidden: make([][]T, len(inst.layers)), act: make([][]T, len(inst.layers)), ffOut: make([][]T, len(inst.layers))}
+	for l := range inst.layers {
+		lp := &inst.layers[l]
+		if lp.attn != nil {
+			for h := range lp.attn.heads {
+				ws.q = append(ws.q, zeros(b, lp.attn.heads[h].q.rows))
+				ws.attnOut = append(ws.attnOut, zeros(b, lp.attn.heads[h].v.rows))
+			}
+		}
+		if ff := lp.ff; ff != nil {
+			ws.hidden[l] = zeros(b, ff.w1.rows)
+			if ff.act == ReLU {
+				ws.act[l] = zeros(b, ff.w1.rows)
+			}
+			ws.ffOut[l] = zeros(b, ff.w2.rows)
+		}
+	}
+	return &attnScratch[T]{js: make([]int, 0, r.maxLen), scores: zeros(b, r.maxLen), t: b.New()}, ws
+}
+
+// newState returns a prefix with its own storage for one position.
+func (r *prefixRunner[T]) newState() *prefixState[T] {
+	inst, b := r.inst, r.inst.B
+	p := &prefixState[T]{inst: inst, kv: make([]kvCache[T], r.heads), key: make([][]T, 0, r.heads), val: make([][]T, 0, r.heads),
+		logits: zeros(b, inst.out.rows)}
+	for _, lp := range inst.layers {
+		if lp.attn != nil {
+			for h := range lp.attn.heads {
+				p.key = append(p.key, zeros(b, lp.attn.heads[h].k.rows))
+				p.val = append(p.val, zeros(b, lp.attn.heads[h].v.rows))
+			}
+		}
+	}
+	p.sum = r.newSums()
+	if r.points {
+		p.points = make([]*big.Rat, 0, inst.out.rows)
+	}
+	return p
+}
+
+// newSums returns storage for the sums of values of a prefix, each 0.
+func (r *prefixRunner[T]) newSums() [][]T {
+	var sum [][]T
+	k := 0
+	for _, lp := range r.inst.layers {
+		if lp.attn == nil {
+			continue
+		}
+		for h := range lp.attn.heads {
+			if r.sums[k] && sum == nil {
+				sum = make([][]T, r.heads)
+			}
+			if r.sums[k] {
+				sum[k] = zeros(r.inst.B, lp.attn.heads[h].v.rows)
+			}
+			k++
+		}
+	}
+	return sum
 }
 
 func (r *prefixRunner[T]) MaxLen() int { return r.maxLen }
 
 func (r *prefixRunner[T]) Fork() PrefixRunner {
 	f := *r
-	f.sc = r.scratch()
+	f.sc, f.ws = r.scratch()
 	return &f
 }
 
 // Extend computes the new position as forward computes every position,
 // operation for operation, so that its output is identical to Run's.
+// The result is p's child, reused: see prefixState.
 func (r *prefixRunner[T]) Extend(p Prefix, symbol int) (Prefix, error) {
-	inst, b, m := r.inst, r.inst.B, r.inst.Model
+	inst, b, m, ws := r.inst, r.inst.B, r.inst.Model, r.ws
 	var parent *prefixState[T]
 	if p != nil {
 		var ok bool
 		if parent, ok = p.(*prefixState[T]); !ok {
 			return nil, fmt.Errorf("prefix runner: a prefix of another backend (%T)", p)
 		}
+		if parent.inst != inst {
+			return nil, fmt.Errorf("prefix runner: a prefix of another model or instance")
+		}
 	} else {
-		parent = &prefixState[T]{kv: make([]kvCache[T], r.heads)}
+		// The root's caches have room for every position, so that the
+		// positions below it append in place.
+		parent = &prefixState[T]{inst: inst, kv: make([]kvCache[T], r.heads), sum: r.newSums()}
+		for h := range parent.kv {
+			parent.kv[h] = kvCache[T]{keys: make([][]T, 0, r.maxLen), vals: make([][]T, 0, r.maxLen), finite: make([]bool, 0, r.maxLen)}
+		}
 	}
 	i := parent.n // 0-based index of the new position
 	if i >= r.maxLen {
@@ -195,10 +370,17 @@ func (r *prefixRunner[T]) Extend(p Prefix, symbol int) (Prefix, error) {
 	if symbol < 0 || symbol >= len(m.Alphabet) {
 		return nil, fmt.Errorf("input position %d: symbol index %d outside the alphabet of %d symbols", i+1, symbol, len(m.Alphabet))
 	}
-	next := &prefixState[T]{n: i + 1, kv: make([]kvCache[T], r.heads)}
-	h := make([]T, m.D)
+	next := parent.child
+	if next == nil {
+		next = r.newState()
+		parent.child = next
+	}
+	// next is invalid until it is complete: a failed extension leaves
+	// no prefix behind.
+	next.n = 0
+	h := ws.emb
 	for c := range h {
-		h[c] = b.Set(b.New(), inst.we[symbol][c])
+		h[c] = b.Set(h[c], inst.we[symbol][c])
 		if r.pe != nil {
 			h[c] = b.Add(h[c], h[c], r.pe[i][c])
 		}
@@ -212,7 +394,7 @@ func (r *prefixRunner[T]) Extend(p Prefix, symbol int) (Prefix, error) {
 				if lp.attn == nil {
 					return nil, nil
 				}
-				return r.attend(lp.attn, x, i, parent.kv[head:], next.kv[head:], l)
+				return r.attend(lp.attn, x, i, parent, next, head, l)
 			})
 			if err != nil {
 				return nil, err
@@ -226,7 +408,7 @@ func (r *prefixRunner[T]) Extend(p Prefix, symbol int) (Prefix, error) {
 				if lp.ff == nil {
 					return nil, nil
 				}
-				out, err := inst.feedForward(lp.ff, x)
+				out, err := r.feedForward(l, lp.ff, x)
 				if err != nil {
 					return nil, fmt.Errorf("layer %d feed-forward at position %d: %w", l+1, i+1, err)
 				}
@@ -242,13 +424,16 @@ func (r *prefixRunner[T]) Extend(p Prefix, symbol int) (Prefix, error) {
 			return nil, fmt.Errorf("final norm at position %d: %w", i+1, err)
 		}
 	}
-	if next.out, err = inst.output(h); err != nil {
+	if err = r.output(next, h); err != nil {
 		return nil, fmt.Errorf("output at position %d: %w", i+1, err)
 	}
+	next.n = i + 1
 	return next, nil
 }
 
-// sublayer is Instance.sublayer at one position (i, for messages).
+// sublayer is Instance.sublayer at one position. f's result is never h
+// (nor any vector h's values belong to), so the residual sum is stored in
+// it.
 func (r *prefixRunner[T]) sublayer(h []T, norm *normParams[T], residual bool, f func([]T) ([]T, error)) ([]T, error) {
 	inst, b := r.inst, r.inst.B
 	in := h
@@ -284,24 +469,37 @@ func (r *prefixRunner[T]) sublayer(h []T, norm *normParams[T], residual bool, f 
 	return next, nil
 }
 
-// attend is Instance.attend at position i: the new key and value of each
-// head are appended to the prefix's, and the query attends to them all.
-func (r *prefixRunner[T]) attend(a *attnParams[T], x []T, i int, parent, next []kvCache[T], l int) ([]T, error) {
-	inst, b, sc := r.inst, r.inst.B, r.sc
+// attend is Instance.attend at position i, for the heads of layer l
+// (from index head on in the caches): the new key and value of each
+// head, computed into next's storage, are appended to the parent's, and
+// the query attends to them all.
+func (r *prefixRunner[T]) attend(a *attnParams[T], x []T, i int, parent, next *prefixState[T], head, l int) ([]T, error) {
+	inst, b, sc, ws := r.inst, r.inst.B, r.sc, r.ws
 	var out []T
 	for h := range a.heads {
-		hp := &a.heads[h]
-		key := inst.matVec(hp.k, x, nil)
-		val := inst.matVec(hp.v, x, nil)
+		hp, k := &a.heads[h], head+h
+		key := inst.matVecInto(next.key[k], hp.k, x, nil, ws.t, ws.zero)
+		val := inst.matVecInto(next.val[k], hp.v, x, nil, ws.t, ws.zero)
+		pc := &parent.kv[k]
 		c := kvCache[T]{
-			keys:   append(parent[h].keys, key),
-			vals:   append(parent[h].vals, val),
-			finite: append(parent[h].finite, allFinite(b, val)),
+			keys:   append(pc.keys, key),
+			vals:   append(pc.vals, val),
+			finite: append(pc.finite, allFinite(b, val)),
 		}
-		next[h] = c
+		next.kv[k] = c
 		sc.finite = c.finite
-		q := inst.matVec(hp.q, x, nil)
-		o, err := inst.attendOne(a, hp, q, c.keys, c.vals, i, sc)
+		// sums[m] is the sum of the values of positions 1..m, for m = i
+		// and i+1, when the head keeps them.
+		var sums [2][]T
+		if r.sums[k] {
+			sum := next.sum[k]
+			for c := range sum {
+				sum[c] = b.Add(sum[c], parent.sum[k][c], val[c])
+			}
+			sums = [2][]T{parent.sum[k], sum}
+		}
+		q := inst.matVecInto(ws.q[k], hp.q, x, nil, ws.t, ws.zero)
+		o, err := r.attendOne(a, hp, q, c.keys, c.vals, i, ws.attnOut[k], sums)
 		if err != nil {
 			return nil, fmt.Errorf("layer %d attention head %d at position %d: %w", l+1, h+1, i+1, err)
 		}
@@ -314,4 +512,172 @@ func (r *prefixRunner[T]) attend(a *attnParams[T], x []T, i int, parent, next []
 		}
 	}
 	return out, nil
+}
+
+// attendOne is Instance.attendOne, into out (one value per row of the
+// value matrix) for a hard weighting in exact arithmetic, where
+// Instance.attendOne calls hardExact, whose operations it repeats; any
+// other weighting or backend goes to Instance.attendOne.
+func (r *prefixRunner[T]) attendOne(a *attnParams[T], hp *headParams[T], q []T, keys, vals [][]T, i int, out []T, sums [2][]T) ([]T, error) {
+	inst, b, sc := r.inst, r.inst.B, r.sc
+	if a.spec.Weighting == Softmax || b.Precision().Kind != numeric.KindExact {
+		return inst.attendOne(a, hp, q, keys, vals, i, sc)
+	}
+	js := sc.js[:0]
+	for j := range keys {
+		if a.spec.Mask.allows(i+1, j+1) {
+			js = append(js, j)
+		}
+	}
+	sc.js = js
+	if len(js) == 0 {
+		for c := range out {
+			out[c] = b.Set(out[c], r.ws.zero)
+		}
+		return out, nil
+	}
+	scores := sc.scores[:len(js)]
+	for k, j := range js {
+		s := dotInto(b, scores[k], q, keys[j], sc.t)
+		var err error
+		if hp.sqrtDKey != nil {
+			if s, err = b.Div(s, s, *hp.sqrtDKey); err != nil {
+				return nil, err
+			}
+		}
+		if a.temp != nil {
+			if s, err = b.Div(s, s, *a.temp); err != nil {
+				return nil, err
+			}
+		}
+		scores[k] = s
+	}
+	// hardExact.
+	w := a.spec.Weighting
+	best, ties := 0, 1
+	for k := 1; k < len(scores); k++ {
+		switch b.Cmp(scores[k], scores[best]) {
+		case numeric.Greater:
+			best, ties = k, 1
+		case numeric.Equal:
+			ties++
+		}
+	}
+	if w == LeftHardmax || w == RightHardmax || ties == 1 {
+		k := best
+		if w == RightHardmax {
+			for j := len(scores) - 1; j > best; j-- {
+				if b.Cmp(scores[j], scores[best]) == numeric.Equal {
+					k = j
+					break
+				}
+			}
+		}
+		for c := range out {
+			out[c] = b.Set(out[c], vals[js[k]][c])
+		}
+		return out, nil
+	}
+	share := b.SetInt64(sc.t, int64(ties))
+	var err error
+	if n := len(js); ties == n && js[n-1] == n-1 && n >= i && sums[n-i] != nil {
+		// Every position 1..n is a maximum, and the values' sum is the
+		// prefix's (the same rational: exact sums do not depend on the
+		// order).
+		for c := range out {
+			if out[c], err = b.Div(out[c], sums[n-i][c], share); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	for c := range out {
+		out[c] = b.Set(out[c], r.ws.zero)
+	}
+	for k := best; k < len(scores); k++ {
+		if k != best && b.Cmp(scores[k], scores[best]) != numeric.Equal {
+			continue
+		}
+		for c, v := range vals[js[k]] {
+			out[c] = b.Add(out[c], out[c], v)
+		}
+	}
+	for c := range out {
+		if out[c], err = b.Div(out[c], out[c], share); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// feedForward is Instance.feedForward for layer l into the runner's
+// scratch.
+func (r *prefixRunner[T]) feedForward(l int, p *ffParams[T], x []T) ([]T, error) {
+	inst, b, ws := r.inst, r.inst.B, r.ws
+	hidden := inst.matVecInto(ws.hidden[l], p.w1, x, p.b1, ws.t, ws.zero)
+	if p.act == ReLU {
+		// activate's b.Max(b.New(), b.New(), x), into storage.
+		act := ws.act[l]
+		for k, z := range hidden {
+			act[k] = b.Max(act[k], ws.zero, z)
+		}
+		hidden = act
+	} else {
+		for k, z := range hidden {
+			a, err := inst.activate(p, z)
+			if err != nil {
+				return nil, fmt.Errorf("%s of hidden unit %d: %w", p.act, k+1, err)
+			}
+			hidden[k] = a
+		}
+	}
+	return inst.matVecInto(ws.ffOut[l], p.w2, hidden, p.b2, ws.t, ws.zero), nil
+}
+
+// output is Instance.output at the new position into next's storage,
+// without the printed values and bounds, which Output makes when asked.
+func (r *prefixRunner[T]) output(next *prefixState[T], h []T) error {
+	inst, b, o, ws := r.inst, r.inst.B, r.inst.Model.Output, r.ws
+	logits := inst.matVecInto(next.logits, inst.out, h, nil, ws.t, ws.zero)
+	next.out, next.symbol = logits, ""
+	switch o.Kind {
+	case Sign:
+		switch b.Sign(logits[0]) {
+		case numeric.Greater:
+			next.symbol = "1"
+		case numeric.Unordered:
+			if b.Finite(logits[0]) || isInterval(b) {
+				return undecided("the sign of W h = %s", b.Format(logits[0]))
+			}
+			next.symbol = "0"
+		default:
+			next.symbol = "0"
+		}
+	case Argmax:
+		best := 0
+		for k := 1; k < len(logits); k++ {
+			switch b.Cmp(logits[k], logits[best]) {
+			case numeric.Greater:
+				best = k
+			case numeric.Unordered:
+				if isInterval(b) {
+					return undecided("argmax: %s vs %s", b.Format(logits[k]), b.Format(logits[best]))
+				}
+			}
+		}
+		next.symbol = o.Labels[best]
+	case Distribution:
+		p, err := inst.softmax(logits)
+		if err != nil {
+			return err
+		}
+		next.out = p
+	}
+	if r.points {
+		next.points = next.points[:0]
+		for _, x := range next.out {
+			next.points = append(next.points, any(x).(*big.Rat))
+		}
+	}
+	return nil
 }

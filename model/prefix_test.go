@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 
@@ -297,5 +298,119 @@ func TestPrefixRunnerRefuses(t *testing.T) {
 	}
 	if _, err := NewPrefixRunner(r, 5); err != nil {
 		t.Errorf("[n ≤ 5] up to 5: %v", err)
+	}
+}
+
+// samePrefixOutput compares p's output with Run's on input at its last
+// position, and its PointOutput, when it has one, with its Output.
+func samePrefixOutput(t *testing.T, r Runner, p Prefix, input []int) {
+	t.Helper()
+	res, err := r.Run(input, false)
+	if err != nil {
+		t.Fatalf("%v: Run: %v", input, err)
+	}
+	if p.Len() != len(input) {
+		t.Fatalf("%v: a prefix of length %d", input, p.Len())
+	}
+	got := p.Output()
+	if e := sameOutput(got, res.Outputs[len(input)-1]); e != nil {
+		t.Errorf("%v: %v", input, e)
+	}
+	if symbol, values, ok := p.PointOutput(); ok {
+		if symbol != got.Symbol || len(values) != len(got.Values) {
+			t.Fatalf("%v: PointOutput %q %v, Output %q %v", input, symbol, values, got.Symbol, got.Values)
+		}
+		for k, v := range values {
+			if v == nil || got.Values[k].Lo == nil || v.Cmp(got.Values[k].Lo) != 0 || v.Cmp(got.Values[k].Hi) != 0 {
+				t.Errorf("%v: PointOutput value %d = %v, Output %s", input, k+1, v, got.Values[k].Text)
+			}
+		}
+	}
+}
+
+// TestPrefixSiblings extends the same prefix again and again, as the
+// depth-first search does (each extension reuses the storage of the
+// previous one), and checks each new child and its children against Run;
+// then that a clone keeps its outputs and its caches when the storage of
+// its path is written by the extensions of its ancestors.
+func TestPrefixSiblings(t *testing.T) {
+	rng := rand.New(rand.NewPCG(22, 9))
+	type model struct {
+		name string
+		m    *Model
+		prec []string
+	}
+	models := []model{
+		{"every backend future", causal(everyBackendModel(), Future), []string{"exact", "fp64", "fp16", "53", "interval:53"}},
+		{"every backend strict", causal(everyBackendModel(), StrictFuture), []string{"exact", "fp64", "53"}},
+		{"scores AHAT", scoreModel(Future, AverageHardmax), []string{"exact", "fp32"}},
+		{"scores right hardmax strict", scoreModel(StrictFuture, RightHardmax), []string{"exact", "fp32"}},
+	}
+	for _, w := range []Weighting{LeftHardmax, AverageHardmax, Softmax} {
+		prec := []string{"fp64", "53"}
+		if w != Softmax {
+			prec = append(prec, "exact")
+		}
+		models = append(models, model{"random " + w.String(), randomCausalModel(rng, w, NoNorm), prec})
+	}
+	for _, tc := range models {
+		for _, prec := range tc.prec {
+			r, err := New(numeric.MustParsePrecision(prec), tc.m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pr, err := NewPrefixRunner(r, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Run(tc.name+" "+prec, func(t *testing.T) {
+				k := len(tc.m.Alphabet)
+				extend := func(pr PrefixRunner, p Prefix, s int) Prefix {
+					t.Helper()
+					q, err := pr.Extend(p, s)
+					if err != nil {
+						t.Fatalf("Extend by %d: %v", s, err)
+					}
+					return q
+				}
+				p1 := extend(pr, nil, 0)
+				p2 := extend(pr, p1, 1%k)
+				// Siblings below p2, in an order that returns to the first,
+				// each followed by its own children.
+				var last Prefix
+				var lastSym int
+				for _, s := range []int{0, k - 1, 0, 1 % k, k - 1} {
+					q := extend(pr, p2, s)
+					samePrefixOutput(t, r, q, []int{0, 1 % k, s})
+					for u := k - 1; u >= 0; u-- {
+						g := extend(pr, q, u)
+						samePrefixOutput(t, r, g, []int{0, 1 % k, s, u})
+					}
+					// q is still valid after its children.
+					samePrefixOutput(t, r, q, []int{0, 1 % k, s})
+					last, lastSym = q, s
+				}
+				path := []int{0, 1 % k, lastSym}
+				c := last.Clone()
+				// Write the storage of positions 2 and 3 of the path: p2's
+				// (p1's child) and last's (p2's child).
+				p2 = extend(pr, p1, 0)
+				samePrefixOutput(t, r, extend(pr, p2, k-1), []int{0, 0, k - 1})
+				samePrefixOutput(t, r, c, path)
+				other := pr.Fork()
+				for u := 0; u < k; u++ {
+					for _, run := range []PrefixRunner{pr, other} {
+						samePrefixOutput(t, r, extend(run, c, u), append(slices.Clone(path), u))
+					}
+				}
+				// A clone of a clone, extended twice over, and the clone
+				// again.
+				cc := c.Clone()
+				g := extend(pr, cc, 0)
+				samePrefixOutput(t, r, extend(pr, g, k-1), append(slices.Clone(path), 0, k-1))
+				samePrefixOutput(t, r, extend(pr, g, 0), append(slices.Clone(path), 0, 0))
+				samePrefixOutput(t, r, c, path)
+			})
+		}
 	}
 }

@@ -280,6 +280,46 @@ func (inst *Instance[T]) matVec(w mat[T], x []T, bias []T) []T {
 	return out
 }
 
+// matVecInto is matVec written into out, which holds w.rows values of
+// the backend (none of them an entry of x or bias): the same operations
+// in the same order, so the same results, with t as scratch for the
+// products and zero a value b.New() gave that is never written (a row
+// with no nonzero column starts from it). Backends whose values are
+// pointers write into out's values, so nothing is allocated; out's
+// entries are replaced by the results, and out is returned.
+func (inst *Instance[T]) matVecInto(out []T, w mat[T], x []T, bias []T, t, zero T) []T {
+	b := inst.B
+	for r := 0; r < w.rows; r++ {
+		row := w.data[r*w.cols : (r+1)*w.cols]
+		acc := out[r]
+		if w.nz != nil {
+			cols := w.nz[r]
+			if len(cols) == 0 {
+				acc = b.Set(acc, zero)
+			}
+			for k, c := range cols {
+				if k == 0 {
+					acc = b.Mul(acc, row[c], x[c])
+					continue
+				}
+				t = b.Mul(t, row[c], x[c])
+				acc = b.Add(acc, acc, t)
+			}
+		} else {
+			acc = b.Mul(acc, row[0], x[0])
+			for k := 1; k < w.cols; k++ {
+				t = b.Mul(t, row[k], x[k])
+				acc = b.Add(acc, acc, t)
+			}
+		}
+		if bias != nil {
+			acc = b.Add(acc, acc, bias[r])
+		}
+		out[r] = acc
+	}
+	return out
+}
+
 // sparseRow is one row of matVec over the nonzero columns cols only, in
 // the same left-to-right order (the skipped terms are exact zeros); t is
 // scratch space for the products.

@@ -177,10 +177,14 @@ type verdict struct {
 }
 
 // then is v followed by the verdict w of the next positions, merged as
-// checkCase merges them position by position.
-func (v verdict) then(w verdict) verdict {
+// checkCase merges them position by position. Its errs are stored in
+// dst's storage (nil: new storage), which must be no other verdict's.
+func (v verdict) then(w verdict, dst []*big.Rat) verdict {
 	out := verdict{exact: v.exact && w.exact, passed: v.passed && w.passed, failure: v.failure}
-	out.errs = append(make([]*big.Rat, 0, max(len(v.errs), len(w.errs))), v.errs...)
+	if dst == nil {
+		dst = make([]*big.Rat, 0, max(len(v.errs), len(w.errs)))
+	}
+	out.errs = append(dst[:0], v.errs...)
 	for k, e := range w.errs {
 		for len(out.errs) <= k {
 			out.errs = append(out.errs, new(big.Rat))
@@ -223,25 +227,56 @@ func exactVerdict(con *Construction, w Want, got model.PositionOutput) (verdict,
 	}
 	for k, r := range w.Values {
 		g := got.Values[k]
-		if g.Lo == nil || !sameRat(g.Lo, r) || !sameRat(g.Hi, r) {
-			return verdict{}, false
-		}
-		b := boundOf(con.Bounds, k)
-		if k < len(w.Tol) && w.Tol[k].Max != nil {
-			b = w.Tol[k]
-		}
-		if b.Max != nil && b.Max.Sign() < 0 {
+		if g.Lo == nil || !sameRat(g.Lo, r) || !sameRat(g.Hi, r) || negativeBound(con, w, k) {
 			return verdict{}, false
 		}
 	}
 	return verdict{exact: true, passed: true, errs: zeroErrs(len(w.Values))}, true
 }
 
+// pointVerdict is exactVerdict on an output given by its symbol and its
+// values, each a point (model.Prefix.PointOutput): without making the
+// PositionOutput, whose values Output prints and copies.
+func pointVerdict(con *Construction, w Want, symbol string, values []*big.Rat) (verdict, bool) {
+	if w.Reals != nil || w.Symbol != "" && symbol != w.Symbol || len(values) < len(w.Values) {
+		return verdict{}, false
+	}
+	for k, r := range w.Values {
+		if values[k] == nil || !sameRat(values[k], r) || negativeBound(con, w, k) {
+			return verdict{}, false
+		}
+	}
+	return verdict{exact: true, passed: true, errs: zeroErrs(len(w.Values))}, true
+}
+
+// negativeBound reports whether the bound on output value k is negative
+// (which even an error of 0 exceeds).
+func negativeBound(con *Construction, w Want, k int) bool {
+	b := boundOf(con.Bounds, k)
+	if k < len(w.Tol) && w.Tol[k].Max != nil {
+		b = w.Tol[k]
+	}
+	return b.Max != nil && b.Max.Sign() < 0
+}
+
+// prefixVerdict is positionVerdict on the output of p, at position i
+// (0-based): by pointVerdict when p gives its output as points and they
+// pass exactly, else on p.Output().
+func prefixVerdict(con *Construction, w Want, p model.Prefix, i int) verdict {
+	if symbol, values, ok := p.PointOutput(); ok {
+		if v, ok := pointVerdict(con, w, symbol, values); ok {
+			return v
+		}
+	}
+	return positionVerdict(con, w, p.Output(), i)
+}
+
 var ratZero = new(big.Rat)
 
 // zeroErrsShared is read only: verdicts' errs are never written in place
-// (then and the tallies copy or replace entries), so exact verdicts of up
-// to its length share it.
+// (then and the tallies copy or replace entries; then writes only into
+// the storage of the enumWorker's agg, which it made), so exact verdicts
+// of up to its length share it.
 var zeroErrsShared = func() []*big.Rat {
 	z := make([]*big.Rat, 64)
 	for k := range z {
@@ -484,7 +519,7 @@ func (ew *enumWorker) visit() {
 		// does; only the new ones are computed.
 		for j := ew.known + 1; j <= n; j++ {
 			w := con.ExpectedLast(Case{Symbols: ew.path[:j:j]})
-			ew.pos[j] = positionVerdict(con, w, ew.nodes[j].Output(), j-1)
+			ew.pos[j] = prefixVerdict(con, w, ew.nodes[j], j-1)
 			ew.merged = min(ew.merged, j-1)
 		}
 		ew.known = n
@@ -501,7 +536,7 @@ func (ew *enumWorker) visit() {
 			continue
 		}
 		ew.want[j] = want[j-1]
-		ew.pos[j] = positionVerdict(con, want[j-1], ew.nodes[j].Output(), j-1)
+		ew.pos[j] = prefixVerdict(con, want[j-1], ew.nodes[j], j-1)
 		ew.known = max(ew.known, j)
 		ew.merged = min(ew.merged, j-1)
 	}
@@ -512,7 +547,9 @@ func (ew *enumWorker) visit() {
 // string of length n to its length's tally.
 func (ew *enumWorker) tally(n int) {
 	for j := ew.merged + 1; j <= n; j++ {
-		ew.agg[j] = ew.agg[j-1].then(ew.pos[j])
+		// agg[j]'s errs are its own storage (made by then), read only
+		// by the tallies, which copy their entries: reused.
+		ew.agg[j] = ew.agg[j-1].then(ew.pos[j], ew.agg[j].errs)
 	}
 	ew.merged = n
 	v := ew.agg[n]

@@ -350,3 +350,39 @@ func TestExpectedLastDeclarations(t *testing.T) {
 		t.Fatal("no construction declares a prefix-closed reference")
 	}
 }
+
+// TestPointVerdict checks that pointVerdict, on an output given as its
+// symbol and points, decides as exactVerdict does on the PositionOutput
+// of the same points (Output's Lo = Hi = the point, in exact arithmetic).
+func TestPointVerdict(t *testing.T) {
+	r := func(a, b int64) *big.Rat { return big.NewRat(a, b) }
+	con := &Construction{Bounds: []Bound{{}, {Max: r(1, 8), Source: "a bound"}}}
+	negative := &Construction{Bounds: []Bound{{Max: r(-1, 8), Source: "negative"}}}
+	for _, tc := range []struct {
+		con    *Construction
+		w      Want
+		symbol string
+		values []*big.Rat
+	}{
+		{con, Want{Values: []*big.Rat{r(1, 3), r(-2, 1)}}, "", []*big.Rat{r(1, 3), r(-2, 1)}},
+		{con, Want{Values: []*big.Rat{r(1, 3), r(-2, 1)}}, "", []*big.Rat{r(1, 3), r(-2, 1), r(5, 1)}},
+		{con, Want{Values: []*big.Rat{r(1, 3), r(-2, 1)}}, "", []*big.Rat{r(1, 3), r(-15, 8)}},
+		{con, Want{Values: []*big.Rat{r(1, 3), r(-2, 1)}}, "", []*big.Rat{r(1, 3)}},
+		{con, Want{Symbol: "1", Values: []*big.Rat{r(0, 1)}}, "1", []*big.Rat{r(0, 1)}},
+		{con, Want{Symbol: "1", Values: []*big.Rat{r(0, 1)}}, "0", []*big.Rat{r(0, 1)}},
+		{con, Want{Symbol: "x"}, "x", []*big.Rat{r(7, 2)}},
+		{con, Want{Values: []*big.Rat{r(1, 2)}, Tol: []Bound{{Max: r(-1, 1), Source: "negative"}}}, "", []*big.Rat{r(1, 2)}},
+		{negative, Want{Values: []*big.Rat{r(1, 2)}}, "", []*big.Rat{r(1, 2)}},
+		{con, Want{Reals: []numeric.Expr{numeric.LitInt(1)}}, "", []*big.Rat{r(1, 1)}},
+	} {
+		got := model.PositionOutput{Symbol: tc.symbol}
+		for _, v := range tc.values {
+			got.Values = append(got.Values, model.Value{Text: v.RatString(), Lo: new(big.Rat).Set(v), Hi: new(big.Rat).Set(v)})
+		}
+		want, wantOK := exactVerdict(tc.con, tc.w, got)
+		v, ok := pointVerdict(tc.con, tc.w, tc.symbol, tc.values)
+		if ok != wantOK || !reflect.DeepEqual(v, want) {
+			t.Errorf("%+v on %q %v: pointVerdict %+v %v, exactVerdict %+v %v", tc.w, tc.symbol, tc.values, v, ok, want, wantOK)
+		}
+	}
+}
