@@ -58,40 +58,51 @@ type attnScratch[T any] struct {
 // attendOne computes the output at position i (0-based) of one head.
 func (inst *Instance[T]) attendOne(a *attnParams[T], hp *headParams[T], q []T, keys, vals [][]T, i int, sc *attnScratch[T]) ([]T, error) {
 	b := inst.B
-	n := len(keys)
 	d := len(vals[0])
-	js := sc.js[:0]
-	for j := 0; j < n; j++ {
-		if a.spec.Mask.allows(i+1, j+1) {
-			js = append(js, j)
-		}
+	js, scores, err := inst.scores(a, hp, q, keys, i, sc)
+	if err != nil {
+		return nil, err
 	}
-	sc.js = js
 	if len(js) == 0 {
 		// Strict masks leave the first (or last) position nothing to
 		// attend to: it outputs 0 (§Transformers, strict future masking).
 		return zeros(b, d), nil
 	}
+	if a.spec.Weighting != Softmax && b.Precision().Kind == numeric.KindExact {
+		return inst.hardExact(zeros(b, d), a.spec.Weighting, scores, js, vals, nil, sc)
+	}
+	return inst.weightedSum(a.spec.Weighting, scores, js, vals, d, sc)
+}
+
+// scores returns the positions query i (0-based) may attend to, and
+// their scores q·k_j (divided by √d_key and by τ when the model says so),
+// both in sc's scratch.
+func (inst *Instance[T]) scores(a *attnParams[T], hp *headParams[T], q []T, keys [][]T, i int, sc *attnScratch[T]) ([]int, []T, error) {
+	b := inst.B
+	js := sc.js[:0]
+	for j := range keys {
+		if a.spec.Mask.allows(i+1, j+1) {
+			js = append(js, j)
+		}
+	}
+	sc.js = js
 	scores := sc.scores[:len(js)]
 	for k, j := range js {
 		s := dotInto(b, scores[k], q, keys[j], sc.t)
 		var err error
 		if hp.sqrtDKey != nil {
 			if s, err = b.Div(s, s, *hp.sqrtDKey); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		if a.temp != nil {
 			if s, err = b.Div(s, s, *a.temp); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		scores[k] = s
 	}
-	if a.spec.Weighting != Softmax && b.Precision().Kind == numeric.KindExact {
-		return inst.hardExact(a.spec.Weighting, scores, js, vals, d, sc)
-	}
-	return inst.weightedSum(a.spec.Weighting, scores, js, vals, d, sc)
+	return js, scores, nil
 }
 
 // weightedSum is Σ_k weight_k · v_{js[k]} of attendOne, term by term
@@ -152,15 +163,18 @@ func (inst *Instance[T]) weightedSum(w Weighting, scores []T, js []int, vals [][
 }
 
 // hardExact is the weighted sum of attendOne for a hard weighting in
-// exact arithmetic (numeric.KindExact only). Every selected position gets
-// the same weight w (1, or 1/count for AHAT) and the others 0, so the sum
+// exact arithmetic (numeric.KindExact only), into out (one value per
+// component, reused as destinations). Every selected position gets the
+// same weight w (1, or 1/count for AHAT) and the others 0, so the sum
 // Σ_k w·v_k is w·Σ_k v_k, the same rational: the values are summed and
 // scaled once per component, instead of a product per term. It is not
 // for an interval or a rounding backend, where the two orders of
 // operations give different enclosures or roundings. The maximum and the
-// tie count are found in sc's scratch, without allocating per score;
-// exact scores are never NaN, and every value is finite.
-func (inst *Instance[T]) hardExact(w Weighting, scores []T, js []int, vals [][]T, d int, sc *attnScratch[T]) ([]T, error) {
+// tie count are found without allocating per score; exact scores are
+// never NaN, and every value is finite. sum, when not nil, is the sum of
+// the values of every position in js (kept by a prefix runner), used when
+// every one of them is a maximum.
+func (inst *Instance[T]) hardExact(out []T, w Weighting, scores []T, js []int, vals [][]T, sum []T, sc *attnScratch[T]) ([]T, error) {
 	b := inst.B
 	best := 0 // index of the first maximum
 	ties := 1
@@ -172,9 +186,7 @@ func (inst *Instance[T]) hardExact(w Weighting, scores []T, js []int, vals [][]T
 			ties++
 		}
 	}
-	out := make([]T, d)
-	switch {
-	case w == LeftHardmax || w == RightHardmax || ties == 1:
+	if w == LeftHardmax || w == RightHardmax || ties == 1 {
 		// One position, with weight 1: the output is its value.
 		k := best
 		if w == RightHardmax {
@@ -186,25 +198,28 @@ func (inst *Instance[T]) hardExact(w Weighting, scores []T, js []int, vals [][]T
 			}
 		}
 		for c := range out {
-			out[c] = b.Set(b.New(), vals[js[k]][c])
+			out[c] = b.Set(out[c], vals[js[k]][c])
 		}
 		return out, nil
 	}
-	for c := range out {
-		out[c] = b.New()
-	}
-	for k := best; k < len(scores); k++ {
-		if k != best && b.Cmp(scores[k], scores[best]) != numeric.Equal {
-			continue
+	if sum == nil || ties != len(scores) {
+		for c := range out {
+			out[c] = b.SetInt64(out[c], 0)
 		}
-		for c, v := range vals[js[k]] {
-			out[c] = b.Add(out[c], out[c], v)
+		for k := best; k < len(scores); k++ {
+			if k != best && b.Cmp(scores[k], scores[best]) != numeric.Equal {
+				continue
+			}
+			for c, v := range vals[js[k]] {
+				out[c] = b.Add(out[c], out[c], v)
+			}
 		}
+		sum = out
 	}
 	share := b.SetInt64(sc.t, int64(ties))
 	var err error
 	for c := range out {
-		if out[c], err = b.Div(out[c], out[c], share); err != nil {
+		if out[c], err = b.Div(out[c], sum[c], share); err != nil {
 			return nil, err
 		}
 	}

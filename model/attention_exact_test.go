@@ -58,9 +58,25 @@ func TestHardExactIsWeightedSum(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := inst.hardExact(w, scores, js, vals, d, sc)
+			got, err := inst.hardExact(zeros[*big.Rat](b, d), w, scores, js, vals, nil, sc)
 			if err != nil {
 				t.Fatal(err)
+			}
+			// With the values' sum given, as a prefix runner keeps it.
+			sum := zeros[*big.Rat](b, d)
+			for _, j := range js {
+				for c, v := range vals[j] {
+					sum[c].Add(sum[c], v)
+				}
+			}
+			withSum, err := inst.hardExact(zeros[*big.Rat](b, d), w, scores, js, vals, sum, sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for c := range want {
+				if withSum[c].Cmp(want[c]) != 0 {
+					t.Fatalf("%s with the sum given, scores %v, js %v, component %d: %s, want %s", w, scores, js, c, withSum[c].RatString(), want[c].RatString())
+				}
 			}
 			for c := range want {
 				if got[c].Cmp(want[c]) != 0 {

@@ -515,99 +515,31 @@ func (r *prefixRunner[T]) attend(a *attnParams[T], x []T, i int, parent, next *p
 }
 
 // attendOne is Instance.attendOne, into out (one value per row of the
-// value matrix) for a hard weighting in exact arithmetic, where
-// Instance.attendOne calls hardExact, whose operations it repeats; any
-// other weighting or backend goes to Instance.attendOne.
+// value matrix) for a hard weighting in exact arithmetic, with the
+// prefix's running sum of the values when the head keeps one; any other
+// weighting or backend goes to Instance.attendOne.
 func (r *prefixRunner[T]) attendOne(a *attnParams[T], hp *headParams[T], q []T, keys, vals [][]T, i int, out []T, sums [2][]T) ([]T, error) {
 	inst, b, sc := r.inst, r.inst.B, r.sc
 	if a.spec.Weighting == Softmax || b.Precision().Kind != numeric.KindExact {
 		return inst.attendOne(a, hp, q, keys, vals, i, sc)
 	}
-	js := sc.js[:0]
-	for j := range keys {
-		if a.spec.Mask.allows(i+1, j+1) {
-			js = append(js, j)
-		}
+	js, scores, err := inst.scores(a, hp, q, keys, i, sc)
+	if err != nil {
+		return nil, err
 	}
-	sc.js = js
 	if len(js) == 0 {
 		for c := range out {
 			out[c] = b.Set(out[c], r.ws.zero)
 		}
 		return out, nil
 	}
-	scores := sc.scores[:len(js)]
-	for k, j := range js {
-		s := dotInto(b, scores[k], q, keys[j], sc.t)
-		var err error
-		if hp.sqrtDKey != nil {
-			if s, err = b.Div(s, s, *hp.sqrtDKey); err != nil {
-				return nil, err
-			}
-		}
-		if a.temp != nil {
-			if s, err = b.Div(s, s, *a.temp); err != nil {
-				return nil, err
-			}
-		}
-		scores[k] = s
+	// sums[m] is the sum of the values of positions 1..i+m: the sum of
+	// every unmasked position's when they are 1..len(js).
+	var sum []T
+	if n := len(js); js[n-1] == n-1 && n >= i && n-i < len(sums) {
+		sum = sums[n-i]
 	}
-	// hardExact.
-	w := a.spec.Weighting
-	best, ties := 0, 1
-	for k := 1; k < len(scores); k++ {
-		switch b.Cmp(scores[k], scores[best]) {
-		case numeric.Greater:
-			best, ties = k, 1
-		case numeric.Equal:
-			ties++
-		}
-	}
-	if w == LeftHardmax || w == RightHardmax || ties == 1 {
-		k := best
-		if w == RightHardmax {
-			for j := len(scores) - 1; j > best; j-- {
-				if b.Cmp(scores[j], scores[best]) == numeric.Equal {
-					k = j
-					break
-				}
-			}
-		}
-		for c := range out {
-			out[c] = b.Set(out[c], vals[js[k]][c])
-		}
-		return out, nil
-	}
-	share := b.SetInt64(sc.t, int64(ties))
-	var err error
-	if n := len(js); ties == n && js[n-1] == n-1 && n >= i && sums[n-i] != nil {
-		// Every position 1..n is a maximum, and the values' sum is the
-		// prefix's (the same rational: exact sums do not depend on the
-		// order).
-		for c := range out {
-			if out[c], err = b.Div(out[c], sums[n-i][c], share); err != nil {
-				return nil, err
-			}
-		}
-		return out, nil
-	}
-	for c := range out {
-		out[c] = b.Set(out[c], r.ws.zero)
-	}
-	for k := best; k < len(scores); k++ {
-		if k != best && b.Cmp(scores[k], scores[best]) != numeric.Equal {
-			continue
-		}
-		for c, v := range vals[js[k]] {
-			out[c] = b.Add(out[c], out[c], v)
-		}
-	}
-	for c := range out {
-		if out[c], err = b.Div(out[c], out[c], share); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return inst.hardExact(out, a.spec.Weighting, scores, js, vals, sum, sc)
 }
 
 // feedForward is Instance.feedForward for layer l into the runner's
