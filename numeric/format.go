@@ -27,6 +27,12 @@ type Format struct {
 	IEEENaNs bool // every all-ones exponent with a nonzero significand is NaN; otherwise (E4M3) only S.1111.111 is
 
 	maxFinite float64
+	// The fast path of Round: |x| whose bits lie in [normLo, normHi] is
+	// normal in the format and at most MaxFinite, and rounds by dropping
+	// its shift low bits: add half = 2^(shift−1) − 1 and the lowest kept
+	// bit, then clear the bits of mask = 2^shift − 1.
+	normLo, normHi, half, mask uint64
+	shift                      uint
 }
 
 // The formats the engine emulates, and the two native ones, described so
@@ -39,16 +45,27 @@ var (
 	FP8E5M2  = newIEEE("fp8-e5m2", 3, 5)
 	// FP8E4M3 has no infinities: the exponent field 1111 holds normal
 	// numbers up to 1.75 × 2^8 = 448, except S.1111.111, which is NaN.
-	FP8E4M3 = &Format{Name: "fp8-e4m3", P: 4, ExpBits: 4, Bias: 7, EMin: -6, EMax: 8,
-		HasInf: false, IEEENaNs: false, maxFinite: 448}
+	FP8E4M3 = (&Format{Name: "fp8-e4m3", P: 4, ExpBits: 4, Bias: 7, EMin: -6, EMax: 8,
+		HasInf: false, IEEENaNs: false, maxFinite: 448}).prepare()
 )
+
+// prepare sets the constants of Round's fast path.
+func (f *Format) prepare() *Format {
+	f.normLo, f.normHi = math.Float64bits(f.MinNormal()), math.Float64bits(f.maxFinite)
+	if f.P >= 53 {
+		f.normLo = 1 << 63 // binary64 itself: no |x| has that bit; Round returns x
+	}
+	f.shift = uint(max(1, 53-f.P))
+	f.half, f.mask = 1<<(f.shift-1)-1, 1<<f.shift-1
+	return f
+}
 
 func newIEEE(name string, p, expBits int) *Format {
 	bias := 1<<(expBits-1) - 1
 	f := &Format{Name: name, P: p, ExpBits: expBits, Bias: bias,
 		EMin: 1 - bias, EMax: bias, HasInf: true, IEEENaNs: true}
 	f.maxFinite = math.Ldexp(2-math.Ldexp(1, 1-p), f.EMax)
-	return f
+	return f.prepare()
 }
 
 // Bits is the width of the encoding: sign, exponent and stored significand.
@@ -81,7 +98,31 @@ func (f *Format) Epsilon() float64 { return math.Ldexp(1, 1-f.P) }
 // field, giving 2^(e+1), which is the right value. Below, with s ≥ 53,
 // |x| < 2^(e+1) is at most one spacing, so the result is 0 or the
 // smallest subnormal. A result above MaxFinite overflows.
+//
+// The common case, x normal in the format and at most MaxFinite, is a
+// few integer operations small enough for the compiler to inline: there
+// s = 53 − P, and rounding cannot pass MaxFinite, which is on the grid.
 func (f *Format) Round(x float64) float64 {
+	if r, ok := f.roundNormal(x); ok {
+		return r
+	}
+	return f.roundSlow(x)
+}
+
+// roundNormal is Round in the common case, and ok = false outside it. It
+// makes no call, so the compiler inlines it where it is called (the
+// emulated backend's operations): Round itself is too large to inline.
+func (f *Format) roundNormal(x float64) (r float64, ok bool) {
+	b := math.Float64bits(x)
+	if a := b &^ (1 << 63); a >= f.normLo && a <= f.normHi {
+		return math.Float64frombits(b&(1<<63) | (a+f.half+a>>f.shift&1)&^f.mask), true
+	}
+	return 0, false
+}
+
+// roundSlow is Round outside the common case: subnormal results, zeros,
+// overflow, infinities and NaN.
+func (f *Format) roundSlow(x float64) float64 {
 	const (
 		signBit  = 1 << 63
 		fracBits = 1<<52 - 1
