@@ -76,9 +76,11 @@ type Result struct {
 	Ratio    *float64 `json:"ratio,omitempty"`
 	Target   string   `json:"target"`
 	Met      *bool    `json:"met,omitempty"`
-	// Allocs and Bytes are per unit of the figure.
-	Allocs *float64 `json:"allocs_per_unit,omitempty"`
-	Bytes  *float64 `json:"bytes_per_unit,omitempty"`
+	// Allocs and Bytes are per unit of the figure; BaselineAllocs is the
+	// baseline's allocations per unit.
+	Allocs         *float64 `json:"allocs_per_unit,omitempty"`
+	Bytes          *float64 `json:"bytes_per_unit,omitempty"`
+	BaselineAllocs *float64 `json:"baseline_allocs_per_unit,omitempty"`
 	// PeakRSS is the child process's maximum resident set size in bytes,
 	// 0 when the case ran in-process or the platform does not say.
 	PeakRSS      uint64  `json:"peak_rss_bytes,omitempty"`
@@ -199,6 +201,9 @@ func Measure(c Case, s Size) Result {
 		}
 		if b.Value > 0 && !math.IsInf(b.Value, 0) {
 			r.Baseline, r.BaselineNote = ptr(b.Value), b.Note
+		}
+		if b.Counted {
+			r.BaselineAllocs = ptr(b.Allocs)
 		}
 	}
 	return r

@@ -241,7 +241,9 @@ func init() {
 			Unit:     "ns/term",
 			Measure:  lookupForward(f.precision, 1024, 128),
 			Baseline: f.bare(1024, 128),
-			Target:   All(AtMost(10, "ns"), NoAllocs()),
+			// The 10 ns is per operation (the op-* cases); a
+			// score term is two, a multiply and an add.
+			Target: All(AtMost(20, "ns"), NoAllocs()),
 		})
 	}
 	for _, bits := range []uint{24, 53, 113} {

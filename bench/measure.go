@@ -118,6 +118,16 @@ func NoAllocs() Target {
 	return Target{Text: "no alloc", Met: func(r *Result) bool { return r.Allocs != nil && *r.Allocs < allocTolerance }}
 }
 
+// NoAllocsBeyondBare is met when the allocations per unit exceed the
+// bare baseline's by less than allocTolerance: the engine adds none of
+// its own where the library operation itself allocates (math/big's
+// Float.Quo allocates on every call).
+func NoAllocsBeyondBare() Target {
+	return Target{Text: "no alloc beyond bare", Met: func(r *Result) bool {
+		return r.Allocs != nil && r.BaselineAllocs != nil && *r.Allocs < *r.BaselineAllocs+allocTolerance
+	}}
+}
+
 // PeakBelow is met when the peak RSS is below bytes, or unknown.
 func PeakBelow(bytes uint64, text string) Target {
 	return Target{Text: "RSS < " + text, Met: func(r *Result) bool { return r.PeakRSS == 0 || r.PeakRSS < bytes }}

@@ -49,9 +49,9 @@ func init() {
 		{"bf16", AtMost(10, "ns")},
 		{"fp8-e4m3", AtMost(10, "ns")},
 		{"fp8-e5m2", AtMost(10, "ns")},
-		{"24", All(RatioAtMost(3), NoAllocs())},
-		{"53", All(RatioAtMost(3), NoAllocs())},
-		{"113", All(RatioAtMost(3), NoAllocs())},
+		{"24", All(RatioAtMost(3), NoAllocsBeyondBare())},
+		{"53", All(RatioAtMost(3), NoAllocsBeyondBare())},
+		{"113", All(RatioAtMost(3), NoAllocsBeyondBare())},
 	} {
 		name := pr.precision
 		if _, err := fmt.Sscan(name, new(int)); err == nil {
