@@ -569,42 +569,12 @@ func (r *prefixRunner[T]) feedForward(l int, p *ffParams[T], x []T) ([]T, error)
 // output is Instance.output at the new position into next's storage,
 // without the printed values and bounds, which Output makes when asked.
 func (r *prefixRunner[T]) output(next *prefixState[T], h []T) error {
-	inst, b, o, ws := r.inst, r.inst.B, r.inst.Model.Output, r.ws
-	logits := inst.matVecInto(next.logits, inst.out, h, nil, ws.t, ws.zero)
-	next.out, next.symbol = logits, ""
-	switch o.Kind {
-	case Sign:
-		switch b.Sign(logits[0]) {
-		case numeric.Greater:
-			next.symbol = "1"
-		case numeric.Unordered:
-			if b.Finite(logits[0]) || isInterval(b) {
-				return undecided("the sign of W h = %s", b.Format(logits[0]))
-			}
-			next.symbol = "0"
-		default:
-			next.symbol = "0"
-		}
-	case Argmax:
-		best := 0
-		for k := 1; k < len(logits); k++ {
-			switch b.Cmp(logits[k], logits[best]) {
-			case numeric.Greater:
-				best = k
-			case numeric.Unordered:
-				if isInterval(b) {
-					return undecided("argmax: %s vs %s", b.Format(logits[k]), b.Format(logits[best]))
-				}
-			}
-		}
-		next.symbol = o.Labels[best]
-	case Distribution:
-		p, err := inst.softmax(logits)
-		if err != nil {
-			return err
-		}
-		next.out = p
+	inst, ws := r.inst, r.ws
+	symbol, out, err := inst.decide(inst.matVecInto(next.logits, inst.out, h, nil, ws.t, ws.zero))
+	if err != nil {
+		return err
 	}
+	next.out, next.symbol = out, symbol
 	if r.points {
 		next.points = next.points[:0]
 		for _, x := range next.out {

@@ -255,29 +255,7 @@ func (inst *Instance[T]) sublayer(h [][]T, norm *normParams[T], residual bool, f
 // right and the bias added last.
 func (inst *Instance[T]) matVec(w mat[T], x []T, bias []T) []T {
 	b := inst.B
-	out := make([]T, w.rows)
-	var scratch T
-	if w.nz != nil {
-		scratch = b.New()
-	}
-	for r := 0; r < w.rows; r++ {
-		row := w.data[r*w.cols : (r+1)*w.cols]
-		if w.nz != nil {
-			out[r] = inst.sparseRow(row, w.nz[r], x, bias, r, scratch)
-			continue
-		}
-		acc := b.Mul(b.New(), row[0], x[0])
-		t := b.New()
-		for k := 1; k < w.cols; k++ {
-			t = b.Mul(t, row[k], x[k])
-			acc = b.Add(acc, acc, t)
-		}
-		if bias != nil {
-			acc = b.Add(acc, acc, bias[r])
-		}
-		out[r] = acc
-	}
-	return out
+	return inst.matVecInto(zeros(b, w.rows), w, x, bias, b.New(), b.New())
 }
 
 // matVecInto is matVec written into out, which holds w.rows values of
@@ -318,26 +296,6 @@ func (inst *Instance[T]) matVecInto(out []T, w mat[T], x []T, bias []T, t, zero 
 		out[r] = acc
 	}
 	return out
-}
-
-// sparseRow is one row of matVec over the nonzero columns cols only, in
-// the same left-to-right order (the skipped terms are exact zeros); t is
-// scratch space for the products.
-func (inst *Instance[T]) sparseRow(row []T, cols []int, x []T, bias []T, r int, t T) T {
-	b := inst.B
-	acc := b.New()
-	for k, c := range cols {
-		if k == 0 {
-			acc = b.Mul(acc, row[c], x[c])
-			continue
-		}
-		t = b.Mul(t, row[c], x[c])
-		acc = b.Add(acc, acc, t)
-	}
-	if bias != nil {
-		acc = b.Add(acc, acc, bias[r])
-	}
-	return acc
 }
 
 // positions returns pe_n(i) for i = 1..n rounded to the backend, or nil.
@@ -415,26 +373,34 @@ func undecided(format string, args ...any) error {
 
 // output applies the unembedding at one position.
 func (inst *Instance[T]) output(h []T) (PositionOutput, error) {
-	b, o := inst.B, inst.Model.Output
-	logits := inst.matVec(inst.out, h, nil)
-	values := func(xs []T) []Value {
-		vs := make([]Value, len(xs))
-		for k, x := range xs {
-			vs[k] = ValueOf(b, x)
-		}
-		return vs
+	b := inst.B
+	symbol, out, err := inst.decide(inst.matVec(inst.out, h, nil))
+	if err != nil {
+		return PositionOutput{}, err
 	}
+	vs := make([]Value, len(out))
+	for k, x := range out {
+		vs[k] = ValueOf(b, x)
+	}
+	return PositionOutput{Symbol: symbol, Values: vs}, nil
+}
+
+// decide reads the unembedding's logits W h as the output kind says: the
+// symbol ("1"/"0" for Sign, a label for Argmax, "" otherwise) and the
+// output values (the logits, or their softmax for Distribution).
+func (inst *Instance[T]) decide(logits []T) (string, []T, error) {
+	b, o := inst.B, inst.Model.Output
 	switch o.Kind {
 	case Sign:
 		switch b.Sign(logits[0]) {
 		case numeric.Greater:
-			return PositionOutput{Symbol: "1", Values: values(logits)}, nil
+			return "1", logits, nil
 		case numeric.Unordered:
 			if b.Finite(logits[0]) || isInterval(b) {
-				return PositionOutput{}, undecided("the sign of W h = %s", b.Format(logits[0]))
+				return "", nil, undecided("the sign of W h = %s", b.Format(logits[0]))
 			}
 		}
-		return PositionOutput{Symbol: "0", Values: values(logits)}, nil
+		return "0", logits, nil
 	case Argmax:
 		best := 0
 		for k := 1; k < len(logits); k++ {
@@ -443,19 +409,16 @@ func (inst *Instance[T]) output(h []T) (PositionOutput, error) {
 				best = k
 			case numeric.Unordered:
 				if isInterval(b) {
-					return PositionOutput{}, undecided("argmax: %s vs %s", b.Format(logits[k]), b.Format(logits[best]))
+					return "", nil, undecided("argmax: %s vs %s", b.Format(logits[k]), b.Format(logits[best]))
 				}
 			}
 		}
-		return PositionOutput{Symbol: o.Labels[best], Values: values(logits)}, nil
+		return o.Labels[best], logits, nil
 	case Distribution:
 		p, err := inst.softmax(logits)
-		if err != nil {
-			return PositionOutput{}, err
-		}
-		return PositionOutput{Values: values(p)}, nil
+		return "", p, err
 	}
-	return PositionOutput{Values: values(logits)}, nil
+	return "", logits, nil
 }
 
 // isInterval reports whether b is the interval backend, where Unordered
