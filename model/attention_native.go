@@ -200,15 +200,10 @@ func maskRange(m Mask, i, n int) (lo, hi int) {
 // reports handled = false otherwise, leaving the head to the generic
 // path. out accumulates the heads, as in attend.
 func (inst *Instance[T]) attendMachine(a *attnParams[T], hp *headParams[T], x, keys, vals [][]T, finite []bool, out [][]T) (handled bool) {
+	if !inst.machine(a) {
+		return false
+	}
 	w := a.spec.Weighting
-	switch any(inst.B).(type) {
-	case numeric.Float64, numeric.Float32, numeric.Emulated:
-	default:
-		return false
-	}
-	if w == Softmax {
-		return false
-	}
 	var divisors []T
 	if hp.sqrtDKey != nil {
 		divisors = append(divisors, *hp.sqrtDKey)
@@ -248,6 +243,16 @@ func (inst *Instance[T]) attendMachine(a *attnParams[T], hp *headParams[T], x, k
 		}
 	}
 	return true
+}
+
+// machine reports whether attendMachine takes a's heads: a hard
+// weighting in a backend whose values are machine floats.
+func (inst *Instance[T]) machine(a *attnParams[T]) bool {
+	switch any(inst.B).(type) {
+	case numeric.Float64, numeric.Float32, numeric.Emulated:
+		return a.spec.Weighting != Softmax
+	}
+	return false
 }
 
 // allQueries converts a head's vectors, which are []F under the name []T,

@@ -131,6 +131,9 @@ func compareAttentionPaths[T any](b numeric.Backend[T], m *Model, inputs [][]flo
 		}
 	}
 	a := inst.layers[0].attn
+	if !inst.machine(a) {
+		return "the machine path does not take this head: the comparison would be the generic path against itself"
+	}
 	inst.generic = false
 	fast, errFast := inst.attend(a, x, "fast")
 	inst.generic = true

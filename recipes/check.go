@@ -310,10 +310,9 @@ func (ck *Checker) Length(n, shard, shards int) LengthReport {
 	return ck.length(n, shard, shards, nil)
 }
 
-// length is Length with the cases run in slots, when slots is not nil: a
-// case runs while it holds one.
-func (ck *Checker) length(n, shard, shards int, slots chan struct{}) LengthReport {
-	if lrs, ok := ck.enumerate([]int{n}, shard, shards); ok {
+// length is Length within a sweep's shared slots (nil: on its own).
+func (ck *Checker) length(n, shard, shards int, sh *shared) LengthReport {
+	if lrs, ok := ck.enumerate([]int{n}, shard, shards, sh); ok {
 		return lrs[0]
 	}
 	all, exhaustive := ck.Inputs(n)
@@ -323,7 +322,7 @@ func (ck *Checker) length(n, shard, shards int, slots chan struct{}) LengthRepor
 		inputs = append(inputs, all[k])
 		index = append(index, k)
 	}
-	lr := checkLength(ck.Con, ck.Runner, inputs, ck.opts.Workers, slots)
+	lr := checkLength(ck.Con, ck.Runner, inputs, ck.opts.Workers, sh)
 	if lr.Failure != nil {
 		lr.Failure.Case = index[lr.Failure.Case]
 	}
@@ -429,7 +428,10 @@ type caseResult struct {
 	failure       *Failure
 }
 
-func checkLength(con *Construction, runner model.Runner, inputs []Case, workers int, slots chan struct{}) LengthReport {
+// checkLength checks the inputs with workers goroutines, each input
+// holding one of sh's slots while it runs; when sh quits, it hands out no
+// more inputs and returns an empty report, which nobody reads.
+func checkLength(con *Construction, runner model.Runner, inputs []Case, workers int, sh *shared) LengthReport {
 	m := con.Model
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -442,21 +444,25 @@ func checkLength(con *Construction, runner model.Runner, inputs []Case, workers 
 		go func() {
 			defer wg.Done()
 			for c := range next {
-				if slots != nil {
-					slots <- struct{}{}
+				if !sh.acquire() {
+					continue
 				}
 				results[c] = checkCase(con, runner, inputs[c])
-				if slots != nil {
-					<-slots
-				}
+				sh.release()
 			}
 		}()
 	}
 	for c := range inputs {
+		if sh.quitting() {
+			break
+		}
 		next <- c
 	}
 	close(next)
 	wg.Wait()
+	if sh.quitting() {
+		return LengthReport{}
+	}
 
 	lr := LengthReport{Cases: len(inputs)}
 	var maxErr []*big.Rat

@@ -83,7 +83,7 @@ func EnumerateCheck(r *Recipe, opts CheckOptions, maxLen int, fromScratch bool) 
 		}
 	} else {
 		var ok bool
-		if e.Lengths, ok = ck.enumerate(lengths, 0, 1); !ok {
+		if e.Lengths, ok = ck.enumerate(lengths, 0, 1, nil); !ok {
 			if _, err := model.NewPrefixRunner(ck.Runner, maxLen); err != nil {
 				return nil, fmt.Errorf("%s cannot be enumerated depth first: %w", r.Name, err)
 			}
@@ -103,7 +103,10 @@ func EnumerateCheck(r *Recipe, opts CheckOptions, maxLen int, fromScratch bool) 
 // is not enumerated exhaustively, the construction's inputs are not all
 // strings, its symbols are adapted to another model, or the model is not
 // prefix-stable.
-func (ck *Checker) enumerate(lengths []int, shard, shards int) ([]LengthReport, bool) {
+//
+// Within a sweep, each subtree holds one of sh's slots while it runs, and
+// no more are handed out once sh quits (the reports are then not read).
+func (ck *Checker) enumerate(lengths []int, shard, shards int, sh *shared) ([]LengthReport, bool) {
 	con := ck.Con
 	if ck.opts.FromScratch || !con.AllStrings || con.AdaptSymbols != nil || len(lengths) == 0 || ck.opts.Exhaustive <= 0 {
 		return nil, false
@@ -145,11 +148,15 @@ func (ck *Checker) enumerate(lengths []int, shard, shards int) ([]LengthReport, 
 		go func(ew *enumWorker) {
 			defer wg.Done()
 			for item := range next {
+				if !sh.acquire() {
+					continue
+				}
 				ew.item(item, split)
+				sh.release()
 			}
 		}(ws[w])
 	}
-	for item := 0; item < items; item++ {
+	for item := 0; item < items && !sh.quitting(); item++ {
 		next <- item
 	}
 	close(next)

@@ -77,7 +77,7 @@ func TestEnumerateMatchesScratch(t *testing.T) {
 			if ck, err = NewChecker(r, opts); err != nil {
 				t.Fatal(err)
 			}
-			if _, ok := ck.enumerate([]int{maxN}, 0, 1); ok == tc.unstable {
+			if _, ok := ck.enumerate([]int{maxN}, 0, 1, nil); ok == tc.unstable {
 				t.Fatalf("%s: enumerated depth first: %v, want %v", name, ok, !tc.unstable)
 			}
 			dfs, err := Check(r, opts)

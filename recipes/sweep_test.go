@@ -81,3 +81,28 @@ func TestSweepStop(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepQuitHandsOutNothing: once a sweep has quit, a length running
+// ahead runs no more inputs (from scratch, or depth first) and its empty
+// report is not read.
+func TestSweepQuitHandsOutNothing(t *testing.T) {
+	for _, name := range []string{"lookup", "dyck1"} {
+		r, err := Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ck, err := NewChecker(r, CheckOptions{Precision: numeric.MustParsePrecision("exact"), Weighting: model.AverageHardmax,
+			MaxN: 10, Cases: 4, Exhaustive: 1 << 12, Seed: 1, Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sh := &shared{slots: make(chan struct{}, 2)}
+		if lr := ck.length(10, 0, 1, sh); lr.Cases == 0 {
+			t.Fatalf("%s: a running sweep checked no input of length 10", name)
+		}
+		sh.quit.Store(true)
+		if lr := ck.length(10, 0, 1, sh); lr.Cases != 0 || lr.Passed != 0 {
+			t.Errorf("%s: after quitting, length 10 still checked %d inputs", name, lr.Cases)
+		}
+	}
+}
