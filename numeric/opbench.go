@@ -282,10 +282,14 @@ func bareBigLoop(b BigFloat, op string) func(n int) {
 			}
 		}
 	}
+	next := b.New()
 	return func(n int) {
 		for i := 0; i < n; i++ {
 			z.Mul(xs[i&7], ys[i&7])
-			acc.Add(acc, z)
+			// Into the other accumulator: big.Float allocates when the
+			// destination is an operand, which the backend avoids too.
+			next.Add(acc, z)
+			acc, next = next, acc
 		}
 	}
 }
