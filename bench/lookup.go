@@ -116,66 +116,36 @@ func lookupOperands(n int) (q, k []float64) {
 }
 
 // sink keeps the bare loops' results alive.
-var sink struct {
-	f64 float64
-	f32 float32
-}
+var sink any
 
-// bareFloat64 is the lookup's n²·d_key score terms as a float64
-// multiply-add loop over slices, per term.
-func bareFloat64(full, quick int) func(Size) (Measurement, error) {
-	return func(s Size) (Measurement, error) {
-		n := s.Pick(full, quick)
-		q, k := lookupOperands(n)
-		m := PerUnit(s, float64(n*n*lookupDKey), func(b *testing.B) {
-			for range b.N {
-				best := 0.0
-				for i := range n {
-					qi := q[i*lookupDKey : (i+1)*lookupDKey]
-					for j := range n {
-						kj := k[j*lookupDKey : (j+1)*lookupDKey]
-						var sc float64
-						for t, x := range qi {
-							sc += x * kj[t]
-						}
-						best = max(best, sc)
-					}
-				}
-				sink.f64 = best
-			}
-		})
-		m.Note = fmt.Sprintf("float64 mul-add, n = %d, %s", n, m.Note)
-		return m, nil
-	}
-}
-
-// bareFloat32 is bareFloat64 in float32.
-func bareFloat32(full, quick int) func(Size) (Measurement, error) {
+// bareFloat is the lookup's n²·d_key score terms as a multiply-add loop
+// over slices of F (float64 or float32), per term.
+func bareFloat[F float32 | float64](full, quick int) func(Size) (Measurement, error) {
 	return func(s Size) (Measurement, error) {
 		n := s.Pick(full, quick)
 		q64, k64 := lookupOperands(n)
-		q, k := make([]float32, len(q64)), make([]float32, len(k64))
+		q, k := make([]F, len(q64)), make([]F, len(k64))
 		for i := range q64 {
-			q[i], k[i] = float32(q64[i]), float32(k64[i])
+			q[i], k[i] = F(q64[i]), F(k64[i])
 		}
 		m := PerUnit(s, float64(n*n*lookupDKey), func(b *testing.B) {
 			for range b.N {
-				var best float32
+				var best F
 				for i := range n {
 					qi := q[i*lookupDKey : (i+1)*lookupDKey]
 					for j := range n {
 						kj := k[j*lookupDKey : (j+1)*lookupDKey]
-						var sc float32
+						var sc F
 						for t, x := range qi {
 							sc += x * kj[t]
 						}
 						best = max(best, sc)
 					}
 				}
-				sink.f32 = best
+				sink = best
 			}
 		})
-		m.Note = fmt.Sprintf("float32 mul-add, n = %d, %s", n, m.Note)
+		m.Note = fmt.Sprintf("%T mul-add, n = %d, %s", F(0), n, m.Note)
 		return m, nil
 	}
 }
@@ -233,13 +203,13 @@ func init() {
 		Measures: "fp64 forward pass of the lookup (§Quadratic Maximization) at n = 4096, per score term",
 		Unit:     "ns/term",
 		Measure:  lookupForward("fp64", 4096, 256),
-		Baseline: bareFloat64(4096, 256),
+		Baseline: bareFloat[float64](4096, 256),
 		Target:   All(AtMost(2, "ns"), NoAllocs(), PeakBelow(gib, "1 GiB")),
 	})
 	for _, f := range []struct {
 		precision string
 		bare      func(full, quick int) func(Size) (Measurement, error)
-	}{{"fp32", bareFloat32}, {"fp16", bareFloat64}, {"bf16", bareFloat64}, {"fp8-e4m3", bareFloat64}, {"fp8-e5m2", bareFloat64}} {
+	}{{"fp32", bareFloat[float32]}, {"fp16", bareFloat[float64]}, {"bf16", bareFloat[float64]}, {"fp8-e4m3", bareFloat[float64]}, {"fp8-e5m2", bareFloat[float64]}} {
 		Register(Case{
 			Name:     "lookup-" + f.precision,
 			Measures: f.precision + " forward pass of the lookup at n = 1024, per score term (emulated formats round float64 arithmetic)",

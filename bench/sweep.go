@@ -143,11 +143,6 @@ func init() {
 			Baseline: bareRatSweep(sw.recipe, sw.full, sw.quick),
 			Target:   AtMost(30, "s"),
 		})
-	}
-	for _, sw := range []struct {
-		recipe      string
-		full, quick int
-	}{{"lookup", 1024, 64}, {"dyck1", 512, 64}} {
 		Register(Case{
 			Name:     "cores-sweep-" + sw.recipe + "-exact",
 			Measures: fmt.Sprintf("speed-up from 1 to 2 cores of the exact sweep of %s to n = %d", sw.recipe, sw.full),
