@@ -4,12 +4,13 @@ import (
 	"fmt"
 	"runtime"
 
+	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
 
-// Exhaustive checks of Dyck-1 (recipes.EnumerateCheck): every string of
+// Exhaustive checks of Dyck-1 (check.Enumerate): every string of
 // every length 1..n, exact, AHAT, depth first over the prefixes' KV cache
 // or (the baseline) every string run whole.
 
@@ -21,13 +22,13 @@ func enumerateDyck1(n, workers int, fromScratch bool) (strings int, secs float64
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	opts := recipes.CheckOptions{Precision: numeric.MustParsePrecision("exact"), Weighting: model.AverageHardmax, MaxN: n, Workers: workers}
+	opts := check.Options{Precision: numeric.MustParsePrecision("exact"), Weighting: model.AverageHardmax, MaxN: n, Workers: workers}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	var e *recipes.Enumeration
+	var e *check.Enumeration
 	secs, err = Wall(func() error {
 		var err error
-		e, err = recipes.EnumerateCheck(r, opts, n, fromScratch)
+		e, err = check.Enumerate(r, opts, n, fromScratch)
 		return err
 	})
 	runtime.ReadMemStats(&after)

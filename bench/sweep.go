@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -14,12 +15,12 @@ import (
 // --max-n N` checks with (cmd/verify/check.go): its default weighting,
 // 8 random cases per length, every input while there are at most 256,
 // seed 1, the default lengths. workers 0 is GOMAXPROCS, as there.
-func sweepOptions(r *recipes.Recipe, precision string, maxN, workers int) (recipes.CheckOptions, error) {
+func sweepOptions(r *recipes.Recipe, precision string, maxN, workers int) (check.Options, error) {
 	p, err := numeric.ParsePrecision(precision)
 	if err != nil {
-		return recipes.CheckOptions{}, err
+		return check.Options{}, err
 	}
-	opts := recipes.CheckOptions{Precision: p, Cases: 8, Exhaustive: 256, Seed: Seed, MaxN: maxN, Workers: workers}
+	opts := check.Options{Precision: p, Cases: 8, Exhaustive: 256, Seed: Seed, MaxN: maxN, Workers: workers}
 	if len(r.Weightings) > 0 {
 		opts.Weighting = r.Weightings[0]
 	}
@@ -37,7 +38,7 @@ func sweep(recipe, precision string, maxN, workers int) error {
 	if err != nil {
 		return err
 	}
-	rep, err := recipes.Check(r, opts)
+	rep, err := check.Run(r, opts)
 	if err != nil {
 		return err
 	}
@@ -58,12 +59,12 @@ func sweepTerms(recipe, precision string, maxN int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	ck, err := recipes.NewChecker(r, opts)
+	ck, err := check.NewChecker(r, opts)
 	if err != nil {
 		return 0, err
 	}
 	total := 0
-	for _, n := range recipes.DefaultLengths(r.MinN, maxN) {
+	for _, n := range check.DefaultLengths(r.MinN, maxN) {
 		inputs, _ := ck.Inputs(n)
 		_, terms := ck.Con.Model.ScoreTerms(n)
 		total += len(inputs) * terms

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
@@ -87,7 +88,7 @@ func buildRecipe(r *recipes.Recipe, w model.Weighting, n int) *builtRecipe {
 
 // FuzzRecipeExact runs the recipes in exact arithmetic on inputs the
 // fuzzer chooses and requires the outputs the paper claims: every output
-// equal to the construction's exact reference (recipes.Compare with no
+// equal to the construction's exact reference (check.Compare with no
 // bounds), or within the construction's Bounds for the recipes the cheat
 // sheet does not call exact. The input picks a recipe (among
 // exactRecipes, by name: pickRecipe), one of the weightings the paper gives it, a length n in
@@ -134,7 +135,7 @@ func FuzzRecipeExact(f *testing.F) {
 			t.Fatalf("%s: the recipe's generator gave no input of length %d", which, n)
 		}
 		c := cases[0]
-		text := recipes.CaseText(m, c)
+		text := check.CaseText(m, c)
 		if c.Len() != n {
 			t.Fatalf("%s: the generator gave an input of length %d: %s", which, c.Len(), text)
 		}
@@ -163,7 +164,7 @@ func FuzzRecipeExact(f *testing.F) {
 		}
 		for i, wi := range want {
 			got := out.Outputs[i]
-			if ok, why := recipes.Compare(wi, got, bounds, m.Output.Labels); !ok {
+			if ok, why := check.Compare(wi, got, bounds, m.Output.Labels); !ok {
 				t.Fatalf("%s: input %q, position %d: %s\n  expected %v\n  actual   %s", which, text, i+1, why, wantString(wi), gotString(got))
 			}
 		}
@@ -171,7 +172,7 @@ func FuzzRecipeExact(f *testing.F) {
 }
 
 func wantString(w recipes.Want) string {
-	parts := w.ValueTexts()
+	parts := check.ValueTexts(w)
 	if w.Symbol != "" {
 		parts = append([]string{w.Symbol}, parts...)
 	}

@@ -9,7 +9,16 @@ import (
 
 // feedForward computes W2 act(W1 x + b1) + b2 at one position.
 func (inst *Instance[T]) feedForward(p *ffParams[T], x []T) ([]T, error) {
+	return inst.feedForwardSeen(p, x, nil)
+}
+
+// feedForwardSeen is feedForward, showing W1 x + b1 to seen (when set)
+// before the activation replaces it.
+func (inst *Instance[T]) feedForwardSeen(p *ffParams[T], x []T, seen func(preActivation []T)) ([]T, error) {
 	hidden := inst.matVec(p.w1, x, p.b1)
+	if seen != nil {
+		seen(hidden)
+	}
 	for k, z := range hidden {
 		a, err := inst.activate(p, z)
 		if err != nil {

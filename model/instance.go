@@ -85,9 +85,23 @@ type instantiator[T any] struct {
 }
 
 func (in *instantiator[T]) expr(e numeric.Expr, where string) T {
+	return in.entry(e, where, -1, -1)
+}
+
+// entry is expr for entry [r][c] of a matrix, or [r] of a vector (c < 0):
+// its place is printed only when there is an error to report, not for
+// every weight of a model.
+func (in *instantiator[T]) entry(e numeric.Expr, where string, r, c int) T {
 	v, err := in.b.Eval(in.b.New(), e)
 	if err != nil && in.err == nil {
-		in.err = fmt.Errorf("%s: %w", where, err)
+		switch {
+		case r < 0:
+			in.err = fmt.Errorf("%s: %w", where, err)
+		case c < 0:
+			in.err = fmt.Errorf("%s[%d] = %v: %w", where, r+1, e, err)
+		default:
+			in.err = fmt.Errorf("%s[%d][%d] = %v: %w", where, r+1, c+1, e, err)
+		}
 	}
 	return v
 }
@@ -95,7 +109,7 @@ func (in *instantiator[T]) expr(e numeric.Expr, where string) T {
 func (in *instantiator[T]) matrix(m Matrix, where string) mat[T] {
 	out := mat[T]{rows: m.Rows, cols: m.Cols, data: make([]T, len(m.Data))}
 	for k, e := range m.Data {
-		out.data[k] = in.expr(e, fmt.Sprintf("%s[%d][%d] = %v", where, k/m.Cols+1, k%m.Cols+1, e))
+		out.data[k] = in.entry(e, where, k/m.Cols, k%m.Cols)
 	}
 	if kind := in.b.Precision().Kind; kind == numeric.KindExact || kind == numeric.KindBigFloat {
 		out.nz = make([][]int, m.Rows)
@@ -116,7 +130,7 @@ func (in *instantiator[T]) vector(v Vector, where string) []T {
 	}
 	out := make([]T, len(v))
 	for k, e := range v {
-		out[k] = in.expr(e, fmt.Sprintf("%s[%d] = %v", where, k+1, e))
+		out[k] = in.entry(e, where, k, -1)
 	}
 	return out
 }

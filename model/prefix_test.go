@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand/v2"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/transformer-cookbook/verify/internal/testenv"
 
 	"github.com/transformer-cookbook/verify/numeric"
 )
@@ -150,23 +151,10 @@ func randomCausalModel(rng *rand.Rand, w Weighting, norm NormPlacement) *Model {
 	return m
 }
 
-// prefixRace reports whether the test binary runs with the race
-// detector, which makes the exhaustive comparisons 10 times slower.
-func prefixRace() bool {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "-race" {
-				return s.Value == "true"
-			}
-		}
-	}
-	return false
-}
-
 func TestPrefixRunnerMatchesRun(t *testing.T) {
 	precisions := []string{"exact", "fp64", "fp16", "53", "interval:53"}
 	maxLen, trials := 6, 4
-	if testing.Short() || prefixRace() {
+	if testing.Short() || testenv.Race {
 		maxLen, trials = 4, 1
 	}
 	t.Run("every backend", func(t *testing.T) {

@@ -17,6 +17,11 @@ type Runner interface {
 	// Notes lists choices the engine made for this backend (for example,
 	// unscaled scores in exact mode when √d_key is irrational).
 	Notes() []string
+	// HeadScores and FeedForwardRows compute one sublayer's intermediate
+	// values from a given input, by the forward pass's own code (see
+	// parts.go).
+	HeadScores(layer, head int, x [][]*big.Rat, i int) ([]int, []Value, error)
+	FeedForwardRows(layer int, x []*big.Rat) (preActivation, out []Value, err error)
 }
 
 func (inst *Instance[T]) Precision() numeric.Precision { return inst.B.Precision() }

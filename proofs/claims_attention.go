@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/exact/cpwl"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
@@ -39,7 +40,7 @@ var attnMemo = struct {
 
 type attnMemoEntry struct {
 	once sync.Once
-	rep  *recipes.Report
+	rep  *check.Report
 	err  error
 }
 
@@ -48,7 +49,7 @@ func attnKey(s sweep) string {
 }
 
 // attnRun runs s once per process.
-func attnRun(s sweep) (*recipes.Report, error) {
+func attnRun(s sweep) (*check.Report, error) {
 	attnMemo.Lock()
 	e := attnMemo.m[attnKey(s)]
 	if e == nil {
@@ -220,13 +221,13 @@ func attnSoftCheck(con *recipes.Construction, minN, maxLen int, precision string
 		for _, c := range cases {
 			out, err := runner.Run(c.Symbols, false)
 			if err != nil {
-				return nil, fmt.Errorf("%s on %q: %w", name, recipes.CaseText(con.Model, c), err)
+				return nil, fmt.Errorf("%s on %q: %w", name, check.CaseText(con.Model, c), err)
 			}
 			res.cases++
 			for i, w := range con.Expected(c) {
 				for k, v := range w.Values {
 					got := out.Outputs[i].Values[k]
-					where := fmt.Sprintf("%s, on %q, position %d", name, recipes.CaseText(con.Model, c), i+1)
+					where := fmt.Sprintf("%s, on %q, position %d", name, check.CaseText(con.Model, c), i+1)
 					if !got.Finite() {
 						res.fail = fmt.Sprintf("%s: %s = %s is not finite", where, labels[k], got.Text)
 						return res, nil
@@ -718,7 +719,7 @@ func attnLinearCon(con *recipes.Construction, maxN, d int, ref func(xs [][]*big.
 					wants = ref(xs)
 				}
 				for i, want := range wants {
-					if ok, why := recipes.Compare(want, res.Outputs[i], con.Bounds, con.Model.Output.Labels); !ok {
+					if ok, why := check.Compare(want, res.Outputs[i], con.Bounds, con.Model.Output.Labels); !ok {
 						return runs, fmt.Sprintf("on the basis input %q, position %d: %s", text, i+1, why), nil
 					}
 				}
@@ -1581,7 +1582,7 @@ func attnMultiheadForms(maxN int, ws ...model.Weighting) (*Evidence, error) {
 					}
 				}
 				for i, want := range sim.Expected(c) {
-					if ok, why := recipes.Compare(want, a.Outputs[i], sim.Bounds, sim.Model.Output.Labels); !ok {
+					if ok, why := check.Compare(want, a.Outputs[i], sim.Bounds, sim.Model.Output.Labels); !ok {
 						s := fmt.Sprintf("under %s on %q, position %d: %s", recipes.WeightingAcronym(w), attnSymbols(sim.Model, c.Symbols), i+1, why)
 						return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
 					}

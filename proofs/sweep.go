@@ -5,12 +5,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
 
-// sweep describes a run of a recipe's own check (recipes.Check) as the
+// sweep describes a run of a recipe's own check (check.Run) as the
 // evidence for a claim: the recipe, weighting and parameters, the largest
 // length, and the precision (exact unless set).
 type sweep struct {
@@ -28,7 +29,7 @@ type sweep struct {
 	unlisted bool
 }
 
-func (s sweep) run() (*recipes.Report, *recipes.Recipe, error) {
+func (s sweep) run() (*check.Report, *recipes.Recipe, error) {
 	r, err := recipes.Get(s.recipe)
 	if err != nil {
 		return nil, nil, err
@@ -41,9 +42,9 @@ func (s sweep) run() (*recipes.Report, *recipes.Recipe, error) {
 	for n := max(1, r.MinN); n <= s.maxN; n++ {
 		lengths = append(lengths, n)
 	}
-	opts := recipes.CheckOptions{Precision: numeric.MustParsePrecision(p), Weighting: s.weighting, MaxN: s.maxN,
+	opts := check.Options{Precision: numeric.MustParsePrecision(p), Weighting: s.weighting, MaxN: s.maxN,
 		Params: s.params, Lengths: lengths, Cases: max(s.cases, 1), Seed: s.seed, Exhaustive: 1 << 16, Unlisted: s.unlisted}
-	rep, err := recipes.Check(r, opts)
+	rep, err := check.Run(r, opts)
 	return rep, r, err
 }
 
@@ -102,7 +103,7 @@ func search(s sweep) (*Evidence, error) {
 	return &Evidence{Verdict: Holds, Summary: fmt.Sprintf("no counterexample: %s, %s, %s", how, rep.Precision, s.describe())}, nil
 }
 
-func failure(s sweep, rep *recipes.Report) *Evidence {
+func failure(s sweep, rep *check.Report) *Evidence {
 	f := rep.FirstFailure
 	sum := fmt.Sprintf("%s on %q", s.describe(), f.Input)
 	if f.Position > 0 {
@@ -167,7 +168,7 @@ func runInputs(s sweep, inputs []string) (*Evidence, error) {
 		var res *model.Result
 		if c.Stream != nil {
 			res, err = runner.RunStream(c.Stream, false)
-			c.Stream = recipes.RoundStream(runner, c.Stream)
+			c.Stream = check.RoundStream(runner, c.Stream)
 		} else {
 			res, err = runner.Run(c.Symbols, false)
 		}
@@ -177,7 +178,7 @@ func runInputs(s sweep, inputs []string) (*Evidence, error) {
 		want := con.Expected(c)
 		outs = outs[:0]
 		for i, got := range res.Outputs {
-			if ok, why := recipes.Compare(want[i], got, con.Bounds, con.Model.Output.Labels); !ok {
+			if ok, why := check.Compare(want[i], got, con.Bounds, con.Model.Output.Labels); !ok {
 				sum := fmt.Sprintf("%s on %q, position %d: %s", s.describe(), input, i+1, why)
 				return &Evidence{Verdict: Refuted, Summary: sum, Explain: []string{sum}}, nil
 			}

@@ -46,7 +46,7 @@ var IdentityAttn = &Recipe{
 		if err != nil {
 			return nil, err
 		}
-		return realVectors(xs).construction(m, pointwise(func(x []*big.Rat) Want { return values(x...) })), nil
+		return realVectors(xs).Construction(m, pointwise(func(x []*big.Rat) Want { return values(x...) })), nil
 	},
 }
 
@@ -88,7 +88,7 @@ func avgRecipe(name, title string, mask model.Mask) *Recipe {
 			if err != nil {
 				return nil, err
 			}
-			return realVectors(xs).construction(m, func(xs [][]*big.Rat) []Want {
+			return realVectors(xs).Construction(m, func(xs [][]*big.Rat) []Want {
 				return averages(xs, mask == model.Future)
 			}), nil
 		},

@@ -1,4 +1,4 @@
-package recipes
+package recipes_test
 
 import (
 	"math/big"
@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
 )
 
 // Helpers of the tests of attention.go, first.go and representations.go
@@ -16,10 +18,10 @@ import (
 
 // basicPerturbed returns a copy of r whose built model is changed by edit:
 // a negative control, which a sweep must reject.
-func basicPerturbed(r *Recipe, edit func(m *model.Model)) *Recipe {
+func basicPerturbed(r *recipes.Recipe, edit func(m *model.Model)) *recipes.Recipe {
 	p := *r
 	p.Name = r.Name + "-perturbed"
-	p.Build = func(cfg Config) (*Construction, error) {
+	p.Build = func(cfg recipes.Config) (*recipes.Construction, error) {
 		con, err := r.Build(cfg)
 		if err != nil {
 			return nil, err
@@ -43,12 +45,12 @@ func basicComp(t *testing.T, m *model.Model, name string) int {
 // basicCheck runs Check in exact arithmetic with cases random inputs per
 // length (every input where there are at most 64) and fails the test on
 // an error.
-func basicCheck(t *testing.T, r *Recipe, w model.Weighting, maxN int, lengths []int, params map[string]string, cases int) *Report {
+func basicCheck(t *testing.T, r *recipes.Recipe, w model.Weighting, maxN int, lengths []int, params map[string]string, cases int) *check.Report {
 	t.Helper()
-	rep, err := Check(r, CheckOptions{Precision: numeric.MustParsePrecision("exact"), Weighting: w,
+	rep, err := check.Run(r, check.Options{Precision: numeric.MustParsePrecision("exact"), Weighting: w,
 		MaxN: maxN, Lengths: lengths, Params: params, Cases: cases, Exhaustive: 64, Seed: 11})
 	if err != nil {
-		t.Fatalf("%s %s: %v", r.Name, WeightingAcronym(w), err)
+		t.Fatalf("%s %s: %v", r.Name, recipes.WeightingAcronym(w), err)
 	}
 	return rep
 }
@@ -56,20 +58,20 @@ func basicCheck(t *testing.T, r *Recipe, w model.Weighting, maxN int, lengths []
 // basicMustPass checks r on the given lengths (up to their last) and fails
 // unless every case passes exactly, and unless the lengths up to
 // exhaustiveTo were enumerated.
-func basicMustPass(t *testing.T, r *Recipe, w model.Weighting, lengths []int, params map[string]string, cases, exhaustiveTo int) {
+func basicMustPass(t *testing.T, r *recipes.Recipe, w model.Weighting, lengths []int, params map[string]string, cases, exhaustiveTo int) {
 	t.Helper()
 	maxN := lengths[len(lengths)-1]
 	rep := basicCheck(t, r, w, maxN, lengths, params, cases)
 	if !rep.Passed || rep.Limit != maxN {
-		t.Errorf("%s %s %v: limit %d, first failure %+v", r.Name, WeightingAcronym(w), params, rep.Limit, rep.FirstFailure)
+		t.Errorf("%s %s %v: limit %d, first failure %+v", r.Name, recipes.WeightingAcronym(w), params, rep.Limit, rep.FirstFailure)
 		return
 	}
 	for _, lr := range rep.Lengths {
 		if lr.Exact != lr.Cases {
-			t.Errorf("%s %s: length %d: %d of %d cases exact", r.Name, WeightingAcronym(w), lr.N, lr.Exact, lr.Cases)
+			t.Errorf("%s %s: length %d: %d of %d cases exact", r.Name, recipes.WeightingAcronym(w), lr.N, lr.Exact, lr.Cases)
 		}
 		if lr.N <= exhaustiveTo && !lr.Exhaustive {
-			t.Errorf("%s %s: length %d was not enumerated", r.Name, WeightingAcronym(w), lr.N)
+			t.Errorf("%s %s: length %d was not enumerated", r.Name, recipes.WeightingAcronym(w), lr.N)
 		}
 	}
 }
@@ -79,7 +81,7 @@ func basicMustPass(t *testing.T, r *Recipe, w model.Weighting, lengths []int, pa
 // at most 64: to n = 6 over two symbols), and, when long is set, on one random input of length 200
 // (exact attention costs n² rational operations per head, so 200 is
 // checked once per recipe, not in every weighting).
-func basicSweep(t *testing.T, r *Recipe, w model.Weighting, params map[string]string, exhaustiveTo int, long bool) {
+func basicSweep(t *testing.T, r *recipes.Recipe, w model.Weighting, params map[string]string, exhaustiveTo int, long bool) {
 	t.Helper()
 	basicMustPass(t, r, w, basicShortLengths, params, 3, exhaustiveTo)
 	if long {
@@ -89,7 +91,7 @@ func basicSweep(t *testing.T, r *Recipe, w model.Weighting, params map[string]st
 
 // basicLong checks r exactly on one seeded random input of length n:
 // in the domain, and every position equal to the reference.
-func basicLong(t *testing.T, r *Recipe, w model.Weighting, params map[string]string, n int) {
+func basicLong(t *testing.T, r *recipes.Recipe, w model.Weighting, params map[string]string, n int) {
 	t.Helper()
 	con := construct(t, r, w, n, params)
 	cases, _ := con.Inputs(n, rand.New(rand.NewPCG(uint64(n), 7)), 1)
@@ -101,8 +103,8 @@ func basicLong(t *testing.T, r *Recipe, w model.Weighting, params map[string]str
 	}
 	got := runCase(t, con, "exact", c) // exact: the input is not rounded
 	for i, want := range con.Expected(c) {
-		if ok, why := Compare(want, got[i], con.Bounds, con.Model.Output.Labels); !ok {
-			t.Errorf("%s %s, n = %d, position %d: %s", r.Name, WeightingAcronym(w), n, i+1, why)
+		if ok, why := check.Compare(want, got[i], con.Bounds, con.Model.Output.Labels); !ok {
+			t.Errorf("%s %s, n = %d, position %d: %s", r.Name, recipes.WeightingAcronym(w), n, i+1, why)
 			return
 		}
 	}
@@ -110,11 +112,11 @@ func basicLong(t *testing.T, r *Recipe, w model.Weighting, params map[string]str
 
 // basicMustFail checks r (a negative control) and fails unless the sweep
 // finds a wrong case.
-func basicMustFail(t *testing.T, r *Recipe, w model.Weighting, maxN int, params map[string]string) *Failure {
+func basicMustFail(t *testing.T, r *recipes.Recipe, w model.Weighting, maxN int, params map[string]string) *check.Failure {
 	t.Helper()
 	rep := basicCheck(t, r, w, maxN, nil, params, 4)
 	if rep.Passed || rep.FirstFailure == nil {
-		t.Errorf("%s %s: the perturbed construction passed the sweep", r.Name, WeightingAcronym(w))
+		t.Errorf("%s %s: the perturbed construction passed the sweep", r.Name, recipes.WeightingAcronym(w))
 		return nil
 	}
 	return rep.FirstFailure
@@ -124,7 +126,7 @@ func basicMustFail(t *testing.T, r *Recipe, w model.Weighting, maxN int, params 
 var basicShortLengths = []int{1, 2, 3, 4, 5, 6, 7, 8, 13, 24}
 
 // basicVectorCase makes the vector-input case whose positions hold xs.
-func basicVectorCase(t *testing.T, con *Construction, xs ...string) Case {
+func basicVectorCase(t *testing.T, con *recipes.Construction, xs ...string) recipes.Case {
 	t.Helper()
 	c, err := con.Parse(strings.Join(xs, ";"))
 	if err != nil {
@@ -165,10 +167,10 @@ var attnWeightings = []model.Weighting{model.Softmax, model.AverageHardmax, mode
 // residual connection will pass the input through unchanged").
 func TestIdentityAttnHand(t *testing.T) {
 	for _, w := range attnWeightings {
-		con := construct(t, IdentityAttn, w, 4, map[string]string{"d": "2"})
+		con := construct(t, recipes.IdentityAttn, w, 4, map[string]string{"d": "2"})
 		c := basicVectorCase(t, con, "1, -2", "3/4, 0", "-7/3, 5")
 		got := runCase(t, con, "exact", c)
-		basicValues(t, "identity-attn "+WeightingAcronym(w), got, [][]*big.Rat{rats("1", "-2"), rats("3/4", "0"), rats("-7/3", "5")})
+		basicValues(t, "identity-attn "+recipes.WeightingAcronym(w), got, [][]*big.Rat{rats("1", "-2"), rats("3/4", "0"), rats("-7/3", "5")})
 	}
 }
 
@@ -178,14 +180,14 @@ func TestIdentityAttnHand(t *testing.T) {
 // and in floating point too (the output is x + 0, which every format
 // holds exactly).
 func TestIdentityAttnSweep(t *testing.T) {
-	for k, w := range IdentityAttn.Weightings {
-		basicSweep(t, IdentityAttn, w, map[string]string{"d": "1"}, 0, k == 1)
+	for k, w := range recipes.IdentityAttn.Weightings {
+		basicSweep(t, recipes.IdentityAttn, w, map[string]string{"d": "1"}, 0, k == 1)
 		if k == 1 {
-			basicSweep(t, IdentityAttn, w, map[string]string{"d": "3"}, 0, false)
+			basicSweep(t, recipes.IdentityAttn, w, map[string]string{"d": "3"}, 0, false)
 		}
 	}
 	for _, p := range []string{"fp16", "bf16", "fp32"} {
-		rep, err := Check(IdentityAttn, CheckOptions{Precision: numeric.MustParsePrecision(p), Weighting: model.Softmax,
+		rep, err := check.Run(recipes.IdentityAttn, check.Options{Precision: numeric.MustParsePrecision(p), Weighting: model.Softmax,
 			MaxN: 200, Lengths: []int{1, 7, 64, 200}, Cases: 2, Seed: 4})
 		if err != nil {
 			t.Fatal(err)
@@ -199,7 +201,7 @@ func TestIdentityAttnSweep(t *testing.T) {
 // TestIdentityAttnPerturbed: with W^V = 1/2 at x1 instead of 0, the
 // output is x + (1/2)·(average of x1 into x1), not x: the sweep must fail.
 func TestIdentityAttnPerturbed(t *testing.T) {
-	r := basicPerturbed(IdentityAttn, func(m *model.Model) {
+	r := basicPerturbed(recipes.IdentityAttn, func(m *model.Model) {
 		k := basicComp(t, m, "x1")
 		m.Layers[0].Attention.Heads[0].V.Set(k, k, numeric.Frac(1, 2))
 	})
@@ -211,23 +213,23 @@ func TestIdentityAttnPerturbed(t *testing.T) {
 // x = ((1, 0), (0, 1), (1/2, −1), (−3, 4)) (d = 2): Avg = (−3/2, 4)/4 =
 // (−3/8, 1) everywhere; Avg← = (1, 0), (1/2, 1/2), (1/2, 0), (−3/8, 1).
 func TestAvgHand(t *testing.T) {
-	for _, w := range Avg.Weightings {
+	for _, w := range recipes.Avg.Weightings {
 		for _, tc := range []struct {
-			r    *Recipe
+			r    *recipes.Recipe
 			d    string
 			in   []string
 			want [][]*big.Rat
 		}{
-			{Avg, "1", []string{"1", "2", "6"}, [][]*big.Rat{rats("3"), rats("3"), rats("3")}},
-			{AvgPrefix, "1", []string{"1", "2", "6"}, [][]*big.Rat{rats("1"), rats("3/2"), rats("3")}},
-			{Avg, "2", []string{"1, 0", "0, 1", "1/2, -1", "-3, 4"},
+			{recipes.Avg, "1", []string{"1", "2", "6"}, [][]*big.Rat{rats("3"), rats("3"), rats("3")}},
+			{recipes.AvgPrefix, "1", []string{"1", "2", "6"}, [][]*big.Rat{rats("1"), rats("3/2"), rats("3")}},
+			{recipes.Avg, "2", []string{"1, 0", "0, 1", "1/2, -1", "-3, 4"},
 				[][]*big.Rat{rats("-3/8", "1"), rats("-3/8", "1"), rats("-3/8", "1"), rats("-3/8", "1")}},
-			{AvgPrefix, "2", []string{"1, 0", "0, 1", "1/2, -1", "-3, 4"},
+			{recipes.AvgPrefix, "2", []string{"1, 0", "0, 1", "1/2, -1", "-3, 4"},
 				[][]*big.Rat{rats("1", "0"), rats("1/2", "1/2"), rats("1/2", "0"), rats("-3/8", "1")}},
 		} {
 			con := construct(t, tc.r, w, 4, map[string]string{"d": tc.d})
 			got := runCase(t, con, "exact", basicVectorCase(t, con, tc.in...))
-			basicValues(t, tc.r.Name+" "+WeightingAcronym(w), got, tc.want)
+			basicValues(t, tc.r.Name+" "+recipes.WeightingAcronym(w), got, tc.want)
 		}
 	}
 }
@@ -235,7 +237,7 @@ func TestAvgHand(t *testing.T) {
 // TestAvgSweep: Avg and Avg← are exact under SMAT and AHAT on seeded
 // random vectors up to n = 24 (d = 2), and n = 200 under AHAT (d = 1).
 func TestAvgSweep(t *testing.T) {
-	for _, r := range []*Recipe{Avg, AvgPrefix} {
+	for _, r := range []*recipes.Recipe{recipes.Avg, recipes.AvgPrefix} {
 		for _, w := range r.Weightings {
 			basicSweep(t, r, w, map[string]string{"d": "2"}, 0, false)
 		}
@@ -253,20 +255,20 @@ func TestAvgSweep(t *testing.T) {
 func TestAvgUnderUHAT(t *testing.T) {
 	one, six := rat("1"), rat("6")
 	for _, tc := range []struct {
-		r    *Recipe
+		r    *recipes.Recipe
 		w    model.Weighting
 		want []*big.Rat
 	}{
-		{Avg, model.LeftHardmax, []*big.Rat{one, one, one}},
-		{Avg, model.RightHardmax, []*big.Rat{six, six, six}},
-		{AvgPrefix, model.LeftHardmax, []*big.Rat{one, one, one}},
-		{AvgPrefix, model.RightHardmax, rats("1", "2", "6")},
+		{recipes.Avg, model.LeftHardmax, []*big.Rat{one, one, one}},
+		{recipes.Avg, model.RightHardmax, []*big.Rat{six, six, six}},
+		{recipes.AvgPrefix, model.LeftHardmax, []*big.Rat{one, one, one}},
+		{recipes.AvgPrefix, model.RightHardmax, rats("1", "2", "6")},
 	} {
 		con := construct(t, tc.r, tc.w, 3, map[string]string{"d": "1"})
 		got := runCase(t, con, "exact", basicVectorCase(t, con, "1", "2", "6"))
-		basicValues(t, tc.r.Name+" "+WeightingAcronym(tc.w), got, basicColumn(tc.want...))
-		if _, err := Check(tc.r, CheckOptions{Precision: numeric.MustParsePrecision("exact"), Weighting: tc.w, MaxN: 3}); err == nil {
-			t.Errorf("%s: Check ran under %s, which the paper does not claim", tc.r.Name, WeightingAcronym(tc.w))
+		basicValues(t, tc.r.Name+" "+recipes.WeightingAcronym(tc.w), got, basicColumn(tc.want...))
+		if _, err := check.Run(tc.r, check.Options{Precision: numeric.MustParsePrecision("exact"), Weighting: tc.w, MaxN: 3}); err == nil {
+			t.Errorf("%s: Check ran under %s, which the paper does not claim", tc.r.Name, recipes.WeightingAcronym(tc.w))
 		}
 	}
 }
@@ -275,7 +277,7 @@ func TestAvgUnderUHAT(t *testing.T) {
 // average; W^Q = W^K = 1 on x1 makes the scores x_i·x_j, no longer all
 // equal, so AHAT attends to the maximising positions only.
 func TestAvgPerturbed(t *testing.T) {
-	for _, r := range []*Recipe{Avg, AvgPrefix} {
+	for _, r := range []*recipes.Recipe{recipes.Avg, recipes.AvgPrefix} {
 		scaled := basicPerturbed(r, func(m *model.Model) {
 			y1, x1 := basicComp(t, m, "y1"), basicComp(t, m, "x1")
 			m.Layers[0].Attention.Heads[0].V.Set(y1, x1, numeric.Frac(1025, 1024))
@@ -292,7 +294,7 @@ func TestAvgPerturbed(t *testing.T) {
 }
 
 // basicOnes is the d = 1 vector input of n ones.
-func basicOnes(t *testing.T, con *Construction, n int) Case {
+func basicOnes(t *testing.T, con *recipes.Construction, n int) recipes.Case {
 	t.Helper()
 	xs := make([]string, n)
 	for i := range xs {
@@ -329,7 +331,7 @@ func basicOnes(t *testing.T, con *Construction, n int) Case {
 //     512 = 2^9, exact: 1/2. (The same happens in fp16 above 2048; that
 //     run is too slow for this test: measured with the command line.)
 func TestAvgFloatingPoint(t *testing.T) {
-	con := construct(t, Avg, model.AverageHardmax, 6, map[string]string{"d": "1"})
+	con := construct(t, recipes.Avg, model.AverageHardmax, 6, map[string]string{"d": "1"})
 	for _, tc := range []struct {
 		n    int
 		want *big.Rat
@@ -341,7 +343,7 @@ func TestAvgFloatingPoint(t *testing.T) {
 	}
 
 	for _, p := range []string{"fp16", "bf16", "fp32", "fp64"} {
-		rep, err := Check(Count, CheckOptions{Precision: numeric.MustParsePrecision(p), Weighting: model.AverageHardmax,
+		rep, err := check.Run(recipes.Count, check.Options{Precision: numeric.MustParsePrecision(p), Weighting: model.AverageHardmax,
 			MaxN: 3, Cases: 8, Exhaustive: 8, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
@@ -362,10 +364,10 @@ func TestAvgFloatingPoint(t *testing.T) {
 		w    model.Weighting
 		want *big.Rat
 	}{{model.Softmax, rat("1")}, {model.AverageHardmax, rat("1/2")}} {
-		con := construct(t, Avg, tc.w, 512, map[string]string{"d": "1"})
+		con := construct(t, recipes.Avg, tc.w, 512, map[string]string{"d": "1"})
 		got := runCase(t, con, "bf16", basicVectorCase(t, con, xs...))
 		if !got[0].Values[0].Equals(tc.want) {
-			t.Errorf("bf16 %s average of 256 zeros and 256 ones = %s, want %s", WeightingAcronym(tc.w), got[0].Values[0].Text, tc.want.RatString())
+			t.Errorf("bf16 %s average of 256 zeros and 256 ones = %s, want %s", recipes.WeightingAcronym(tc.w), got[0].Values[0].Text, tc.want.RatString())
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package recipes
+package recipes_test
 
 import (
 	"math/rand/v2"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
 )
 
 // benchLookup runs one forward pass of the quadratic-maximization lookup
@@ -14,7 +15,7 @@ import (
 // the query·key dot product (n²·d_key, d_key = 2): issue 9's target is
 // per term (model.ScoreTerms).
 func benchLookup(b *testing.B, precision string, n int) {
-	r, err := Get("lookup")
+	r, err := recipes.Get("lookup")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -33,7 +33,7 @@ var Boolean = &Recipe{
 		if err != nil {
 			return nil, err
 		}
-		return booleanInputs(xs).construction(m, pointwise(func(x []*big.Rat) Want {
+		return booleanInputs(xs).Construction(m, pointwise(func(x []*big.Rat) Want {
 			k := 0
 			for _, b := range x {
 				k = 2*k + int(b.Num().Int64())
@@ -111,7 +111,7 @@ func booleanConnective(name, title string, bits int, block func(xs []string) *st
 			if err != nil {
 				return nil, err
 			}
-			return booleanInputs(xs).construction(m, pointwise(func(x []*big.Rat) Want {
+			return booleanInputs(xs).Construction(m, pointwise(func(x []*big.Rat) Want {
 				b := make([]bool, len(x))
 				for i := range x {
 					b[i] = x[i].Sign() != 0
@@ -177,7 +177,7 @@ var If = &Recipe{
 				}
 				return nil
 			}}
-		return vi.construction(m, pointwise(func(x []*big.Rat) Want {
+		return vi.Construction(m, pointwise(func(x []*big.Rat) Want {
 			if x[0].Sign() != 0 {
 				return values(x[1])
 			}

@@ -92,7 +92,7 @@ func (c comparator) fixedRecipe() *Recipe {
 			vi := vectorInput{Names: []string{"x"},
 				Sample: func(rng *rand.Rand) []*big.Rat { return []*big.Rat{c.sample(rng, eps)} },
 				Valid:  func(x []*big.Rat) error { return c.grayError(x[0], eps) }}
-			return vi.construction(m, pointwise(func(x []*big.Rat) Want { return values(indicator(c.step(x[0]), r(1, 1))) })), nil
+			return vi.Construction(m, pointwise(func(x []*big.Rat) Want { return values(indicator(c.step(x[0]), r(1, 1))) })), nil
 		},
 	}
 }
@@ -121,7 +121,7 @@ func (c comparator) inputDepRecipe() *Recipe {
 					}
 					return c.grayError(x[0], x[1])
 				}}
-			return vi.construction(m, pointwise(func(x []*big.Rat) Want { return values(indicator(c.step(x[0]), x[1])) })), nil
+			return vi.Construction(m, pointwise(func(x []*big.Rat) Want { return values(indicator(c.step(x[0]), x[1])) })), nil
 		},
 	}
 }

@@ -8,24 +8,28 @@
 // package stream, together with the exact intended function, the domain
 // check, the input generator and the paper's error bounds.
 //
-// Check runs a construction at a precision over a sweep of lengths and
-// inputs (every input where there are few, seeded random ones pushed to
-// the domain's boundaries otherwise), compares every output with the exact
-// reference, and reports the uniformity limit: the largest length up to
-// which every checked case was right.
-//
 // # Conventions
 //
 // References are computed from the input as the paper states the function
-// (plain Go on rationals), never from the weights. Outputs claimed exact
-// must equal the reference as rationals; where the reference is irrational
-// (a layer norm's square root, a sine) only a certified interval enclosure
-// can confirm it, so such recipes default to interval arithmetic. Where the
-// paper claims a bound, the bound itself is checked.
+// (plain Go on rationals), never from the weights. Where the reference is
+// irrational (a layer norm's square root, a sine) only a certified
+// interval enclosure can confirm an output, so such recipes default to
+// interval arithmetic. Package check runs a construction and compares its
+// outputs with the reference.
 //
 // Where a construction taken literally from the paper does not do what the
 // paper says, the literal version is registered as NAME-literal beside the
 // corrected NAME, and a test pins the counterexample: amplify-literal
 // (§Amplification), first-literal (the cheat sheet's UHAT for §First),
 // pred-literal (§Predecessor's final formula at i = 1).
+//
+// # Layout and imports
+//
+// Each file is a section of the paper (lookups.go: §Index Lookup, dyck.go:
+// the Dyck examples, …); recipe.go holds the types every recipe shares and
+// the registry. recipes imports model, numeric, exact (to parse exact
+// parameters) and its own blocks and stream; never the checking machinery
+// (package check), which imports it. Its tests are an external package
+// (recipes_test) so that they can check constructions with package check;
+// export_test.go hands them the few internals they test.
 package recipes

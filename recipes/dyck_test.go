@@ -1,4 +1,4 @@
-package recipes
+package recipes_test
 
 import (
 	"fmt"
@@ -6,11 +6,14 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/transformer-cookbook/verify/check"
+	"github.com/transformer-cookbook/verify/internal/testenv"
+	"github.com/transformer-cookbook/verify/recipes"
 
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
@@ -41,27 +44,15 @@ type dyckExhaustiveLengths struct {
 }
 
 func dyckLengths() dyckExhaustiveLengths {
-	if dyckRace() || testing.Short() {
+	if testenv.Race || testing.Short() {
 		return dyckExhaustiveLengths{9, 8, 6, 4, 5, 4, 3}
 	}
 	return dyckExhaustiveLengths{12, 12, 12, 8, 10, 8, 5}
 }
 
-// dyckRace reports whether the test binary runs with the race detector.
-func dyckRace() bool {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "-race" {
-				return s.Value == "true"
-			}
-		}
-	}
-	return false
-}
-
 // dyckStrings returns every string of length n over a symbols.
 func dyckStrings(n, a int) [][]int {
-	all, _ := sampleOrAll(n, a, nil, 1<<30, nil)
+	all, _ := recipes.SampleOrAll(n, a, nil, 1<<30, nil)
 	return all
 }
 
@@ -123,19 +114,19 @@ func dyckWant(t *testing.T, what string, got []model.Value, want ...string) {
 // every position.
 func dyckOutputs(t *testing.T, m *model.Model, p, text string, k int) []model.Value {
 	t.Helper()
-	con := &Construction{Model: m}
+	con := &recipes.Construction{Model: m}
 	var out []model.Value
-	for _, o := range runCase(t, con, p, Case{Symbols: dyckParse(t, m, text)}) {
+	for _, o := range runCase(t, con, p, recipes.Case{Symbols: dyckParse(t, m, text)}) {
 		out = append(out, o.Values[k])
 	}
 	return out
 }
 
 // dyckSweep runs m at precision p on every input, in parallel on one
-// instance, and calls check with each input and its outputs; check
+// instance, and calls judge with each input and its outputs; judge
 // returns "" or what is wrong. It fails the test with the first wrong
 // input and the count of wrong ones.
-func dyckSweep(t *testing.T, m *model.Model, p string, inputs [][]int, check func(in []int, out []model.PositionOutput) string) {
+func dyckSweep(t *testing.T, m *model.Model, p string, inputs [][]int, judge func(in []int, out []model.PositionOutput) string) {
 	t.Helper()
 	r, err := model.New(numeric.MustParsePrecision(p), m)
 	if err != nil {
@@ -158,12 +149,12 @@ func dyckSweep(t *testing.T, m *model.Model, p string, inputs [][]int, check fun
 				if err != nil {
 					why = err.Error()
 				} else {
-					why = check(in, res.Outputs)
+					why = judge(in, res.Outputs)
 				}
 				if why != "" {
 					mu.Lock()
 					if wrong++; first == "" {
-						first = fmt.Sprintf("%q: %s", CaseText(m, Case{Symbols: in}), why)
+						first = fmt.Sprintf("%q: %s", check.CaseText(m, recipes.Case{Symbols: in}), why)
 					}
 					mu.Unlock()
 				}
@@ -182,11 +173,11 @@ func dyckSweep(t *testing.T, m *model.Model, p string, inputs [][]int, check fun
 
 // dyckAgainstReference is a sweep check comparing every output with the
 // construction's reference exactly.
-func dyckAgainstReference(con *Construction) func(in []int, out []model.PositionOutput) string {
+func dyckAgainstReference(con *recipes.Construction) func(in []int, out []model.PositionOutput) string {
 	return func(in []int, out []model.PositionOutput) string {
-		want := con.Expected(Case{Symbols: in})
+		want := con.Expected(recipes.Case{Symbols: in})
 		for i := range want {
-			if ok, why := Compare(want[i], out[i], nil, con.Model.Output.Labels); !ok {
+			if ok, why := check.Compare(want[i], out[i], nil, con.Model.Output.Labels); !ok {
 				return fmt.Sprintf("position %d: %s", i+1, why)
 			}
 		}
@@ -197,7 +188,7 @@ func dyckAgainstReference(con *Construction) func(in []int, out []model.Position
 // dyckCheckExact runs Check in exact arithmetic over every string of
 // length 1 to n and requires it to pass, enumerated, with every case
 // exact.
-func dyckCheckExact(t *testing.T, r *Recipe, w model.Weighting, params map[string]string, n, symbols int) {
+func dyckCheckExact(t *testing.T, r *recipes.Recipe, w model.Weighting, params map[string]string, n, symbols int) {
 	t.Helper()
 	total := 1
 	for i := 0; i < n; i++ {
@@ -207,13 +198,13 @@ func dyckCheckExact(t *testing.T, r *Recipe, w model.Weighting, params map[strin
 	for m := 1; m <= n; m++ {
 		lengths = append(lengths, m)
 	}
-	rep, err := Check(r, CheckOptions{Precision: numeric.MustParsePrecision("exact"), Weighting: w, MaxN: n,
+	rep, err := check.Run(r, check.Options{Precision: numeric.MustParsePrecision("exact"), Weighting: w, MaxN: n,
 		Params: params, Lengths: lengths, Cases: 1, Exhaustive: total, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !rep.Passed {
-		t.Fatalf("%s %s %v: first failure %+v", r.Name, WeightingAcronym(w), params, rep.FirstFailure)
+		t.Fatalf("%s %s %v: first failure %+v", r.Name, recipes.WeightingAcronym(w), params, rep.FirstFailure)
 	}
 	for _, lr := range rep.Lengths {
 		if !lr.Exhaustive || lr.Exact != lr.Cases {
@@ -238,7 +229,7 @@ func dyckComponentIndex(t *testing.T, m *model.Model, name string) int {
 // TestDyckAlphabet: the symbols of k types, and longest-match
 // tokenization for k ≥ 10 (and k ≥ 40, where "<4" is a prefix of "<40").
 func TestDyckAlphabet(t *testing.T) {
-	if got := strings.Join(dyckAlphabet(5), " "); got != "( ) [ ] { } <4 >4 <5 >5" {
+	if got := strings.Join(recipes.DyckAlphabet(5), " "); got != "( ) [ ] { } <4 >4 <5 >5" {
 		t.Errorf("alphabet of 5 types: %s", got)
 	}
 	for _, tc := range []struct {
@@ -251,19 +242,19 @@ func TestDyckAlphabet(t *testing.T) {
 		{12, "( <4 <11 >11 >4 )", []int{1, 4, 11, -11, -4, -1}},
 		{41, "<4<40<41>41>40>4", []int{4, 40, 41, -41, -40, -4}},
 	} {
-		con := construct(t, DyckKD, model.LeftHardmax, 8, map[string]string{"k": fmt.Sprint(tc.k)})
+		con := construct(t, recipes.DyckKD, model.LeftHardmax, 8, map[string]string{"k": fmt.Sprint(tc.k)})
 		in := dyckParse(t, con.Model, tc.text)
 		var o []int
 		for _, s := range in {
-			o = append(o, dyckO(s))
+			o = append(o, recipes.DyckO(s))
 		}
 		if !slices.Equal(o, tc.o) {
 			t.Errorf("k = %d, %q: o = %v, want %v", tc.k, tc.text, o, tc.o)
 		}
 		// A case prints with spaces (symbols longer than one character)
 		// and reads back.
-		if back := dyckParse(t, con.Model, CaseText(con.Model, Case{Symbols: in})); !slices.Equal(back, in) {
-			t.Errorf("k = %d: %q does not read back", tc.k, CaseText(con.Model, Case{Symbols: in}))
+		if back := dyckParse(t, con.Model, check.CaseText(con.Model, recipes.Case{Symbols: in})); !slices.Equal(back, in) {
+			t.Errorf("k = %d: %q does not read back", tc.k, check.CaseText(con.Model, recipes.Case{Symbols: in}))
 		}
 	}
 }
@@ -272,7 +263,7 @@ func TestDyckAlphabet(t *testing.T) {
 // hand: the paper's (§The Dyck Languages, fig:dyck_1_examples, the
 // Intuition of sec:dyck-1-2) and a few of Dyck-k.
 func TestDyckReferences(t *testing.T) {
-	m := construct(t, DyckKD, model.LeftHardmax, 8, map[string]string{"k": "3"}).Model
+	m := construct(t, recipes.DyckKD, model.LeftHardmax, 8, map[string]string{"k": "3"}).Model
 	for _, tc := range []struct {
 		text   string
 		member bool
@@ -290,7 +281,7 @@ func TestDyckReferences(t *testing.T) {
 		{"{[()()]}[]", true, 3},  // three types
 		{"{[()()]}[}", false, 3}, // wrong last type
 	} {
-		member, depth := dyckDepth(dyckParse(t, m, tc.text))
+		member, depth := recipes.DyckDepth(dyckParse(t, m, tc.text))
 		if member != tc.member || depth != tc.depth {
 			t.Errorf("%s: member %v depth %d, want %v %d", tc.text, member, depth, tc.member, tc.depth)
 		}
@@ -298,13 +289,13 @@ func TestDyckReferences(t *testing.T) {
 	// The Intuition: "(())(()())" marks ( [()] ) ( [()] [()] ) in step 1,
 	// leaving positions 1, 4, 5, 10, which step 2 marks.
 	in := dyckParse(t, m, "(())(()())")
-	if u1, u2 := dyckUnmatched(in, 1), dyckUnmatched(in, 2); u1 != 4 || u2 != 0 {
+	if u1, u2 := recipes.DyckUnmatched(in, 1), recipes.DyckUnmatched(in, 2); u1 != 4 || u2 != 0 {
 		t.Errorf("unmatched after 1 and 2 rounds: %d, %d, want 4, 0", u1, u2)
 	}
 	// Dyck-1 values of fig:dyck_1_examples, centre, "())(()": B = 1, 0,
 	// −1, 0, 1, 0, so B/i = 1, 0, −1/3, 0, 1/5, 0, E = (0, 0, 1/3, 0, 0,
 	// 0) and t_i = (1/3)/i from i = 3 on.
-	b, tt := dyck1Values(dyckParse(t, m, "())(()"))
+	b, tt := recipes.Dyck1Values(dyckParse(t, m, "())(()"))
 	for i, w := range []string{"1", "0", "-1/3", "0", "1/5", "0"} {
 		if b[i].Cmp(rat(w)) != 0 {
 			t.Errorf("B/i at %d: %s, want %s", i+1, b[i].RatString(), w)
@@ -328,8 +319,8 @@ func TestDyckRoundsDecideDepth(t *testing.T) {
 	for _, tc := range []struct{ k, n int }{{1, 14}, {2, 8}, {3, 6}} {
 		for _, in := range dyckUpTo(tc.n, 2*tc.k) {
 			for d := 1; d <= 5; d++ {
-				if (dyckUnmatched(in, d) == 0) != dyckMember(in, d) {
-					t.Fatalf("k = %d, D = %d, %v: %d rounds leave %d brackets, membership %v", tc.k, d, in, d, dyckUnmatched(in, d), dyckMember(in, d))
+				if (recipes.DyckUnmatched(in, d) == 0) != recipes.DyckMember(in, d) {
+					t.Fatalf("k = %d, D = %d, %v: %d rounds leave %d brackets, membership %v", tc.k, d, in, d, recipes.DyckUnmatched(in, d), recipes.DyckMember(in, d))
 				}
 			}
 		}
@@ -338,8 +329,8 @@ func TestDyckRoundsDecideDepth(t *testing.T) {
 	params.MinSuccessfulTests = 2000
 	props := gopter.NewProperties(params)
 	props.Property("D rounds decide Dyck-k-D", prop.ForAll(func(k, d, n int, seed uint64) bool {
-		in := dyckSample(n, k, d, rand.New(rand.NewPCG(seed, 3)))
-		return (dyckUnmatched(in, d) == 0) == dyckMember(in, d)
+		in := recipes.DyckSample(n, k, d, rand.New(rand.NewPCG(seed, 3)))
+		return (recipes.DyckUnmatched(in, d) == 0) == recipes.DyckMember(in, d)
 	}, gen.IntRange(1, 4), gen.IntRange(1, 6), gen.IntRange(1, 40), gen.UInt64()))
 	props.TestingRun(t)
 }
@@ -348,17 +339,17 @@ func TestDyckRoundsDecideDepth(t *testing.T) {
 // constructions (see the doc comments).
 func TestDyckShapes(t *testing.T) {
 	for _, tc := range []struct {
-		r      *Recipe
+		r      *recipes.Recipe
 		w      model.Weighting
 		params map[string]string
 		comps  string
 		heads  []int // per layer
 	}{
-		{Dyck1, model.AverageHardmax, nil, "o B/i E t", []int{1, 1}},
-		{Dyck1N, model.AverageHardmax, nil, "o B/i E t g e accept", []int{1, 1, 0}},
-		{Dyck12, model.LeftHardmax, nil, "o a l.o l.a r.o r.a 1 i/n s accept", []int{1, 1, 1, 1, 1}},
-		{DyckKD, model.LeftHardmax, nil, "o a l.o l.a r.o r.a 1 i/n p s accept", []int{1, 1, 1, 1, 1}},
-		{DyckKD, model.LeftHardmax, map[string]string{"k": "5", "D": "4"}, "o a l.o l.a r.o r.a 1 i/n p s accept", []int{1, 1, 1, 1, 1, 1, 1, 1, 1}},
+		{recipes.Dyck1, model.AverageHardmax, nil, "o B/i E t", []int{1, 1}},
+		{recipes.Dyck1N, model.AverageHardmax, nil, "o B/i E t g e accept", []int{1, 1, 0}},
+		{recipes.Dyck12, model.LeftHardmax, nil, "o a l.o l.a r.o r.a 1 i/n s accept", []int{1, 1, 1, 1, 1}},
+		{recipes.DyckKD, model.LeftHardmax, nil, "o a l.o l.a r.o r.a 1 i/n p s accept", []int{1, 1, 1, 1, 1}},
+		{recipes.DyckKD, model.LeftHardmax, map[string]string{"k": "5", "D": "4"}, "o a l.o l.a r.o r.a 1 i/n p s accept", []int{1, 1, 1, 1, 1, 1, 1, 1, 1}},
 	} {
 		m := construct(t, tc.r, tc.w, 8, tc.params).Model
 		if got := strings.Join(m.Components, " "); got != tc.comps || m.D != len(m.Components) {
@@ -391,8 +382,8 @@ func TestDyckShapes(t *testing.T) {
 // t_i = (1/i) Σ_{j≤i} E_j. The external check accepts w_{:i} iff
 // t_i = B_i/i = 0.
 func TestDyck1States(t *testing.T) {
-	for _, w := range Dyck1.Weightings {
-		m := construct(t, Dyck1, w, 6, nil).Model
+	for _, w := range recipes.Dyck1.Weightings {
+		m := construct(t, recipes.Dyck1, w, 6, nil).Model
 		for _, tc := range []struct {
 			text           string
 			b, e, tt       []string
@@ -442,11 +433,11 @@ func dyckOText(text string) []string {
 func TestDyck1Exhaustive(t *testing.T) {
 	n := dyckLengths().dyck1
 	for _, w := range []model.Weighting{model.AverageHardmax, model.Softmax} {
-		con := construct(t, Dyck1, w, n, nil)
+		con := construct(t, recipes.Dyck1, w, n, nil)
 		length := n
 		if w == model.Softmax {
 			length = min(n, 8)
-			if dyckRace() {
+			if testenv.Race {
 				length = 6
 			}
 		}
@@ -457,7 +448,7 @@ func TestDyck1Exhaustive(t *testing.T) {
 			}
 			for i, o := range out {
 				accept := o.Values[0].Equals(new(big.Rat)) && o.Values[1].Equals(new(big.Rat))
-				if accept != dyckMember(in[:i+1], 0) {
+				if accept != recipes.DyckMember(in[:i+1], 0) {
 					return fmt.Sprintf("position %d: the external check says %v", i+1, accept)
 				}
 			}
@@ -466,13 +457,13 @@ func TestDyck1Exhaustive(t *testing.T) {
 	}
 	// Causality: on random strings, every prefix gives the outputs that
 	// the whole string gives at its positions.
-	con := construct(t, Dyck1N, model.AverageHardmax, 24, nil)
+	con := construct(t, recipes.Dyck1N, model.AverageHardmax, 24, nil)
 	rng := rand.New(rand.NewPCG(5, 6))
 	for c := 0; c < 8; c++ {
-		in := dyckSample(24, 1, 0, rng)
-		whole := runCase(t, con, "exact", Case{Symbols: in})
+		in := recipes.DyckSample(24, 1, 0, rng)
+		whole := runCase(t, con, "exact", recipes.Case{Symbols: in})
 		for i := 1; i <= len(in); i += 5 {
-			part := runCase(t, con, "exact", Case{Symbols: in[:i]})
+			part := runCase(t, con, "exact", recipes.Case{Symbols: in[:i]})
 			for j := range part {
 				if !part[j].Values[0].Equals(mustRat(whole[j].Values[0])) {
 					t.Fatalf("%v: position %d differs on the prefix of length %d", in, j+1, i)
@@ -506,7 +497,7 @@ func mustRat(v model.Value) *big.Rat {
 // 2α − 2^−25; then α − 2^−25, then −2^−25. So B/i_6 = −2^−25, E_6 =
 // 2^−25 and t_6 = fl(fl(1/6)·2^−25).
 func TestDyck1FloatZeroCheck(t *testing.T) {
-	m := construct(t, Dyck1, model.AverageHardmax, 6, nil).Model
+	m := construct(t, recipes.Dyck1, model.AverageHardmax, 6, nil).Model
 	st := dyckTrace(t, m, "fp64", "((()))")
 	if want := new(big.Rat).SetFrac64(1, 1<<54); !st["B/i"][5].Equals(want) || !st["t"][5].Equals(new(big.Rat)) {
 		t.Errorf("fp64: B/i_6 = %s, t_6 = %s, want 2^-54 and 0", st["B/i"][5].Text, st["t"][5].Text)
@@ -529,7 +520,7 @@ func TestDyck1FloatZeroCheck(t *testing.T) {
 // u ≤ 2iu; E is exact given B/i, and t_i averages values in [0, 1]
 // whose errors are at most 2iu, so |error| ≤ 4iu (u = 2^−24, 2^−53).
 func TestDyck1FloatRandom(t *testing.T) {
-	con := construct(t, Dyck1, model.AverageHardmax, 200, nil)
+	con := construct(t, recipes.Dyck1, model.AverageHardmax, 200, nil)
 	rng := rand.New(rand.NewPCG(9, 10))
 	var inputs [][]int
 	for _, n := range []int{50, 101, 150, 200} {
@@ -543,7 +534,7 @@ func TestDyck1FloatRandom(t *testing.T) {
 		u    *big.Rat
 	}{{"fp32", new(big.Rat).SetFrac64(1, 1<<24)}, {"fp64", new(big.Rat).SetFrac64(1, 1<<53)}} {
 		dyckSweep(t, con.Model, p.name, inputs, func(in []int, out []model.PositionOutput) string {
-			b, tt := dyck1Values(in)
+			b, tt := recipes.Dyck1Values(in)
 			for i, o := range out {
 				iu := new(big.Rat).Mul(p.u, big.NewRat(int64(i+1), 1))
 				if e := o.Values[0].Error(b[i]); e == nil || e.Cmp(new(big.Rat).Mul(iu, big.NewRat(2, 1))) > 0 {
@@ -565,12 +556,12 @@ func TestDyck1FloatRandom(t *testing.T) {
 // under AHAT (length 8 under SMAT).
 func TestDyck1NExhaustive(t *testing.T) {
 	n := dyckLengths().dyck1N
-	for _, w := range Dyck1N.Weightings {
-		con := construct(t, Dyck1N, w, n, nil)
+	for _, w := range recipes.Dyck1N.Weightings {
+		con := construct(t, recipes.Dyck1N, w, n, nil)
 		length := n
 		if w == model.Softmax {
 			length = min(n, 8)
-			if dyckRace() {
+			if testenv.Race {
 				length = 6
 			}
 		}
@@ -583,7 +574,7 @@ func TestDyck1NExhaustive(t *testing.T) {
 // from the trace.
 func TestDyck1NThresholds(t *testing.T) {
 	build := func(maxN int, params map[string]string) *model.Model {
-		return construct(t, Dyck1N, model.AverageHardmax, maxN, params).Model
+		return construct(t, recipes.Dyck1N, model.AverageHardmax, maxN, params).Model
 	}
 	// N = 7, "()()())": B = 1,0,1,0,1,0,−1; the only E ≠ 0 is E_7 = 1/7,
 	// so t_7 = 1/49 = ε_g: g_7 = 1 exactly; B/i_7 = −1/7, e_7 = 0.
@@ -632,7 +623,7 @@ func TestDyck1NThresholds(t *testing.T) {
 	// M ≤ N, and 1/M' for the largest odd M' ≤ N) keep accept exact;
 	// ε_g = 1/55 fails above, and ε_e = 1/6 fails on "()()()(" (e_7 =
 	// 1 − 6/7 = 1/7).
-	con := construct(t, Dyck1N, model.AverageHardmax, 8, map[string]string{"gt-eps": "1/56", "eq-eps": "1/7"})
+	con := construct(t, recipes.Dyck1N, model.AverageHardmax, 8, map[string]string{"gt-eps": "1/56", "eq-eps": "1/7"})
 	dyckSweep(t, con.Model, "exact", dyckStrings(8, 2), dyckAgainstReference(con))
 	st = dyckTrace(t, build(8, map[string]string{"eq-eps": "1/6"}), "exact", "()()()(")
 	dyckWant(t, "eq-eps=1/6 accept", st["accept"][6:], "1/7")
@@ -647,7 +638,7 @@ func TestDyck1NThresholds(t *testing.T) {
 // measured in TestDyckMeasure. At fp32 the same bound is about 0.95, so
 // fp32 is measured, not asserted.
 func TestDyck1NFloat(t *testing.T) {
-	con := construct(t, Dyck1N, model.AverageHardmax, 200, nil)
+	con := construct(t, recipes.Dyck1N, model.AverageHardmax, 200, nil)
 	rng := rand.New(rand.NewPCG(11, 12))
 	var inputs [][]int
 	for _, n := range []int{60, 130, 200} {
@@ -659,7 +650,7 @@ func TestDyck1NFloat(t *testing.T) {
 	half := big.NewRat(1, 2)
 	dyckSweep(t, con.Model, "fp64", inputs, func(in []int, out []model.PositionOutput) string {
 		for i, o := range out {
-			if e := o.Values[0].Error(dyckBit(dyckMember(in[:i+1], 0))); e == nil || e.Cmp(half) >= 0 {
+			if e := o.Values[0].Error(recipes.DyckBit(recipes.DyckMember(in[:i+1], 0))); e == nil || e.Cmp(half) >= 0 {
 				return fmt.Sprintf("position %d: accept = %s", i+1, o.Values[0].Text)
 			}
 		}
@@ -707,7 +698,7 @@ func TestDyckMatchBlocks(t *testing.T) {
 										row[name] = big.NewRat(int64(v), 1)
 									}
 									if typed {
-										row["p"] = dyckBit(o > 0)
+										row["p"] = recipes.DyckBit(o > 0)
 									}
 									rows = append(rows, row)
 									left := a == 1 && o < 0 && la == 1 && lo == -o
@@ -757,8 +748,8 @@ func b2i(b bool) int {
 // "( [()] ) ( [()] [()] )": 1 0 0 1 1 0 0 0 0 1; after round 2 all 0.
 // Under every weighting the outputs are accept = 1, s = 0.
 func TestDyck12PaperExample(t *testing.T) {
-	for _, w := range Dyck12.Weightings {
-		m := construct(t, Dyck12, w, 10, nil).Model
+	for _, w := range recipes.Dyck12.Weightings {
+		m := construct(t, recipes.Dyck12, w, 10, nil).Model
 		r, err := model.New(numeric.MustParsePrecision("exact"), m)
 		if err != nil {
 			t.Fatal(err)
@@ -781,14 +772,14 @@ func TestDyck12PaperExample(t *testing.T) {
 			return "no state " + label
 		}
 		if got := bits("layer 2 feed-forward"); got != "1 0 0 1 1 0 0 0 0 1" {
-			t.Errorf("%s: a after round 1: %s", WeightingAcronym(w), got)
+			t.Errorf("%s: a after round 1: %s", recipes.WeightingAcronym(w), got)
 		}
 		if got := bits("layer 4 feed-forward"); got != "0 0 0 0 0 0 0 0 0 0" {
-			t.Errorf("%s: a after round 2: %s", WeightingAcronym(w), got)
+			t.Errorf("%s: a after round 2: %s", recipes.WeightingAcronym(w), got)
 		}
 		for i, o := range res.Outputs {
 			if !o.Values[0].Equals(big.NewRat(1, 1)) || !o.Values[1].Equals(new(big.Rat)) {
-				t.Errorf("%s: position %d: accept %s, s %s", WeightingAcronym(w), i+1, o.Values[0].Text, o.Values[1].Text)
+				t.Errorf("%s: position %d: accept %s, s %s", recipes.WeightingAcronym(w), i+1, o.Values[0].Text, o.Values[1].Text)
 			}
 		}
 	}
@@ -808,7 +799,7 @@ func TestDyck12PaperExample(t *testing.T) {
 // positions 3 and 6 (round 1 leaves a = 0 0 1 0 0 1; 3 selects the
 // inactive 4, 6 the inactive 5): s = 2/6.
 func TestDyck12Literal(t *testing.T) {
-	for _, w := range Dyck12.Weightings {
+	for _, w := range recipes.Dyck12.Weightings {
 		for _, tc := range []struct {
 			text       string
 			literalS   string
@@ -820,8 +811,8 @@ func TestDyck12Literal(t *testing.T) {
 			{"()()", "0", "1"}, // depth 1: round 1 suffices, the literal agrees
 		} {
 			n := len(tc.text)
-			lit := construct(t, Dyck12Literal, w, n, nil).Model
-			fix := construct(t, Dyck12, w, n, nil).Model
+			lit := construct(t, recipes.Dyck12Literal, w, n, nil).Model
+			fix := construct(t, recipes.Dyck12, w, n, nil).Model
 			dyckWant(t, "literal accept "+tc.text, dyckOutputs(t, lit, "exact", tc.text, 0)[:1], tc.literalAcc)
 			dyckWant(t, "literal s "+tc.text, dyckOutputs(t, lit, "exact", tc.text, 1)[:1], tc.literalS)
 			dyckWant(t, "dyck12 accept "+tc.text, dyckOutputs(t, fix, "exact", tc.text, 0)[:1], "1")
@@ -831,7 +822,7 @@ func TestDyck12Literal(t *testing.T) {
 	// And the checker finds it: the first failure of a sweep of the
 	// literal recipe is "(())", the first member needing round 2 in the
 	// enumeration order ("(" before ")").
-	rep, err := Check(Dyck12Literal, CheckOptions{Precision: numeric.MustParsePrecision("exact"), Weighting: model.LeftHardmax,
+	rep, err := check.Run(recipes.Dyck12Literal, check.Options{Precision: numeric.MustParsePrecision("exact"), Weighting: model.LeftHardmax,
 		MaxN: 4, Lengths: []int{1, 2, 3, 4}, Cases: 1, Exhaustive: 16, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -848,13 +839,13 @@ func TestDyck12Literal(t *testing.T) {
 // check=max.
 func TestDyck12Exhaustive(t *testing.T) {
 	ls := dyckLengths()
-	for _, w := range Dyck12.Weightings {
+	for _, w := range recipes.Dyck12.Weightings {
 		n := ls.dyck12Alt
 		if w == model.LeftHardmax {
 			n = ls.dyck12
 		}
-		dyckCheckExact(t, Dyck12, w, nil, n, 2)
-		dyckCheckExact(t, Dyck12, w, map[string]string{"check": "max"}, min(n, 6), 2)
+		dyckCheckExact(t, recipes.Dyck12, w, nil, n, 2)
+		dyckCheckExact(t, recipes.Dyck12, w, map[string]string{"check": "max"}, min(n, 6), 2)
 	}
 }
 
@@ -863,12 +854,12 @@ func TestDyck12Exhaustive(t *testing.T) {
 // every string of length 6 under UHAT, and of length 5 under UHAT-right
 // and AHAT (s = max_i a_i, accept = 1 − s).
 func TestDyck12CheckMax(t *testing.T) {
-	for _, w := range Dyck12.Weightings {
+	for _, w := range recipes.Dyck12.Weightings {
 		n := 6
-		if w != model.LeftHardmax || dyckRace() {
+		if w != model.LeftHardmax || testenv.Race {
 			n = 5
 		}
-		con := construct(t, Dyck12, w, 2, map[string]string{"check": "max"})
+		con := construct(t, recipes.Dyck12, w, 2, map[string]string{"check": "max"})
 		dyckSweep(t, con.Model, "exact", dyckStrings(n, 2), dyckAgainstReference(con))
 	}
 }
@@ -879,8 +870,8 @@ func TestDyck12CheckMax(t *testing.T) {
 // references.
 func TestDyckKDAgreesWithDyck12(t *testing.T) {
 	n := dyckLengths().kdVs12
-	kd := construct(t, DyckKD, model.LeftHardmax, n, map[string]string{"k": "1", "D": "2"})
-	d12 := construct(t, Dyck12, model.LeftHardmax, n, nil)
+	kd := construct(t, recipes.DyckKD, model.LeftHardmax, n, map[string]string{"k": "1", "D": "2"})
+	d12 := construct(t, recipes.Dyck12, model.LeftHardmax, n, nil)
 	r12, err := model.New(numeric.MustParsePrecision("exact"), d12.Model)
 	if err != nil {
 		t.Fatal(err)
@@ -911,15 +902,15 @@ func TestDyckKDAgreesWithDyck12(t *testing.T) {
 // string up to length 5 (3; k = 3 one shorter, k = 1 three longer).
 func TestDyckKDExhaustive(t *testing.T) {
 	ls := dyckLengths()
-	for _, w := range DyckKD.Weightings {
+	for _, w := range recipes.DyckKD.Weightings {
 		n := ls.kd22
 		if w != model.LeftHardmax {
 			n = min(n, ls.kdOther)
 		}
-		dyckCheckExact(t, DyckKD, w, map[string]string{"k": "2", "D": "2"}, n, 4)
+		dyckCheckExact(t, recipes.DyckKD, w, map[string]string{"k": "2", "D": "2"}, n, 4)
 	}
 	for _, tc := range []struct{ k, d, n int }{{2, 1, ls.kdOther}, {2, 3, ls.kdOther}, {3, 1, ls.kdOther - 1}, {1, 3, ls.kdOther + 3}} {
-		dyckCheckExact(t, DyckKD, model.LeftHardmax, map[string]string{"k": fmt.Sprint(tc.k), "D": fmt.Sprint(tc.d)}, tc.n, 2*tc.k)
+		dyckCheckExact(t, recipes.DyckKD, model.LeftHardmax, map[string]string{"k": fmt.Sprint(tc.k), "D": fmt.Sprint(tc.d)}, tc.n, 2*tc.k)
 	}
 }
 
@@ -938,7 +929,7 @@ func TestDyckKDDepth(t *testing.T) {
 		{"[(])", 2, "0"},
 		{"{}{}{}", 1, "1"},
 	} {
-		m := construct(t, DyckKD, model.AverageHardmax, 8, map[string]string{"k": "3", "D": fmt.Sprint(tc.d)}).Model
+		m := construct(t, recipes.DyckKD, model.AverageHardmax, 8, map[string]string{"k": "3", "D": fmt.Sprint(tc.d)}).Model
 		dyckWant(t, fmt.Sprintf("D = %d %s", tc.d, tc.text), dyckOutputs(t, m, "exact", tc.text, 0)[:1], tc.accept)
 	}
 }
@@ -956,11 +947,11 @@ func TestDyckKDDepth(t *testing.T) {
 // string of length 200 per recipe.
 func TestDyckRandomLong(t *testing.T) {
 	lengths, cases := []int{33, 80, 200}, 2
-	if dyckRace() {
+	if testenv.Race {
 		lengths, cases = []int{200}, 1
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
-	run := func(r *Recipe, w model.Weighting, precisions []string, params map[string]string) {
+	run := func(r *recipes.Recipe, w model.Weighting, precisions []string, params map[string]string) {
 		t.Helper()
 		con := construct(t, r, w, 200, params)
 		var inputs [][]int
@@ -974,28 +965,28 @@ func TestDyckRandomLong(t *testing.T) {
 			dyckSweep(t, con.Model, p, inputs, dyckAgainstReference(con))
 		}
 	}
-	run(Dyck1, model.AverageHardmax, []string{"exact"}, nil)
-	run(Dyck1N, model.AverageHardmax, []string{"exact"}, nil)
-	run(Dyck12, model.LeftHardmax, []string{"exact"}, nil)
-	run(DyckKD, model.RightHardmax, []string{"exact"}, map[string]string{"k": "3", "D": "3"})
-	run(Dyck12, model.LeftHardmax, []string{"fp32", "fp64"}, map[string]string{"check": "max"})
-	run(DyckKD, model.RightHardmax, []string{"fp32", "fp64"}, map[string]string{"check": "max"})
+	run(recipes.Dyck1, model.AverageHardmax, []string{"exact"}, nil)
+	run(recipes.Dyck1N, model.AverageHardmax, []string{"exact"}, nil)
+	run(recipes.Dyck12, model.LeftHardmax, []string{"exact"}, nil)
+	run(recipes.DyckKD, model.RightHardmax, []string{"exact"}, map[string]string{"k": "3", "D": "3"})
+	run(recipes.Dyck12, model.LeftHardmax, []string{"fp32", "fp64"}, map[string]string{"check": "max"})
+	run(recipes.DyckKD, model.RightHardmax, []string{"fp32", "fp64"}, map[string]string{"check": "max"})
 }
 
 // TestDyckNegativeControls perturbs one weight of each construction and
 // requires the checker to catch it on the string worked out by hand.
 func TestDyckNegativeControls(t *testing.T) {
 	exact := numeric.MustParsePrecision("exact")
-	sweep := func(con *Construction, maxN int) *Report {
+	sweep := func(con *recipes.Construction, maxN int) *check.Report {
 		t.Helper()
 		runner, err := model.New(exact, con.Model)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep := &Report{Passed: true}
+		rep := &check.Report{Passed: true}
 		for n := 1; n <= maxN && rep.Passed; n++ {
 			inputs, _ := con.Inputs(n, nil, 1<<20)
-			lr := checkLength(con, runner, inputs, 0, nil)
+			lr := check.Cases(con, runner, inputs)
 			if lr.Failure != nil {
 				rep.Passed, rep.FirstFailure = false, lr.Failure
 			}
@@ -1004,7 +995,7 @@ func TestDyckNegativeControls(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name    string
-		r       *Recipe
+		r       *recipes.Recipe
 		w       model.Weighting
 		params  map[string]string
 		buildN  int // the N it is built for
@@ -1014,26 +1005,26 @@ func TestDyckNegativeControls(t *testing.T) {
 		got     []string
 	}{
 		// E = ReLU(−2b) instead of ReLU(−b): on ")" t_1 = 2, not 1.
-		{"dyck1 W1 of E", Dyck1, model.AverageHardmax, nil, 2, 2, func(m *model.Model) {
+		{"dyck1 W1 of E", recipes.Dyck1, model.AverageHardmax, nil, 2, 2, func(m *model.Model) {
 			m.Layers[0].FeedForward.W1.Set(0, dyckIndex(m, "B/i"), numeric.LitInt(-2))
 		}, ")", []string{"-1", "2"}},
 		// g's first output weight 1/ε = 64 made 63 (N = 8): for t ≥ ε,
 		// g = 63t − 64(t − ε) = 1 − t; on ")(" t_2 = 1/2, B_2 = 0, so
 		// accept_2 = ReLU(1 − 1/2) = 1/2.
-		{"dyck1-n W2 of GTZero", Dyck1N, model.AverageHardmax, nil, 8, 3, func(m *model.Model) {
+		{"dyck1-n W2 of GTZero", recipes.Dyck1N, model.AverageHardmax, nil, 8, 3, func(m *model.Model) {
 			m.Layers[1].FeedForward.W2.Set(dyckIndex(m, "g"), 0, numeric.LitInt(63))
 		}, ")(", []string{"1/2"}},
 		// The round-2 left head ignores the active bit (its key's weight
 		// on a made 0): on "(())" position 4 selects the inactive 3, so
 		// only position 1 (whose right head still finds 4) is matched:
 		// a = 0 0 0 1, s = 1/4, accept = EqZero_{1/4}(1/4) = 0.
-		{"dyck12 round-2 key", Dyck12, model.LeftHardmax, nil, 4, 4, func(m *model.Model) {
+		{"dyck12 round-2 key", recipes.Dyck12, model.LeftHardmax, nil, 4, 4, func(m *model.Model) {
 			m.Layers[2].Attention.Heads[0].K.Set(0, dyckIndex(m, "a"), numeric.LitInt(0))
 		}, "(())", []string{"0", "1/4"}},
 		// The left match ignores p (the weight K = 5 on p made 0, k = 2):
 		// on ")(" position 2 ("(") matches its left neighbour ")" (l.o + o
 		// = 0, both active), so a = 1 0 and s = 1/2 instead of 1.
-		{"dyck-kd p in the left match", DyckKD, model.LeftHardmax, map[string]string{"k": "2", "D": "2"}, 3, 3, func(m *model.Model) {
+		{"dyck-kd p in the left match", recipes.DyckKD, model.LeftHardmax, map[string]string{"k": "2", "D": "2"}, 3, 3, func(m *model.Model) {
 			for row := 0; row < 3; row++ {
 				m.Layers[1].FeedForward.W1.Set(row, dyckIndex(m, "p"), numeric.LitInt(0))
 			}
@@ -1067,7 +1058,7 @@ func dyckIndex(m *model.Model, name string) int { return slices.Index(m.Componen
 // too (1 − 2^−12 rounds to 1), but there e = 0 saves accept. GTZero_ε(x)
 // needs ε above half an ulp of x, or its two units cancel to 0.
 func TestDyck1NBF16(t *testing.T) {
-	m := construct(t, Dyck1N, model.AverageHardmax, 64, nil).Model
+	m := construct(t, recipes.Dyck1N, model.AverageHardmax, 64, nil).Model
 	st := dyckTrace(t, m, "bf16", ")(")
 	dyckWant(t, "bf16 )( t", st["t"], "1", "1/2")
 	dyckWant(t, "bf16 )( g", st["g"], "0", "0")
@@ -1113,7 +1104,7 @@ func dyckCollisions(r model.Runner, n int) []int {
 // matches 164. So 164 stays active through round 2 and the member is
 // rejected: accept = 0, s = 1 with check=max.
 func TestDyck12BF16Collision(t *testing.T) {
-	con := construct(t, Dyck12, model.LeftHardmax, 260, map[string]string{"check": "max"})
+	con := construct(t, recipes.Dyck12, model.LeftHardmax, 260, map[string]string{"check": "max"})
 	r, err := model.New(numeric.MustParsePrecision("bf16"), con.Model)
 	if err != nil {
 		t.Fatal(err)
@@ -1136,19 +1127,19 @@ func TestDyckMeasure(t *testing.T) {
 		t.Skip("set DYCK_MEASURE=1 to measure the precision limits")
 	}
 	precisions := []string{"fp16", "bf16", "fp32", "fp64", "24", "53"}
-	measure := func(r *Recipe, w model.Weighting, maxN int, params map[string]string) {
+	measure := func(r *recipes.Recipe, w model.Weighting, maxN int, params map[string]string) {
 		for _, p := range precisions {
 			n := maxN
 			if p == "24" || p == "53" {
 				n = min(n, 512) // big.Float is slow; fp32 and fp64 round alike
 			}
-			rep, err := Check(r, CheckOptions{Precision: numeric.MustParsePrecision(p), Weighting: w, MaxN: n,
+			rep, err := check.Run(r, check.Options{Precision: numeric.MustParsePrecision(p), Weighting: w, MaxN: n,
 				Params: params, Cases: 16, Exhaustive: 256, Seed: 1})
 			if err != nil {
-				t.Logf("%s %s %v %s: %v", r.Name, WeightingAcronym(w), params, p, err)
+				t.Logf("%s %s %v %s: %v", r.Name, recipes.WeightingAcronym(w), params, p, err)
 				continue
 			}
-			line := fmt.Sprintf("%-8s %-10s %-28s N=%-5d %-5s sampled limit %d", r.Name, WeightingAcronym(w), fmt.Sprint(params), n, p, rep.Limit)
+			line := fmt.Sprintf("%-8s %-10s %-28s N=%-5d %-5s sampled limit %d", r.Name, recipes.WeightingAcronym(w), fmt.Sprint(params), n, p, rep.Limit)
 			if f := rep.FirstFailure; f != nil {
 				in := f.Input
 				if len(in) > 30 {
@@ -1159,33 +1150,33 @@ func TestDyckMeasure(t *testing.T) {
 			t.Log(line)
 		}
 	}
-	measure(Dyck1, model.AverageHardmax, 256, nil)
-	measure(Dyck1, model.Softmax, 256, nil)
+	measure(recipes.Dyck1, model.AverageHardmax, 256, nil)
+	measure(recipes.Dyck1, model.Softmax, 256, nil)
 	for _, n := range []int{16, 64, 256, 1024} {
-		measure(Dyck1N, model.AverageHardmax, n, nil)
+		measure(recipes.Dyck1N, model.AverageHardmax, n, nil)
 	}
-	for _, w := range Dyck12.Weightings {
+	for _, w := range recipes.Dyck12.Weightings {
 		for _, check := range []string{"avg", "max"} {
-			measure(Dyck12, w, 2048, map[string]string{"check": check, "outputs": "accept"})
+			measure(recipes.Dyck12, w, 2048, map[string]string{"check": check, "outputs": "accept"})
 		}
 	}
-	measure(Dyck12, model.LeftHardmax, 256, map[string]string{"outputs": "accept"})
-	measure(Dyck12, model.LeftHardmax, 64, nil)
+	measure(recipes.Dyck12, model.LeftHardmax, 256, map[string]string{"outputs": "accept"})
+	measure(recipes.Dyck12, model.LeftHardmax, 64, nil)
 	for _, check := range []string{"avg", "max"} {
-		measure(DyckKD, model.LeftHardmax, 2048, map[string]string{"check": check, "outputs": "accept"})
+		measure(recipes.DyckKD, model.LeftHardmax, 2048, map[string]string{"check": check, "outputs": "accept"})
 	}
 
 	// The round constructions' heads tie when two consecutive encodings
 	// round alike: the first even n ≤ 4096 at which a member built around
 	// such a pair (dyckCollisionString) is decided wrong, check=max.
-	for _, w := range Dyck12.Weightings {
+	for _, w := range recipes.Dyck12.Weightings {
 		for _, p := range precisions {
 			if p == "24" || p == "53" {
 				continue // as fp32 and fp64: no tie below n = 2^23
 			}
 			found := false
 			for n := 2; n <= 4096 && !found; n += 2 {
-				con := construct(t, Dyck12, w, n, map[string]string{"check": "max", "outputs": "accept"})
+				con := construct(t, recipes.Dyck12, w, n, map[string]string{"check": "max", "outputs": "accept"})
 				r, err := model.New(numeric.MustParsePrecision(p), con.Model)
 				if err != nil {
 					t.Fatal(err)
@@ -1197,14 +1188,14 @@ func TestDyckMeasure(t *testing.T) {
 					}
 					out := dyckOutputs(t, con.Model, p, text, 0)
 					if !out[0].Equals(big.NewRat(1, 1)) {
-						t.Logf("dyck12 %s %s: first tie-made failure at n = %d (encodings %d/n, %d/n round alike): accept = %s on %.20s…", WeightingAcronym(w), p, n, j, j+1, out[0].Text, text)
+						t.Logf("dyck12 %s %s: first tie-made failure at n = %d (encodings %d/n, %d/n round alike): accept = %s on %.20s…", recipes.WeightingAcronym(w), p, n, j, j+1, out[0].Text, text)
 						found = true
 						break
 					}
 				}
 			}
 			if !found {
-				t.Logf("dyck12 %s %s: no tie-made failure up to n = 4096", WeightingAcronym(w), p)
+				t.Logf("dyck12 %s %s: no tie-made failure up to n = 4096", recipes.WeightingAcronym(w), p)
 			}
 		}
 	}
@@ -1212,7 +1203,7 @@ func TestDyckMeasure(t *testing.T) {
 	// Dyck-1's external check, which the uniform construction leaves
 	// outside: the largest n at which (t_i = 0 ∧ B_i/i = 0) is membership
 	// at every position of the sampled strings.
-	con := construct(t, Dyck1, model.AverageHardmax, 1024, nil)
+	con := construct(t, recipes.Dyck1, model.AverageHardmax, 1024, nil)
 	for _, p := range precisions {
 		r, err := model.New(numeric.MustParsePrecision(p), con.Model)
 		if err != nil {
@@ -1221,8 +1212,8 @@ func TestDyckMeasure(t *testing.T) {
 		rng := rand.New(rand.NewPCG(1, 2))
 		limit := 0
 	lengths:
-		for _, n := range DefaultLengths(1, 1024) {
-			cases, _ := con.Inputs(n, rng, CasesAt(16, n))
+		for _, n := range check.DefaultLengths(1, 1024) {
+			cases, _ := con.Inputs(n, rng, check.CasesAt(16, n))
 			for _, c := range cases {
 				res, err := r.Run(c.Symbols, false)
 				if err != nil {
@@ -1230,8 +1221,8 @@ func TestDyckMeasure(t *testing.T) {
 				}
 				for i, o := range res.Outputs {
 					accept := o.Values[0].Equals(new(big.Rat)) && o.Values[1].Equals(new(big.Rat))
-					if accept != dyckMember(c.Symbols[:i+1], 0) {
-						t.Logf("dyck1 external check %s: limit %d; first wrong at n=%d pos %d %q: B/i = %s, t = %s", p, limit, n, i+1, CaseText(con.Model, c), o.Values[0].Text, o.Values[1].Text)
+					if accept != recipes.DyckMember(c.Symbols[:i+1], 0) {
+						t.Logf("dyck1 external check %s: limit %d; first wrong at n=%d pos %d %q: B/i = %s, t = %s", p, limit, n, i+1, check.CaseText(con.Model, c), o.Values[0].Text, o.Values[1].Text)
 						break lengths
 					}
 				}

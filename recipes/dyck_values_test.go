@@ -1,9 +1,11 @@
-package recipes
+package recipes_test
 
 import (
 	"math/big"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/transformer-cookbook/verify/recipes"
 )
 
 // dyck1ValuesBig is dyck1Values in big.Rat arithmetic throughout: the
@@ -34,11 +36,11 @@ func dyck1ValuesBig(symbols []int) (b, t []*big.Rat) {
 func TestDyck1ValuesBig(t *testing.T) {
 	check := func(in []int) {
 		t.Helper()
-		b, tt := dyck1Values(in)
+		b, tt := recipes.Dyck1Values(in)
 		wb, wt := dyck1ValuesBig(in)
 		for i := range in {
 			for _, p := range [][2]*big.Rat{{b[i], wb[i]}, {tt[i], wt[i]}} {
-				if p[0].Cmp(p[1]) != 0 || !sameRat(p[0], p[1]) {
+				if p[0].Num().Cmp(p[1].Num()) != 0 || p[0].Denom().Cmp(p[1].Denom()) != 0 {
 					t.Fatalf("%v at %d: %s, want %s", in, i+1, p[0].RatString(), p[1].RatString())
 				}
 			}

@@ -73,7 +73,7 @@ func binaryFF(name, title, section, label string, block func(x, y, out string) *
 				}
 				return []*big.Rat{x, realLine(rng, r(0, 1))}
 			}}
-			return vi.construction(m, pointwise(func(x []*big.Rat) Want { return values(ref(x[0], x[1])) })), nil
+			return vi.Construction(m, pointwise(func(x []*big.Rat) Want { return values(ref(x[0], x[1])) })), nil
 		},
 	}
 }
@@ -108,7 +108,7 @@ var Scale = &Recipe{
 			return nil, err
 		}
 		vi := vectorInput{Names: []string{"x"}, Sample: func(rng *rand.Rand) []*big.Rat { return []*big.Rat{realLine(rng, r(0, 1))} }}
-		return vi.construction(m, pointwise(func(x []*big.Rat) Want { return values(new(big.Rat).Mul(c, x[0])) })), nil
+		return vi.Construction(m, pointwise(func(x []*big.Rat) Want { return values(new(big.Rat).Mul(c, x[0])) })), nil
 	},
 }
 
@@ -146,7 +146,7 @@ var IdentityFFN = &Recipe{
 			return nil, err
 		}
 		m.Layers[0].NoFeedForwardResidual = true
-		return realVectors(xs).construction(m, pointwise(func(x []*big.Rat) Want { return values(x...) })), nil
+		return realVectors(xs).Construction(m, pointwise(func(x []*big.Rat) Want { return values(x...) })), nil
 	},
 }
 
@@ -166,7 +166,7 @@ var ZeroFFN = &Recipe{
 		if err != nil {
 			return nil, err
 		}
-		return realVectors(xs).construction(m, pointwise(func(x []*big.Rat) Want { return values(x...) })), nil
+		return realVectors(xs).Construction(m, pointwise(func(x []*big.Rat) Want { return values(x...) })), nil
 	},
 }
 
@@ -207,7 +207,7 @@ var CPWL = &Recipe{
 		vi := vectorInput{Names: []string{"x"}, Sample: func(rng *rand.Rand) []*big.Rat {
 			return []*big.Rat{pickRat(rng, special, -10, 10, 8)}
 		}}
-		return vi.construction(m, pointwise(func(x []*big.Rat) Want { return values(interpolate(xs, ys, x[0])) })), nil
+		return vi.Construction(m, pointwise(func(x []*big.Rat) Want { return values(interpolate(xs, ys, x[0])) })), nil
 	},
 }
 
@@ -266,7 +266,7 @@ var CancelResidual = &Recipe{
 		if err != nil {
 			return nil, err
 		}
-		return realVectors([]string{"x", "y"}).construction(m, pointwise(func(x []*big.Rat) Want {
+		return realVectors([]string{"x", "y"}).Construction(m, pointwise(func(x []*big.Rat) Want {
 			return values(ratMin(x[0], x[1]), ratMax(x[0], x[1]))
 		})), nil
 	},

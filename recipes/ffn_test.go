@@ -1,4 +1,4 @@
-package recipes
+package recipes_test
 
 import (
 	"math/big"
@@ -10,8 +10,10 @@ import (
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 
+	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
 	"github.com/transformer-cookbook/verify/recipes/blocks"
 	"github.com/transformer-cookbook/verify/recipes/stream"
 )
@@ -25,7 +27,7 @@ func genRat(lim, maxDen int64) gopter.Gen {
 
 // evalFF runs a construction in exact arithmetic on one position holding
 // x and returns its output values.
-func evalFF(t *testing.T, con *Construction, x ...*big.Rat) []*big.Rat {
+func evalFF(t *testing.T, con *recipes.Construction, x ...*big.Rat) []*big.Rat {
 	t.Helper()
 	text := make([]string, len(x))
 	for k, v := range x {
@@ -59,31 +61,31 @@ func propParams(seed int64) *gopter.TestParameters {
 func TestFeedForwardProperties(t *testing.T) {
 	neg := func(x *big.Rat) *big.Rat { return new(big.Rat).Neg(x) }
 	tests := []struct {
-		recipe *Recipe
+		recipe *recipes.Recipe
 		params map[string]string
 		arity  int
 		want   func(x []*big.Rat) []*big.Rat
 	}{
-		{Min, nil, 2, func(x []*big.Rat) []*big.Rat {
+		{recipes.Min, nil, 2, func(x []*big.Rat) []*big.Rat {
 			if x[0].Cmp(x[1]) < 0 {
 				return x[:1]
 			}
 			return x[1:]
 		}},
-		{Max, nil, 2, func(x []*big.Rat) []*big.Rat {
+		{recipes.Max, nil, 2, func(x []*big.Rat) []*big.Rat {
 			if x[0].Cmp(x[1]) > 0 {
 				return x[:1]
 			}
 			return x[1:]
 		}},
-		{Add, nil, 2, func(x []*big.Rat) []*big.Rat { return []*big.Rat{new(big.Rat).Add(x[0], x[1])} }},
-		{Sub, nil, 2, func(x []*big.Rat) []*big.Rat { return []*big.Rat{new(big.Rat).Sub(x[0], x[1])} }},
-		{Scale, map[string]string{"c": "7/3"}, 1, func(x []*big.Rat) []*big.Rat { return []*big.Rat{new(big.Rat).Mul(x[0], big.NewRat(7, 3))} }},
-		{IdentityFFN, map[string]string{"d": "3"}, 3, func(x []*big.Rat) []*big.Rat { return x }},
-		{ZeroFFN, map[string]string{"d": "2"}, 2, func(x []*big.Rat) []*big.Rat { return x }},
+		{recipes.Add, nil, 2, func(x []*big.Rat) []*big.Rat { return []*big.Rat{new(big.Rat).Add(x[0], x[1])} }},
+		{recipes.Sub, nil, 2, func(x []*big.Rat) []*big.Rat { return []*big.Rat{new(big.Rat).Sub(x[0], x[1])} }},
+		{recipes.Scale, map[string]string{"c": "7/3"}, 1, func(x []*big.Rat) []*big.Rat { return []*big.Rat{new(big.Rat).Mul(x[0], big.NewRat(7, 3))} }},
+		{recipes.IdentityFFN, map[string]string{"d": "3"}, 3, func(x []*big.Rat) []*big.Rat { return x }},
+		{recipes.ZeroFFN, map[string]string{"d": "2"}, 2, func(x []*big.Rat) []*big.Rat { return x }},
 		// The default points (−2, 1), (0, −1), (1, 0), (3, 4): slopes −1, 1, 2,
 		// so f(x) = −1 − x for x ≤ 0, −1 + x on [0, 1], 2(x − 1) for x ≥ 1.
-		{CPWL, nil, 1, func(x []*big.Rat) []*big.Rat {
+		{recipes.CPWL, nil, 1, func(x []*big.Rat) []*big.Rat {
 			switch {
 			case x[0].Sign() <= 0:
 				return []*big.Rat{new(big.Rat).Sub(big.NewRat(-1, 1), x[0])}
@@ -93,14 +95,14 @@ func TestFeedForwardProperties(t *testing.T) {
 			y := new(big.Rat).Sub(x[0], big.NewRat(1, 1))
 			return []*big.Rat{y.Mul(y, big.NewRat(2, 1))}
 		}},
-		{CancelResidual, nil, 2, func(x []*big.Rat) []*big.Rat {
+		{recipes.CancelResidual, nil, 2, func(x []*big.Rat) []*big.Rat {
 			if x[0].Cmp(x[1]) > 0 {
 				return []*big.Rat{x[1], x[0]}
 			}
 			return x
 		}},
 		// clip_1/2 clamps to [−1/2, 1/2].
-		{Clip, nil, 1, func(x []*big.Rat) []*big.Rat {
+		{recipes.Clip, nil, 1, func(x []*big.Rat) []*big.Rat {
 			h := big.NewRat(1, 2)
 			switch {
 			case x[0].Cmp(h) > 0:
@@ -157,7 +159,7 @@ func TestCPWLWeights(t *testing.T) {
 	check("b2", f.B2, "-1")
 
 	for _, bad := range []string{"0:0,1:1", "0:0,1:1,1:2", "0:0,2:1,1:2", "0:0,x:1,2:2", "0:0;1:1;2:2"} {
-		if _, err := CPWL.Construct(model.Softmax, 1, map[string]string{"points": bad}); err == nil {
+		if _, err := recipes.CPWL.Construct(model.Softmax, 1, map[string]string{"points": bad}); err == nil {
 			t.Errorf("points %q accepted", bad)
 		}
 	}
@@ -177,8 +179,8 @@ func TestCancelResidualAnyBlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vi := realVectors([]string{"x"})
-	con := vi.construction(m, nil)
+	vi := recipes.RealVectors([]string{"x"})
+	con := vi.Construction(m, nil)
 	for _, x := range []string{"-2", "0", "5/3"} {
 		got := evalFF(t, con, rat(x))[0]
 		want := new(big.Rat).Sub(new(big.Rat).Mul(rat(x), big.NewRat(3, 1)), big.NewRat(1, 1))
@@ -228,7 +230,7 @@ func TestComparatorsByHand(t *testing.T) {
 		{"eqzero-eps", []string{"-3", "3"}, "0", false},
 	}
 	for _, tc := range tests {
-		r, err := Get(tc.recipe)
+		r, err := recipes.Get(tc.recipe)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -255,7 +257,7 @@ func TestBooleanAllTruthTables(t *testing.T) {
 			for k := range table {
 				table[k] = '0' + byte(f>>k&1)
 			}
-			con := construct(t, Boolean, model.Softmax, 1, map[string]string{"table": string(table)})
+			con := construct(t, recipes.Boolean, model.Softmax, 1, map[string]string{"table": string(table)})
 			// All 2^m assignments, one per position of a single input.
 			var texts []string
 			for k := 0; k < 1<<m; k++ {
@@ -276,7 +278,7 @@ func TestBooleanAllTruthTables(t *testing.T) {
 			}
 		}
 	}
-	and := construct(t, Boolean, model.Softmax, 1, map[string]string{"table": "0001"})
+	and := construct(t, recipes.Boolean, model.Softmax, 1, map[string]string{"table": "0001"})
 	if got := evalFF(t, and, rat("1"), rat("1"))[0]; got.Cmp(rat("1")) != 0 {
 		t.Errorf(`table "0001" at (1, 1) = %s, want 1 (x_1 ∧ x_2)`, got.RatString())
 	}
@@ -284,7 +286,7 @@ func TestBooleanAllTruthTables(t *testing.T) {
 		t.Errorf(`table "0001" at (1, 0) = %s, want 0`, got.RatString())
 	}
 	for _, bad := range []string{"", "0", "011", "01x1", strings.Repeat("0", 2048)} {
-		if _, err := Boolean.Construct(model.Softmax, 1, map[string]string{"table": bad}); err == nil {
+		if _, err := recipes.Boolean.Construct(model.Softmax, 1, map[string]string{"table": bad}); err == nil {
 			t.Errorf("table %q accepted", bad)
 		}
 	}
@@ -293,13 +295,13 @@ func TestBooleanAllTruthTables(t *testing.T) {
 // TestConnectives: ∧, ∨, ¬ on every Boolean input.
 func TestConnectives(t *testing.T) {
 	tests := []struct {
-		r    *Recipe
+		r    *recipes.Recipe
 		x    []string
 		want string
 	}{
-		{And, []string{"0", "0"}, "0"}, {And, []string{"0", "1"}, "0"}, {And, []string{"1", "0"}, "0"}, {And, []string{"1", "1"}, "1"},
-		{Or, []string{"0", "0"}, "0"}, {Or, []string{"0", "1"}, "1"}, {Or, []string{"1", "0"}, "1"}, {Or, []string{"1", "1"}, "1"},
-		{Not, []string{"0"}, "1"}, {Not, []string{"1"}, "0"},
+		{recipes.And, []string{"0", "0"}, "0"}, {recipes.And, []string{"0", "1"}, "0"}, {recipes.And, []string{"1", "0"}, "0"}, {recipes.And, []string{"1", "1"}, "1"},
+		{recipes.Or, []string{"0", "0"}, "0"}, {recipes.Or, []string{"0", "1"}, "1"}, {recipes.Or, []string{"1", "0"}, "1"}, {recipes.Or, []string{"1", "1"}, "1"},
+		{recipes.Not, []string{"0"}, "1"}, {recipes.Not, []string{"1"}, "0"},
 	}
 	for _, tc := range tests {
 		con := construct(t, tc.r, model.Softmax, 1, nil)
@@ -326,12 +328,12 @@ func TestIfDomain(t *testing.T) {
 		{map[string]string{"a": "-5", "b": "3/2"}, "0", "1", "-4", "-4"},
 	}
 	for _, tc := range tests {
-		con := construct(t, If, model.Softmax, 1, tc.params)
+		con := construct(t, recipes.If, model.Softmax, 1, tc.params)
 		if got := evalFF(t, con, rat(tc.p), rat(tc.x), rat(tc.y))[0]; got.Cmp(rat(tc.want)) != 0 {
 			t.Errorf("if%v(%s, %s, %s) = %s, want %s", tc.params, tc.p, tc.x, tc.y, got.RatString(), tc.want)
 		}
 	}
-	con := construct(t, If, model.Softmax, 1, nil)
+	con := construct(t, recipes.If, model.Softmax, 1, nil)
 	if got := evalFF(t, con, rat("0"), rat("2"), rat("0"))[0]; got.Cmp(rat("1")) != 0 {
 		t.Errorf("if(0, 2, 0) = %s, want 1 by hand (outside the domain)", got.RatString())
 	}
@@ -339,7 +341,7 @@ func TestIfDomain(t *testing.T) {
 	if err := con.Valid(c); err == nil {
 		t.Error("x = 2 was accepted in the domain [0, 1]")
 	}
-	if _, err := If.Construct(model.Softmax, 1, map[string]string{"a": "1", "b": "1"}); err == nil {
+	if _, err := recipes.If.Construct(model.Softmax, 1, map[string]string{"a": "1", "b": "1"}); err == nil {
 		t.Error("the empty interval [1, 1] was accepted")
 	}
 }
@@ -347,7 +349,7 @@ func TestIfDomain(t *testing.T) {
 // TestFeedForwardNegativeControl: a perturbed weight is caught with a
 // concrete failing input, so the checks of these recipes can fail.
 func TestFeedForwardNegativeControl(t *testing.T) {
-	con := construct(t, Min, model.Softmax, 4, nil)
+	con := construct(t, recipes.Min, model.Softmax, 4, nil)
 	out := slices.Index(con.Model.Components, "out")
 	con.Model.Layers[0].FeedForward.W2.Set(out, 2, numeric.Frac(-9, 10)) // −1 in the paper
 	r, err := model.New(numeric.MustParsePrecision("exact"), con.Model)
@@ -360,7 +362,7 @@ func TestFeedForwardNegativeControl(t *testing.T) {
 		t.Fatal(err)
 	}
 	// ReLU(3) − ReLU(−3) − (9/10)ReLU(3 − 1) = 3 − 9/5 = 6/5, not min = 1.
-	if ok, _ := Compare(con.Expected(c)[0], res.Outputs[0], nil, nil); ok {
+	if ok, _ := check.Compare(con.Expected(c)[0], res.Outputs[0], nil, nil); ok {
 		t.Error("the perturbed min passed")
 	}
 	if !res.Outputs[0].Values[0].Equals(big.NewRat(6, 5)) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
@@ -81,11 +82,11 @@ func TestFileRoundTripEveryRecipe(t *testing.T) {
 					}
 					cases, _ := con.Inputs(n, rng, budget)
 					for _, c := range cases {
-						a, errA := runCase(orig, c)
-						b, errB := runCase(read, c)
+						a, errA := runCaseText(orig, c)
+						b, errB := runCaseText(read, c)
 						if a != b || fmt.Sprint(errA) != fmt.Sprint(errB) {
 							t.Fatalf("n = %d, input %q at %s: the original gives\n%s%v\nthe model read back\n%s%v",
-								n, recipes.CaseText(con.Model, c), prec, a, errA, b, errB)
+								n, check.CaseText(con.Model, c), prec, a, errA, b, errB)
 						}
 						runs++
 					}
@@ -98,9 +99,9 @@ func TestFileRoundTripEveryRecipe(t *testing.T) {
 	}
 }
 
-// runCase runs one case and prints its outputs with every value's exact
+// runCaseText runs one case and prints its outputs with every value's exact
 // bounds.
-func runCase(r model.Runner, c recipes.Case) (string, error) {
+func runCaseText(r model.Runner, c recipes.Case) (string, error) {
 	var res *model.Result
 	var err error
 	if c.Stream != nil {

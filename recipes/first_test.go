@@ -1,26 +1,28 @@
-package recipes
+package recipes_test
 
 import (
 	"math/big"
 	"testing"
 
+	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
 )
 
 // basicRunString runs a symbol-input construction at precision p on the
 // string of n a's.
-func basicRunString(t *testing.T, con *Construction, p string, n int) []model.PositionOutput {
+func basicRunString(t *testing.T, con *recipes.Construction, p string, n int) []model.PositionOutput {
 	t.Helper()
-	return runCase(t, con, p, Case{Symbols: make([]int, n)})
+	return runCase(t, con, p, recipes.Case{Symbols: make([]int, n)})
 }
 
 // TestFirstSweep: first is exact under SMAT and AHAT, every string over
 // {a, b} enumerated up to n = 6, random ones up to 24, and 200 under
 // AHAT.
 func TestFirstSweep(t *testing.T) {
-	for k, w := range First.Weightings {
-		basicSweep(t, First, w, nil, 6, k == 1)
+	for k, w := range recipes.First.Weightings {
+		basicSweep(t, recipes.First, w, nil, 6, k == 1)
 	}
 }
 
@@ -36,8 +38,8 @@ func TestFirstSweep(t *testing.T) {
 // AHAT, with this closed form at every i ≤ 120.
 func TestFirstAttentionAtMostOneThird(t *testing.T) {
 	third := big.NewRat(1, 3)
-	for _, w := range First.Weightings {
-		con := construct(t, First, w, 120, nil)
+	for _, w := range recipes.First.Weightings {
+		con := construct(t, recipes.First, w, 120, nil)
 		out := basicRunString(t, con, "exact", 120)
 		for i := 1; i <= 120; i++ {
 			want := new(big.Rat)
@@ -46,21 +48,21 @@ func TestFirstAttentionAtMostOneThird(t *testing.T) {
 			}
 			c, first := out[i-1].Values[1], out[i-1].Values[0]
 			if !c.Equals(want) {
-				t.Errorf("%s: c_%d = %s, want [i odd]/i = %s", WeightingAcronym(w), i, c.Text, want.RatString())
+				t.Errorf("%s: c_%d = %s, want [i odd]/i = %s", recipes.WeightingAcronym(w), i, c.Text, want.RatString())
 			}
 			wantFirst := new(big.Rat)
 			if i == 1 {
 				wantFirst.SetInt64(1)
 			}
 			if !first.Equals(wantFirst) {
-				t.Errorf("%s: first_%d = %s, want %s", WeightingAcronym(w), i, first.Text, wantFirst.RatString())
+				t.Errorf("%s: first_%d = %s, want %s", recipes.WeightingAcronym(w), i, first.Text, wantFirst.RatString())
 			}
 			cr, _ := c.Rat()
 			if i > 1 && cr.Cmp(third) > 0 {
-				t.Errorf("%s: c_%d = %s exceeds 1/3", WeightingAcronym(w), i, c.Text)
+				t.Errorf("%s: c_%d = %s exceeds 1/3", recipes.WeightingAcronym(w), i, c.Text)
 			}
 			if i > 1 && i != 3 && cr.Cmp(third) == 0 {
-				t.Errorf("%s: c_%d = 1/3, but only i = 3 attains the bound", WeightingAcronym(w), i)
+				t.Errorf("%s: c_%d = 1/3, but only i = 3 attains the bound", recipes.WeightingAcronym(w), i)
 			}
 		}
 	}
@@ -77,13 +79,13 @@ func TestFirstAttentionAtMostOneThird(t *testing.T) {
 // both; first-uhat gives 0 under both UHATs.
 func TestFirstLiteralUHATCounterexample(t *testing.T) {
 	one, zero := rat("1"), rat("0")
-	lit := construct(t, FirstLiteral, model.LeftHardmax, 2, nil)
+	lit := construct(t, recipes.FirstLiteral, model.LeftHardmax, 2, nil)
 	got := basicRunString(t, lit, "exact", 2)
 	basicValues(t, "first-literal UHAT on aa", got, [][]*big.Rat{{one, one}, {one, one}})
-	if want := lit.Expected(Case{Symbols: []int{0, 0}})[1]; want.Values[0].Sign() != 0 {
+	if want := lit.Expected(recipes.Case{Symbols: []int{0, 0}})[1]; want.Values[0].Sign() != 0 {
 		t.Errorf("the reference of first_2 is %s, want 0", want.Values[0].RatString())
 	}
-	rep, err := Check(FirstLiteral, CheckOptions{Precision: numeric.MustParsePrecision("exact"), Weighting: model.LeftHardmax, MaxN: 8, Cases: 4, Seed: 1})
+	rep, err := check.Run(recipes.FirstLiteral, check.Options{Precision: numeric.MustParsePrecision("exact"), Weighting: model.LeftHardmax, MaxN: 8, Cases: 4, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,14 +93,14 @@ func TestFirstLiteralUHATCounterexample(t *testing.T) {
 		t.Errorf("first-literal under UHAT: passed %v, first failure %+v; want the failure at n = 2, position 2", rep.Passed, rep.FirstFailure)
 	}
 
-	right := construct(t, FirstLiteral, model.RightHardmax, 3, nil)
+	right := construct(t, recipes.FirstLiteral, model.RightHardmax, 3, nil)
 	got = basicRunString(t, right, "exact", 3)
 	basicValues(t, "first-literal UHAT-right on aaa", got, [][]*big.Rat{{one, one}, {zero, rat("-1")}, {one, one}})
 
-	for _, w := range FirstLiteral.Weightings[:2] { // SMAT and AHAT: the corrected recipe
-		basicMustPass(t, FirstLiteral, w, []int{1, 2, 3, 4, 5, 6}, nil, 4, 6)
+	for _, w := range recipes.FirstLiteral.Weightings[:2] { // SMAT and AHAT: the corrected recipe
+		basicMustPass(t, recipes.FirstLiteral, w, []int{1, 2, 3, 4, 5, 6}, nil, 4, 6)
 	}
-	if First.Supports(model.LeftHardmax) || !FirstLiteral.Supports(model.LeftHardmax) {
+	if recipes.First.Supports(model.LeftHardmax) || !recipes.FirstLiteral.Supports(model.LeftHardmax) {
 		t.Error("first must not claim UHAT, first-literal must (as printed)")
 	}
 }
@@ -109,14 +111,14 @@ func TestFirstLiteralUHATCounterexample(t *testing.T) {
 // Hand example (derived in FirstUHAT's doc): c = (−1, 1, 1, …), first =
 // (1, 0, 0, …), whatever the symbols.
 func TestFirstUHAT(t *testing.T) {
-	for k, w := range FirstUHAT.Weightings {
-		basicSweep(t, FirstUHAT, w, nil, 6, k == 0)
-		con := construct(t, FirstUHAT, w, 5, nil)
-		got := runCase(t, con, "exact", Case{Symbols: []int{1, 0, 1, 1, 0}})
-		basicValues(t, "first-uhat "+WeightingAcronym(w)+" on babba", got,
+	for k, w := range recipes.FirstUHAT.Weightings {
+		basicSweep(t, recipes.FirstUHAT, w, nil, 6, k == 0)
+		con := construct(t, recipes.FirstUHAT, w, 5, nil)
+		got := runCase(t, con, "exact", recipes.Case{Symbols: []int{1, 0, 1, 1, 0}})
+		basicValues(t, "first-uhat "+recipes.WeightingAcronym(w)+" on babba", got,
 			[][]*big.Rat{rats("1", "-1"), rats("0", "1"), rats("0", "1"), rats("0", "1"), rats("0", "1")})
 	}
-	if FirstUHAT.Supports(model.Softmax) {
+	if recipes.FirstUHAT.Supports(model.Softmax) {
 		t.Error("first-uhat claims SMAT, whose weights on the scores ±1 are not hard")
 	}
 }
@@ -126,14 +128,14 @@ func TestFirstUHAT(t *testing.T) {
 // In first-uhat, W^K = 0 ties every score: leftmost UHAT then retrieves
 // p_1 = −1 everywhere, and first_2 = 1 ≠ 0.
 func TestFirstPerturbed(t *testing.T) {
-	halfValue := basicPerturbed(First, func(m *model.Model) {
+	halfValue := basicPerturbed(recipes.First, func(m *model.Model) {
 		c, p := basicComp(t, m, "c"), basicComp(t, m, "p")
 		m.Layers[0].Attention.Heads[0].V.Set(c, p, numeric.Frac(-1, 2))
 	})
 	if f := basicMustFail(t, halfValue, model.AverageHardmax, 6, nil); f != nil && (f.N != 1 || f.Position != 1) {
 		t.Errorf("first with W^V = −1/2: first failure %+v, want at n = 1", f)
 	}
-	noKey := basicPerturbed(FirstUHAT, func(m *model.Model) {
+	noKey := basicPerturbed(recipes.FirstUHAT, func(m *model.Model) {
 		m.Layers[0].Attention.Heads[0].K = model.Zeros(1, m.D)
 	})
 	if f := basicMustFail(t, noKey, model.LeftHardmax, 6, nil); f != nil && (f.N != 2 || f.Position != 2) {
@@ -146,13 +148,13 @@ func TestFirstPerturbed(t *testing.T) {
 // averages first_1 … first_i = (1, 0, …, 0): 1, 1/2, 1/3, 1/4. A value
 // weight of 2 in the second layer doubles it (negative control).
 func TestInversePosition(t *testing.T) {
-	for k, w := range InversePosition.Weightings {
-		basicSweep(t, InversePosition, w, nil, 6, k == 1)
-		got := basicRunString(t, construct(t, InversePosition, w, 4, nil), "exact", 4)
-		basicValues(t, "inverse-position "+WeightingAcronym(w), got,
+	for k, w := range recipes.InversePosition.Weightings {
+		basicSweep(t, recipes.InversePosition, w, nil, 6, k == 1)
+		got := basicRunString(t, construct(t, recipes.InversePosition, w, 4, nil), "exact", 4)
+		basicValues(t, "inverse-position "+recipes.WeightingAcronym(w), got,
 			[][]*big.Rat{rats("1", "1"), rats("1/2", "0"), rats("1/3", "0"), rats("1/4", "0")})
 	}
-	doubled := basicPerturbed(InversePosition, func(m *model.Model) {
+	doubled := basicPerturbed(recipes.InversePosition, func(m *model.Model) {
 		out, in := basicComp(t, m, "1/i"), basicComp(t, m, "first")
 		m.Layers[1].Attention.Heads[0].V.Set(out, in, numeric.LitInt(2))
 	})
@@ -183,13 +185,13 @@ func TestFirstFloatingPoint(t *testing.T) {
 		p    string
 		want *big.Rat
 	}{{"fp32", new(big.Rat).SetFrac64(1<<24-1, 1<<24)}, {"fp16", rat("1")}} {
-		got := basicRunString(t, construct(t, First, model.AverageHardmax, 1, nil), tc.p, 1)
+		got := basicRunString(t, construct(t, recipes.First, model.AverageHardmax, 1, nil), tc.p, 1)
 		if !got[0].Values[0].Equals(tc.want) {
 			t.Errorf("first_1 at %s = %s, want %s", tc.p, got[0].Values[0].Text, tc.want.RatString())
 		}
 	}
 	for _, p := range []string{"fp8-e4m3", "bf16", "fp16", "fp32"} {
-		rep, err := Check(FirstUHAT, CheckOptions{Precision: numeric.MustParsePrecision(p), Weighting: model.LeftHardmax,
+		rep, err := check.Run(recipes.FirstUHAT, check.Options{Precision: numeric.MustParsePrecision(p), Weighting: model.LeftHardmax,
 			MaxN: 256, Lengths: []int{1, 2, 3, 4, 5, 17, 64, 256}, Cases: 2, Seed: 3})
 		if err != nil {
 			t.Fatal(err)

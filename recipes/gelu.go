@@ -47,7 +47,7 @@ var MulGELU = &Recipe{
 		vi := vectorInput{Names: []string{"x", "y"}, Sample: func(rng *rand.Rand) []*big.Rat {
 			return []*big.Rat{pickRat(rng, special, -2, 2, 64), pickRat(rng, special, -2, 2, 64)}
 		}}
-		con := vi.construction(m, pointwise(func(x []*big.Rat) Want {
+		con := vi.Construction(m, pointwise(func(x []*big.Rat) Want {
 			return Want{Values: []*big.Rat{new(big.Rat).Mul(x[0], x[1])}, Tol: []Bound{{Max: gelUBound(x[0], x[1]), Source: "(|x| + |y|)³/4"}}}
 		}))
 		con.Bounds = []Bound{{Max: r(16, 1), Source: "(|x| + |y|)³/4 for each input (§Multiplication); 16 at the corners of [−2, 2]²"}}

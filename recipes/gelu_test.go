@@ -1,4 +1,4 @@
-package recipes
+package recipes_test
 
 import (
 	"bufio"
@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/recipes"
 )
 
 // TestMulGELUGolden: at every point of testdata/gelu.txt (mpmath, by
@@ -21,7 +23,7 @@ func TestMulGELUGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	cons := map[string]*Construction{}
+	cons := map[string]*recipes.Construction{}
 	slack := rat("1/1000000000000000000000000000000000000000000000") // 1e-45 ≫ mpmath's 50 digits
 	maxRatio := new(big.Rat)
 	lines := 0
@@ -31,7 +33,7 @@ func TestMulGELUGolden(t *testing.T) {
 		act, x, y, value, ratio := fs[0], rat(fs[1]), rat(fs[2]), rat(fs[3]), rat(fs[4])
 		lines++
 		if cons[act] == nil {
-			cons[act] = construct(t, MulGELU, model.Softmax, 1, map[string]string{"act": act})
+			cons[act] = construct(t, recipes.MulGELU, model.Softmax, 1, map[string]string{"act": act})
 		}
 		con := cons[act]
 		c, err := con.Parse(x.RatString() + "," + y.RatString())
@@ -44,7 +46,7 @@ func TestMulGELUGolden(t *testing.T) {
 		if value.Cmp(lo) < 0 || value.Cmp(hi) > 0 {
 			t.Errorf("%s GELU product at (%s, %s): enclosure %s does not contain mpmath's %s", act, x.RatString(), y.RatString(), v.Text, fs[3])
 		}
-		if ok, why := Compare(con.Expected(c)[0], out, con.Bounds, nil); !ok {
+		if ok, why := check.Compare(con.Expected(c)[0], out, con.Bounds, nil); !ok {
 			t.Errorf("%s at (%s, %s): %s", act, x.RatString(), y.RatString(), why)
 		}
 		if ratio.Cmp(big.NewRat(1, 4)) > 0 {

@@ -1,15 +1,17 @@
-package recipes
+package recipes_test
 
 import (
 	"math/big"
 	"testing"
 
+	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
 )
 
 // construct builds r or fails the test.
-func construct(t *testing.T, r *Recipe, w model.Weighting, maxN int, params map[string]string) *Construction {
+func construct(t *testing.T, r *recipes.Recipe, w model.Weighting, maxN int, params map[string]string) *recipes.Construction {
 	t.Helper()
 	c, err := r.Construct(w, maxN, params)
 	if err != nil {
@@ -20,7 +22,7 @@ func construct(t *testing.T, r *Recipe, w model.Weighting, maxN int, params map[
 
 // runCase runs one case of a construction at precision p and returns the
 // outputs.
-func runCase(t *testing.T, con *Construction, p string, c Case) []model.PositionOutput {
+func runCase(t *testing.T, con *recipes.Construction, p string, c recipes.Case) []model.PositionOutput {
 	t.Helper()
 	r, err := model.New(numeric.MustParsePrecision(p), con.Model)
 	if err != nil {
@@ -33,7 +35,7 @@ func runCase(t *testing.T, con *Construction, p string, c Case) []model.Position
 		res, err = r.Run(c.Symbols, false)
 	}
 	if err != nil {
-		t.Fatalf("%s on %q: %v", con.Model.Name, CaseText(con.Model, c), err)
+		t.Fatalf("%s on %q: %v", con.Model.Name, check.CaseText(con.Model, c), err)
 	}
 	return res.Outputs
 }

@@ -255,7 +255,7 @@ var InductionFrequentLiteral = &Recipe{
 	DefaultMaxN: 256,
 	Params:      inductionFrequentParams,
 	Build: func(cfg Config) (*Construction, error) {
-		return buildInductionFrequent(cfg, inductFrequentPrinted{count: true, compare: true})
+		return buildInductionFrequent(cfg, inductFrequentPrinted{Count: true, Compare: true})
 	},
 }
 
@@ -623,10 +623,10 @@ func inductNamesFrequent(alphabet []string) inductFrequentNames {
 // induction: count, the counting head Q = [e_σ1; e_σ2], K = Bigram(x_j),
 // V = 1; compare, the comparison stage without the fallback to the
 // current symbol (no has_σ, no fb_σ).
-type inductFrequentPrinted struct{ count, compare bool }
+type inductFrequentPrinted struct{ Count, Compare bool }
 
 func buildInductionFrequent(cfg Config, printed inductFrequentPrinted) (*Construction, error) {
-	literal := printed.count
+	literal := printed.Count
 	w, maxN := cfg.Weighting, cfg.MaxN
 	if w != model.AverageHardmax {
 		return nil, fmt.Errorf("the construction needs AHAT (uniform attention averages), not %s", WeightingAcronym(w))
@@ -651,7 +651,7 @@ func buildInductionFrequent(cfg Config, printed inductFrequentPrinted) (*Constru
 		inputs = append(inputs, "1")
 		peName = "(i/n, 1)"
 		name += "-literal"
-	} else if printed.compare {
+	} else if printed.Compare {
 		name += "(no fallback)"
 	}
 	p := inductOneHot(stream.New(name, inputs...), alphabet, nm.we).
@@ -731,7 +731,7 @@ func buildInductionFrequent(cfg Config, printed inductFrequentPrinted) (*Constru
 				cmps = append(cmps, g)
 			}
 		}
-		if printed.compare {
+		if printed.Compare {
 			continue
 		}
 		ones := make([]int64, k)
@@ -753,7 +753,7 @@ func buildInductionFrequent(cfg Config, printed inductFrequentPrinted) (*Constru
 		var parts []*stream.FF
 		for s := 0; s < k; s++ {
 			xs := []string{nm.we[s], nm.has[s]}
-			if printed.compare {
+			if printed.Compare {
 				xs = xs[:1]
 			}
 			for u := 0; u < k; u++ {
@@ -767,7 +767,7 @@ func buildInductionFrequent(cfg Config, printed inductFrequentPrinted) (*Constru
 			}
 			parts = append(parts, f)
 		}
-		if printed.compare {
+		if printed.Compare {
 			logits = append(logits, inductSum("Σ∧ → "+nm.logit[t], nm.logit[t], parts...))
 			continue
 		}

@@ -1,12 +1,15 @@
-package recipes
+package recipes_test
 
 import (
 	"math/big"
 	"math/rand/v2"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/transformer-cookbook/verify/check"
+	"github.com/transformer-cookbook/verify/internal/testenv"
+	"github.com/transformer-cookbook/verify/recipes"
 
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
@@ -44,34 +47,18 @@ func inductString(alphabet string, xs []int) string {
 
 // inductRun runs con on s at precision p and returns the output symbols
 // as a string, and the outputs.
-func inductRun(t *testing.T, con *Construction, p, s string) (string, []model.PositionOutput) {
+func inductRun(t *testing.T, con *recipes.Construction, p, s string) (string, []model.PositionOutput) {
 	t.Helper()
 	in, err := con.Model.Tokenize(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	outs := runCase(t, con, p, Case{Symbols: in})
+	outs := runCase(t, con, p, recipes.Case{Symbols: in})
 	var b strings.Builder
 	for _, o := range outs {
 		b.WriteString(o.Symbol)
 	}
 	return b.String(), outs
-}
-
-// inductRace reports whether the test binary was built with -race, which
-// slows exact arithmetic about fifteenfold: the exhaustive sweeps are
-// then shortened.
-func inductRace() bool {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return false
-	}
-	for _, s := range bi.Settings {
-		if s.Key == "-race" && s.Value == "true" {
-			return true
-		}
-	}
-	return false
 }
 
 // TestInductionReference checks the plain-Go references against outputs
@@ -106,10 +93,10 @@ func TestInductionReference(t *testing.T) {
 	}
 	for _, tc := range tests {
 		x := inductLetters(t, "ABCD", tc.in)
-		if got := inductString("ABCD", InductRightmost(x)); got != tc.recent {
+		if got := inductString("ABCD", recipes.InductRightmost(x)); got != tc.recent {
 			t.Errorf("Induct_rightmost(%s) = %s, want %s", tc.in, got, tc.recent)
 		}
-		if got := inductString("ABCD", InductFrequent(x, 4)); got != tc.frequent {
+		if got := inductString("ABCD", recipes.InductFrequent(x, 4)); got != tc.frequent {
 			t.Errorf("Induct_frequent(%s) = %s, want %s", tc.in, got, tc.frequent)
 		}
 	}
@@ -123,22 +110,22 @@ func TestInductionReference(t *testing.T) {
 // divided by i (Avg←).
 func TestInductionPaperExample(t *testing.T) {
 	tests := []struct {
-		r      *Recipe
+		r      *recipes.Recipe
 		w      model.Weighting
 		params map[string]string
 		want   string
 	}{
-		{InductionRecent, model.RightHardmax, nil, inductExampleRecent},
-		{InductionRecent, model.AverageHardmax, map[string]string{"t": "j/n"}, inductExampleRecent},
-		{InductionRecent, model.AverageHardmax, map[string]string{"t": "-1/j"}, inductExampleRecent},
-		{InductionFrequent, model.AverageHardmax, nil, inductExampleFrequent},
-		{InductionFrequent, model.AverageHardmax, map[string]string{"tiebreak": "argmax"}, inductExampleFrequent},
+		{recipes.InductionRecent, model.RightHardmax, nil, inductExampleRecent},
+		{recipes.InductionRecent, model.AverageHardmax, map[string]string{"t": "j/n"}, inductExampleRecent},
+		{recipes.InductionRecent, model.AverageHardmax, map[string]string{"t": "-1/j"}, inductExampleRecent},
+		{recipes.InductionFrequent, model.AverageHardmax, nil, inductExampleFrequent},
+		{recipes.InductionFrequent, model.AverageHardmax, map[string]string{"tiebreak": "argmax"}, inductExampleFrequent},
 	}
 	for _, tc := range tests {
 		con := construct(t, tc.r, tc.w, len(inductExample), tc.params)
 		got, outs := inductRun(t, con, "exact", inductExample)
 		if got != tc.want {
-			t.Errorf("%s %s %v: %s ↦ %s, want %s", tc.r.Name, WeightingAcronym(tc.w), tc.params, inductExample, got, tc.want)
+			t.Errorf("%s %s %v: %s ↦ %s, want %s", tc.r.Name, recipes.WeightingAcronym(tc.w), tc.params, inductExample, got, tc.want)
 		}
 		if tc.params["tiebreak"] == "argmax" {
 			continue // tied logits at positions 6 and 9, by design
@@ -150,14 +137,14 @@ func TestInductionPaperExample(t *testing.T) {
 					want = 1
 				}
 				if !v.Equals(big.NewRat(want, 1)) {
-					t.Errorf("%s %s: position %d, logit %c = %s, want %d", tc.r.Name, WeightingAcronym(tc.w), i+1, "ABCD"[s], v.Text, want)
+					t.Errorf("%s %s: position %d, logit %c = %s, want %d", tc.r.Name, recipes.WeightingAcronym(tc.w), i+1, "ABCD"[s], v.Text, want)
 				}
 			}
 		}
 	}
 
 	// The intermediate vectors, read from the trace of induction-frequent.
-	con := construct(t, InductionFrequent, model.AverageHardmax, len(inductExample), nil)
+	con := construct(t, recipes.InductionFrequent, model.AverageHardmax, len(inductExample), nil)
 	r, err := model.New(numeric.MustParsePrecision("exact"), con.Model)
 	if err != nil {
 		t.Fatal(err)
@@ -212,26 +199,26 @@ func TestInductionPaperExample(t *testing.T) {
 //     see below.
 func TestInductionLiteralCounterexamples(t *testing.T) {
 	tests := []struct {
-		r           *Recipe
+		r           *recipes.Recipe
 		w           model.Weighting
 		in, literal string
 		want        string
 	}{
-		{InductionRecentLiteral, model.RightHardmax, "AB", "AA", "AB"},
-		{InductionRecentLiteral, model.AverageHardmax, "AB", "AA", "AB"},
-		{InductionRecentLiteral, model.RightHardmax, inductExample, "AACABDACDC", inductExampleRecent},
-		{InductionRecentLiteral, model.AverageHardmax, inductExample, "AACABDACDC", inductExampleRecent},
-		{InductionFrequentLiteral, model.AverageHardmax, "B", "A", "B"},
+		{recipes.InductionRecentLiteral, model.RightHardmax, "AB", "AA", "AB"},
+		{recipes.InductionRecentLiteral, model.AverageHardmax, "AB", "AA", "AB"},
+		{recipes.InductionRecentLiteral, model.RightHardmax, inductExample, "AACABDACDC", inductExampleRecent},
+		{recipes.InductionRecentLiteral, model.AverageHardmax, inductExample, "AACABDACDC", inductExampleRecent},
+		{recipes.InductionFrequentLiteral, model.AverageHardmax, "B", "A", "B"},
 	}
 	for _, tc := range tests {
 		con := construct(t, tc.r, tc.w, len(tc.in), nil)
 		got, _ := inductRun(t, con, "exact", tc.in)
 		if got != tc.literal {
-			t.Errorf("%s %s: %s ↦ %s, want the hand-derived %s", tc.r.Name, WeightingAcronym(tc.w), tc.in, got, tc.literal)
+			t.Errorf("%s %s: %s ↦ %s, want the hand-derived %s", tc.r.Name, recipes.WeightingAcronym(tc.w), tc.in, got, tc.literal)
 		}
 		in, _ := con.Model.Tokenize(tc.in)
 		var exp strings.Builder
-		for _, w := range con.Expected(Case{Symbols: in}) {
+		for _, w := range con.Expected(recipes.Case{Symbols: in}) {
 			exp.WriteString(w.Symbol)
 		}
 		if exp.String() != tc.want {
@@ -241,8 +228,8 @@ func TestInductionLiteralCounterexamples(t *testing.T) {
 	// The printed comparison stage alone, on correct counts: positions 2,
 	// 4 and 5 (C, B, D, no follower yet) tie at 0 and return A, so the
 	// example gives AACAABAAAC (the other positions are as printed).
-	noFallback, err := buildInductionFrequent(Config{Weighting: model.AverageHardmax, MaxN: len(inductExample),
-		Params: map[string]string{"alphabet": "ABCD", "tiebreak": "comparisons"}}, inductFrequentPrinted{compare: true})
+	noFallback, err := recipes.BuildInductionFrequent(recipes.Config{Weighting: model.AverageHardmax, MaxN: len(inductExample),
+		Params: map[string]string{"alphabet": "ABCD", "tiebreak": "comparisons"}}, recipes.InductFrequentPrinted{Compare: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +239,7 @@ func TestInductionLiteralCounterexamples(t *testing.T) {
 
 	// On the example the literal head outputs A everywhere, and the
 	// printed counting head outputs 1 for every bigram at every position.
-	con := construct(t, InductionFrequentLiteral, model.AverageHardmax, len(inductExample), nil)
+	con := construct(t, recipes.InductionFrequentLiteral, model.AverageHardmax, len(inductExample), nil)
 	r, err := model.New(numeric.MustParsePrecision("exact"), con.Model)
 	if err != nil {
 		t.Fatal(err)
@@ -291,41 +278,41 @@ func TestInductionLiteralCounterexamples(t *testing.T) {
 // more without the race detector, at full length.
 func TestInductionExhaustive(t *testing.T) {
 	recentMax, frequentMax := 8, 8
-	if testing.Short() || inductRace() {
+	if testing.Short() || testenv.Race {
 		recentMax, frequentMax = 7, 4
 	}
 	abc := map[string]string{"alphabet": "ABC"}
 	tests := []struct {
-		r      *Recipe
+		r      *recipes.Recipe
 		w      model.Weighting
 		params map[string]string
 		maxLen int
 	}{
-		{InductionRecent, model.RightHardmax, abc, recentMax},
-		{InductionRecent, model.AverageHardmax, abc, recentMax},
-		{InductionFrequent, model.AverageHardmax, abc, frequentMax},
-		{InductionFrequent, model.AverageHardmax, map[string]string{"alphabet": "ABC", "tiebreak": "argmax"}, frequentMax},
+		{recipes.InductionRecent, model.RightHardmax, abc, recentMax},
+		{recipes.InductionRecent, model.AverageHardmax, abc, recentMax},
+		{recipes.InductionFrequent, model.AverageHardmax, abc, frequentMax},
+		{recipes.InductionFrequent, model.AverageHardmax, map[string]string{"alphabet": "ABC", "tiebreak": "argmax"}, frequentMax},
 	}
 	for _, tc := range tests {
 		var lengths []int
 		for n := 1; n <= tc.maxLen; n++ {
 			lengths = append(lengths, n)
 		}
-		rep, err := Check(tc.r, CheckOptions{Precision: numeric.MustParsePrecision("exact"), Weighting: tc.w,
+		rep, err := check.Run(tc.r, check.Options{Precision: numeric.MustParsePrecision("exact"), Weighting: tc.w,
 			MaxN: 8, Params: tc.params, Lengths: lengths, Cases: 1, Exhaustive: 6561, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !rep.Passed {
-			t.Errorf("%s %s: %+v", tc.r.Name, WeightingAcronym(tc.w), rep.FirstFailure)
+			t.Errorf("%s %s: %+v", tc.r.Name, recipes.WeightingAcronym(tc.w), rep.FirstFailure)
 			continue
 		}
 		for _, lr := range rep.Lengths {
 			if !lr.Exhaustive || lr.Exact != lr.Cases {
-				t.Errorf("%s %s, length %d: exhaustive %v, %d of %d exact", tc.r.Name, WeightingAcronym(tc.w), lr.N, lr.Exhaustive, lr.Exact, lr.Cases)
+				t.Errorf("%s %s, length %d: exhaustive %v, %d of %d exact", tc.r.Name, recipes.WeightingAcronym(tc.w), lr.N, lr.Exhaustive, lr.Exact, lr.Cases)
 			}
 		}
-		t.Logf("%s %s %v: every string up to length %d", tc.r.Name, WeightingAcronym(tc.w), tc.params, tc.maxLen)
+		t.Logf("%s %s %v: every string up to length %d", tc.r.Name, recipes.WeightingAcronym(tc.w), tc.params, tc.maxLen)
 	}
 }
 
@@ -350,39 +337,39 @@ func TestInductionExhaustive(t *testing.T) {
 //     within 2^−14 of 0 or 1.
 func TestInductionRandom(t *testing.T) {
 	exactFrequent := []int{9, 40, 200}
-	if testing.Short() || inductRace() {
+	if testing.Short() || testenv.Race {
 		exactFrequent = []int{9, 40, 64} // about 60 ms a position under -race
 	}
 	lengths := []int{9, 17, 40, 100, 200}
 	tests := []struct {
-		r       *Recipe
+		r       *recipes.Recipe
 		w       model.Weighting
 		params  map[string]string
 		p       string
 		cases   int
 		lengths []int
 	}{
-		{InductionRecent, model.RightHardmax, nil, "exact", 4, lengths},
-		{InductionRecent, model.AverageHardmax, nil, "exact", 3, lengths},
-		{InductionRecent, model.AverageHardmax, map[string]string{"t": "-1/j"}, "exact", 2, lengths},
-		{InductionFrequent, model.AverageHardmax, nil, "exact", 1, exactFrequent},
-		{InductionRecent, model.RightHardmax, nil, "fp64", 8, lengths},
-		{InductionRecent, model.AverageHardmax, nil, "fp64", 8, lengths},
-		{InductionFrequent, model.AverageHardmax, nil, "fp64", 4, lengths},
-		{InductionRecent, model.RightHardmax, nil, "fp32", 8, lengths},
-		{InductionRecent, model.AverageHardmax, nil, "fp32", 8, lengths},
-		{InductionFrequent, model.AverageHardmax, nil, "fp32", 4, lengths},
-		{InductionRecent, model.RightHardmax, nil, "fp16", 8, lengths},
-		{InductionRecent, model.RightHardmax, nil, "bf16", 8, lengths},
+		{recipes.InductionRecent, model.RightHardmax, nil, "exact", 4, lengths},
+		{recipes.InductionRecent, model.AverageHardmax, nil, "exact", 3, lengths},
+		{recipes.InductionRecent, model.AverageHardmax, map[string]string{"t": "-1/j"}, "exact", 2, lengths},
+		{recipes.InductionFrequent, model.AverageHardmax, nil, "exact", 1, exactFrequent},
+		{recipes.InductionRecent, model.RightHardmax, nil, "fp64", 8, lengths},
+		{recipes.InductionRecent, model.AverageHardmax, nil, "fp64", 8, lengths},
+		{recipes.InductionFrequent, model.AverageHardmax, nil, "fp64", 4, lengths},
+		{recipes.InductionRecent, model.RightHardmax, nil, "fp32", 8, lengths},
+		{recipes.InductionRecent, model.AverageHardmax, nil, "fp32", 8, lengths},
+		{recipes.InductionFrequent, model.AverageHardmax, nil, "fp32", 4, lengths},
+		{recipes.InductionRecent, model.RightHardmax, nil, "fp16", 8, lengths},
+		{recipes.InductionRecent, model.RightHardmax, nil, "bf16", 8, lengths},
 	}
 	for _, tc := range tests {
-		rep, err := Check(tc.r, CheckOptions{Precision: numeric.MustParsePrecision(tc.p), Weighting: tc.w,
+		rep, err := check.Run(tc.r, check.Options{Precision: numeric.MustParsePrecision(tc.p), Weighting: tc.w,
 			MaxN: 200, Params: tc.params, Lengths: tc.lengths, Cases: tc.cases, Seed: 7})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !rep.Passed {
-			t.Errorf("%s %s %v at %s: %+v", tc.r.Name, WeightingAcronym(tc.w), tc.params, tc.p, rep.FirstFailure)
+			t.Errorf("%s %s %v at %s: %+v", tc.r.Name, recipes.WeightingAcronym(tc.w), tc.params, tc.p, rep.FirstFailure)
 		}
 		for _, lr := range rep.Lengths {
 			if lr.Exhaustive {
@@ -396,7 +383,7 @@ func TestInductionRandom(t *testing.T) {
 // the same strings), of the asked length, over the alphabet, and some use
 // fewer than all symbols (the generator draws subsets).
 func TestInductionInputs(t *testing.T) {
-	gen := inductionInputs(4)
+	gen := recipes.InductionInputs(4)
 	a, all := gen(30, rand.New(rand.NewPCG(3, 4)), 20)
 	b, _ := gen(30, rand.New(rand.NewPCG(3, 4)), 20)
 	if all || len(a) != 20 {
@@ -440,11 +427,11 @@ func TestInductionInputs(t *testing.T) {
 //     of 1, so #AC/i counts each AC twice. ACABA, at position 5 (A): AB
 //     and AC each once, so the answer is B; with AC counted twice, C.
 func TestInductionNegativeControl(t *testing.T) {
-	recent := construct(t, InductionRecent, model.RightHardmax, 3, nil)
+	recent := construct(t, recipes.InductionRecent, model.RightHardmax, 3, nil)
 	m := recent.Model
 	eA := slices.Index(m.Components, "e_A")
 	head := m.Layers[1].Attention.Heads[0]
-	if w, err := ratOf(head.Q.At(0, eA)); err != nil || w.Cmp(big.NewRat(1, 1)) != 0 {
+	if w, err := recipes.RatOf(head.Q.At(0, eA)); err != nil || w.Cmp(big.NewRat(1, 1)) != 0 {
 		t.Fatalf("W^Q[0, e_A] = %v, want 1 before the perturbation", head.Q.At(0, eA))
 	}
 	if got, _ := inductRun(t, recent, "exact", "ACA"); got != "ACC" {
@@ -455,11 +442,11 @@ func TestInductionNegativeControl(t *testing.T) {
 		t.Errorf("perturbed W^Q: ACA ↦ %s, want ACA (position 3 wrong)", got)
 	}
 
-	frequent := construct(t, InductionFrequent, model.AverageHardmax, 5, nil)
+	frequent := construct(t, recipes.InductionFrequent, model.AverageHardmax, 5, nil)
 	m = frequent.Model
 	bAC, cAC := slices.Index(m.Components, "[AC]"), slices.Index(m.Components, "#AC/i")
 	v := m.Layers[1].Attention.Heads[0].V
-	if w, err := ratOf(v.At(cAC, bAC)); err != nil || w.Cmp(big.NewRat(1, 1)) != 0 {
+	if w, err := recipes.RatOf(v.At(cAC, bAC)); err != nil || w.Cmp(big.NewRat(1, 1)) != 0 {
 		t.Fatalf("W^V[#AC/i, [AC]] = %v, want 1 before the perturbation", v.At(cAC, bAC))
 	}
 	if got, _ := inductRun(t, frequent, "exact", "ACABA"); got != "ACCBB" {
@@ -477,7 +464,7 @@ func TestInductionNegativeControl(t *testing.T) {
 // at most a few ulps of leaked rounding for B and C, so the maximum
 // cannot move.
 func TestInductionFP32Ties(t *testing.T) {
-	con := construct(t, InductionFrequent, model.AverageHardmax, 8, map[string]string{"alphabet": "ABC"})
+	con := construct(t, recipes.InductionFrequent, model.AverageHardmax, 8, map[string]string{"alphabet": "ABC"})
 	got, outs := inductRun(t, con, "fp32", "AABCBA")
 	if got != "AABCCA" {
 		t.Errorf("fp32: AABCBA ↦ %s, want AABCCA", got)
@@ -498,45 +485,45 @@ func TestInductionFP32Ties(t *testing.T) {
 // frequent head's domain stops at N.
 func TestInductionParams(t *testing.T) {
 	for _, a := range []string{"", "AAB", "BA", "A1", "ABCDEFGHI"} {
-		if _, err := InductionFrequent.Construct(model.AverageHardmax, 4, map[string]string{"alphabet": a}); err == nil {
+		if _, err := recipes.InductionFrequent.Construct(model.AverageHardmax, 4, map[string]string{"alphabet": a}); err == nil {
 			t.Errorf("alphabet %q accepted", a)
 		}
 	}
-	if _, err := InductionRecent.Construct(model.LeftHardmax, 4, nil); err == nil {
+	if _, err := recipes.InductionRecent.Construct(model.LeftHardmax, 4, nil); err == nil {
 		t.Error("induction-recent built under leftmost UHAT")
 	}
-	if _, err := InductionRecent.Construct(model.AverageHardmax, 4, map[string]string{"t": "1/j"}); err == nil {
+	if _, err := recipes.InductionRecent.Construct(model.AverageHardmax, 4, map[string]string{"t": "1/j"}); err == nil {
 		t.Error("induction-recent accepted a leftmost tie-breaking term")
 	}
-	if _, err := InductionFrequent.Construct(model.RightHardmax, 4, nil); err == nil {
+	if _, err := recipes.InductionFrequent.Construct(model.RightHardmax, 4, nil); err == nil {
 		t.Error("induction-frequent built without average-hard attention")
 	}
-	con := construct(t, InductionFrequent, model.AverageHardmax, 4, nil)
-	if err := con.Valid(Case{Symbols: make([]int, 5)}); err == nil {
+	con := construct(t, recipes.InductionFrequent, model.AverageHardmax, 4, nil)
+	if err := con.Valid(recipes.Case{Symbols: make([]int, 5)}); err == nil {
 		t.Error("a string longer than N accepted")
 	}
-	if err := con.Valid(Case{Symbols: make([]int, 4)}); err != nil {
+	if err := con.Valid(recipes.Case{Symbols: make([]int, 4)}); err != nil {
 		t.Error(err)
 	}
 	// The widths stated in the doc comments: 3|Σ| + 1 (UHAT-right),
 	// 3|Σ| + 2 (AHAT, j/n), 3|Σ| + 3 (AHAT, −1/j); |Σ|³ + |Σ|² + 4|Σ| + 1
 	// and |Σ|³ + 3|Σ| + 2 (literal) for the frequent head.
 	widths := []struct {
-		r      *Recipe
+		r      *recipes.Recipe
 		w      model.Weighting
 		params map[string]string
 		d      int
 	}{
-		{InductionRecent, model.RightHardmax, nil, 13},
-		{InductionRecent, model.AverageHardmax, nil, 14},
-		{InductionRecent, model.AverageHardmax, map[string]string{"t": "-1/j"}, 15},
-		{InductionFrequent, model.AverageHardmax, nil, 97},
-		{InductionFrequent, model.AverageHardmax, map[string]string{"alphabet": "ABC"}, 49},
-		{InductionFrequentLiteral, model.AverageHardmax, nil, 78},
+		{recipes.InductionRecent, model.RightHardmax, nil, 13},
+		{recipes.InductionRecent, model.AverageHardmax, nil, 14},
+		{recipes.InductionRecent, model.AverageHardmax, map[string]string{"t": "-1/j"}, 15},
+		{recipes.InductionFrequent, model.AverageHardmax, nil, 97},
+		{recipes.InductionFrequent, model.AverageHardmax, map[string]string{"alphabet": "ABC"}, 49},
+		{recipes.InductionFrequentLiteral, model.AverageHardmax, nil, 78},
 	}
 	for _, tc := range widths {
 		if d := construct(t, tc.r, tc.w, 4, tc.params).Model.D; d != tc.d {
-			t.Errorf("%s %s %v: width %d, want %d", tc.r.Name, WeightingAcronym(tc.w), tc.params, d, tc.d)
+			t.Errorf("%s %s %v: width %d, want %d", tc.r.Name, recipes.WeightingAcronym(tc.w), tc.params, d, tc.d)
 		}
 	}
 }

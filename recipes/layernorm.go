@@ -37,7 +37,7 @@ var Clip = &Recipe{
 		vi := vectorInput{Names: []string{"x"}, Sample: func(rng *rand.Rand) []*big.Rat {
 			return []*big.Rat{realLine(rng, delta, nd, r(0, 1))}
 		}}
-		return vi.construction(m, pointwise(func(x []*big.Rat) Want { return values(ratMax(nd, ratMin(delta, x[0]))) })), nil
+		return vi.Construction(m, pointwise(func(x []*big.Rat) Want { return values(ratMax(nd, ratMin(delta, x[0]))) })), nil
 	},
 }
 
@@ -91,7 +91,7 @@ var LNCircumvent = &Recipe{
 			}
 			return nil
 		}
-		return vi.construction(m, pointwise(func(x []*big.Rat) Want {
+		return vi.Construction(m, pointwise(func(x []*big.Rat) Want {
 			// c = 1/√(Σ x_k²/d + ε): the mean of the squares of [x; −x].
 			ms := new(big.Rat)
 			for _, v := range x {
@@ -217,7 +217,7 @@ var AmplifyLiteral = &Recipe{
 		// Post-norm over the whole stream: y = LN(f(x) + x).
 		m.Norm = model.PostNorm
 		m.Layers[0].FeedForwardNorm = &model.LayerNorm{}
-		return amplifyInputs(xs, delta, true).construction(m, pointwise(signs)), nil
+		return amplifyInputs(xs, delta, true).Construction(m, pointwise(signs)), nil
 	},
 }
 
@@ -249,7 +249,7 @@ var Amplify = &Recipe{
 		if err != nil {
 			return nil, err
 		}
-		return amplifyInputs(xs, delta, false).construction(m, pointwise(signs)), nil
+		return amplifyInputs(xs, delta, false).Construction(m, pointwise(signs)), nil
 	},
 }
 
@@ -293,7 +293,7 @@ var LH = &Recipe{
 				}
 				return nil
 			}}
-		return vi.construction(m, pointwise(func(x []*big.Rat) Want {
+		return vi.Construction(m, pointwise(func(x []*big.Rat) Want {
 			return Want{Reals: lhReals(new(big.Rat).Quo(x[0], x[1]))}
 		})), nil
 	},

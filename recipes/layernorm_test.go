@@ -1,10 +1,12 @@
-package recipes
+package recipes_test
 
 import (
 	"testing"
 
+	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
 	"github.com/transformer-cookbook/verify/recipes/blocks"
 	"github.com/transformer-cookbook/verify/recipes/stream"
 )
@@ -17,7 +19,7 @@ import (
 // (1, −1, −1, −1, −1). The corrected recipe gives the signs.
 func TestAmplifyLiteralCounterexample(t *testing.T) {
 	x := "2, -1/2, -1/2, -1/2, -1/2"
-	lit := construct(t, AmplifyLiteral, model.Softmax, 1, nil)
+	lit := construct(t, recipes.AmplifyLiteral, model.Softmax, 1, nil)
 	c, err := lit.Parse(x)
 	if err != nil {
 		t.Fatal(err)
@@ -31,11 +33,11 @@ func TestAmplifyLiteralCounterexample(t *testing.T) {
 			t.Errorf("literal LN(clip(x))_%d = %s, want %s by hand", k+1, got.Values[k].Text, want)
 		}
 	}
-	if ok, _ := Compare(lit.Expected(c)[0], got, nil, nil); ok {
+	if ok, _ := check.Compare(lit.Expected(c)[0], got, nil, nil); ok {
 		t.Error("the literal recipe's output was accepted as the signs")
 	}
 	// The sweep finds failures too, certified in interval arithmetic.
-	rep, err := Check(AmplifyLiteral, CheckOptions{Precision: numeric.MustParsePrecision("interval:128"), MaxN: 2, Cases: 16, Seed: 1})
+	rep, err := check.Run(recipes.AmplifyLiteral, check.Options{Precision: numeric.MustParsePrecision("interval:128"), MaxN: 2, Cases: 16, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +45,7 @@ func TestAmplifyLiteralCounterexample(t *testing.T) {
 		t.Error("the literal amplification passed a sweep")
 	}
 
-	fixed := construct(t, Amplify, model.Softmax, 1, map[string]string{"d": "5"})
+	fixed := construct(t, recipes.Amplify, model.Softmax, 1, map[string]string{"d": "5"})
 	c, err = fixed.Parse(x)
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +67,7 @@ func TestAmplifyLiteralCounterexample(t *testing.T) {
 // on |x_c| ≥ δ, for several δ and d, including x_c = ±δ.
 func TestAmplifyExactSweep(t *testing.T) {
 	for _, p := range []map[string]string{{"delta": "1/2", "d": "1"}, {"delta": "3/7", "d": "4"}, {"delta": "5", "d": "2"}} {
-		rep, err := Check(Amplify, CheckOptions{Precision: numeric.MustParsePrecision("exact"), MaxN: 6, Cases: 16, Seed: 2, Params: p})
+		rep, err := check.Run(recipes.Amplify, check.Options{Precision: numeric.MustParsePrecision("exact"), MaxN: 6, Cases: 16, Seed: 2, Params: p})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,7 +88,7 @@ func TestLNCircumventNeedsUniformGamma(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	con := vectorInput{Names: []string{"x", "nx"}}.construction(m, nil)
+	con := recipes.VectorInput{Names: []string{"x", "nx"}}.Construction(m, nil)
 	got := evalFF(t, con, rat("1"), rat("-1"))
 	if got[0].Cmp(rat("2")) != 0 || got[1].Cmp(rat("-1")) != 0 {
 		t.Errorf("LN_γ([1; −1]) = (%s, %s), want (2, −1) by hand", got[0].RatString(), got[1].RatString())
@@ -94,7 +96,7 @@ func TestLNCircumventNeedsUniformGamma(t *testing.T) {
 	// With γ = 1 (the recipe), x = (3, 4): mean of squares of [x; −x] is
 	// 25/2, so c = √(2/25) = √2/5 — irrational: the interval check must
 	// contain c·(3, 4, −3, −4); and x = (1, 7): (1 + 49)/2 = 25, c = 1/5.
-	con = construct(t, LNCircumvent, model.Softmax, 1, nil)
+	con = construct(t, recipes.LNCircumvent, model.Softmax, 1, nil)
 	got = evalFF(t, con, rat("1"), rat("7"))
 	for k, want := range []string{"1/5", "7/5", "-1/5", "-7/5"} {
 		if got[k].Cmp(rat(want)) != 0 {
@@ -103,7 +105,7 @@ func TestLNCircumventNeedsUniformGamma(t *testing.T) {
 	}
 	c, _ := con.Parse("3, 4")
 	out := runCase(t, con, "interval:128", c)[0]
-	if ok, why := Compare(con.Expected(c)[0], out, nil, nil); !ok {
+	if ok, why := check.Compare(con.Expected(c)[0], out, nil, nil); !ok {
 		t.Errorf("LN([3, 4, −3, −4]): %s", why)
 	}
 }
@@ -116,7 +118,7 @@ func TestLNCircumventNeedsUniformGamma(t *testing.T) {
 // √(2/5)(2, 1, −2, −1), whose first entry 2√(2/5) ≈ 1.265 is certainly
 // not 1.
 func TestLHScaleInvariance(t *testing.T) {
-	con := construct(t, LH, model.Softmax, 1, nil)
+	con := construct(t, recipes.LH, model.Softmax, 1, nil)
 	for _, in := range [][]string{{"7", "1"}, {"21", "3"}, {"7/2", "1/2"}} {
 		got := evalFF(t, con, rats(in...)...)
 		for k, want := range []string{"7/5", "1/5", "-7/5", "-1/5"} {
@@ -136,7 +138,7 @@ func TestLHScaleInvariance(t *testing.T) {
 		t.Errorf("lh(2)_1 = %s, want 2√(2/5) ≈ 1.2649", two.Text)
 	}
 	// Every sampled (kx, k) agrees with lh(x), certified.
-	rep, err := Check(LH, CheckOptions{Precision: numeric.MustParsePrecision("interval:128"), MaxN: 8, Cases: 16, Seed: 3})
+	rep, err := check.Run(recipes.LH, check.Options{Precision: numeric.MustParsePrecision("interval:128"), MaxN: 8, Cases: 16, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,14 @@
-package recipes
+package recipes_test
 
 import (
 	"math/big"
 	"strings"
 	"testing"
 
+	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
 )
 
 // lookupInput builds the input whose position i holds query qs[i] and
@@ -14,28 +16,28 @@ import (
 func lookupInput(qs, vs []int) []int {
 	in := make([]int, len(qs))
 	for i := range qs {
-		in[i] = lookupIndex(qs[i], vs[i])
+		in[i] = recipes.LookupIndex(qs[i], vs[i])
 	}
 	return in
 }
 
 // TestLookupExpected: the reference retrieves v_{q_i}; examples by hand.
 func TestLookupExpected(t *testing.T) {
-	m := construct(t, Lookup, model.AverageHardmax, 3, nil).Model
+	m := construct(t, recipes.Lookup, model.AverageHardmax, 3, nil).Model
 	in, err := m.Tokenize("2:1 3:0 1:1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	// v = (1, 0, 1); queries (2, 3, 1) retrieve v_2 = 0, v_3 = 1, v_1 = 1.
 	for i, want := range []int64{0, 1, 1} {
-		got := lookupExpected(Case{Symbols: in})[i]
+		got := recipes.LookupExpected(recipes.Case{Symbols: in})[i]
 		for k, v := range got.Values {
 			if v.Cmp(big.NewRat(want, 1)) != 0 {
 				t.Errorf("position %d, output %d: reference %v, want %d", i+1, k, v, want)
 			}
 		}
 	}
-	if err := lookupValid(Case{Symbols: lookupInput([]int{1, 3}, []int{0, 0})}); err == nil {
+	if err := recipes.LookupValid(recipes.Case{Symbols: lookupInput([]int{1, 3}, []int{0, 0})}); err == nil {
 		t.Error("a query past the end of the input was accepted")
 	}
 }
@@ -44,7 +46,7 @@ func TestLookupExpected(t *testing.T) {
 // right value for every input up to length 4 (enumerated: (2n)^n inputs)
 // and for seeded random inputs up to 40.
 func TestLookupExactAHAT(t *testing.T) {
-	rep, err := Check(Lookup, CheckOptions{Precision: numeric.MustParsePrecision("exact"),
+	rep, err := check.Run(recipes.Lookup, check.Options{Precision: numeric.MustParsePrecision("exact"),
 		Weighting: model.AverageHardmax, MaxN: 40, Cases: 8, Exhaustive: 5000, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +68,7 @@ func TestLookupExactAHAT(t *testing.T) {
 // |c − v| ≤ 1/4 and y = v exactly; at 53 bits nothing rounds enough to
 // matter for n ≤ N = 48, so the claims must hold, and c must not be exact.
 func TestLookupSoftmaxBound(t *testing.T) {
-	rep, err := Check(Lookup, CheckOptions{Precision: numeric.MustParsePrecision("53"),
+	rep, err := check.Run(recipes.Lookup, check.Options{Precision: numeric.MustParsePrecision("53"),
 		Weighting: model.Softmax, MaxN: 48, Cases: 4, Exhaustive: 300, Seed: 5})
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +84,7 @@ func TestLookupSoftmaxBound(t *testing.T) {
 		t.Error("every softmax output was exact: the bound was not exercised")
 	}
 	// Exact arithmetic cannot run softmax: log(8N) is irrational.
-	_, err = Check(Lookup, CheckOptions{Precision: numeric.MustParsePrecision("exact"), Weighting: model.Softmax, MaxN: 4, Cases: 1})
+	_, err = check.Run(recipes.Lookup, check.Options{Precision: numeric.MustParsePrecision("exact"), Weighting: model.Softmax, MaxN: 4, Cases: 1})
 	if err == nil || !strings.Contains(err.Error(), "log(") {
 		t.Errorf("exact SMAT: error %v, want one naming log(8N)", err)
 	}
@@ -92,7 +94,7 @@ func TestLookupSoftmaxBound(t *testing.T) {
 // c at position 1.
 func runLookup(t *testing.T, p string, w model.Weighting, maxN int, in []int) model.Value {
 	t.Helper()
-	m := construct(t, Lookup, w, maxN, nil).Model
+	m := construct(t, recipes.Lookup, w, maxN, nil).Model
 	r, err := model.New(numeric.MustParsePrecision(p), m)
 	if err != nil {
 		t.Fatal(err)
@@ -153,7 +155,7 @@ func TestLookupRoundingTies(t *testing.T) {
 // tie of TestLookupRoundingTies (n = 46), never claims a limit beyond a
 // failing length, and reports the failing case.
 func TestLookupSweepFindsFP16Limit(t *testing.T) {
-	rep, err := Check(Lookup, CheckOptions{Precision: numeric.MustParsePrecision("fp16"),
+	rep, err := check.Run(recipes.Lookup, check.Options{Precision: numeric.MustParsePrecision("fp16"),
 		Weighting: model.AverageHardmax, MaxN: 64, Cases: 8, Exhaustive: 256, Seed: 1,
 		Lengths: []int{1, 2, 4, 8, 16, 32, 46, 64}})
 	if err != nil {
@@ -171,7 +173,7 @@ func TestLookupSweepFindsFP16Limit(t *testing.T) {
 }
 
 func TestDefaultLengths(t *testing.T) {
-	got := DefaultLengths(1, 20)
+	got := check.DefaultLengths(1, 20)
 	want := []int{1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 18, 20}
 	if len(got) != len(want) {
 		t.Fatalf("DefaultLengths(1, 20) = %v, want %v", got, want)

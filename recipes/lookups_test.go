@@ -1,4 +1,4 @@
-package recipes
+package recipes_test
 
 import (
 	"fmt"
@@ -6,8 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
 	"github.com/transformer-cookbook/verify/recipes/blocks"
 	"github.com/transformer-cookbook/verify/recipes/stream"
 )
@@ -21,8 +23,8 @@ import (
 //   - (the next 2n) for each b and shift s ∈ [0, n), position i queries
 //     ((i − 1 + s) mod n) + 1 and v_j = b XOR (j mod 2): each position
 //     queries a different position.
-func lookupCover(n int) []Case {
-	var cases []Case
+func lookupCover(n int) []recipes.Case {
+	var cases []recipes.Case
 	for b := 0; b < 2; b++ {
 		for q := 1; q <= n; q++ {
 			qs, vs := make([]int, n), make([]int, n)
@@ -33,7 +35,7 @@ func lookupCover(n int) []Case {
 				}
 				vs[j] ^= b
 			}
-			cases = append(cases, Case{Symbols: lookupInput(qs, vs)})
+			cases = append(cases, recipes.Case{Symbols: lookupInput(qs, vs)})
 		}
 	}
 	for b := 0; b < 2; b++ {
@@ -43,7 +45,7 @@ func lookupCover(n int) []Case {
 				qs[i] = (i+s)%n + 1
 				vs[i] = b ^ ((i + 1) % 2)
 			}
-			cases = append(cases, Case{Symbols: lookupInput(qs, vs)})
+			cases = append(cases, recipes.Case{Symbols: lookupInput(qs, vs)})
 		}
 	}
 	return cases
@@ -69,7 +71,7 @@ func TestLookupCoverCoversEveryPair(t *testing.T) {
 // lookupRun runs con at precision p on the cases and checks each against
 // the reference (exactly, or within the construction's bounds). It returns
 // the number of cases whose c was not exactly v.
-func lookupRun(t *testing.T, con *Construction, p string, cases []Case) (inexact int) {
+func lookupRun(t *testing.T, con *recipes.Construction, p string, cases []recipes.Case) (inexact int) {
 	t.Helper()
 	r, err := model.New(numeric.MustParsePrecision(p), con.Model)
 	if err != nil {
@@ -78,12 +80,12 @@ func lookupRun(t *testing.T, con *Construction, p string, cases []Case) (inexact
 	for _, c := range cases {
 		res, err := r.Run(c.Symbols, false)
 		if err != nil {
-			t.Fatalf("%s on %q: %v", con.Model.Name, CaseText(con.Model, c), err)
+			t.Fatalf("%s on %q: %v", con.Model.Name, check.CaseText(con.Model, c), err)
 		}
 		want := con.Expected(c)
 		for i, w := range want {
-			if ok, why := Compare(w, res.Outputs[i], con.Bounds, con.Model.Output.Labels); !ok {
-				t.Fatalf("%s on %q, position %d: %s", con.Model.Name, CaseText(con.Model, c), i+1, why)
+			if ok, why := check.Compare(w, res.Outputs[i], con.Bounds, con.Model.Output.Labels); !ok {
+				t.Fatalf("%s on %q, position %d: %s", con.Model.Name, check.CaseText(con.Model, c), i+1, why)
 			}
 			if !res.Outputs[i].Values[1].Equals(w.Values[1]) {
 				inexact++
@@ -115,7 +117,7 @@ var (
 // (m = 29) is run by TestLookupsSoftmaxBound and the registry test.
 func TestLookupsExactHardAttention(t *testing.T) {
 	tests := []struct {
-		r         *Recipe
+		r         *recipes.Recipe
 		p         string
 		allUpTo   int   // every input of length ≤ allUpTo, built for N = allUpTo
 		cover     []int // the cover at these lengths, built for N = the largest
@@ -123,19 +125,19 @@ func TestLookupsExactHardAttention(t *testing.T) {
 		perLength bool // build for N = n at each cover length (cheaper)
 		firstOnly bool // only the first 2n inputs of the cover
 	}{
-		{r: LookupOneHot, p: "exact", allUpTo: 3, cover: []int{4, 8, 12}, perLength: true, firstOnly: true},
-		{r: LookupAO, p: "exact", allUpTo: 2, cover: []int{3, 6}, params: aoSmall},
-		{r: LookupLH, p: "interval:128", allUpTo: 2, cover: []int{3, 6}, firstOnly: true},
+		{r: recipes.LookupOneHot, p: "exact", allUpTo: 3, cover: []int{4, 8, 12}, perLength: true, firstOnly: true},
+		{r: recipes.LookupAO, p: "exact", allUpTo: 2, cover: []int{3, 6}, params: aoSmall},
+		{r: recipes.LookupLH, p: "interval:128", allUpTo: 2, cover: []int{3, 6}, firstOnly: true},
 	}
 	for _, tc := range tests {
 		for _, w := range []model.Weighting{model.AverageHardmax, model.LeftHardmax} {
-			t.Run(fmt.Sprintf("%s/%s/%v", tc.r.Name, WeightingAcronym(w), tc.params), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/%s/%v", tc.r.Name, recipes.WeightingAcronym(w), tc.params), func(t *testing.T) {
 				t.Parallel()
 				var lengths []int
 				for n := 1; n <= tc.allUpTo; n++ {
 					lengths = append(lengths, n)
 				}
-				rep, err := Check(tc.r, CheckOptions{Precision: numeric.MustParsePrecision(tc.p), Weighting: w,
+				rep, err := check.Run(tc.r, check.Options{Precision: numeric.MustParsePrecision(tc.p), Weighting: w,
 					MaxN: tc.allUpTo, Params: tc.params, Lengths: lengths, Cases: 1, Exhaustive: 216, Workers: 1})
 				if err != nil {
 					t.Fatal(err)
@@ -173,14 +175,14 @@ func TestLookupsExactHardAttention(t *testing.T) {
 // somewhere, so the bound is exercised.
 func TestLookupsSoftmaxBound(t *testing.T) {
 	tests := []struct {
-		r      *Recipe
+		r      *recipes.Recipe
 		maxN   int
 		params map[string]string
 	}{
-		{LookupOneHot, 8, nil},
-		{HardmaxSoftmax, 12, nil},
-		{LookupAO, 6, aoDefault},
-		{LookupLH, 8, nil},
+		{recipes.LookupOneHot, 8, nil},
+		{recipes.HardmaxSoftmax, 12, nil},
+		{recipes.LookupAO, 6, aoDefault},
+		{recipes.LookupLH, 8, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.r.Name, func(t *testing.T) {
@@ -200,10 +202,10 @@ func TestLookupsSoftmaxBound(t *testing.T) {
 					for i, w := range con.Expected(c) {
 						y, cv := res.Outputs[i].Values[0], res.Outputs[i].Values[1]
 						if !y.Equals(w.Values[0]) {
-							t.Fatalf("on %q, position %d: y = %s, want exactly %s", CaseText(con.Model, c), i+1, y.Text, w.Values[0].RatString())
+							t.Fatalf("on %q, position %d: y = %s, want exactly %s", check.CaseText(con.Model, c), i+1, y.Text, w.Values[0].RatString())
 						}
 						if e := cv.Error(w.Values[1]); e.Cmp(big.NewRat(1, 4)) > 0 {
-							t.Fatalf("on %q, position %d: |c − v| = %s > 1/4", CaseText(con.Model, c), i+1, e.FloatString(6))
+							t.Fatalf("on %q, position %d: |c − v| = %s > 1/4", check.CaseText(con.Model, c), i+1, e.FloatString(6))
 						}
 						if !cv.Equals(w.Values[1]) {
 							inexact++
@@ -225,7 +227,7 @@ func TestLookupsSoftmaxBound(t *testing.T) {
 // encloses 2ReLU(c − 1/4) − 2ReLU(c − 3/4) term by term), so the check
 // reports y undecided rather than confirmed.
 func TestLookupsIntervalSoftmax(t *testing.T) {
-	for _, r := range []*Recipe{LookupLH, HardmaxSoftmax} {
+	for _, r := range []*recipes.Recipe{recipes.LookupLH, recipes.HardmaxSoftmax} {
 		p, _, err := r.PrecisionFor(model.Softmax, 5, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -233,21 +235,21 @@ func TestLookupsIntervalSoftmax(t *testing.T) {
 		if p.String() != "53" {
 			t.Errorf("%s under SMAT: default precision %s, want 53", r.Name, p)
 		}
-		rep, err := Check(r, CheckOptions{Precision: p, Weighting: model.Softmax, MaxN: 5, Cases: 2, Exhaustive: 16})
+		rep, err := check.Run(r, check.Options{Precision: p, Weighting: model.Softmax, MaxN: 5, Cases: 2, Exhaustive: 16})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !rep.Passed {
 			t.Fatalf("%s at %s: %+v", r.Name, p, rep.FirstFailure)
 		}
-		rep, err = Check(r, CheckOptions{Precision: numeric.MustParsePrecision("interval:128"), Weighting: model.Softmax, MaxN: 5, Cases: 2, Exhaustive: 16})
+		rep, err = check.Run(r, check.Options{Precision: numeric.MustParsePrecision("interval:128"), Weighting: model.Softmax, MaxN: 5, Cases: 2, Exhaustive: 16})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if rep.Passed || !strings.HasPrefix(rep.FirstFailure.Reason, "undecided: y = ") {
 			t.Errorf("%s in intervals: passed %v, first failure %+v; want y undecided", r.Name, rep.Passed, rep.FirstFailure)
 		}
-		out := runCase(t, construct(t, r, model.Softmax, 2, nil), "interval:128", Case{Symbols: lookupInput([]int{1, 1}, []int{1, 0})})
+		out := runCase(t, construct(t, r, model.Softmax, 2, nil), "interval:128", recipes.Case{Symbols: lookupInput([]int{1, 1}, []int{1, 0})})
 		if y := out[0].Values[0]; y.Equals(big.NewRat(1, 1)) || !y.Contains(big.NewRat(1, 1)) {
 			t.Errorf("%s on \"1:1 1:0\": y = %s, want a proper enclosure of 1", r.Name, y.Text)
 		}
@@ -280,12 +282,12 @@ func TestLookupAODimension(t *testing.T) {
 		{1, "1/4", "1/2", 1},
 	}
 	for _, tc := range tests {
-		m, err := aoDimension(tc.n, rat(tc.eps), rat(tc.delta))
+		m, err := recipes.AoDimension(tc.n, rat(tc.eps), rat(tc.delta))
 		if err != nil || m != tc.want {
 			t.Errorf("m(N = %d, ε = %s, δ = %s) = %d, %v; want %d", tc.n, tc.eps, tc.delta, m, err, tc.want)
 		}
 	}
-	if _, err := aoDimension(4, rat("1/1000"), rat("1/2")); err == nil {
+	if _, err := recipes.AoDimension(4, rat("1/1000"), rat("1/2")); err == nil {
 		t.Error("ε = 1/1000 asked for m = ⌈6·10⁶ log 8⌉ ≈ 1.2·10⁷ and was accepted")
 	}
 }
@@ -296,8 +298,8 @@ func TestLookupAODimension(t *testing.T) {
 // measured max |x_i·x_j|.
 func TestLookupAOSampler(t *testing.T) {
 	eps := rat("1/4")
-	a, b := aoSample(6, 29, 7), aoSample(6, 29, 7)
-	c := aoSample(6, 29, 8)
+	a, b := recipes.AoSample(6, 29, 7), recipes.AoSample(6, 29, 7)
+	c := recipes.AoSample(6, 29, 8)
 	same := func(x, y [][]int8) bool { return fmt.Sprint(x) == fmt.Sprint(y) }
 	if !same(a, b) {
 		t.Error("two samples with seed 7 differ")
@@ -305,7 +307,7 @@ func TestLookupAOSampler(t *testing.T) {
 	if same(a, c) {
 		t.Error("seeds 7 and 8 gave the same family")
 	}
-	fam, err := sampleAO(6, 29, eps, 1)
+	fam, err := recipes.SampleAO(6, 29, eps, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,12 +335,12 @@ func TestLookupAOSampler(t *testing.T) {
 	}
 	// Every seed before the one used fails the check.
 	for s := uint64(1); s < fam.Seed; s++ {
-		if _, ok := aoCheck(aoSample(6, 29, s), eps); ok {
+		if _, ok := recipes.AoCheck(recipes.AoSample(6, 29, s), eps); ok {
 			t.Errorf("seed %d passes the check but seed %d was used", s, fam.Seed)
 		}
 	}
-	con := construct(t, LookupAO, model.AverageHardmax, 6, aoDefault)
-	con2 := construct(t, LookupAO, model.AverageHardmax, 6, aoDefault)
+	con := construct(t, recipes.LookupAO, model.AverageHardmax, 6, aoDefault)
+	con2 := construct(t, recipes.LookupAO, model.AverageHardmax, 6, aoDefault)
 	if len(con.Notes) != 1 || con.Notes[0] != con2.Notes[0] ||
 		!strings.Contains(con.Notes[0], fmt.Sprintf("seed %d (%d seed(s) tried from 1)", fam.Seed, fam.Tries)) ||
 		!strings.Contains(con.Notes[0], fmt.Sprintf("= %d/29", fam.MaxDot)) {
@@ -367,13 +369,13 @@ func TestLookupAOSampler(t *testing.T) {
 // about 0.752²⁸ ≈ 3·10⁻⁴ (pairs taken as independent), not the promised
 // 1/10: of the seeds 1…200 (20 promised to pass), at most 2 may.
 func TestLookupAOFailureProbability(t *testing.T) {
-	m, err := aoDimension(64, rat("1/4"), rat("1/2"))
+	m, err := recipes.AoDimension(64, rat("1/4"), rat("1/2"))
 	if err != nil || m != 156 {
 		t.Fatalf("m = %d, %v; want 156", m, err)
 	}
 	failed := 0
 	for s := uint64(1); s <= 20; s++ {
-		if _, ok := aoCheck(aoSample(64, m, s), rat("1/4")); !ok {
+		if _, ok := recipes.AoCheck(recipes.AoSample(64, m, s), rat("1/4")); !ok {
 			failed++
 		}
 	}
@@ -382,12 +384,12 @@ func TestLookupAOFailureProbability(t *testing.T) {
 	}
 	t.Logf("N = 64, m = 156, ε = 1/4: %d of 20 samples fail (the paper's δ = 1/2 allows 10)", failed)
 
-	if m, err = aoDimension(8, rat("1/4"), rat("9/10")); err != nil || m != 27 {
+	if m, err = recipes.AoDimension(8, rat("1/4"), rat("9/10")); err != nil || m != 27 {
 		t.Fatalf("m = %d, %v; want 27", m, err)
 	}
 	passed := 0
 	for s := uint64(1); s <= 200; s++ {
-		if _, ok := aoCheck(aoSample(8, m, s), rat("1/4")); ok {
+		if _, ok := recipes.AoCheck(recipes.AoSample(8, m, s), rat("1/4")); ok {
 			passed++
 		}
 	}
@@ -422,11 +424,11 @@ func TestLookupLHScoresAndGap(t *testing.T) {
 			t.Errorf("%s = [%s, %s], want %s", name, lo.FloatString(20), hi.FloatString(20), want)
 		}
 	}
-	within("lh(1)·lh(2)", lhScore(1, 2), "3.7947331922020551984", "1e-18")
-	within("γ(2)", lhGap(2), "0.2052668077979448016", "1e-18")
-	within("γ(3)", lhGap(3), "0.0402020253553338634", "1e-18")
-	within("γ(1)", lhGap(1), "0.2052668077979448016", "1e-18")
-	within("1000⁴·γ(1000)", numeric.Mul(numeric.LitInt(1e12), lhGap(1000)), "2.0040019959904899970", "1e-15")
+	within("lh(1)·lh(2)", recipes.LhScore(1, 2), "3.7947331922020551984", "1e-18")
+	within("γ(2)", recipes.LhGap(2), "0.2052668077979448016", "1e-18")
+	within("γ(3)", recipes.LhGap(3), "0.0402020253553338634", "1e-18")
+	within("γ(1)", recipes.LhGap(1), "0.2052668077979448016", "1e-18")
+	within("1000⁴·γ(1000)", numeric.Mul(numeric.LitInt(1e12), recipes.LhGap(1000)), "2.0040019959904899970", "1e-15")
 	for n := int64(2); n <= 40; n++ {
 		rhsK := (n*(n-1) + 1) * (n*(n-1) + 1)
 		lhsK := (n*n + 1) * ((n-1)*(n-1) + 1)
@@ -453,7 +455,7 @@ func TestLookupLHScoresAndGap(t *testing.T) {
 // √(2/(x² + 1))·[x, 1, −x, −1], checked by containment of the certified
 // enclosures (x = 3: √(1/5)·[3, 1, −3, −1]).
 func TestLookupLHHashes(t *testing.T) {
-	con := construct(t, LookupLH, model.AverageHardmax, 4, nil)
+	con := construct(t, recipes.LookupLH, model.AverageHardmax, 4, nil)
 	r, err := model.New(numeric.MustParsePrecision("interval:128"), con.Model)
 	if err != nil {
 		t.Fatal(err)
@@ -513,13 +515,13 @@ func lookupSign(x int64) int64 {
 // 2·3/√7 ≈ 2.27 at j = 2: both retrieve v_2 = 0, so y = (0, 0), where the
 // lookup (and the separate hashes) give v_1 = 1.
 func TestLookupLHJointNormFails(t *testing.T) {
-	joint := blocks.Identity([]string{"q", "1", "−q", "−1", "j", "1′", "−j", "−1′"}, componentNames("lh", 8))
+	joint := blocks.Identity([]string{"q", "1", "−q", "−1", "j", "1′", "−j", "−1′"}, recipes.ComponentNames("lh", 8))
 	joint.Norm = &stream.Norm{}
-	q, k, v := lookupProjections(4, numeric.LitInt(1))
-	head := &stream.Attn{Name: "joint", In: lookupConcat(componentNames("lh", 8), []string{"v"}), Out: []string{"c"},
+	q, k, v := recipes.LookupProjections(4, numeric.LitInt(1))
+	head := &stream.Attn{Name: "joint", In: recipes.LookupConcat(recipes.ComponentNames("lh", 8), []string{"v"}), Out: []string{"c"},
 		Q: q, K: k, V: v, Weighting: model.AverageHardmax, Scale: model.NoScale}
 	m, err := stream.New("joint-lh", "q", "−q", "1", "−1", "1′", "−1′", "j", "−j", "v").
-		Symbols(lookupAlphabet(2), func(s int) stream.Values {
+		Symbols(recipes.LookupAlphabet(2), func(s int) stream.Values {
 			q := int64(s/2 + 1)
 			return stream.Values{"q": numeric.LitInt(q), "−q": numeric.LitInt(-q), "v": numeric.LitInt(int64(s % 2))}
 		}).
@@ -532,8 +534,8 @@ func TestLookupLHJointNormFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := lookupInput([]int{1, 1}, []int{1, 0})
-	got := runCase(t, &Construction{Model: m}, "interval:128", Case{Symbols: in})
-	sep := runCase(t, construct(t, LookupLH, model.AverageHardmax, 2, nil), "interval:128", Case{Symbols: in})
+	got := runCase(t, &recipes.Construction{Model: m}, "interval:128", recipes.Case{Symbols: in})
+	sep := runCase(t, construct(t, recipes.LookupLH, model.AverageHardmax, 2, nil), "interval:128", recipes.Case{Symbols: in})
 	for i := range in {
 		if !got[i].Values[0].Equals(new(big.Rat)) {
 			t.Errorf("joint norm, position %d: y = %s, want 0 (the wrong value v_2)", i+1, got[i].Values[0].Text)
@@ -577,14 +579,14 @@ func TestLookupsFailWhenBroken(t *testing.T) {
 		return nil
 	}
 	for _, tc := range []struct {
-		r      *Recipe
+		r      *recipes.Recipe
 		p      string
 		params map[string]string
-	}{{LookupOneHot, "exact", nil}, {LookupAO, "exact", aoDefault}, {LookupLH, "interval:128", nil}} {
+	}{{recipes.LookupOneHot, "exact", nil}, {recipes.LookupAO, "exact", aoDefault}, {recipes.LookupLH, "interval:128", nil}} {
 		con := construct(t, tc.r, model.AverageHardmax, 2, tc.params)
 		h := attn(con.Model)
 		h.Q = h.Q.Scale(numeric.LitInt(-1))
-		out := runCase(t, con, tc.p, Case{Symbols: lookupInput([]int{1, 1}, []int{1, 0})})
+		out := runCase(t, con, tc.p, recipes.Case{Symbols: lookupInput([]int{1, 1}, []int{1, 0})})
 		for i := range out {
 			if y, c := out[i].Values[0], out[i].Values[1]; !y.Equals(zero) || !c.Equals(zero) {
 				t.Errorf("%s with −W^Q, position %d: (y, c) = (%s, %s), want (0, 0)", tc.r.Name, i+1, y.Text, c.Text)
@@ -592,26 +594,26 @@ func TestLookupsFailWhenBroken(t *testing.T) {
 		}
 	}
 
-	con := construct(t, LookupOneHot, model.AverageHardmax, 2, nil)
+	con := construct(t, recipes.LookupOneHot, model.AverageHardmax, 2, nil)
 	h := attn(con.Model)
 	h.K.Set(0, lookupComponent(con.Model.Components, "ei1"), numeric.Expr{})
-	out := runCase(t, con, "exact", Case{Symbols: lookupInput([]int{1, 2}, []int{1, 0})})
+	out := runCase(t, con, "exact", recipes.Case{Symbols: lookupInput([]int{1, 2}, []int{1, 0})})
 	if y, c := out[0].Values[0], out[0].Values[1]; !c.Equals(big.NewRat(1, 2)) || !y.Equals(big.NewRat(1, 2)) {
 		t.Errorf("one-hot without W^K's e_1: (y, c) = (%s, %s), want (1/2, 1/2)", y.Text, c.Text)
 	}
-	rep, err := Check(LookupOneHot, CheckOptions{Precision: numeric.MustParsePrecision("exact"), Weighting: model.AverageHardmax, MaxN: 2, Cases: 1, Exhaustive: 16})
+	rep, err := check.Run(recipes.LookupOneHot, check.Options{Precision: numeric.MustParsePrecision("exact"), Weighting: model.AverageHardmax, MaxN: 2, Cases: 1, Exhaustive: 16})
 	if err != nil || !rep.Passed {
 		t.Fatalf("the unperturbed one-hot lookup fails: %v %+v", err, rep)
 	}
 
-	out = runCase(t, construct(t, HardmaxSoftmax, model.Softmax, 1, nil), "interval:128",
-		Case{Symbols: lookupInput([]int{1, 1, 1, 1}, []int{1, 0, 0, 0})})
+	out = runCase(t, construct(t, recipes.HardmaxSoftmax, model.Softmax, 1, nil), "interval:128",
+		recipes.Case{Symbols: lookupInput([]int{1, 1, 1, 1}, []int{1, 0, 0, 0})})
 	if y, c := out[0].Values[0], out[0].Values[1]; !c.Contains(big.NewRat(8, 11)) || !y.Contains(big.NewRat(21, 22)) {
 		t.Errorf("hardmax-softmax (N = 1) at n = 4: (y, c) = (%s, %s), want (21/22, 8/11)", y.Text, c.Text)
 	}
 
-	out = runCase(t, construct(t, LookupLH, model.Softmax, 2, nil), "53",
-		Case{Symbols: lookupInput([]int{2, 2, 2}, []int{0, 1, 0})})
+	out = runCase(t, construct(t, recipes.LookupLH, model.Softmax, 2, nil), "53",
+		recipes.Case{Symbols: lookupInput([]int{2, 2, 2}, []int{0, 1, 0})})
 	for i := range out {
 		y, c := out[i].Values[0], out[i].Values[1]
 		if c.Error(rat("0.608460575119506386779")).Cmp(rat("1e-12")) > 0 || y.Error(rat("0.716921150239012773558")).Cmp(rat("1e-12")) > 0 {
@@ -619,8 +621,8 @@ func TestLookupsFailWhenBroken(t *testing.T) {
 		}
 	}
 
-	out = runCase(t, construct(t, LookupOneHot, model.AverageHardmax, 2, nil), "exact",
-		Case{Symbols: lookupInput([]int{1, 2, 1, 2}, []int{1, 0, 0, 1})})
+	out = runCase(t, construct(t, recipes.LookupOneHot, model.AverageHardmax, 2, nil), "exact",
+		recipes.Case{Symbols: lookupInput([]int{1, 2, 1, 2}, []int{1, 0, 0, 1})})
 	for i, want := range []*big.Rat{one, zero, one, zero} {
 		if y := out[i].Values[0]; !y.Equals(want) {
 			t.Errorf("one-hot (N = 2) AHAT at n = 4, position %d: y = %s, want %s", i+1, y.Text, want.RatString())
@@ -641,8 +643,8 @@ func lookupComponent(xs []string, x string) int {
 // Attention with Soft Attention is the one-hot lookup under SMAT, with
 // the gap γ = 1 and 1/τ = log(8N) in W^Q; it refuses other weightings.
 func TestHardmaxSoftmaxIsOneHot(t *testing.T) {
-	a := construct(t, HardmaxSoftmax, model.Softmax, 5, nil).Model
-	b := construct(t, LookupOneHot, model.Softmax, 5, nil).Model
+	a := construct(t, recipes.HardmaxSoftmax, model.Softmax, 5, nil).Model
+	b := construct(t, recipes.LookupOneHot, model.Softmax, 5, nil).Model
 	ha, hb := a.Layers[0].Attention.Heads[0], b.Layers[0].Attention.Heads[0]
 	if len(a.Layers) != len(b.Layers) || ha.Q.String() != hb.Q.String() || ha.K.String() != hb.K.String() || ha.V.String() != hb.V.String() ||
 		fmt.Sprint(a.WordEmbedding) != fmt.Sprint(b.WordEmbedding) || fmt.Sprint(a.Components) != fmt.Sprint(b.Components) {
@@ -652,7 +654,7 @@ func TestHardmaxSoftmaxIsOneHot(t *testing.T) {
 	if got := q.At(0, 0).String(); !strings.Contains(got, "log(40)") {
 		t.Errorf("W^Q[1][1] = %s, want log(8N)/γ = log(40)", got)
 	}
-	if _, err := Check(HardmaxSoftmax, CheckOptions{Precision: numeric.MustParsePrecision("exact"), Weighting: model.AverageHardmax, MaxN: 2, Cases: 1}); err == nil {
+	if _, err := check.Run(recipes.HardmaxSoftmax, check.Options{Precision: numeric.MustParsePrecision("exact"), Weighting: model.AverageHardmax, MaxN: 2, Cases: 1}); err == nil {
 		t.Error("hardmax-softmax ran under AHAT")
 	}
 }

@@ -1,12 +1,14 @@
-package recipes
+package recipes_test
 
 import (
 	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
 )
 
 // TestMultiHeadExpected: on "2:1 3:0 1:1" (n = 3, v = (1, 0, 1)) the
@@ -14,8 +16,8 @@ import (
 // reversed queries n+1−q = (2, 1, 3) retrieve c2 = (v_2, v_1, v_3) =
 // (0, 1, 1); y = c1 + c2 = (0, 2, 2).
 func TestMultiHeadExpected(t *testing.T) {
-	con := construct(t, MultiHead, model.AverageHardmax, 3, nil)
-	got := multiHeadExpected(predCase(t, con, "2:1 3:0 1:1"))
+	con := construct(t, recipes.MultiHead, model.AverageHardmax, 3, nil)
+	got := recipes.MultiHeadExpected(predCase(t, con, "2:1 3:0 1:1"))
 	want := [][]string{{"0", "0", "0"}, {"2", "1", "1"}, {"2", "1", "1"}}
 	for i := range want {
 		for k, w := range want[i] {
@@ -29,9 +31,9 @@ func TestMultiHeadExpected(t *testing.T) {
 // TestMultiHeadLayers: the simulation has one head per attention
 // sublayer, the multi-head model both heads in its first.
 func TestMultiHeadLayers(t *testing.T) {
-	for _, w := range MultiHead.Weightings {
-		sim := construct(t, MultiHead, w, 4, nil).Model
-		multi := construct(t, MultiHead, w, 4, map[string]string{"form": "multi-head"}).Model
+	for _, w := range recipes.MultiHead.Weightings {
+		sim := construct(t, recipes.MultiHead, w, 4, nil).Model
+		multi := construct(t, recipes.MultiHead, w, 4, map[string]string{"form": "multi-head"}).Model
 		var simHeads []int
 		for _, l := range sim.Layers {
 			if l.Attention != nil {
@@ -39,10 +41,10 @@ func TestMultiHeadLayers(t *testing.T) {
 			}
 		}
 		if !slices.Equal(simHeads, []int{1, 1}) {
-			t.Errorf("%s simulation: heads per attention sublayer %v, want [1 1]", WeightingAcronym(w), simHeads)
+			t.Errorf("%s simulation: heads per attention sublayer %v, want [1 1]", recipes.WeightingAcronym(w), simHeads)
 		}
 		if a := multi.Layers[0].Attention; a == nil || len(a.Heads) != 2 {
-			t.Errorf("%s multi-head: the first layer does not have two heads", WeightingAcronym(w))
+			t.Errorf("%s multi-head: the first layer does not have two heads", recipes.WeightingAcronym(w))
 		}
 	}
 }
@@ -50,15 +52,15 @@ func TestMultiHeadLayers(t *testing.T) {
 // multiHeadInputs returns every valid input up to length enumerated
 // ((2n)^n of length n), then count seeded random ones of each length up
 // to maxN.
-func multiHeadInputs(enumerated, maxN, count int) []Case {
+func multiHeadInputs(enumerated, maxN, count int) []recipes.Case {
 	rng := rand.New(rand.NewPCG(11, 12))
-	var cases []Case
+	var cases []recipes.Case
 	for n := 1; n <= maxN; n++ {
 		budget := count
 		if n <= enumerated {
 			budget = 1 << 20
 		}
-		cs, _ := lookupInputs(n, rng, budget)
+		cs, _ := recipes.LookupInputs(n, rng, budget)
 		cases = append(cases, cs...)
 	}
 	return cases
@@ -76,8 +78,8 @@ func TestMultiHeadSimulationEqualsMultiHead(t *testing.T) {
 		enumerated int
 	}{{model.AverageHardmax, 3}, {model.LeftHardmax, 2}} {
 		w := tc.w
-		sim := construct(t, MultiHead, w, 6, nil)
-		multi := construct(t, MultiHead, w, 6, map[string]string{"form": "multi-head"})
+		sim := construct(t, recipes.MultiHead, w, 6, nil)
+		multi := construct(t, recipes.MultiHead, w, 6, map[string]string{"form": "multi-head"})
 		rs, err := model.New(numeric.MustParsePrecision("exact"), sim.Model)
 		if err != nil {
 			t.Fatal(err)
@@ -95,13 +97,13 @@ func TestMultiHeadSimulationEqualsMultiHead(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := multiHeadExpected(c)
+			want := recipes.MultiHeadExpected(c)
 			for i := range want {
 				for k, v := range want[i].Values {
 					x, y := a.Outputs[i].Values[k], b.Outputs[i].Values[k]
 					if !x.Equals(v) || !y.Equals(v) {
 						t.Fatalf("%s on %s, position %d, %s: simulation %s, multi-head %s, reference %s",
-							WeightingAcronym(w), CaseText(sim.Model, c), i+1, sim.Model.Output.Labels[k], x.Text, y.Text, v.RatString())
+							recipes.WeightingAcronym(w), check.CaseText(sim.Model, c), i+1, sim.Model.Output.Labels[k], x.Text, y.Text, v.RatString())
 					}
 				}
 			}
@@ -117,18 +119,18 @@ func TestMultiHeadSimulationEqualsMultiHead(t *testing.T) {
 // values, right or wrong, under every weighting.
 func TestMultiHeadSimulationSameRounding(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	for _, w := range MultiHead.Weightings {
-		sim := construct(t, MultiHead, w, 47, nil)
-		multi := construct(t, MultiHead, w, 47, map[string]string{"form": "multi-head"})
+	for _, w := range recipes.MultiHead.Weightings {
+		sim := construct(t, recipes.MultiHead, w, 47, nil)
+		multi := construct(t, recipes.MultiHead, w, 47, map[string]string{"form": "multi-head"})
 		for _, n := range []int{5, 47} {
-			cs, _ := lookupInputs(n, rng, 1)
+			cs, _ := recipes.LookupInputs(n, rng, 1)
 			for _, c := range cs {
 				a := runCase(t, sim, "fp16", c)
 				b := runCase(t, multi, "fp16", c)
 				for i := range a {
 					for k := range a[i].Values {
 						if a[i].Values[k].Text != b[i].Values[k].Text {
-							t.Fatalf("%s fp16 n = %d, position %d: simulation %s, multi-head %s", WeightingAcronym(w), n, i+1, a[i].Values[k].Text, b[i].Values[k].Text)
+							t.Fatalf("%s fp16 n = %d, position %d: simulation %s, multi-head %s", recipes.WeightingAcronym(w), n, i+1, a[i].Values[k].Text, b[i].Values[k].Text)
 						}
 					}
 				}
@@ -143,7 +145,7 @@ func TestMultiHeadSimulationSameRounding(t *testing.T) {
 // reference exactly.)
 func TestMultiHeadSoftmax(t *testing.T) {
 	for _, form := range []string{"simulation", "multi-head"} {
-		rep, err := Check(MultiHead, CheckOptions{Precision: numeric.MustParsePrecision("53"),
+		rep, err := check.Run(recipes.MultiHead, check.Options{Precision: numeric.MustParsePrecision("53"),
 			Weighting: model.Softmax, MaxN: 8, Params: map[string]string{"form": form}, Cases: 3, Exhaustive: 36, Seed: 4})
 		if err != nil {
 			t.Fatal(err)
@@ -161,7 +163,7 @@ func TestMultiHeadSoftmax(t *testing.T) {
 // retrieves v_{n−q} = v_1 = 0 and y = 0.
 func TestMultiHeadPerturbedCaught(t *testing.T) {
 	for _, form := range []string{"simulation", "multi-head"} {
-		con := construct(t, MultiHead, model.AverageHardmax, 2, map[string]string{"form": form})
+		con := construct(t, recipes.MultiHead, model.AverageHardmax, 2, map[string]string{"form": form})
 		m := con.Model
 		head2 := m.Layers[0].Attention.Heads[1:]
 		if form == "simulation" {
@@ -171,7 +173,7 @@ func TestMultiHeadPerturbedCaught(t *testing.T) {
 		head2[0].Q.Set(0, one, numeric.LitInt(-1))
 		c := predCase(t, con, "1:0 1:1")
 		got := runCase(t, con, "exact", c)[0].Values[0]
-		want := multiHeadExpected(c)[0].Values[0]
+		want := recipes.MultiHeadExpected(c)[0].Values[0]
 		if !got.Equals(rat("0")) || want.Cmp(rat("1")) != 0 {
 			t.Errorf("%s perturbed: y_1 = %s (reference %s), want 0 (reference 1)", form, got.Text, want.RatString())
 		}
@@ -194,8 +196,8 @@ func TestMultiHeadFP16Tie(t *testing.T) {
 	vs[n-1] = 1
 	in := lookupInput(qs, vs)
 	for _, form := range []string{"simulation", "multi-head"} {
-		con := construct(t, MultiHead, model.AverageHardmax, n, map[string]string{"form": form})
-		out := runCase(t, con, "fp16", Case{Symbols: in})[0].Values
+		con := construct(t, recipes.MultiHead, model.AverageHardmax, n, map[string]string{"form": form})
+		out := runCase(t, con, "fp16", recipes.Case{Symbols: in})[0].Values
 		if !out[1].Equals(rat("0")) || !out[2].Equals(rat("1/2")) {
 			t.Errorf("%s fp16: c1, c2 = %s, %s at position 1, want 0, 1/2", form, out[1].Text, out[2].Text)
 		}

@@ -1,4 +1,4 @@
-package recipes
+package recipes_test
 
 import (
 	"bufio"
@@ -8,8 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
 )
 
 // TestPositionEncodingLimits: where the encodings leave a format's grid,
@@ -33,11 +35,11 @@ func TestPositionEncodingLimits(t *testing.T) {
 		{"pe-ratio", "bf16", []int{64}, 64, 64, 0},
 	}
 	for _, tc := range tests {
-		r, err := Get(tc.recipe)
+		r, err := recipes.Get(tc.recipe)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := Check(r, CheckOptions{Precision: numeric.MustParsePrecision(tc.precision), MaxN: tc.maxN, Lengths: tc.lengths, Cases: 1, Seed: 1})
+		rep, err := check.Run(r, check.Options{Precision: numeric.MustParsePrecision(tc.precision), MaxN: tc.maxN, Lengths: tc.lengths, Cases: 1, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,16 +54,16 @@ func TestPositionEncodingLimits(t *testing.T) {
 	// Sinusoidal: irrational, so exact arithmetic cannot represent the
 	// encoding at all, certified intervals confirm it, and fp64 is never
 	// exactly it.
-	sin, _ := Get("pe-sinusoidal")
-	if rep, err := Check(sin, CheckOptions{Precision: numeric.MustParsePrecision("exact"), MaxN: 4, Cases: 1}); err == nil &&
+	sin, _ := recipes.Get("pe-sinusoidal")
+	if rep, err := check.Run(sin, check.Options{Precision: numeric.MustParsePrecision("exact"), MaxN: 4, Cases: 1}); err == nil &&
 		(rep.Passed || !strings.Contains(rep.FirstFailure.Reason, "not a rational number")) {
 		t.Errorf("exact arithmetic ran the sinusoidal encoding: %+v", rep.FirstFailure)
 	}
-	rep, err := Check(sin, CheckOptions{Precision: numeric.MustParsePrecision("interval:96"), MaxN: 40, Lengths: []int{1, 5, 40}, Cases: 1, Params: map[string]string{"d": "6"}})
+	rep, err := check.Run(sin, check.Options{Precision: numeric.MustParsePrecision("interval:96"), MaxN: 40, Lengths: []int{1, 5, 40}, Cases: 1, Params: map[string]string{"d": "6"}})
 	if err != nil || !rep.Passed {
 		t.Errorf("sinusoidal in intervals: %v %+v", err, rep)
 	}
-	rep, err = Check(sin, CheckOptions{Precision: numeric.MustParsePrecision("fp64"), MaxN: 2, Cases: 1})
+	rep, err = check.Run(sin, check.Options{Precision: numeric.MustParsePrecision("fp64"), MaxN: 2, Cases: 1})
 	if err != nil || rep.Passed {
 		t.Errorf("sinusoidal at fp64 passed an exactness claim: %v", err)
 	}
@@ -72,13 +74,13 @@ func TestPositionEncodingLimits(t *testing.T) {
 // family: |x_i·x_j| ≤ ε for i ≠ j and x_i·x_i = 1, as §Almost Orthogonal
 // Embeddings requires, checked from the outputs, not from the sampler.
 func TestPEAlmostOrthogonal(t *testing.T) {
-	r, err := Get("pe-ao")
+	r, err := recipes.Get("pe-ao")
 	if err != nil {
 		t.Fatal(err)
 	}
 	const n = 8
 	con := construct(t, r, model.Softmax, n, map[string]string{"eps": "1/3"})
-	out := runCase(t, con, "interval:128", Case{Symbols: make([]int, n)})
+	out := runCase(t, con, "interval:128", recipes.Case{Symbols: make([]int, n)})
 	eps := rat("1/3")
 	for i := range out {
 		for j := range out {
@@ -120,7 +122,7 @@ func TestSinusoidalGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	r, err := Get("pe-sinusoidal")
+	r, err := recipes.Get("pe-sinusoidal")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +139,7 @@ func TestSinusoidalGolden(t *testing.T) {
 		key := fmt.Sprint(d, mBase)
 		if outs[key] == nil {
 			con := construct(t, r, model.Softmax, 100, map[string]string{"d": fmt.Sprint(d), "M": fmt.Sprint(mBase)})
-			outs[key] = runCase(t, con, "interval:128", Case{Symbols: make([]int, 100)})
+			outs[key] = runCase(t, con, "interval:128", recipes.Case{Symbols: make([]int, 100)})
 		}
 		v := outs[key][i-1].Values[comp]
 		want := rat(value)

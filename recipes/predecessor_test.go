@@ -1,29 +1,31 @@
-package recipes
+package recipes_test
 
 import (
 	"math/big"
 	"slices"
 	"testing"
 
+	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
 	"github.com/transformer-cookbook/verify/recipes/blocks"
 	"github.com/transformer-cookbook/verify/recipes/stream"
 )
 
 // predCase tokenizes an input of the predecessor recipes.
-func predCase(t *testing.T, con *Construction, text string) Case {
+func predCase(t *testing.T, con *recipes.Construction, text string) recipes.Case {
 	t.Helper()
 	in, err := con.Model.Tokenize(text)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Case{Symbols: in}
+	return recipes.Case{Symbols: in}
 }
 
 // predOutputs runs con at precision p on text and returns the first
 // output value at every position.
-func predOutputs(t *testing.T, con *Construction, p, text string) []model.Value {
+func predOutputs(t *testing.T, con *recipes.Construction, p, text string) []model.Value {
 	t.Helper()
 	var out []model.Value
 	for _, o := range runCase(t, con, p, predCase(t, con, text)) {
@@ -48,8 +50,8 @@ func wantValues(t *testing.T, what string, got []model.Value, want ...string) {
 // TestPredExpected: the reference is (0, v_1, …, v_{n−1}), with h = 1/2;
 // "1h01" has v = (1, 1/2, 0, 1), so pred = (0, 1, 1/2, 0).
 func TestPredExpected(t *testing.T) {
-	con := construct(t, Pred, model.RightHardmax, 4, nil)
-	got := predExpected(predCase(t, con, "1h01"))
+	con := construct(t, recipes.Pred, model.RightHardmax, 4, nil)
+	got := recipes.PredExpected(predCase(t, con, "1h01"))
 	for i, want := range []string{"0", "1", "1/2", "0"} {
 		if got[i].Values[0].Cmp(rat(want)) != 0 {
 			t.Errorf("position %d: reference %s, want %s", i+1, got[i].Values[0].RatString(), want)
@@ -72,15 +74,15 @@ var predWeightings = []struct {
 // checkAllExact runs Check at exact precision and requires every length
 // to pass with every case exact, and lengths up to enumerated to be
 // enumerated.
-func checkAllExact(t *testing.T, r *Recipe, w model.Weighting, params map[string]string, maxN, exhaustive, enumerated int) {
+func checkAllExact(t *testing.T, r *recipes.Recipe, w model.Weighting, params map[string]string, maxN, exhaustive, enumerated int) {
 	t.Helper()
-	rep, err := Check(r, CheckOptions{Precision: numeric.MustParsePrecision("exact"), Weighting: w,
+	rep, err := check.Run(r, check.Options{Precision: numeric.MustParsePrecision("exact"), Weighting: w,
 		MaxN: maxN, Params: params, Cases: 6, Exhaustive: exhaustive, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !rep.Passed || rep.Limit != maxN {
-		t.Fatalf("%s %s %v: limit %d, first failure %+v", r.Name, WeightingAcronym(w), params, rep.Limit, rep.FirstFailure)
+		t.Fatalf("%s %s %v: limit %d, first failure %+v", r.Name, recipes.WeightingAcronym(w), params, rep.Limit, rep.FirstFailure)
 	}
 	for _, lr := range rep.Lengths {
 		if lr.N <= enumerated && !lr.Exhaustive {
@@ -103,9 +105,9 @@ func TestPredExact(t *testing.T) {
 	for k, c := range predWeightings {
 		t.Run(c.name, func(t *testing.T) {
 			if k == 0 {
-				checkAllExact(t, Pred, c.w, c.params, 8, 81, 4)
+				checkAllExact(t, recipes.Pred, c.w, c.params, 8, 81, 4)
 			} else {
-				checkAllExact(t, Pred, c.w, c.params, 8, 27, 3)
+				checkAllExact(t, recipes.Pred, c.w, c.params, 8, 27, 3)
 			}
 		})
 	}
@@ -130,16 +132,16 @@ func predOneHot(n, k int) []int {
 // v_1 (1 when k = 1).
 func TestPredOneHot(t *testing.T) {
 	type cfg struct {
-		r      *Recipe
+		r      *recipes.Recipe
 		w      model.Weighting
 		params map[string]string
 	}
 	var cfgs []cfg
 	for _, c := range predWeightings {
-		cfgs = append(cfgs, cfg{Pred, c.w, c.params}, cfg{PredLiteral, c.w, c.params})
+		cfgs = append(cfgs, cfg{recipes.Pred, c.w, c.params}, cfg{recipes.PredLiteral, c.w, c.params})
 	}
-	for _, w := range PredStrict.Weightings {
-		cfgs = append(cfgs, cfg{PredStrict, w, nil})
+	for _, w := range recipes.PredStrict.Weightings {
+		cfgs = append(cfgs, cfg{recipes.PredStrict, w, nil})
 	}
 	const maxN = 8
 	for _, c := range cfgs {
@@ -156,11 +158,11 @@ func TestPredOneHot(t *testing.T) {
 				}
 				for i, o := range res.Outputs {
 					want := int64(0)
-					if i+1 == k+1 || c.r == PredLiteral && i == 0 && k == 1 {
+					if i+1 == k+1 || c.r == recipes.PredLiteral && i == 0 && k == 1 {
 						want = 1
 					}
 					if !o.Values[0].Equals(big.NewRat(want, 1)) {
-						t.Fatalf("%s %s %v, n = %d, v_%d = 1: position %d outputs %s, want %d", c.r.Name, WeightingAcronym(c.w), c.params, n, k, i+1, o.Values[0].Text, want)
+						t.Fatalf("%s %s %v, n = %d, v_%d = 1: position %d outputs %s, want %d", c.r.Name, recipes.WeightingAcronym(c.w), c.params, n, k, i+1, o.Values[0].Text, want)
 					}
 				}
 			}
@@ -179,14 +181,14 @@ func TestPredOneHot(t *testing.T) {
 func TestPredLiteralCounterexample(t *testing.T) {
 	for _, c := range predWeightings {
 		t.Run(c.name, func(t *testing.T) {
-			lit := construct(t, PredLiteral, c.w, 3, c.params)
-			fixed := construct(t, Pred, c.w, 4, c.params)
+			lit := construct(t, recipes.PredLiteral, c.w, 3, c.params)
+			fixed := construct(t, recipes.Pred, c.w, 4, c.params)
 			wantValues(t, "pred-literal on 1", predOutputs(t, lit, "exact", "1"), "1")
 			wantValues(t, "pred on 1", predOutputs(t, fixed, "exact", "1"), "0")
 			wantValues(t, "pred-literal on h1", predOutputs(t, lit, "exact", "h1"), "1/2", "1/2")
 			wantValues(t, "pred on h1", predOutputs(t, fixed, "exact", "h1"), "0", "1/2")
 
-			rep, err := Check(PredLiteral, CheckOptions{Precision: numeric.MustParsePrecision("exact"),
+			rep, err := check.Run(recipes.PredLiteral, check.Options{Precision: numeric.MustParsePrecision("exact"),
 				Weighting: c.w, MaxN: 6, Params: c.params, Cases: 4, Exhaustive: 729, Seed: 1})
 			if err != nil {
 				t.Fatal(err)
@@ -205,7 +207,7 @@ func TestPredLiteralCounterexample(t *testing.T) {
 // agrees with the reference at positions i ≥ 2, and outputs v_1 at i = 1.
 func TestPredLiteralOnlyFirstWrong(t *testing.T) {
 	for _, c := range predWeightings {
-		lit := construct(t, PredLiteral, c.w, 3, c.params)
+		lit := construct(t, recipes.PredLiteral, c.w, 3, c.params)
 		r, err := model.New(numeric.MustParsePrecision("exact"), lit.Model)
 		if err != nil {
 			t.Fatal(err)
@@ -217,11 +219,11 @@ func TestPredLiteralOnlyFirstWrong(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				want := predExpected(cs)
-				want[0].Values[0] = predValue(cs.Symbols[0])
+				want := recipes.PredExpected(cs)
+				want[0].Values[0] = recipes.PredValue(cs.Symbols[0])
 				for i, w := range want {
 					if !res.Outputs[i].Values[0].Equals(w.Values[0]) {
-						t.Fatalf("%s on %s, position %d: %s, want %s", c.name, CaseText(lit.Model, cs), i+1, res.Outputs[i].Values[0].Text, w.Values[0].RatString())
+						t.Fatalf("%s on %s, position %d: %s, want %s", c.name, check.CaseText(lit.Model, cs), i+1, res.Outputs[i].Values[0].Text, w.Values[0].RatString())
 					}
 				}
 			}
@@ -246,9 +248,9 @@ func TestPredUniformFirstFailsUnderUHAT(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		con := &Construction{Model: m}
+		con := &recipes.Construction{Model: m}
 		var out []model.Value
-		for _, o := range runCase(t, con, "exact", Case{Symbols: []int{0, 0, 0, 0}}) {
+		for _, o := range runCase(t, con, "exact", recipes.Case{Symbols: []int{0, 0, 0, 0}}) {
 			out = append(out, o.Values[0])
 		}
 		return out
@@ -257,10 +259,10 @@ func TestPredUniformFirstFailsUnderUHAT(t *testing.T) {
 		Q: model.Ints([]int64{0}), K: model.Ints([]int64{0}), V: model.Ints([]int64{-1}),
 		Mask: model.Future, Weighting: model.RightHardmax, Scale: model.NoScale}
 	wantValues(t, "uniform first under UHAT-right", run(uniform), "1", "0", "1", "0")
-	wantValues(t, "parity first under UHAT-right", run(predFirstHead(model.RightHardmax)), "1", "0", "0", "0")
+	wantValues(t, "parity first under UHAT-right", run(recipes.PredFirstHead(model.RightHardmax)), "1", "0", "0", "0")
 	// Under AHAT the uniform head is the paper's and right: c = 1, 0,
 	// 1/3, 0 (the average of −(−1)^j), first = 1, 0, 0, 0.
-	wantValues(t, "uniform first under AHAT", run(predFirstHead(model.AverageHardmax)), "1", "0", "0", "0")
+	wantValues(t, "uniform first under AHAT", run(recipes.PredFirstHead(model.AverageHardmax)), "1", "0", "0", "0")
 }
 
 // TestPredPerturbedCaught: giving pred.even pred.odd's key (W^K = [0, 1,
@@ -268,7 +270,7 @@ func TestPredUniformFirstFailsUnderUHAT(t *testing.T) {
 // which at even i is i itself: on "01", position 2 outputs v_2 = 1
 // instead of v_1 = 0, and the check against the reference catches it.
 func TestPredPerturbedCaught(t *testing.T) {
-	con := construct(t, Pred, model.RightHardmax, 4, nil)
+	con := construct(t, recipes.Pred, model.RightHardmax, 4, nil)
 	m := con.Model
 	s := slices.Index(m.Components, "s")
 	even := m.Layers[0].Attention.Heads[1]
@@ -278,7 +280,7 @@ func TestPredPerturbedCaught(t *testing.T) {
 	even.K.Set(0, s, numeric.LitInt(1))
 	got := predOutputs(t, con, "exact", "01")
 	wantValues(t, "perturbed pred on 01", got, "0", "1")
-	if want := predExpected(predCase(t, con, "01"))[1].Values[0]; got[1].Equals(want) {
+	if want := recipes.PredExpected(predCase(t, con, "01"))[1].Values[0]; got[1].Equals(want) {
 		t.Error("the reference agrees with the perturbed model")
 	}
 }
@@ -295,7 +297,7 @@ func TestPredPerturbedCaught(t *testing.T) {
 // lit = v_1 = 1. In fp16 the same rounding cancels: first_1 = 1.
 func TestPredFP32First(t *testing.T) {
 	for _, c := range predWeightings {
-		con := construct(t, Pred, c.w, 4, c.params)
+		con := construct(t, recipes.Pred, c.w, 4, c.params)
 		wantValues(t, c.name+" fp32 on 1", predOutputs(t, con, "fp32", "1"), new(big.Rat).SetFrac64(1, 1<<24).RatString())
 		wantValues(t, c.name+" fp16 on 1", predOutputs(t, con, "fp16", "1"), "0")
 	}
@@ -305,9 +307,9 @@ func TestPredFP32First(t *testing.T) {
 // retrieves v_{i−1} (and 0 at i = 1) exactly under leftmost and rightmost
 // UHAT and AHAT, on every input up to length 5 and random inputs to 16.
 func TestPredStrictExact(t *testing.T) {
-	for _, w := range PredStrict.Weightings {
-		t.Run(WeightingAcronym(w), func(t *testing.T) {
-			checkAllExact(t, PredStrict, w, nil, 16, 243, 5)
+	for _, w := range recipes.PredStrict.Weightings {
+		t.Run(recipes.WeightingAcronym(w), func(t *testing.T) {
+			checkAllExact(t, recipes.PredStrict, w, nil, 16, 243, 5)
 		})
 	}
 }
@@ -315,8 +317,8 @@ func TestPredStrictExact(t *testing.T) {
 // TestPredStrictFirstPosition: position 1 attends to nothing under the
 // strict mask and outputs 0, whatever v_1 is ("1" → 0; "10" → 0, 1).
 func TestPredStrictFirstPosition(t *testing.T) {
-	for _, w := range PredStrict.Weightings {
-		con := construct(t, PredStrict, w, 2, nil)
+	for _, w := range recipes.PredStrict.Weightings {
+		con := construct(t, recipes.PredStrict, w, 2, nil)
 		wantValues(t, "pred-strict on 1", predOutputs(t, con, "exact", "1"), "0")
 		wantValues(t, "pred-strict on 10", predOutputs(t, con, "exact", "10"), "0", "1")
 	}

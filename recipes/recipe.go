@@ -132,15 +132,15 @@ type Construction struct {
 	Valid func(c Case) error
 	// Expected returns the exact intended output at every position. For
 	// vector inputs, c.Stream holds the input as the format stores it
-	// (see Check): rounding an input is not the construction's error.
+	// (see check.Run): rounding an input is not the construction's error.
 	Expected func(c Case) []Want
 	// ExpectedLast, when set, returns Expected(c)'s last entry alone, and
 	// declares the reference prefix-closed: Expected's entry at position
 	// i depends on the first i symbols only, so it is ExpectedLast of the
-	// prefix of length i. A depth-first enumeration (enumerate.go) then
+	// prefix of length i. A depth-first enumeration (check.Enumerate) then
 	// computes one position's reference per string instead of n. The
 	// declaration rests on the construction's reference alone (not on the
-	// model); TestExpectedLastDeclarations checks it against Expected on
+	// model); check's TestExpectedLastDeclarations checks it against Expected on
 	// every string up to a small length for every construction setting
 	// it.
 	ExpectedLast func(c Case) Want
@@ -162,7 +162,7 @@ type Construction struct {
 	// AllStrings says that Inputs, when it enumerates, lists every string
 	// of length n over the model's alphabet in lexicographic order (the
 	// last symbol varying fastest, as sampleOrAll does): what lets an
-	// exhaustive check enumerate them depth first instead (enumerate.go).
+	// exhaustive check enumerate them depth first instead (package check).
 	AllStrings bool
 }
 
@@ -233,7 +233,7 @@ func (r *Recipe) DefaultPrecision() numeric.Precision {
 // SoftmaxPrecision under SMAT where set; and when exact arithmetic cannot
 // hold the model's weights (softmax's 1/τ = log(8N)/γ is irrational), 53
 // bits, since a rounded output cannot be confirmed by an interval
-// enclosure that is wider than a point (see Compare).
+// enclosure that is wider than a point (see check.Compare).
 func (r *Recipe) PrecisionFor(w model.Weighting, maxN int, params map[string]string) (numeric.Precision, string, error) {
 	if w == model.Softmax && r.SoftmaxPrecision != "" && len(r.Weightings) > 0 {
 		return numeric.MustParsePrecision(r.SoftmaxPrecision), "", nil
@@ -378,6 +378,15 @@ func (r *Recipe) DefaultWeighting() model.Weighting {
 		return model.Softmax
 	}
 	return r.Weightings[0]
+}
+
+// WeightingName is the weighting a report names for r under w: its
+// acronym, or "no attention" for recipes without attention.
+func (r *Recipe) WeightingName(w model.Weighting) string {
+	if len(r.Weightings) == 0 {
+		return "no attention"
+	}
+	return WeightingAcronym(w)
 }
 
 // Supports reports whether the paper says r works with weighting w.

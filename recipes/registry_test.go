@@ -1,4 +1,4 @@
-package recipes
+package recipes_test
 
 import (
 	"bufio"
@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
 )
 
 // paperSections reads testdata/labels.txt, the paper's section labels and
@@ -45,7 +47,7 @@ func paperSections(t *testing.T) (titles map[string]string, unlabelled map[strin
 // recipe has its corrected version beside it.
 func TestRegistryDescribesEveryRecipe(t *testing.T) {
 	titles, unlabelled := paperSections(t)
-	for _, r := range All() {
+	for _, r := range recipes.All() {
 		title, ok := titles[r.Label]
 		switch {
 		case r.Label == "" && !unlabelled[r.Section]:
@@ -70,7 +72,7 @@ func TestRegistryDescribesEveryRecipe(t *testing.T) {
 			}
 		}
 		if base, literal := strings.CutSuffix(r.Name, "-literal"); literal {
-			if _, err := Get(base); err != nil {
+			if _, err := recipes.Get(base); err != nil {
 				t.Errorf("%s: no corrected recipe %q beside the literal one", r.Name, base)
 			}
 		}
@@ -86,7 +88,7 @@ func TestRegistryDescribesEveryRecipe(t *testing.T) {
 // leave its own domain, a reference that disagrees with its construction,
 // and a builder that fails for small N.
 func TestRegistryEveryRecipeRuns(t *testing.T) {
-	for _, r := range All() {
+	for _, r := range recipes.All() {
 		if strings.HasSuffix(r.Name, "-literal") {
 			continue
 		}
@@ -98,35 +100,35 @@ func TestRegistryEveryRecipeRuns(t *testing.T) {
 		for _, w := range ws {
 			con, err := r.Construct(w, maxN, nil)
 			if err != nil {
-				t.Errorf("%s %s: build: %v", r.Name, WeightingAcronym(w), err)
+				t.Errorf("%s %s: build: %v", r.Name, recipes.WeightingAcronym(w), err)
 				continue
 			}
 			if con.Model == nil || con.Inputs == nil || con.Expected == nil {
-				t.Errorf("%s %s: construction lacks a model, inputs or a reference", r.Name, WeightingAcronym(w))
+				t.Errorf("%s %s: construction lacks a model, inputs or a reference", r.Name, recipes.WeightingAcronym(w))
 				continue
 			}
 			if con.Valid != nil {
 				cases, _ := con.Inputs(maxN, rand.New(rand.NewPCG(1, 2)), 4)
 				for _, c := range cases {
 					if err := con.Valid(c); err != nil {
-						t.Errorf("%s: Inputs produced a case outside the domain: %s: %v", r.Name, CaseText(con.Model, c), err)
+						t.Errorf("%s: Inputs produced a case outside the domain: %s: %v", r.Name, check.CaseText(con.Model, c), err)
 						break
 					}
 				}
 			}
 			p, _, err := r.PrecisionFor(w, maxN, nil)
 			if err != nil {
-				t.Errorf("%s %s: %v", r.Name, WeightingAcronym(w), err)
+				t.Errorf("%s %s: %v", r.Name, recipes.WeightingAcronym(w), err)
 				continue
 			}
-			opts := CheckOptions{Precision: p, Weighting: w, MaxN: maxN, Cases: 3, Exhaustive: 32, Seed: 1}
-			rep, err := Check(r, opts)
+			opts := check.Options{Precision: p, Weighting: w, MaxN: maxN, Cases: 3, Exhaustive: 32, Seed: 1}
+			rep, err := check.Run(r, opts)
 			if err != nil {
-				t.Errorf("%s %s: %v", r.Name, WeightingAcronym(w), err)
+				t.Errorf("%s %s: %v", r.Name, recipes.WeightingAcronym(w), err)
 				continue
 			}
 			if !rep.Passed {
-				t.Errorf("%s %s at %s: first failure %+v", r.Name, WeightingAcronym(w), opts.Precision, rep.FirstFailure)
+				t.Errorf("%s %s at %s: first failure %+v", r.Name, recipes.WeightingAcronym(w), opts.Precision, rep.FirstFailure)
 			}
 		}
 	}

@@ -485,7 +485,7 @@ func buildBoolConvert(cfg Config) (*Construction, error) {
 	} else {
 		vi.Finite = [][]*big.Rat{boolValue(from, delta, false), boolValue(from, delta, true)}
 	}
-	con := vi.construction(m, pointwise(func(x []*big.Rat) Want {
+	con := vi.Construction(m, pointwise(func(x []*big.Rat) Want {
 		t, err := boolTruth(from, delta, x)
 		if err != nil {
 			// Outside the domain there is no intended value (Valid

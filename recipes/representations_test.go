@@ -1,4 +1,4 @@
-package recipes
+package recipes_test
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
 )
 
 // basicTokens tokenizes a string of the model's alphabet.
@@ -29,10 +30,10 @@ func basicTokens(t *testing.T, m *model.Model, s string) []int {
 // at every position, and future-masked 1/(i+1) with i = 0, 1, 2 (BOS is
 // i = 0): 1, 1/2, 1/3.
 func TestBOSHand(t *testing.T) {
-	for _, w := range BOS.Weightings {
-		con := construct(t, BOS, w, 3, nil)
-		got := runCase(t, con, "exact", Case{Symbols: basicTokens(t, con.Model, "^ab")})
-		basicValues(t, "bos "+WeightingAcronym(w)+" on ^ab", got,
+	for _, w := range recipes.BOS.Weightings {
+		con := construct(t, recipes.BOS, w, 3, nil)
+		got := runCase(t, con, "exact", recipes.Case{Symbols: basicTokens(t, con.Model, "^ab")})
+		basicValues(t, "bos "+recipes.WeightingAcronym(w)+" on ^ab", got,
 			[][]*big.Rat{rats("1/3", "1"), rats("1/3", "1/2"), rats("1/3", "1/3")})
 	}
 }
@@ -42,16 +43,16 @@ func TestBOSHand(t *testing.T) {
 // inputs are in the domain, and inputs with BOS elsewhere, or none, are
 // not.
 func TestBOSSweep(t *testing.T) {
-	for k, w := range BOS.Weightings {
-		basicSweep(t, BOS, w, nil, 7, k == 1)
+	for k, w := range recipes.BOS.Weightings {
+		basicSweep(t, recipes.BOS, w, nil, 7, k == 1)
 	}
-	con := construct(t, BOS, model.Softmax, 4, nil)
+	con := construct(t, recipes.BOS, model.Softmax, 4, nil)
 	for _, bad := range []string{"ab", "a^b", "^^", "^a^"} {
-		if err := con.Valid(Case{Symbols: basicTokens(t, con.Model, bad)}); err == nil {
+		if err := con.Valid(recipes.Case{Symbols: basicTokens(t, con.Model, bad)}); err == nil {
 			t.Errorf("bos accepted %q: BOS must be at the first position only", bad)
 		}
 	}
-	if err := con.Valid(Case{Symbols: basicTokens(t, con.Model, "^")}); err != nil {
+	if err := con.Valid(recipes.Case{Symbols: basicTokens(t, con.Model, "^")}); err != nil {
 		t.Errorf("bos rejected ^ (n = 0): %v", err)
 	}
 }
@@ -59,10 +60,10 @@ func TestBOSSweep(t *testing.T) {
 // TestCountHand: on "aab", C = 2 a's: C/n = 2/3 everywhere; the prefix
 // counts C_i = 1, 2, 2 give C_i/i = 1, 1, 2/3.
 func TestCountHand(t *testing.T) {
-	for _, w := range Count.Weightings {
-		con := construct(t, Count, w, 3, nil)
-		got := runCase(t, con, "exact", Case{Symbols: basicTokens(t, con.Model, "aab")})
-		basicValues(t, "count "+WeightingAcronym(w)+" on aab", got,
+	for _, w := range recipes.Count.Weightings {
+		con := construct(t, recipes.Count, w, 3, nil)
+		got := runCase(t, con, "exact", recipes.Case{Symbols: basicTokens(t, con.Model, "aab")})
+		basicValues(t, "count "+recipes.WeightingAcronym(w)+" on aab", got,
 			[][]*big.Rat{rats("2/3", "1"), rats("2/3", "1"), rats("2/3", "2/3")})
 	}
 }
@@ -70,8 +71,8 @@ func TestCountHand(t *testing.T) {
 // TestCountSweep: exact under SMAT and AHAT, every string enumerated up to
 // 6, random ones up to 24, and 200 under AHAT.
 func TestCountSweep(t *testing.T) {
-	for k, w := range Count.Weightings {
-		basicSweep(t, Count, w, nil, 6, k == 1)
+	for k, w := range recipes.Count.Weightings {
+		basicSweep(t, recipes.Count, w, nil, 6, k == 1)
 	}
 }
 
@@ -80,11 +81,11 @@ func TestCountSweep(t *testing.T) {
 // each b as half an a.
 func TestRepresentationsPerturbed(t *testing.T) {
 	for _, tc := range []struct {
-		r        *Recipe
+		r        *recipes.Recipe
 		out, in  string
 		layer    int
 		embedSym int
-	}{{BOS, "1/(n+1)", "bos", 0, -1}, {Count, "C/n", "[a]", 0, -1}, {Count, "", "[a]", 0, 1}} {
+	}{{recipes.BOS, "1/(n+1)", "bos", 0, -1}, {recipes.Count, "C/n", "[a]", 0, -1}, {recipes.Count, "", "[a]", 0, 1}} {
 		r := basicPerturbed(tc.r, func(m *model.Model) {
 			in := basicComp(t, m, tc.in)
 			if tc.embedSym >= 0 {
@@ -107,25 +108,25 @@ func TestCategorical(t *testing.T) {
 		lengths []int
 		exh     int
 	}{{"1", []int{1, 2, 3, 16}, 16}, {"3", []int{1, 2, 3, 9, 16}, 3}, {"26", []int{1, 2, 16}, 1}} {
-		basicMustPass(t, Categorical, model.Softmax, tc.lengths, map[string]string{"k": tc.k}, 8, tc.exh)
-		con := construct(t, Categorical, model.Softmax, 4, map[string]string{"k": tc.k})
+		basicMustPass(t, recipes.Categorical, model.Softmax, tc.lengths, map[string]string{"k": tc.k}, 8, tc.exh)
+		con := construct(t, recipes.Categorical, model.Softmax, 4, map[string]string{"k": tc.k})
 		if fmt.Sprint(con.Model.D) != tc.k {
 			t.Errorf("k = %s: width %d, want k", tc.k, con.Model.D)
 		}
 	}
-	con := construct(t, Categorical, model.Softmax, 3, map[string]string{"k": "3"})
-	got := runCase(t, con, "exact", Case{Symbols: basicTokens(t, con.Model, "cab")})
+	con := construct(t, recipes.Categorical, model.Softmax, 3, map[string]string{"k": "3"})
+	got := runCase(t, con, "exact", recipes.Case{Symbols: basicTokens(t, con.Model, "cab")})
 	for i, want := range []string{"c", "a", "b"} {
 		if got[i].Symbol != want {
 			t.Errorf("categorical on cab: position %d outputs %q, want %q", i+1, got[i].Symbol, want)
 		}
 	}
 	// Negative control: b embedded as 2e_a + e_b reads back as a.
-	r := basicPerturbed(Categorical, func(m *model.Model) {
+	r := basicPerturbed(recipes.Categorical, func(m *model.Model) {
 		m.WordEmbedding[1][basicComp(t, m, "e_a")] = numeric.LitInt(2)
 	})
 	basicMustFail(t, r, model.Softmax, 3, map[string]string{"k": "3"})
-	if _, err := Categorical.Construct(model.Softmax, 4, map[string]string{"k": "27"}); err == nil {
+	if _, err := recipes.Categorical.Construct(model.Softmax, 4, map[string]string{"k": "27"}); err == nil {
 		t.Error("k = 27 accepted")
 	}
 }
@@ -145,7 +146,7 @@ var boolTable = map[string][2][]string{
 
 // boolRun converts the positions xs (each a representation written as
 // "x" or "x1, x2") and returns the outputs.
-func boolRun(t *testing.T, con *Construction, xs ...[]string) []model.PositionOutput {
+func boolRun(t *testing.T, con *recipes.Construction, xs ...[]string) []model.PositionOutput {
 	t.Helper()
 	parts := make([]string, len(xs))
 	for i, x := range xs {
@@ -162,7 +163,7 @@ func TestBoolConvertAllPairs(t *testing.T) {
 	for _, from := range []string{"01", "pm1", "ge1", "pair", "pair-delta"} {
 		for _, to := range []string{"01", "pm1", "pair", "pair-delta"} {
 			params := map[string]string{"from": from, "to": to, "delta": "1/4"}
-			con := construct(t, BoolConvert, model.Softmax, 4, params)
+			con := construct(t, recipes.BoolConvert, model.Softmax, 4, params)
 			f, tr := boolTable[from][0], boolTable[from][1]
 			got := boolRun(t, con, f, tr, tr, f)
 			wf, wt := rats(boolTable[to][0]...), rats(boolTable[to][1]...)
@@ -171,7 +172,7 @@ func TestBoolConvertAllPairs(t *testing.T) {
 			if from == "ge1" {
 				exhaustiveTo = 0
 			}
-			basicMustPass(t, BoolConvert, model.Softmax, []int{1, 2, 3, 4}, params, 8, exhaustiveTo)
+			basicMustPass(t, recipes.BoolConvert, model.Softmax, []int{1, 2, 3, 4}, params, 8, exhaustiveTo)
 		}
 	}
 }
@@ -182,7 +183,7 @@ func TestBoolConvertAllPairs(t *testing.T) {
 // to = pm1 (true = +1, false = −1). And the points 1, 2^62 + 1/3 and
 // 10^30 by hand.
 func TestBoolConvertGe1Property(t *testing.T) {
-	con := construct(t, BoolConvert, model.Softmax, 2, map[string]string{"from": "ge1", "to": "pm1"})
+	con := construct(t, recipes.BoolConvert, model.Softmax, 2, map[string]string{"from": "ge1", "to": "pm1"})
 	check := func(x *big.Rat) bool {
 		got := boolRun(t, con, []string{"0"}, []string{x.RatString()})
 		return got[0].Values[0].Equals(rat("-1")) && got[1].Values[0].Equals(rat("1"))
@@ -208,13 +209,13 @@ func TestBoolConvertGe1Property(t *testing.T) {
 // a δ ≤ 0.
 func TestBoolConvertImpossible(t *testing.T) {
 	for _, from := range []string{"nonpos-pos", "neg-pos"} {
-		_, err := BoolConvert.Construct(model.Softmax, 4, map[string]string{"from": from})
+		_, err := recipes.BoolConvert.Construct(model.Softmax, 4, map[string]string{"from": from})
 		if err == nil || !strings.Contains(err.Error(), "minimum gap") || !strings.Contains(err.Error(), "continuous") {
 			t.Errorf("from %s: error %v, want one naming the missing minimum gap and continuity", from, err)
 		}
 	}
 	for _, params := range []map[string]string{{"from": "bits"}, {"to": "ge1"}, {"to": "neg-pos"}, {"delta": "0"}, {"delta": "-1/2"}} {
-		if _, err := BoolConvert.Construct(model.Softmax, 4, params); err == nil {
+		if _, err := recipes.BoolConvert.Construct(model.Softmax, 4, params); err == nil {
 			t.Errorf("%v accepted", params)
 		}
 	}
@@ -229,7 +230,7 @@ func TestBoolConvertValid(t *testing.T) {
 		bad         []string
 	}{{"ge1", "1/4", []string{"1/2"}}, {"ge1", "1/4", []string{"-1"}}, {"pair", "1/4", []string{"1", "1"}},
 		{"pm1", "1/4", []string{"0"}}, {"01", "1/4", []string{"2"}}, {"pair-delta", "1/2", []string{"1/4", "-1/4"}}} {
-		con := construct(t, BoolConvert, model.Softmax, 1, map[string]string{"from": tc.from, "delta": tc.delta})
+		con := construct(t, recipes.BoolConvert, model.Softmax, 1, map[string]string{"from": tc.from, "delta": tc.delta})
 		if err := con.Valid(basicVectorCase(t, con, strings.Join(tc.bad, ", "))); err == nil {
 			t.Errorf("%s accepted %v", tc.from, tc.bad)
 		}
@@ -238,7 +239,7 @@ func TestBoolConvertValid(t *testing.T) {
 
 // TestBoolConvertPerturbed: a bias of 1/8 added to the output is caught.
 func TestBoolConvertPerturbed(t *testing.T) {
-	r := basicPerturbed(BoolConvert, func(m *model.Model) {
+	r := basicPerturbed(recipes.BoolConvert, func(m *model.Model) {
 		m.Layers[0].FeedForward.B2[basicComp(t, m, "y1")] = numeric.Frac(1, 8)
 	})
 	basicMustFail(t, r, model.Softmax, 2, map[string]string{"from": "pm1", "to": "pair"})

@@ -83,8 +83,8 @@ func init() { Register(TieBreaking) }
 // tieBreakTerm is one of the section's four terms: its value at
 // position j of n, and whether it selects the rightmost maximum.
 type tieBreakTerm struct {
-	t         func(j, n int) *big.Rat
-	rightmost bool
+	Term      func(j, n int) *big.Rat
+	Rightmost bool
 }
 
 var tieBreakTerms = map[string]tieBreakTerm{
@@ -144,7 +144,7 @@ func buildTieBreak(cfg Config) (*Construction, error) {
 			return stream.Values{"k": numeric.LitInt(int64(s / 2)), "v": numeric.LitInt(int64(s % 2))}
 		}).
 		Positions("(1, "+tName+")", func(i, n int) stream.Values {
-			return stream.Values{"1": numeric.LitInt(1), "t": numeric.Lit(term.t(i, n))}
+			return stream.Values{"1": numeric.LitInt(1), "t": numeric.Lit(term.Term(i, n))}
 		})
 	base := &stream.Attn{Name: "base", In: []string{"k", "v", "1"}, Out: []string{"c"},
 		Q: model.Ints([]int64{0, 0, 1}), K: model.Ints([]int64{1, 0, 0}), V: model.Ints([]int64{0, 1, 0}),
@@ -152,7 +152,7 @@ func buildTieBreak(cfg Config) (*Construction, error) {
 	head := blocks.TieBreak(base, "1", "t", gamma)
 	con := &Construction{
 		Inputs:   tieBreakInputs,
-		Expected: func(c Case) []Want { return tieBreakExpected(c, term.rightmost, mask == model.Future) },
+		Expected: func(c Case) []Want { return tieBreakExpected(c, term.Rightmost, mask == model.Future) },
 	}
 	if w == model.Softmax {
 		if maxN < 1 {

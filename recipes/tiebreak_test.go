@@ -1,4 +1,4 @@
-package recipes
+package recipes_test
 
 import (
 	"math/big"
@@ -6,15 +6,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
 )
 
 var tieBreakNames = []string{"-1/j", "1/j", "j/n", "-j/n"}
 
 // tbOutputs runs the tiebreak construction at precision p on text and
 // returns c at every position.
-func tbOutputs(t *testing.T, con *Construction, p, text string) []model.Value {
+func tbOutputs(t *testing.T, con *recipes.Construction, p, text string) []model.Value {
 	t.Helper()
 	var out []model.Value
 	for _, o := range runCase(t, con, p, predCase(t, con, text)) {
@@ -29,7 +31,7 @@ func tbOutputs(t *testing.T, con *Construction, p, text string) []model.Value {
 // 3 (v = 1). Leftmost: always j = 1 (v = 0). Rightmost, no mask: j = 3
 // everywhere.
 func TestTieBreakExpected(t *testing.T) {
-	con := construct(t, TieBreaking, model.AverageHardmax, 4, nil)
+	con := construct(t, recipes.TieBreaking, model.AverageHardmax, 4, nil)
 	c := predCase(t, con, "2:0 1:1 2:1 0:0")
 	tests := []struct {
 		rightmost, future bool
@@ -41,7 +43,7 @@ func TestTieBreakExpected(t *testing.T) {
 		{false, false, []int64{0, 0, 0, 0}},
 	}
 	for _, tc := range tests {
-		got := tieBreakExpected(c, tc.rightmost, tc.future)
+		got := recipes.TieBreakExpected(c, tc.rightmost, tc.future)
 		for i, w := range tc.want {
 			if got[i].Values[1].Cmp(big.NewRat(w, 1)) != 0 {
 				t.Errorf("rightmost %v, future %v, position %d: %s, want %d", tc.rightmost, tc.future, i+1, got[i].Values[1].RatString(), w)
@@ -59,11 +61,11 @@ func TestTieBreakExpected(t *testing.T) {
 // terms, t(1) > t(n) for the leftmost ones.
 func TestTieBreakTermSpread(t *testing.T) {
 	for _, name := range tieBreakNames {
-		term := tieBreakTerms[name]
+		term := recipes.TieBreakTerms[name]
 		for n := 1; n <= 64; n++ {
-			lo, hi := term.t(1, n), term.t(n, n)
+			lo, hi := term.Term(1, n), term.Term(n, n)
 			spread := new(big.Rat).Sub(hi, lo)
-			if !term.rightmost {
+			if !term.Rightmost {
 				spread.Neg(spread)
 			}
 			want := new(big.Rat).Sub(big.NewRat(1, 1), big.NewRat(1, int64(n)))
@@ -71,8 +73,8 @@ func TestTieBreakTermSpread(t *testing.T) {
 				t.Errorf("t = %s, n = %d: t(n) − t(1) = %s (oriented), want 1 − 1/n = %s", name, n, spread.RatString(), want.RatString())
 			}
 			for j := 1; j < n; j++ {
-				d := new(big.Rat).Sub(term.t(j+1, n), term.t(j, n))
-				if term.rightmost != (d.Sign() > 0) {
+				d := new(big.Rat).Sub(term.Term(j+1, n), term.Term(j, n))
+				if term.Rightmost != (d.Sign() > 0) {
 					t.Errorf("t = %s, n = %d: t(%d) → t(%d) is not monotone in the right direction", name, n, j, j+1)
 				}
 			}
@@ -89,19 +91,19 @@ func TestTieBreakTermSpread(t *testing.T) {
 // at N).
 func TestTieBreakGap(t *testing.T) {
 	gamma := big.NewRat(3, 1)
-	if g, _ := TieBreakGap("-1/j", gamma, 5); g.String() != numeric.Frac(3, 20).String() {
+	if g, _ := recipes.TieBreakGap("-1/j", gamma, 5); g.String() != numeric.Frac(3, 20).String() {
 		t.Errorf("gap for -1/j, N = 5: %v, want 3/20", g)
 	}
-	if g, _ := TieBreakGap("-j/n", gamma, 5); g.String() != numeric.Frac(3, 5).String() {
+	if g, _ := recipes.TieBreakGap("-j/n", gamma, 5); g.String() != numeric.Frac(3, 5).String() {
 		t.Errorf("gap for -j/n, N = 5: %v, want 3/5", g)
 	}
-	if g, _ := TieBreakGap("1/j", gamma, 1); g.String() != numeric.LitInt(3).String() {
+	if g, _ := recipes.TieBreakGap("1/j", gamma, 1); g.String() != numeric.LitInt(3).String() {
 		t.Errorf("gap for N = 1: %v, want 3", g)
 	}
 	const maxN = 5
 	for _, g := range []*big.Rat{big.NewRat(1, 1), big.NewRat(1, 2)} {
 		for _, name := range tieBreakNames {
-			term := tieBreakTerms[name]
+			term := recipes.TieBreakTerms[name]
 			var smallest *big.Rat
 			for n := 2; n <= maxN; n++ {
 				keys := make([]int, n)
@@ -113,7 +115,7 @@ func TestTieBreakGap(t *testing.T) {
 						scores := make([]*big.Rat, i)
 						top := 0
 						for j := range scores {
-							s := new(big.Rat).Mul(g, term.t(j+1, n))
+							s := new(big.Rat).Mul(g, term.Term(j+1, n))
 							scores[j] = s.Add(s, big.NewRat(int64(keys[j]), 1))
 							if scores[j].Cmp(scores[top]) > 0 {
 								top = j
@@ -134,7 +136,7 @@ func TestTieBreakGap(t *testing.T) {
 					}
 				}
 			}
-			gap, _ := TieBreakGap(name, g, maxN)
+			gap, _ := recipes.TieBreakGap(name, g, maxN)
 			if want, _, _ := gap.Rat(); smallest.Cmp(want) != 0 {
 				t.Errorf("t = %s, γ = %s: smallest gap over n ≤ %d is %s, TieBreakGap says %v", name, g.RatString(), maxN, smallest.RatString(), gap)
 			}
@@ -159,7 +161,7 @@ func TestTieBreakExactAHAT(t *testing.T) {
 	for _, name := range tieBreakNames {
 		for _, mask := range []string{"future", "none"} {
 			t.Run(name+"/"+mask, func(t *testing.T) {
-				checkAllExact(t, TieBreaking, model.AverageHardmax, map[string]string{"t": name, "mask": mask}, 12, 36, 2)
+				checkAllExact(t, recipes.TieBreaking, model.AverageHardmax, map[string]string{"t": name, "mask": mask}, 12, 36, 2)
 			})
 		}
 	}
@@ -172,12 +174,12 @@ func TestTieBreakExactAHAT(t *testing.T) {
 // output c = y = 1, exactly, for each of the four terms.
 func TestTieBreakEveryKeyPattern(t *testing.T) {
 	for _, name := range tieBreakNames {
-		con := construct(t, TieBreaking, model.AverageHardmax, 4, map[string]string{"t": name, "mask": "none"})
+		con := construct(t, recipes.TieBreaking, model.AverageHardmax, 4, map[string]string{"t": name, "mask": "none"})
 		r, err := model.New(numeric.MustParsePrecision("exact"), con.Model)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rightmost := tieBreakTerms[name].rightmost
+		rightmost := recipes.TieBreakTerms[name].Rightmost
 		for n := 1; n <= 4; n++ {
 			in := make([]int, n)
 			for code := 0; code < pow(3, n); code++ {
@@ -195,7 +197,7 @@ func TestTieBreakEveryKeyPattern(t *testing.T) {
 				}
 				for i, o := range res.Outputs {
 					if !o.Values[0].Equals(big.NewRat(1, 1)) || !o.Values[1].Equals(big.NewRat(1, 1)) {
-						t.Fatalf("t = %s on %s, position %d: y, c = %v, want 1, 1", name, CaseText(con.Model, Case{Symbols: in}), i+1, o.Values)
+						t.Fatalf("t = %s on %s, position %d: y, c = %v, want 1, 1", name, check.CaseText(con.Model, recipes.Case{Symbols: in}), i+1, o.Values)
 					}
 				}
 			}
@@ -208,7 +210,7 @@ func TestTieBreakEveryKeyPattern(t *testing.T) {
 // set to 0 in the built model, position 2 of "2:0 2:1" outputs
 // c = (0 + 1)/2 = 1/2.
 func TestTieBreakWithoutTerm(t *testing.T) {
-	con := construct(t, TieBreaking, model.AverageHardmax, 2, nil)
+	con := construct(t, recipes.TieBreaking, model.AverageHardmax, 2, nil)
 	q := con.Model.Layers[0].Attention.Heads[0].Q
 	one := slices.Index(con.Model.Components, "1")
 	q.Set(1, one, numeric.LitInt(0))
@@ -227,9 +229,9 @@ func TestTieBreakWithoutTerm(t *testing.T) {
 //     2 + 1/2 and retrieves v_1 = 0, not v_2 = 1.
 func TestTieBreakPerturbedCaught(t *testing.T) {
 	params := map[string]string{"t": "-1/j", "gamma": "2"}
-	con := construct(t, TieBreaking, model.AverageHardmax, 2, params)
+	con := construct(t, recipes.TieBreaking, model.AverageHardmax, 2, params)
 	wantValues(t, "γ = 2 on 2:1 1:0", tbOutputs(t, con, "exact", "2:1 1:0"), "1", "1/2")
-	rep, err := Check(TieBreaking, CheckOptions{Precision: numeric.MustParsePrecision("exact"),
+	rep, err := check.Run(recipes.TieBreaking, check.Options{Precision: numeric.MustParsePrecision("exact"),
 		Weighting: model.AverageHardmax, MaxN: 4, Params: params, Cases: 4, Exhaustive: 1296, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -238,13 +240,13 @@ func TestTieBreakPerturbedCaught(t *testing.T) {
 		t.Errorf("γ = 2: the check should fail first at n = 2, got %+v", rep.FirstFailure)
 	}
 
-	con = construct(t, TieBreaking, model.AverageHardmax, 2, map[string]string{"t": "-1/j"})
+	con = construct(t, recipes.TieBreaking, model.AverageHardmax, 2, map[string]string{"t": "-1/j"})
 	k := con.Model.Layers[0].Attention.Heads[0].K
 	tc := slices.Index(con.Model.Components, "t")
 	k.Set(1, tc, numeric.LitInt(-1))
 	got := tbOutputs(t, con, "exact", "2:0 2:1")
 	wantValues(t, "flipped term on 2:0 2:1", got, "0", "0")
-	if want := tieBreakExpected(predCase(t, con, "2:0 2:1"), true, true)[1].Values[1]; got[1].Equals(want) {
+	if want := recipes.TieBreakExpected(predCase(t, con, "2:0 2:1"), true, true)[1].Values[1]; got[1].Equals(want) {
 		t.Error("the reference agrees with the flipped model")
 	}
 }
@@ -256,7 +258,7 @@ func TestTieBreakPerturbedCaught(t *testing.T) {
 // log(8N), and γ above the gap 1 is refused.
 func TestTieBreakSoftmax(t *testing.T) {
 	for _, name := range tieBreakNames {
-		rep, err := Check(TieBreaking, CheckOptions{Precision: numeric.MustParsePrecision("53"),
+		rep, err := check.Run(recipes.TieBreaking, check.Options{Precision: numeric.MustParsePrecision("53"),
 			Weighting: model.Softmax, MaxN: 8, Params: map[string]string{"t": name}, Cases: 6, Exhaustive: 216, Seed: 2})
 		if err != nil {
 			t.Fatal(err)
@@ -272,10 +274,10 @@ func TestTieBreakSoftmax(t *testing.T) {
 			t.Errorf("SMAT t = %s: every output exact", name)
 		}
 	}
-	if _, err := TieBreaking.Construct(model.Softmax, 4, map[string]string{"gamma": "2"}); err == nil {
+	if _, err := recipes.TieBreaking.Construct(model.Softmax, 4, map[string]string{"gamma": "2"}); err == nil {
 		t.Error("SMAT accepted γ = 2 > the gap 1")
 	}
-	_, err := Check(TieBreaking, CheckOptions{Precision: numeric.MustParsePrecision("exact"), Weighting: model.Softmax, MaxN: 4, Cases: 1})
+	_, err := check.Run(recipes.TieBreaking, check.Options{Precision: numeric.MustParsePrecision("exact"), Weighting: model.Softmax, MaxN: 4, Cases: 1})
 	if err == nil || !strings.Contains(err.Error(), "log(") {
 		t.Errorf("exact SMAT: error %v, want one naming log(8N)", err)
 	}
@@ -306,7 +308,7 @@ func TestTieBreakFP16Tie(t *testing.T) {
 		n, j int
 		want string
 	}{{37, 36, "1/2"}, {36, 35, "1"}} {
-		con := construct(t, TieBreaking, model.AverageHardmax, tc.n, map[string]string{"t": "-1/j"})
+		con := construct(t, recipes.TieBreaking, model.AverageHardmax, tc.n, map[string]string{"t": "-1/j"})
 		got := tbOutputs(t, con, "fp16", input(tc.n, tc.j))
 		if !got[tc.n-1].Equals(rat(tc.want)) {
 			t.Errorf("fp16, maximal keys at %d and %d: c_%d = %s, want %s", tc.j, tc.j+1, tc.n, got[tc.n-1].Text, tc.want)

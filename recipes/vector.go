@@ -28,10 +28,10 @@ type vectorInput struct {
 	Valid func(x []*big.Rat) error
 }
 
-// construction returns a Construction for model m over this input, with
+// Construction returns a Construction for model m over this input, with
 // the reference ref on whole sequences (given the inputs as the format
 // stores them).
-func (vi vectorInput) construction(m *model.Model, ref func(xs [][]*big.Rat) []Want) *Construction {
+func (vi vectorInput) Construction(m *model.Model, ref func(xs [][]*big.Rat) []Want) *Construction {
 	c := &Construction{Model: m}
 	c.Inputs = func(n int, rng *rand.Rand, budget int) ([]Case, bool) {
 		if vi.Finite != nil {

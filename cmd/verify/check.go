@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
@@ -71,7 +72,7 @@ func cmdCheck(args []string, stdout io.Writer) error {
 			weightings = []model.Weighting{mw}
 		}
 	}
-	opts := recipes.CheckOptions{Precision: p, Params: params, Cases: 8, Exhaustive: 256, Seed: 1, MaxN: defaultMaxN(r, p), Model: user}
+	opts := check.Options{Precision: p, Params: params, Cases: 8, Exhaustive: 256, Seed: 1, MaxN: defaultMaxN(r, p), Model: user}
 	if user != nil {
 		opts.Notes = append(opts.Notes, "model from "+a.flags["model"])
 	}
@@ -114,7 +115,7 @@ func cmdCheck(args []string, stdout io.Writer) error {
 	}
 	opts.AllLengths = a.flags["all-lengths"] == "true"
 	if a.flags["force"] != "true" {
-		opts.MemoryLimit = recipes.AvailableMemory()
+		opts.MemoryLimit = check.AvailableMemory()
 	}
 	// A bad parameter is the user's error, whatever the weighting.
 	if _, err := r.Construct(weightings[0], opts.MaxN, params); err != nil {
@@ -126,7 +127,7 @@ func cmdCheck(args []string, stdout io.Writer) error {
 	defer stop.release()
 	opts.Stop = stop.requested
 
-	var reports []*recipes.Report
+	var reports []*check.Report
 	var skipped []string
 	failed := false
 	_, precisionGiven := a.flags["precision"]
@@ -151,9 +152,9 @@ func cmdCheck(args []string, stdout io.Writer) error {
 				opts.Notes = []string{note}
 			}
 		}
-		rep, err := recipes.Check(r, opts)
+		rep, err := check.Run(r, opts)
 		if err != nil {
-			if explicit || errors.Is(err, recipes.ErrMemory) || user != nil {
+			if explicit || errors.Is(err, check.ErrMemory) || user != nil {
 				return badInput("%v", err)
 			}
 			// A weighting the paper claims that cannot be checked is a
@@ -180,8 +181,8 @@ func cmdCheck(args []string, stdout io.Writer) error {
 	}
 	if asJSON {
 		doc := struct {
-			Reports []*recipes.Report `json:"reports"`
-			Skipped []string          `json:"skipped,omitempty"`
+			Reports []*check.Report `json:"reports"`
+			Skipped []string        `json:"skipped,omitempty"`
 		}{reports, skipped}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -279,9 +280,9 @@ func weightingNames(ws []model.Weighting) string {
 }
 
 // lengthPrinter prints a table row per length as the sweep goes.
-func lengthPrinter(w io.Writer) func(*recipes.Report, recipes.LengthReport) {
+func lengthPrinter(w io.Writer) func(*check.Report, check.LengthReport) {
 	first := true
-	return func(rep *recipes.Report, lr recipes.LengthReport) {
+	return func(rep *check.Report, lr check.LengthReport) {
 		if first {
 			// The title waits for the first length, so that a recipe that
 			// cannot run prints only its error.
@@ -299,7 +300,7 @@ func lengthPrinter(w io.Writer) func(*recipes.Report, recipes.LengthReport) {
 }
 
 // printSummary prints the outputs' claims and the closing verdict.
-func printSummary(w io.Writer, rep *recipes.Report) {
+func printSummary(w io.Writer, rep *check.Report) {
 	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
 	fmt.Fprintf(tw, "  scores\t%s\n", rep.Scale)
 	for k, out := range rep.Outputs {

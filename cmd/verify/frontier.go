@@ -10,10 +10,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/transformer-cookbook/verify/internal/atomicfile"
+
+	"github.com/transformer-cookbook/verify/check"
+	"github.com/transformer-cookbook/verify/frontier"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
-	"github.com/transformer-cookbook/verify/recipes/frontier"
 )
 
 var frontierFlags = []string{"recipe", "all", "precision", "weighting", "param", "max-n", "cases", "exhaustive", "seed",
@@ -75,7 +78,7 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 	opts := frontier.Options{Precisions: precisions, Cases: 8, Exhaustive: 256, Seed: 1, Shards: 1,
 		NoBisect: a.flags["no-bisect"] == "true"}
 	if a.flags["force"] != "true" {
-		opts.MemoryLimit = recipes.AvailableMemory()
+		opts.MemoryLimit = check.AvailableMemory()
 	}
 	for _, f := range []struct {
 		name     string
@@ -270,7 +273,7 @@ func writeFrontier(a parsedArgs, doc frontierDoc, stdout io.Writer) error {
 	}
 	if !interrupted {
 		if path, ok := a.flags["out"]; ok {
-			if err := frontier.WriteFileAtomic(path, encode); err != nil {
+			if err := atomicfile.Write(path, encode); err != nil {
 				return badInput("%v", err)
 			}
 		}

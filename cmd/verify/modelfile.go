@@ -9,10 +9,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/transformer-cookbook/verify/internal/atomicfile"
+
+	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
-	"github.com/transformer-cookbook/verify/recipes/frontier"
 )
 
 var exportFlags = []string{"recipe", "weighting", "param", "n", "out", "dtype", "force"}
@@ -73,9 +75,9 @@ func cmdExport(args []string, stdout io.Writer) error {
 		return badInput("%v", err)
 	}
 	m := con.Model
-	if need, avail := exportSize(m, n), recipes.AvailableMemory(); a.flags["force"] != "true" && avail > 0 && need > avail/2 {
+	if need, avail := exportSize(m, n), check.AvailableMemory(); a.flags["force"] != "true" && avail > 0 && need > avail/2 {
 		return badInput("exporting %s for n ≤ %d would take about %s (%d positions' encodings of width %d), and %s is available; lower --n or pass --force",
-			r.Name, n, recipes.GiB(need), positionRows(m, n), m.D, recipes.GiB(avail))
+			r.Name, n, check.GiB(need), positionRows(m, n), m.D, check.GiB(avail))
 	}
 	stop := interruptible()
 	defer stop.release()
@@ -83,7 +85,7 @@ func cmdExport(args []string, stdout io.Writer) error {
 	if ext == ".safetensors" {
 		write = func(w io.Writer) error { return m.WriteSafetensors(stopWriter{w, stop}, n, dtype) }
 	}
-	if err := frontier.WriteFileAtomic(path, write); err != nil {
+	if err := atomicfile.Write(path, write); err != nil {
 		if stop.requested() {
 			return fmt.Errorf("interrupted: %s not written", path)
 		}
@@ -166,7 +168,7 @@ func positionRows(m *model.Model, n int) int {
 // exportSize is about how many bytes writing a model file takes in
 // memory: its position table and weights, some 32 bytes a number.
 func exportSize(m *model.Model, n int) uint64 {
-	weights := recipes.MemoryEstimate(m, numeric.MustParsePrecision("fp64"), 0, 1) / 8
+	weights := check.MemoryEstimate(m, numeric.MustParsePrecision("fp64"), 0, 1) / 8
 	return 32 * (uint64(positionRows(m, n))*uint64(m.D) + weights)
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -111,7 +112,7 @@ func cmdRun(args []string, stdout io.Writer) error {
 	var res *model.Result
 	if c.Stream != nil {
 		res, err = runner.RunStream(c.Stream, a.flags["trace"] == "true")
-		c.Stream = recipes.RoundStream(runner, c.Stream)
+		c.Stream = check.RoundStream(runner, c.Stream)
 	} else {
 		res, err = runner.Run(c.Symbols, a.flags["trace"] == "true")
 	}
@@ -146,7 +147,7 @@ func cmdRun(args []string, stdout io.Writer) error {
 	fmt.Fprintln(tw, "position\tsymbol\toutput\texpected\tverdict")
 	wrong := 0
 	for i, got := range res.Outputs {
-		ok, why := recipes.Compare(want[i], got, bounds, m.Output.Labels)
+		ok, why := check.Compare(want[i], got, bounds, m.Output.Labels)
 		verdict := "ok"
 		if !ok {
 			verdict, wrong = "WRONG: "+why, wrong+1
@@ -187,7 +188,7 @@ func wantText(m *model.Model, w recipes.Want) string {
 	if w.Symbol != "" {
 		parts = append(parts, w.Symbol)
 	}
-	for k, v := range w.ValueTexts() {
+	for k, v := range check.ValueTexts(w) {
 		parts = append(parts, labelOf(m, k)+"="+v)
 	}
 	return strings.Join(parts, " ")

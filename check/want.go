@@ -1,0 +1,183 @@
+package check
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
+)
+
+// realBits is the precision of the enclosures of irrational intended
+// values: far below any backend's rounding, so that a failed containment
+// is the backend's, not the reference's.
+const realBits = 256
+
+// target is one intended value: a rational r, or an irrational real known
+// by a certified enclosure [lo, hi] with lo < hi.
+type target struct {
+	r      *big.Rat
+	lo, hi *big.Rat
+	text   string
+	// real marks a value given as a real (Want.Reals): an enclosure that
+	// contains it confirms it even where it happens to be rational, as
+	// √(2/50) = 1/5 is, since the recipe's outputs are irrational in
+	// general and only enclosures can be asked of them.
+	real bool
+}
+
+// targetsOf returns w's intended values, Reals enclosed where irrational.
+func targetsOf(w recipes.Want) []target {
+	if w.Reals == nil {
+		ts := make([]target, len(w.Values))
+		for k, v := range w.Values {
+			ts[k] = target{r: v, text: v.RatString()}
+		}
+		return ts
+	}
+	ts := make([]target, len(w.Reals))
+	for k, e := range w.Reals {
+		if r, ok, err := e.Rat(); err == nil && ok {
+			ts[k] = target{r: r, text: r.RatString(), real: true}
+			continue
+		}
+		b := numeric.NewIntervals(realBits)
+		iv, err := b.Eval(nil, e)
+		if err != nil {
+			// A reference without a value is a bug in the recipe; an
+			// empty enclosure makes every comparison fail and say so.
+			ts[k] = target{text: fmt.Sprintf("%v (no value: %v)", e, err)}
+			continue
+		}
+		lo, hi, _ := b.Bounds(iv)
+		f, _ := lo.Float64()
+		ts[k] = target{lo: lo, hi: hi, text: fmt.Sprintf("%v ≈ %.17g", e, f)}
+	}
+	return ts
+}
+
+// errorOf returns an upper bound on |got − t| (the largest distance from
+// got's enclosure to t's), or nil when got is not finite or t has no
+// value.
+func (t target) errorOf(got model.Value) *big.Rat {
+	if !got.Finite() {
+		return nil
+	}
+	if t.r != nil {
+		return got.Error(t.r)
+	}
+	if t.lo == nil {
+		return nil
+	}
+	e := got.Error(t.lo)
+	if e2 := got.Error(t.hi); e2.Cmp(e) > 0 {
+		e = e2
+	}
+	return e
+}
+
+// equals reports whether got is exactly t: only possible for rationals.
+func (t target) equals(got model.Value) bool {
+	return t.r != nil && got.Equals(t.r)
+}
+
+// within reports whether got confirms t: a rational t only as a point
+// equal to it; an irrational t, which no point equals, by an enclosure
+// (the interval backend) that contains it; a real t that happens to be
+// rational, by either.
+func (t target) within(got model.Value) bool {
+	if t.r != nil && t.real {
+		return got.Contains(t.r)
+	}
+	if t.r != nil {
+		return got.Equals(t.r)
+	}
+	return t.lo != nil && got.Finite() && got.Lo.Cmp(t.lo) <= 0 && t.hi.Cmp(got.Hi) <= 0
+}
+
+// errorsOf returns an upper bound on |got − want| per output value (nil:
+// not finite).
+func errorsOf(w recipes.Want, got model.PositionOutput) []*big.Rat {
+	ts := targetsOf(w)
+	errs := make([]*big.Rat, len(ts))
+	for k, t := range ts {
+		errs[k] = t.errorOf(got.Values[k])
+	}
+	return errs
+}
+
+func exactlyEqual(w recipes.Want, got model.PositionOutput) bool {
+	if w.Symbol != "" && got.Symbol != w.Symbol {
+		return false
+	}
+	for k, t := range targetsOf(w) {
+		if !t.equals(got.Values[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Compare decides one position: the symbol must match, and each value
+// must equal the intended one exactly, or lie within its bound where the
+// paper claims only a bound. In the interval backend an output is an
+// enclosure of the model's exact real output: it confirms a rational
+// value only as a single point equal to it (an enclosure that contains
+// the value but is wider is undecided, and fails as such; one that
+// excludes it is a certified refutation), and an irrational value by
+// containing it. It returns the reason of a failure.
+func Compare(w recipes.Want, got model.PositionOutput, bounds []recipes.Bound, labels []string) (bool, string) {
+	name := func(k int) string {
+		if k < len(labels) {
+			return labels[k]
+		}
+		return fmt.Sprintf("output %d", k+1)
+	}
+	if w.Symbol != "" && got.Symbol != w.Symbol {
+		return false, fmt.Sprintf("output symbol %q, want %q", got.Symbol, w.Symbol)
+	}
+	for k, t := range targetsOf(w) {
+		g := got.Values[k]
+		e := t.errorOf(g)
+		b := boundOf(bounds, k)
+		if k < len(w.Tol) && w.Tol[k].Max != nil {
+			b = w.Tol[k]
+		}
+		switch {
+		case e == nil:
+			return false, fmt.Sprintf("%s = %s is not finite", name(k), g.Text)
+		case b.Max == nil && t.r != nil && !t.within(g) && g.Contains(t.r):
+			return false, fmt.Sprintf("undecided: %s = %s contains %s but is not a single point (raise the interval precision, or use a rounding format)", name(k), g.Text, t.text)
+		case b.Max == nil && t.r != nil && !t.within(g):
+			return false, fmt.Sprintf("%s = %s, want exactly %s", name(k), g.Text, t.text)
+		case b.Max == nil && t.r == nil && !t.within(g):
+			return false, fmt.Sprintf("%s = %s, want exactly %s, which is irrational: only an interval enclosure containing it confirms it, and this value does not", name(k), g.Text, t.text)
+		case b.Max != nil && e.Cmp(b.Max) > 0:
+			return false, fmt.Sprintf("|%s − %s| = %s for %s exceeds the bound %s", g.Text, t.text, decimal(e), name(k), b.Max.RatString())
+		}
+	}
+	return true, ""
+}
+
+func wantText(w recipes.Want) []string {
+	var out []string
+	if w.Symbol != "" {
+		out = append(out, w.Symbol)
+	}
+	for _, t := range targetsOf(w) {
+		out = append(out, t.text)
+	}
+	return out
+}
+
+// ValueTexts prints w's intended values: rationals as fractions,
+// irrational reals as their expressions with a decimal approximation.
+func ValueTexts(w recipes.Want) []string {
+	ts := targetsOf(w)
+	out := make([]string, len(ts))
+	for k, t := range ts {
+		out[k] = t.text
+	}
+	return out
+}

@@ -1,0 +1,293 @@
+package frontier
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/transformer-cookbook/verify/check"
+	"github.com/transformer-cookbook/verify/diagnose"
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
+)
+
+// DefaultPrecisions are the formats a frontier sweeps unless told
+// otherwise: the IEEE and OCP formats from 8 to 64 bits, and big floats
+// with float32's, float64's and binary128's significands.
+var DefaultPrecisions = []string{"fp8-e4m3", "fp8-e5m2", "bf16", "fp16", "fp32", "fp64", "24", "53", "113"}
+
+// Options say what to sweep.
+type Options struct {
+	Recipe     *recipes.Recipe
+	Weighting  model.Weighting
+	Params     map[string]string
+	Precisions []numeric.Precision
+	// MaxN is the largest length, and the N the construction is built
+	// for.
+	MaxN int
+	// Cases, Exhaustive and Seed choose the inputs of each length as
+	// check.Run does.
+	Cases      int
+	Exhaustive int
+	Seed       uint64
+	// Lengths, when set, replaces the geometric sweep (no bisection).
+	Lengths []int
+	// NoBisect skips the bisection after the sweep.
+	NoBisect bool
+	// Shard and Shards select the inputs whose index is Shard modulo
+	// Shards (0 of 1: all); a sharded sweep does not bisect.
+	Shard, Shards int
+	Workers       int
+	// MemoryLimit refuses precisions whose check would need more memory
+	// (check.Options.MemoryLimit): Run then returns the error.
+	MemoryLimit uint64
+	// Stop, if set, is asked before every length; when it returns true
+	// the sweep ends there and the report says it was interrupted.
+	Stop func() bool
+	// Progress, if set, is called after every checked length with the
+	// number of lengths done and the number planned so far.
+	Progress func(done, planned int, precision string, n int)
+}
+
+// Run measures the frontier of opts.Recipe at every precision. The
+// precisions run concurrently (as many at once as there are cores), each
+// checking its lengths in order with the cases of a length spread over
+// the cores too; the report lists them in the order given.
+func Run(opts Options) (*Report, error) {
+	r := opts.Recipe
+	if opts.Shards == 0 {
+		opts.Shards = 1
+	}
+	if opts.Shard < 0 || opts.Shard >= opts.Shards {
+		return nil, fmt.Errorf("shard %d of %d: want 0 ≤ K < N", opts.Shard, opts.Shards)
+	}
+	if opts.MaxN < max(1, r.MinN) {
+		return nil, fmt.Errorf("%s: the maximum length must be at least %d, got %d", r.Name, max(1, r.MinN), opts.MaxN)
+	}
+	lengths := opts.Lengths
+	if lengths == nil {
+		lengths = check.DefaultLengths(r.MinN, opts.MaxN)
+	}
+	lengths = slices.Compact(slices.Sorted(slices.Values(lengths)))
+	for _, n := range lengths {
+		if n < max(1, r.MinN) || n > opts.MaxN {
+			return nil, fmt.Errorf("%s: length %d outside [%d, %d]", r.Name, n, max(1, r.MinN), opts.MaxN)
+		}
+	}
+	rep := &Report{Recipe: r.Name, Section: r.Section, Weighting: r.WeightingName(opts.Weighting),
+		MaxN: opts.MaxN, Seed: opts.Seed, Cases: opts.Cases, Exhaustive: opts.Exhaustive,
+		Bisect: !opts.NoBisect && opts.Lengths == nil}
+	if len(r.Params) > 0 {
+		rep.Params = map[string]string{}
+		for _, p := range r.Params {
+			rep.Params[p.Name] = p.Default
+		}
+		for k, v := range opts.Params {
+			rep.Params[k] = v
+		}
+	}
+	if opts.Shards > 1 {
+		rep.Shard = fmt.Sprintf("%d/%d", opts.Shard+1, opts.Shards)
+	}
+
+	s := &sweeper{opts: opts, planned: len(lengths) * len(opts.Precisions)}
+	rep.Rows = make([]Row, len(opts.Precisions))
+	checkers := make(map[string]*check.Checker)
+	var mu sync.Mutex
+	var memErr error
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for k, p := range opts.Precisions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			row := &rep.Rows[k]
+			row.Precision = p.String()
+			ck, err := check.NewChecker(r, check.Options{Precision: p, Weighting: opts.Weighting, MaxN: opts.MaxN,
+				Params: opts.Params, Cases: opts.Cases, Exhaustive: opts.Exhaustive, Seed: opts.Seed, Workers: opts.Workers,
+				MemoryLimit: opts.MemoryLimit})
+			if err != nil {
+				mu.Lock()
+				if errors.Is(err, check.ErrMemory) && memErr == nil {
+					memErr = err
+				}
+				mu.Unlock()
+				row.Error = err.Error()
+				s.skip(len(lengths))
+				return
+			}
+			mu.Lock()
+			checkers[row.Precision] = ck
+			mu.Unlock()
+			for _, n := range lengths {
+				s.check(ck, row, n)
+			}
+			// A shard sees a part of the inputs only: its merge bisects.
+			if rep.Bisect && opts.Shards == 1 {
+				s.bisect(ck, row)
+			}
+		}()
+	}
+	wg.Wait()
+	if memErr != nil {
+		return nil, memErr
+	}
+	rep.Interrupted = s.interrupted.Load()
+	if opts.Shards == 1 && !rep.Interrupted {
+		finish(rep, func(string) (*check.Checker, error) { return nil, nil }, checkers)
+	} else {
+		for k := range rep.Rows {
+			rep.Rows[k].summarise()
+		}
+	}
+	return rep, nil
+}
+
+// sweeper checks lengths for the rows of one report, counting progress
+// and honouring a stop request.
+type sweeper struct {
+	opts        Options
+	mu          sync.Mutex
+	done        int
+	planned     int
+	interrupted atomic.Bool
+}
+
+func (s *sweeper) skip(n int) {
+	s.mu.Lock()
+	s.done += n
+	s.mu.Unlock()
+}
+
+// check checks length n into row, unless the sweep was stopped or the
+// row cannot run.
+func (s *sweeper) check(ck *check.Checker, row *Row, n int) {
+	if s.interrupted.Load() || s.opts.Stop != nil && s.opts.Stop() {
+		s.interrupted.Store(true)
+		return
+	}
+	if row.Error != "" {
+		return
+	}
+	lr := ck.Length(n, s.opts.Shard, max(1, s.opts.Shards))
+	s.mu.Lock()
+	s.done++
+	done, planned := s.done, s.planned
+	s.mu.Unlock()
+	if s.opts.Progress != nil {
+		s.opts.Progress(done, planned, row.Precision, n)
+	}
+	if f := lr.Failure; f != nil && f.CannotRun {
+		row.Error, row.Checked = "cannot run: "+f.Reason, nil
+		return
+	}
+	if p := ck.Runner.Precision(); lr.Failure != nil && lr.Failure.Irrational && p.Kind != numeric.KindInterval {
+		// Not a uniformity limit: no length would pass.
+		row.Error, row.Checked = fmt.Sprintf("not applicable: the reference is irrational (%s at n = %d), which %s can only approximate; intervals confirm it",
+			strings.Join(lr.Failure.Expected, ", "), lr.Failure.N, p), nil
+		return
+	}
+	row.Checked = append(row.Checked, lr)
+	sortChecked(row.Checked)
+}
+
+// bisect checks the lengths between the last passing length below the
+// first failure and that failure, halving the gap: the limit to the
+// length, if failures are monotone there (the report says where they are
+// not).
+func (s *sweeper) bisect(ck *check.Checker, row *Row) {
+	lo, hi := bracket(row.Checked, max(1, ck.Recipe.MinN))
+	for hi > 0 && hi-lo > 1 && row.Error == "" && !s.interrupted.Load() {
+		s.mu.Lock()
+		s.planned++
+		s.mu.Unlock()
+		s.check(ck, row, lo+(hi-lo)/2)
+		lo, hi = bracket(row.Checked, max(1, ck.Recipe.MinN))
+	}
+}
+
+// bracket returns the last passing length below the first failing one
+// (minN − 1 if none) and the first failing length (0 if none failed).
+func bracket(checked []check.LengthReport, minN int) (lo, hi int) {
+	lo = minN - 1
+	for _, lr := range checked {
+		if lr.Failure != nil {
+			return lo, lr.N
+		}
+		lo = lr.N
+	}
+	return lo, 0
+}
+
+func sortChecked(checked []check.LengthReport) {
+	sort.Slice(checked, func(a, b int) bool { return checked[a].N < checked[b].N })
+}
+
+// summarise sets the limit, the first failure and the lengths that pass
+// above it from the checked lengths.
+func (row *Row) summarise() {
+	row.Limit, row.Failure, row.PassesAgain = 0, nil, nil
+	for _, lr := range row.Checked {
+		switch {
+		case row.Failure == nil && lr.Failure == nil:
+			row.Limit = lr.N
+		case row.Failure == nil:
+			row.Failure = &Failure{Failure: *lr.Failure}
+		case lr.Failure == nil:
+			row.PassesAgain = append(row.PassesAgain, lr.N)
+		}
+	}
+}
+
+// finish summarises every row (limit, first failure, lengths passing
+// again), diagnoses each first failure by re-running its input (the
+// inputs of a length depend only on the seed and the length, so a merge
+// of shards can do this too) and adds the predictions. The checkers are
+// those already built, by precision; build makes the others.
+func finish(rep *Report, build func(precision string) (*check.Checker, error), checkers map[string]*check.Checker) {
+	for k := range rep.Rows {
+		row := &rep.Rows[k]
+		if row.Error != "" {
+			continue
+		}
+		row.summarise()
+		if f := row.Failure; f != nil {
+			ck := checkers[row.Precision]
+			var err error
+			if ck == nil {
+				ck, err = build(row.Precision)
+			}
+			if err == nil && ck != nil {
+				err = explain(ck, f)
+			}
+			if err != nil {
+				f.Cause = &diagnose.Cause{Kind: "unknown", Detail: "the diagnosis could not run: " + err.Error()}
+			}
+		}
+		if p, err := numeric.ParsePrecision(row.Precision); err == nil {
+			row.Prediction = Predict(rep.Recipe, p, rep.MaxN)
+		}
+	}
+}
+
+// explain sets the cause of a failure, re-running its input.
+func explain(ck *check.Checker, f *Failure) error {
+	inputs, _ := ck.Inputs(f.N)
+	if f.Case >= len(inputs) || f.Position < 1 {
+		return nil
+	}
+	cause, err := diagnose.Failure(ck.Con, ck.Runner, inputs[f.Case], f.Position)
+	if err != nil {
+		return err
+	}
+	f.Cause = cause
+	return nil
+}

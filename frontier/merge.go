@@ -1,0 +1,133 @@
+package frontier
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/transformer-cookbook/verify/check"
+	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
+)
+
+// Merge combines the reports of the shards of one sweep (each run with
+// --shard K/N, for every K of the same N, and otherwise the same
+// options) into the report of the whole: byte for byte the report of one
+// unsharded run with the same options. The shards check the geometric
+// lengths; Merge itself runs the bisection (on every input of the few
+// lengths it checks) and re-runs each first failure for its diagnosis.
+func Merge(shards []*Report) (*Report, error) {
+	if len(shards) == 0 {
+		return nil, fmt.Errorf("nothing to merge")
+	}
+	first := shards[0]
+	var of int
+	if _, err := fmt.Sscanf(first.Shard, "%d/%d", new(int), &of); err != nil || first.Shard == "" {
+		return nil, fmt.Errorf("report 1 is not a shard (no \"shard\": \"K/N\")")
+	}
+	if len(shards) != of {
+		return nil, fmt.Errorf("%d reports for %d shards", len(shards), of)
+	}
+	have := map[int]bool{}
+	for k, s := range shards {
+		var i, n int
+		if _, err := fmt.Sscanf(s.Shard, "%d/%d", &i, &n); err != nil || n != of || i < 1 || i > of {
+			return nil, fmt.Errorf("report %d: shard %q is not one of 1/%d … %d/%d", k+1, s.Shard, of, of, of)
+		}
+		if have[i] {
+			return nil, fmt.Errorf("report %d: shard %d/%d appears twice", k+1, i, of)
+		}
+		have[i] = true
+		if err := sameSweep(first, s); err != nil {
+			return nil, fmt.Errorf("report %d: %v", k+1, err)
+		}
+	}
+	out := *first
+	out.Shard, out.Rows = "", make([]Row, len(first.Rows))
+	for r := range first.Rows {
+		row := Row{Precision: first.Rows[r].Precision, Error: first.Rows[r].Error}
+		for l := range first.Rows[r].Checked {
+			parts := make([]check.LengthReport, len(shards))
+			for k, s := range shards {
+				parts[k] = s.Rows[r].Checked[l]
+			}
+			row.Checked = append(row.Checked, check.MergeLength(parts))
+		}
+		out.Rows[r] = row
+	}
+	rc, err := recipes.Get(out.Recipe)
+	if err != nil {
+		return nil, err
+	}
+	w := rc.DefaultWeighting()
+	if out.Weighting != "no attention" {
+		if w, err = recipes.ParseWeighting(out.Weighting); err != nil {
+			return nil, err
+		}
+	}
+	build := func(precision string) (*check.Checker, error) {
+		p, err := numeric.ParsePrecision(precision)
+		if err != nil {
+			return nil, err
+		}
+		return check.NewChecker(rc, check.Options{Precision: p, Weighting: w, MaxN: out.MaxN,
+			Params: out.Params, Cases: out.Cases, Exhaustive: out.Exhaustive, Seed: out.Seed})
+	}
+	// The shards could not bisect (each saw a part of the inputs): the
+	// merge does, on every input of the lengths between the last pass and
+	// the first failure, as one unsharded run would have.
+	checkers := map[string]*check.Checker{}
+	if out.Bisect {
+		s := &sweeper{opts: Options{Shards: 1}}
+		for k := range out.Rows {
+			row := &out.Rows[k]
+			if row.Error != "" {
+				continue
+			}
+			ck, err := build(row.Precision)
+			if err != nil {
+				return nil, err
+			}
+			checkers[row.Precision] = ck
+			s.bisect(ck, row)
+		}
+	}
+	finish(&out, build, checkers)
+	return &out, nil
+}
+
+// sameSweep reports how b's sweep differs from a's, if it does.
+func sameSweep(a, b *Report) error {
+	switch {
+	case a.Recipe != b.Recipe:
+		return fmt.Errorf("recipe %s, not %s", b.Recipe, a.Recipe)
+	case a.Weighting != b.Weighting:
+		return fmt.Errorf("weighting %s, not %s", b.Weighting, a.Weighting)
+	case !maps.Equal(a.Params, b.Params):
+		return fmt.Errorf("parameters %v, not %v", b.Params, a.Params)
+	case a.MaxN != b.MaxN || a.Seed != b.Seed || a.Cases != b.Cases || a.Exhaustive != b.Exhaustive:
+		return fmt.Errorf("max n, seed, cases or exhaustive differ (%d, %d, %d, %d; not %d, %d, %d, %d)",
+			b.MaxN, b.Seed, b.Cases, b.Exhaustive, a.MaxN, a.Seed, a.Cases, a.Exhaustive)
+	case len(a.Rows) != len(b.Rows):
+		return fmt.Errorf("%d precisions, not %d", len(b.Rows), len(a.Rows))
+	}
+	for r := range a.Rows {
+		ra, rb := a.Rows[r], b.Rows[r]
+		if ra.Precision != rb.Precision {
+			return fmt.Errorf("precision %d is %s, not %s", r+1, rb.Precision, ra.Precision)
+		}
+		la, lb := lengthsOf(ra), lengthsOf(rb)
+		if !slices.Equal(la, lb) {
+			return fmt.Errorf("%s: lengths %v, not %v", ra.Precision, lb, la)
+		}
+	}
+	return nil
+}
+
+func lengthsOf(row Row) []int {
+	var ns []int
+	for _, lr := range row.Checked {
+		ns = append(ns, lr.N)
+	}
+	return ns
+}

@@ -1,0 +1,73 @@
+package frontier
+
+import (
+	"github.com/transformer-cookbook/verify/check"
+	"github.com/transformer-cookbook/verify/diagnose"
+)
+
+// Report is the frontier of one construction over several precisions.
+type Report struct {
+	Recipe    string            `json:"recipe"`
+	Section   string            `json:"section"`
+	Weighting string            `json:"weighting"`
+	Params    map[string]string `json:"params,omitempty"`
+	// MaxN is the largest length checked, and the N the construction is
+	// built for (recipes whose weights depend on N).
+	MaxN       int    `json:"max_n"`
+	Seed       uint64 `json:"seed"`
+	Cases      int    `json:"cases"`
+	Exhaustive int    `json:"exhaustive"`
+	// Bisect says whether the lengths between the last pass and the first
+	// failure were bisected (never in a sharded sweep).
+	Bisect bool `json:"bisect"`
+	// Shard is "K/N" in the report of one shard, empty otherwise.
+	Shard string `json:"shard,omitempty"`
+	// Interrupted says the sweep was stopped (Ctrl-C) before it ended:
+	// the rows hold what was checked until then.
+	Interrupted bool  `json:"interrupted,omitempty"`
+	Rows        []Row `json:"rows"`
+}
+
+// Row is the frontier at one precision.
+type Row struct {
+	Precision string `json:"precision"`
+	// Error is set when the construction cannot run at this precision
+	// (the rest of the row is then empty).
+	Error string `json:"error,omitempty"`
+	// Checked lists every length checked, in increasing order.
+	Checked []check.LengthReport `json:"checked"`
+	// Limit is the largest n such that every checked length ≤ n passed (0
+	// when the smallest failed); Failure is the first failure above it,
+	// at the smallest failing length, with its cause when the engine can
+	// see one; nil when every checked length passed.
+	Limit   int      `json:"limit"`
+	Failure *Failure `json:"failure,omitempty"`
+	// PassesAgain lists checked lengths above the first failure that
+	// passed: the failures are not monotone in n.
+	PassesAgain []int `json:"passes_again,omitempty"`
+	// Prediction is what theory predicts for this precision, where the
+	// paper gives a gap or a bound.
+	Prediction *Prediction `json:"prediction,omitempty"`
+}
+
+// Failure is a failing case with its diagnosis.
+type Failure struct {
+	check.Failure
+	Cause *diagnose.Cause `json:"cause,omitempty"`
+}
+
+// Prediction is the theory's side: the score gap γ(n) the paper gives,
+// the largest score magnitude M(n), and the largest n at which the top
+// score and the runner-up, computed exactly and each rounded once to the
+// format, still differ. It is an estimate, neither a lower nor an upper
+// bound on the measured limit: the format rounds every product and sum on
+// the way (which can lose the gap sooner, as for the layernorm hash), and
+// a tie between two keys of equal value does not change the output
+// (which can keep it later).
+type Prediction struct {
+	Gap       string `json:"gap"`
+	Magnitude string `json:"magnitude"`
+	// Limit is 0 when the gap never falls below the spacing up to MaxN.
+	Limit int    `json:"limit"`
+	Why   string `json:"why"`
+}
