@@ -1,4 +1,4 @@
-// Package bench holds the performance cases of issue 9 behind
+// Package bench holds the performance cases behind
 // `verify bench`: each case measures one figure (ns per score term of a
 // forward pass, ns per arithmetic operation, seconds of a sweep, a
 // speed-up from 1 to 2 cores) and, where one exists, a bare baseline that
@@ -54,4 +54,9 @@
 // Peak memory is measured per case by running it in a process of its own
 // (Options.Child): the parent reads the child's maximum resident set size
 // from its rusage, which on Linux covers that process alone.
+//
+// # Imports
+//
+// bench imports check, recipes, model and numeric; only the command line
+// imports it.
 package bench

@@ -216,7 +216,7 @@ func init() {
 			Unit:     "ns/term",
 			Measure:  lookupForward(f.precision, 1024, 128),
 			Baseline: f.bare(1024, 128),
-			// The 10 ns is per operation (the op-* cases); a
+			// The target of 10 ns is per operation (the op-* cases); a
 			// score term is two, a multiply and an add.
 			Target: All(AtMost(20, "ns"), NoAllocs()),
 		})

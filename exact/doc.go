@@ -55,4 +55,9 @@
 // the LP's dual and so handle lower-dimensional polyhedra; Pullback
 // rewrites a polyhedron in the coordinates of an affine map, which is how
 // a lower-dimensional domain becomes a full-dimensional one.
+//
+// # Imports
+//
+// exact is the bottom of the module: it imports nothing of it. numeric
+// uses its rational parsing; exact/cpwl and the claims its LPs.
 package exact

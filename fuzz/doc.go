@@ -60,4 +60,9 @@
 // Each input costs microseconds to milliseconds (the recipes are built
 // once per weighting and length, then cached), so that a short run tries
 // many inputs, and the corpus replays in seconds under the race detector.
+//
+// # Imports
+//
+// fuzz holds tests only, which may import any package below the command
+// line.
 package fuzz

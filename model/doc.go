@@ -32,4 +32,9 @@
 // Hard attention decides the maximum and its ties in the backend's own
 // arithmetic: exactly in exact mode, and in a rounding format on the
 // rounded scores, so that a rounding that creates or breaks a tie shows.
+//
+// # Imports
+//
+// model imports numeric alone. It knows nothing of the cookbook: recipes
+// build Models, and everything above runs them.
 package model

@@ -51,4 +51,10 @@
 // it has no overflow, underflow or subnormals where fp32 does. Use fp32 for
 // the real thing, 24 to separate the effect of the significand from that
 // of the range.
+//
+// # Imports
+//
+// numeric imports exact (rational parsing) and its internal bigmath (the
+// correctly rounded elementary functions). Everything above the
+// arithmetic imports it.
 package numeric

@@ -640,7 +640,7 @@ func basCheckConvert() (*Evidence, error) {
 			if len(m.Layers) != 1 || m.Layers[0].FeedForward == nil {
 				return nil, fmt.Errorf("bool-convert %s→%s: expected one FFN layer", from, to)
 			}
-			f, err := cpwl.FromModel(m.Layers[0].FeedForward)
+			f, err := ffnFromModel(m.Layers[0].FeedForward)
 			if err != nil {
 				return nil, err
 			}

@@ -33,4 +33,11 @@
 // chapters: repr (Basic Ingredients), pe (Positional Encodings), ffn,
 // attn, ln (Layer Normalization), round (Rounding and Approximation),
 // assembly, example.
+//
+// # Imports
+//
+// proofs imports check (to run constructions over their domains), the
+// recipes with their blocks and streams, model, numeric, exact and
+// exact/cpwl (the decision procedure for ReLU networks). Only the command
+// line imports it.
 package proofs

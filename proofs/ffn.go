@@ -24,7 +24,7 @@ func ffnOf(f *stream.FF) (*cpwl.FFN, error) {
 	if b2 == nil {
 		b2 = make(model.Vector, f.W2.Rows)
 	}
-	return cpwl.FromModel(&model.FeedForward{W1: f.W1, B1: b1, W2: f.W2, B2: b2, Activation: model.ReLU})
+	return ffnFromModel(&model.FeedForward{W1: f.W1, B1: b1, W2: f.W2, B2: b2, Activation: model.ReLU})
 }
 
 // proveFFN decides whether the block f equals the CPWL reference given by

@@ -12,7 +12,7 @@ import (
 // benchLookup runs one forward pass of the quadratic-maximization lookup
 // at length n and reports the time per score, a (query, key) pair (n² of
 // them: the head is unmasked), and per score term, one multiply-add of
-// the query·key dot product (n²·d_key, d_key = 2): issue 9's target is
+// the query·key dot product (n²·d_key, d_key = 2): the performance target is
 // per term (model.ScoreTerms).
 func benchLookup(b *testing.B, precision string, n int) {
 	r, err := recipes.Get("lookup")

@@ -30,7 +30,7 @@ import (
 
 // dyckExhaustiveLengths are the lengths up to which the tests enumerate
 // every string: every string up to 12 for dyck1, dyck1-n and dyck12 under
-// UHAT, up to 8 for Dyck-2-2 under UHAT, as the issue asks (about two
+// UHAT, up to 8 for Dyck-2-2 under UHAT (about two
 // minutes on 2 cores). Exact arithmetic costs 0.3 to 3 ms per run of these
 // models at n ≈ 10, and the race detector multiplies that by 8 to 13, so
 // under -race (and -short) the strings are shorter (the second set); CI

@@ -24,7 +24,7 @@ func init() {
 	boolFlags["list"] = true
 }
 
-// cmdBench runs the performance cases of issue 9 and prints each figure
+// cmdBench runs the performance cases and prints each figure
 // beside its bare baseline.
 func cmdBench(args []string, stdout, stderr io.Writer) error {
 	a, err := parseArgs(args, benchFlags...)

@@ -58,7 +58,7 @@ func TestBinaryModelFiles(t *testing.T) {
 }
 
 // TestBinaryBadFiles: bad model files and output paths, and the bad
-// numbers of issue 8, each exit 2 with one line and no file written.
+// numbers a user may type, each exit 2 with one line and no file written.
 func TestBinaryBadFiles(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.json")

@@ -118,7 +118,7 @@ func TestBinaryBadInput(t *testing.T) {
 }
 
 // TestBinaryExactPasses: in exact arithmetic AHAT lookup is right at every
-// length it is given (the acceptance criterion), and the closing
+// length it is given (the paper's claim for AHAT lookup), and the closing
 // line says so with the largest length checked.
 func TestBinaryExactPasses(t *testing.T) {
 	stdout, stderr, status := execVerify(t, "--recipe", "lookup", "--precision", "exact", "--max-n", "30", "--seed", "7")

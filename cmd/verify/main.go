@@ -67,7 +67,7 @@ Usage:
   verify merge FILE...  [--json] [--out F] [--plot F]
                                                  combine the JSON of the shards of one frontier sweep
   verify bench [--case REGEX] [--quick] [--list] [--json]
-                                                 the performance figures of issue 9, each beside its bare
+                                                 the engine's performance figures, each beside its bare
                                                  baseline, with allocations and peak RSS (each case runs in
                                                  a process of its own); --quick: small sizes, a smoke test
   verify format [NAME]                           describe a number format (all without NAME)

@@ -92,4 +92,10 @@
 // take about half a second, and comparing two such networks about as
 // long; 64 units in ℝ⁶ could have 8·10⁷ regions. Options.MaxRegions
 // bounds the work.
+//
+// # Imports
+//
+// cpwl imports exact alone: it decides networks given as rational
+// matrices (FFN) and knows nothing of the engine's models. The claims
+// (package proofs) convert a model's feed-forward sublayer to an FFN.
 package cpwl

@@ -5,8 +5,6 @@ import (
 	"math/big"
 
 	"github.com/transformer-cookbook/verify/exact"
-	"github.com/transformer-cookbook/verify/model"
-	"github.com/transformer-cookbook/verify/numeric"
 )
 
 // FFN is a ReLU feed-forward network with rational parameters
@@ -16,7 +14,7 @@ import (
 //
 // with W1 h×d and W2 k×h: f maps ℝ^d to ℝ^k through h hidden units. W1
 // must have d columns even when h = 0. A nil B1 or B2 stands for the
-// zero vector, as in model.FeedForward.
+// zero vector.
 type FFN struct {
 	W1 exact.Matrix
 	B1 exact.Vector
@@ -164,75 +162,4 @@ func regionMap(w1 exact.Matrix, b1 exact.Vector, w2 exact.Matrix, b2 exact.Vecto
 		}
 	}
 	return exact.Affine{A: m, C: c}
-}
-
-// FromModel converts a ReLU feed-forward sublayer of the engine's model to
-// an FFN. Every parameter must be rational (numeric.Expr.Rat); the
-// activation must be ReLU.
-func FromModel(ff *model.FeedForward) (*FFN, error) {
-	if ff == nil {
-		return nil, fmt.Errorf("cpwl: nil feed-forward layer")
-	}
-	if ff.Activation != model.ReLU {
-		return nil, fmt.Errorf("cpwl: the activation is %v; only ReLU networks are CPWL", ff.Activation)
-	}
-	w1, err := ratMatrix("W1", ff.W1)
-	if err != nil {
-		return nil, err
-	}
-	w2, err := ratMatrix("W2", ff.W2)
-	if err != nil {
-		return nil, err
-	}
-	b1, err := ratVector("b1", ff.B1)
-	if err != nil {
-		return nil, err
-	}
-	b2, err := ratVector("b2", ff.B2)
-	if err != nil {
-		return nil, err
-	}
-	f := &FFN{W1: w1, B1: b1, W2: w2, B2: b2}
-	return f, f.Validate()
-}
-
-func ratMatrix(name string, m model.Matrix) (exact.Matrix, error) {
-	if len(m.Data) != m.Rows*m.Cols {
-		return exact.Matrix{}, fmt.Errorf("cpwl: %s has %d entries for %d×%d", name, len(m.Data), m.Rows, m.Cols)
-	}
-	out := exact.Matrix{Rows: m.Rows, Cols: m.Cols, Data: make([]*big.Rat, len(m.Data))}
-	for k, e := range m.Data {
-		r, err := ratOf(e)
-		if err != nil {
-			return exact.Matrix{}, fmt.Errorf("cpwl: %s[%d][%d]: %v", name, k/max(m.Cols, 1), k%max(m.Cols, 1), err)
-		}
-		out.Data[k] = r
-	}
-	return out, nil
-}
-
-func ratVector(name string, v model.Vector) (exact.Vector, error) {
-	if v == nil {
-		return nil, nil
-	}
-	out := make(exact.Vector, len(v))
-	for i, e := range v {
-		r, err := ratOf(e)
-		if err != nil {
-			return nil, fmt.Errorf("cpwl: %s[%d]: %v", name, i, err)
-		}
-		out[i] = r
-	}
-	return out, nil
-}
-
-func ratOf(e numeric.Expr) (*big.Rat, error) {
-	r, ok, err := e.Rat()
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, fmt.Errorf("%v is not rational; the decision procedure is exact", e)
-	}
-	return r, nil
 }

@@ -12,4 +12,9 @@
 // such as √(π/2)); a block never reads a component it writes; the doc
 // comment of each block cites its section of the paper, gives the
 // function it computes and the domain on which it computes it exactly.
+//
+// # Imports
+//
+// blocks imports stream, model and numeric; the recipes and the claims
+// use it.
 package blocks

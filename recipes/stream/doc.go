@@ -21,4 +21,9 @@
 // Serial and Widen. Model reports an error, never a wrong model, when two
 // blocks write one component, a block reads a component nothing wrote
 // before it, or parallel blocks read what their siblings write.
+//
+// # Imports
+//
+// stream imports model and numeric; the blocks and the recipes build on
+// it.
 package stream

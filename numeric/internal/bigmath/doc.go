@@ -24,4 +24,8 @@
 //
 // Shared state is limited to the caches of π and log 2, which are guarded by
 // a mutex.
+//
+// # Imports
+//
+// bigmath imports nothing of the module; only numeric may import it.
 package bigmath

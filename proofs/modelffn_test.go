@@ -1,37 +1,44 @@
-package cpwl
+package proofs
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/transformer-cookbook/verify/exact"
+	"github.com/transformer-cookbook/verify/exact/cpwl"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
-func TestFromModel(t *testing.T) {
+func TestFFNFromModel(t *testing.T) {
 	ff := &model.FeedForward{
 		W1: model.Ints([]int64{1, 0}, []int64{-1, 0}, []int64{1, -1}),
 		W2: model.Ints([]int64{1, -1, -1}),
 	}
-	f, err := FromModel(ff)
+	f, err := ffnFromModel(ff)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// min(3, 5) = ReLU(3) − ReLU(−3) − ReLU(−2) = 3; min(5, 3) = 5 − 2.
-	for _, tc := range []struct{ x, want string }{{"3 5", "3"}, {"5 3", "3"}, {"-1/2 -1/3", "-1/2"}} {
-		y, err := f.Eval(vec(t, tc.x))
-		if err != nil || !y.Equal(vec(t, tc.want)) {
-			t.Errorf("f(%s) = %v (%v), want %s", tc.x, y, err, tc.want)
+	for _, tc := range []struct{ x, y, want string }{{"3", "5", "3"}, {"5", "3", "3"}, {"-1/2", "-1/3", "-1/2"}} {
+		got, err := f.Eval(exact.Vector{q(tc.x), q(tc.y)})
+		if err != nil || len(got) != 1 || got[0].Cmp(q(tc.want)) != 0 {
+			t.Errorf("f(%s, %s) = %v (%v), want %s", tc.x, tc.y, got, err, tc.want)
 		}
 	}
-	res, err := Verify(f, poly(t, 2), []Piece{piece(t, 2, "1 0 | 0", "1 -1 <= 0"), piece(t, 2, "0 1 | 0", "1 -1 >= 0")}, nil)
-	if err != nil || res.Verdict != Equal {
+	// min(x, y) is x where x − y ≤ 0 and y where −x + y ≤ 0.
+	pieces := []cpwl.Piece{
+		piece(halfspaces(2, []string{"1", "-1", "0"}), affine([][]string{{"1", "0"}}, "0")),
+		piece(halfspaces(2, []string{"-1", "1", "0"}), affine([][]string{{"0", "1"}}, "0")),
+	}
+	res, err := cpwl.Verify(f, space(2), pieces, nil)
+	if err != nil || res.Verdict != cpwl.Equal {
 		t.Errorf("min from the model: %v, %v", res, err)
 	}
 
 	// Rational expressions are evaluated exactly: W2 = [1/2 + 1/2, …].
 	ff.W2.Set(0, 0, numeric.Add(numeric.Frac(1, 2), numeric.Frac(1, 2)))
-	if g, err := FromModel(ff); err != nil || g.W2.At(0, 0).Cmp(r(1, 1)) != 0 {
+	if g, err := ffnFromModel(ff); err != nil || g.W2.At(0, 0).Cmp(q("1")) != 0 {
 		t.Errorf("W2[0][0] = 1/2 + 1/2: %v, %v", g, err)
 	}
 
@@ -46,7 +53,7 @@ func TestFromModel(t *testing.T) {
 		{"nil", nil, "nil"},
 	}
 	for _, tc := range bad {
-		if _, err := FromModel(tc.ff); err == nil || !strings.Contains(err.Error(), tc.msg) {
+		if _, err := ffnFromModel(tc.ff); err == nil || !strings.Contains(err.Error(), tc.msg) {
 			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.msg)
 		}
 	}

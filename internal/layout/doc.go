@@ -1,0 +1,28 @@
+// Package layout is the map of the module: which package is for what, and
+// which packages each may import. Data flows down through it once:
+//
+//	cmd/verify                 the command line
+//	  frontier                 uniformity limits: sweeps, bisection, shards, plots
+//	    diagnose               the cause of a first failure (tie, gap, overflow, …)
+//	  proofs                   the paper's claims, each with its checker and verdict
+//	  bench                    the performance cases of 'verify bench'
+//	    check                  running a construction and comparing it with its reference
+//	      recipes              the cookbook's constructions, a file per section
+//	        recipes/blocks     the paper's named blocks (GTZero, Avg, lookups, …)
+//	          recipes/stream   blocks over named residual-stream components
+//	            model          the transformer, written once for every backend
+//	              numeric      the arithmetic: exact, bigfloat, IEEE and emulated formats, intervals
+//	                exact      exact linear algebra and linear programming
+//	                  exact/cpwl  the decision procedure for ReLU networks
+//
+// internal/atomicfile (output files) and internal/testenv (what tests
+// know of their build) import nothing of the module. fuzz holds fuzz
+// targets and may import any package below cmd/verify.
+//
+// The package holds no code: its test, TestImports, reads every Go file
+// of the module and fails when a package imports one it may not, so that
+// the map stays true. A package's internal tests keep its rule (plus
+// internal/testenv); an external test package (P_test) may import any
+// package below cmd/verify, as recipes_test imports check to check the
+// constructions it tests.
+package layout

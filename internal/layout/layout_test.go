@@ -1,0 +1,111 @@
+package layout
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/transformer-cookbook/verify"
+
+// allowed lists, for every package of the module, the packages of the
+// module it may import (doc.go draws the same map).
+var allowed = map[string][]string{
+	"exact":                    nil,
+	"exact/cpwl":               {"exact"},
+	"numeric/internal/bigmath": nil,
+	"numeric":                  {"exact", "numeric/internal/bigmath"},
+	"model":                    {"numeric"},
+	"recipes/stream":           {"model", "numeric"},
+	"recipes/blocks":           {"recipes/stream", "model", "numeric"},
+	"recipes":                  {"recipes/blocks", "recipes/stream", "model", "numeric", "exact"},
+	"check":                    {"recipes", "model", "numeric"},
+	"diagnose":                 {"check", "recipes", "model", "numeric"},
+	"frontier":                 {"diagnose", "check", "recipes", "model", "numeric", "internal/atomicfile"},
+	"proofs":                   {"check", "recipes", "recipes/blocks", "recipes/stream", "model", "numeric", "exact", "exact/cpwl"},
+	"bench":                    {"check", "recipes", "model", "numeric"},
+	"fuzz":                     nil,
+	"internal/atomicfile":      nil,
+	"internal/testenv":         nil,
+	"internal/layout":          nil,
+	"cmd/verify":               {"frontier", "diagnose", "proofs", "bench", "check", "recipes", "recipes/blocks", "recipes/stream", "model", "numeric", "exact", "exact/cpwl", "internal/atomicfile"},
+}
+
+// TestImports checks every import of every Go file against allowed.
+func TestImports(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	fset := token.NewFileSet()
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != root && (strings.HasPrefix(name, ".") || name == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		pkg := filepath.ToSlash(rel)
+		rules, known := allowed[pkg]
+		if !known {
+			t.Errorf("%s: package %s is not on the map (add it to allowed and to doc.go)", path, pkg)
+			return nil
+		}
+		seen[pkg] = true
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		test := strings.HasSuffix(path, "_test.go")
+		external := strings.HasSuffix(f.Name.Name, "_test")
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if p != module && !strings.HasPrefix(p, module+"/") {
+				continue
+			}
+			dep := strings.TrimPrefix(strings.TrimPrefix(p, module), "/")
+			switch {
+			case slices.Contains(rules, dep):
+			case pkg == "fuzz" || external:
+				if dep == "cmd/verify" {
+					t.Errorf("%s imports the command line", path)
+				}
+			case test && dep == "internal/testenv":
+			default:
+				t.Errorf("%s: %s may not import %s (it may import: %s)", path, pkg, dep, strings.Join(rules, ", "))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var missing []string
+	for pkg := range allowed {
+		if !seen[pkg] {
+			missing = append(missing, pkg)
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("the map lists packages that do not exist: %s", strings.Join(missing, ", "))
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Fatalf("%s is not the module's root: %v", root, err)
+	}
+}
