@@ -1,0 +1,100 @@
+package check
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/recipes"
+)
+
+// Checker checks one built construction length by length (Run's
+// loop, and the frontier's sweeps and bisections).
+type Checker struct {
+	Recipe *recipes.Recipe
+	Con    *recipes.Construction
+	Runner model.Runner
+	opts   Options
+}
+
+// NewChecker builds r for opts (its weighting, MaxN and parameters) at
+// opts.Precision.
+func NewChecker(r *recipes.Recipe, opts Options) (*Checker, error) {
+	if !r.Supports(opts.Weighting) && !opts.Unlisted && opts.Model == nil {
+		return nil, fmt.Errorf("%s: the paper gives this construction for %s, not %s", r.Name, weightingList(r.Weightings), recipes.WeightingAcronym(opts.Weighting))
+	}
+	con, err := r.Construct(opts.Weighting, opts.MaxN, opts.Params)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Model != nil {
+		if err := Adopt(con, opts.Model); err != nil {
+			return nil, fmt.Errorf("%s cannot check this model: %w", r.Name, err)
+		}
+	}
+	if opts.Unlisted {
+		for k, l := range con.Model.Layers {
+			if l.Attention != nil && l.Attention.Weighting != opts.Weighting {
+				return nil, fmt.Errorf("%s builds layer %d's attention under %s whatever the weighting asked, so it cannot be run under %s", r.Name, k+1, recipes.WeightingAcronym(l.Attention.Weighting), recipes.WeightingAcronym(opts.Weighting))
+			}
+		}
+		con.Notes = append(con.Notes, fmt.Sprintf("run under %s, which the paper does not give this construction for", recipes.WeightingAcronym(opts.Weighting)))
+	}
+	if opts.MemoryLimit > 0 {
+		if need := MemoryEstimate(con.Model, opts.Precision, opts.MaxN, opts.Workers); need > opts.MemoryLimit {
+			return nil, fmt.Errorf("%w: %s at n = %d (width %d, %s) needs about %s, and %s is available; lower --max-n or pass --force",
+				ErrMemory, r.Name, opts.MaxN, con.Model.D, opts.Precision, GiB(need), GiB(opts.MemoryLimit))
+		}
+	}
+	runner, err := model.New(opts.Precision, con.Model)
+	if err != nil {
+		return nil, fmt.Errorf("%s cannot run at precision %s: %w", r.Name, opts.Precision, err)
+	}
+	return &Checker{Recipe: r, Con: con, Runner: runner, opts: opts}, nil
+}
+
+// Inputs returns the inputs of length n: every one when there are at most
+// opts.Exhaustive, else CasesAt(opts.Cases, n) drawn from a generator
+// seeded by (Seed, n), so that a length's inputs depend on the seed and n
+// alone, not on which other lengths were checked (--lengths n reproduces
+// a failure found in a sweep).
+func (ck *Checker) Inputs(n int) (inputs []recipes.Case, exhaustive bool) {
+	if ck.opts.Exhaustive > 0 {
+		// The probe draws from its own generator: it must not consume
+		// the random inputs' stream.
+		inputs, exhaustive = ck.Con.Inputs(n, rand.New(rand.NewPCG(0, 0)), ck.opts.Exhaustive)
+	}
+	if !exhaustive {
+		inputs, exhaustive = ck.Con.Inputs(n, rand.New(rand.NewPCG(ck.opts.Seed, uint64(n))), CasesAt(ck.opts.Cases, n))
+	}
+	return inputs, exhaustive
+}
+
+// Length checks the inputs of length n whose index is shard modulo
+// shards (all of them for shard 0 of 1). A failure records its input's
+// index, so that the shards of a length can be merged into the report of
+// the whole (MergeLength). An exhaustive length of a prefix-stable model
+// is enumerated depth first (enumerate.go), to the same report.
+func (ck *Checker) Length(n, shard, shards int) LengthReport {
+	return ck.length(n, shard, shards, nil)
+}
+
+// length is Length within a sweep's shared slots (nil: on its own).
+func (ck *Checker) length(n, shard, shards int, sh *shared) LengthReport {
+	if lrs, ok := ck.enumerate([]int{n}, shard, shards, sh); ok {
+		return lrs[0]
+	}
+	all, exhaustive := ck.Inputs(n)
+	var inputs []recipes.Case
+	var index []int
+	for k := shard; k < len(all); k += shards {
+		inputs = append(inputs, all[k])
+		index = append(index, k)
+	}
+	lr := checkLength(ck.Con, ck.Runner, inputs, ck.opts.Workers, sh)
+	if lr.Failure != nil {
+		lr.Failure.Case = index[lr.Failure.Case]
+	}
+	lr.N, lr.Exhaustive = n, exhaustive
+	return lr
+}

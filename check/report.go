@@ -1,0 +1,97 @@
+package check
+
+import (
+	"math/big"
+)
+
+// Report is the result of Run, ready to print or encode as JSON.
+type Report struct {
+	Recipe    string            `json:"recipe"`
+	Section   string            `json:"section"`
+	Label     string            `json:"label"`
+	Precision string            `json:"precision"`
+	Weighting string            `json:"weighting"`
+	Scale     string            `json:"score_scale"`
+	MaxN      int               `json:"max_n"`
+	Seed      uint64            `json:"seed"`
+	Params    map[string]string `json:"params,omitempty"`
+	Outputs   []string          `json:"outputs"`
+	Bounds    []string          `json:"bounds"`
+	Notes     []string          `json:"notes,omitempty"`
+
+	Lengths []LengthReport `json:"lengths"`
+	// Limit is the largest n such that every checked length up to n
+	// passed (0 if the smallest failed); it says nothing of unchecked
+	// lengths between the checked ones.
+	Limit        int      `json:"limit"`
+	FirstFailure *Failure `json:"first_failure,omitempty"`
+	Passed       bool     `json:"passed"`
+	// Interrupted says the check was stopped (Ctrl-C) before its last
+	// length: Lengths hold what was checked.
+	Interrupted bool `json:"interrupted,omitempty"`
+}
+
+// LengthReport summarises the cases of one length.
+type LengthReport struct {
+	N          int  `json:"n"`
+	Cases      int  `json:"cases"`
+	Exhaustive bool `json:"exhaustive"`
+	// Exact counts cases whose every output equals the reference exactly;
+	// Passed those within the claimed bounds (exact where none is given).
+	Exact  int `json:"exact"`
+	Passed int `json:"passed"`
+	// MaxError is max |output − reference| over the cases, per output
+	// value, as a decimal ("inf" when an output was not finite).
+	MaxError []string `json:"max_error"`
+	Failure  *Failure `json:"failure,omitempty"`
+}
+
+// Failure is one wrong case.
+type Failure struct {
+	N int `json:"n"`
+	// Case is the input's index among the inputs of its length.
+	Case     int      `json:"case"`
+	Input    string   `json:"input"`
+	Position int      `json:"position"`
+	Expected []string `json:"expected"`
+	Actual   []string `json:"actual"`
+	Reason   string   `json:"reason"`
+	// CannotRun says the precision could not compute the case at all (an
+	// irrational value in exact arithmetic): Run reports it as an
+	// error, not as a finding.
+	CannotRun bool `json:"cannot_run,omitempty"`
+	// Irrational says the expected values include irrational ones, which
+	// no rounding format can hold: only intervals confirm them.
+	Irrational bool `json:"irrational,omitempty"`
+}
+
+// MergeLength combines the reports of the shards of one length into the
+// report one unsharded run makes: counts add up, the largest error is
+// the largest of the shards', and the failure is the one of the lowest
+// input index.
+func MergeLength(parts []LengthReport) LengthReport {
+	out := LengthReport{N: parts[0].N, Exhaustive: parts[0].Exhaustive}
+	var best []*big.Float // nil entry: inf
+	for _, p := range parts {
+		out.Cases += p.Cases
+		out.Exact += p.Exact
+		out.Passed += p.Passed
+		for k, e := range p.MaxError {
+			v, _, err := big.ParseFloat(e, 10, 64, big.ToNearestEven)
+			if err != nil {
+				v = nil
+			}
+			switch {
+			case k >= len(out.MaxError):
+				out.MaxError = append(out.MaxError, e)
+				best = append(best, v)
+			case best[k] != nil && (v == nil || v.Cmp(best[k]) > 0):
+				out.MaxError[k], best[k] = e, v
+			}
+		}
+		if p.Failure != nil && (out.Failure == nil || p.Failure.Case < out.Failure.Case) {
+			out.Failure = p.Failure
+		}
+	}
+	return out
+}

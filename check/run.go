@@ -1,0 +1,216 @@
+package check
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
+)
+
+// Options configures Run.
+type Options struct {
+	Precision numeric.Precision
+	Weighting model.Weighting
+	// MaxN is the largest length checked; recipes whose weights depend on
+	// a maximum length N are built with N = MaxN.
+	MaxN int
+	// Params sets the recipe's parameters (the others take their
+	// defaults).
+	Params map[string]string
+	// Lengths lists the lengths to check; nil means DefaultLengths(MinN,
+	// MaxN).
+	Lengths []int
+	// Cases is the number of random inputs per length (see CasesAt) when
+	// the inputs of that length are too many to enumerate; Exhaustive is
+	// the most inputs enumerated.
+	Cases      int
+	Exhaustive int
+	Seed       uint64
+	// MemoryLimit, when set, refuses a check whose MemoryEstimate at
+	// MaxN is above it (an error wrapping ErrMemory).
+	MemoryLimit uint64
+	// Model, when set, is checked instead of the recipe's own model,
+	// against the recipe's reference (Construction.Adopt).
+	Model *model.Model
+	// Unlisted runs the recipe under a weighting the paper does not give
+	// it for (to confirm that the cheat sheet is right to leave it out);
+	// the report then says so in its notes.
+	Unlisted bool
+	// Stop, if set, is asked before every length; when it returns true
+	// the check ends there and the report says it was interrupted.
+	Stop func() bool
+	// AllLengths continues after the first failing length.
+	AllLengths bool
+	// Workers is the number of goroutines running cases (0: GOMAXPROCS).
+	Workers int
+	// FromScratch runs every input whole, even where an exhaustive length
+	// could extend the prefixes of a depth-first enumeration instead
+	// (enumerate.go): to measure the one against the other.
+	FromScratch bool
+	// Notes are added to the report's notes (the caller's choices, such as
+	// a precision chosen for the weighting).
+	Notes []string
+	// Progress, if set, is called with the report of each length as it
+	// completes; rep is the report so far (its outputs and bounds are
+	// set, its lengths not yet).
+	Progress func(rep *Report, lr LengthReport)
+}
+
+// CasesAt is the number of random inputs drawn at length n: cases up to
+// n = 64, then fewer in proportion to n, but at least 2, since an input of
+// length n already checks n positions and costs about n² operations.
+func CasesAt(cases, n int) int {
+	if n <= 64 {
+		return max(cases, 1)
+	}
+	return max(2, cases*64/n)
+}
+
+// DefaultLengths returns every length up to 8, then lengths growing by
+// about a quarter each, up to maxN (included).
+func DefaultLengths(minN, maxN int) []int {
+	var ls []int
+	for n := max(minN, 1); n <= maxN; {
+		ls = append(ls, n)
+		if n < 8 {
+			n++
+		} else {
+			n += max(1, n/4)
+		}
+	}
+	if len(ls) > 0 && ls[len(ls)-1] != maxN && maxN >= minN {
+		ls = append(ls, maxN)
+	}
+	return ls
+}
+
+// Run builds r for opts.Weighting and N = opts.MaxN, runs it at
+// opts.Precision on the inputs of every length, and compares each output
+// with the exact reference. An error means the check could not run (an
+// unsupported weighting, a model the precision cannot represent); wrong
+// outputs are not errors but findings in the Report.
+func Run(r *recipes.Recipe, opts Options) (*Report, error) {
+	if opts.MaxN < max(1, r.MinN) {
+		return nil, fmt.Errorf("%s: the maximum length must be at least %d, got %d", r.Name, max(1, r.MinN), opts.MaxN)
+	}
+	ck, err := NewChecker(r, opts)
+	if err != nil {
+		return nil, err
+	}
+	con, runner, m := ck.Con, ck.Runner, ck.Con.Model
+	rep := &Report{
+		Recipe: r.Name, Section: r.Section, Label: r.Label, Precision: opts.Precision.String(),
+		Weighting: weightingOf(r, opts), MaxN: opts.MaxN, Seed: opts.Seed,
+		Notes: append(append(append([]string(nil), opts.Notes...), con.Notes...), runner.Notes()...), Outputs: m.Output.Labels, Passed: true,
+	}
+	if len(r.Params) > 0 {
+		rep.Params = map[string]string{}
+		for _, p := range r.Params {
+			rep.Params[p.Name] = p.Default
+		}
+		for k, v := range opts.Params {
+			rep.Params[k] = v
+		}
+	}
+	if opts.Precision.Kind == numeric.KindInterval {
+		rep.Notes = append(rep.Notes, "interval arithmetic: an exact rational value is confirmed only by a single-point enclosure, an irrational one by an enclosure containing it, a bound by an enclosure within it; an enclosure that excludes the value is a certified failure")
+	}
+	rep.Scale = scaleOf(m)
+	for k := range rep.Outputs {
+		rep.Bounds = append(rep.Bounds, describeBound(boundOf(con.Bounds, k)))
+	}
+	lengths := opts.Lengths
+	if lengths == nil {
+		lengths = DefaultLengths(r.MinN, opts.MaxN)
+	}
+	// Checked in increasing order, once each: the limit is a statement
+	// about every checked length up to it.
+	lengths = slices.Compact(slices.Sorted(slices.Values(lengths)))
+	for _, n := range lengths {
+		if n < max(1, r.MinN) || n > opts.MaxN {
+			return nil, fmt.Errorf("%s: length %d outside [%d, %d]", r.Name, n, max(1, r.MinN), opts.MaxN)
+		}
+	}
+	sweep := ck.sweep(lengths)
+	defer sweep.close()
+	for _, n := range lengths {
+		lr, interrupted := sweep.next()
+		if interrupted {
+			rep.Interrupted = true
+			break
+		}
+		if f := lr.Failure; f != nil && f.CannotRun {
+			return nil, fmt.Errorf("%s cannot run at precision %s (try interval:128): %s", r.Name, opts.Precision, f.Reason)
+		}
+		rep.Lengths = append(rep.Lengths, lr)
+		if opts.Progress != nil {
+			opts.Progress(rep, lr)
+		}
+		if lr.Failure != nil {
+			if rep.Passed {
+				rep.FirstFailure = lr.Failure
+				rep.Passed = false
+			}
+			if !opts.AllLengths {
+				break
+			}
+		} else if rep.Passed {
+			rep.Limit = n
+		}
+	}
+	return rep, nil
+}
+
+// weightingOf is the weighting a report names: the recipe's, or those of
+// the model from a file that is checked instead.
+func weightingOf(r *recipes.Recipe, opts Options) string {
+	if opts.Model == nil {
+		return r.WeightingName(opts.Weighting)
+	}
+	var ws []string
+	for _, l := range opts.Model.Layers {
+		if l.Attention != nil {
+			if w := recipes.WeightingAcronym(l.Attention.Weighting); !slices.Contains(ws, w) {
+				ws = append(ws, w)
+			}
+		}
+	}
+	if len(ws) == 0 {
+		return "no attention"
+	}
+	return strings.Join(ws, ", ") + " (the model's)"
+}
+
+func weightingList(ws []model.Weighting) string {
+	var names []string
+	for _, w := range ws {
+		names = append(names, recipes.WeightingAcronym(w))
+	}
+	return strings.Join(names, " and ")
+}
+
+func scaleOf(m *model.Model) string {
+	for _, l := range m.Layers {
+		if l.Attention != nil {
+			return l.Attention.Scale.String()
+		}
+	}
+	return "no attention"
+}
+
+func boundOf(bounds []recipes.Bound, k int) recipes.Bound {
+	if k < len(bounds) {
+		return bounds[k]
+	}
+	return recipes.Bound{}
+}
+
+func describeBound(b recipes.Bound) string {
+	if b.Max == nil {
+		return "exact"
+	}
+	return "≤ " + b.Max.RatString() + ": " + b.Source
+}
