@@ -12,7 +12,7 @@ import (
 
 // TestSweepAheadIsSequential: running lengths ahead (sweep.go) must not
 // change a report. The lookup in fp16 fails at n = 51 (scores above 2048
-// tie: see the README), so the sweep has a first failure to stop at and,
+// tie: see docs/frontier.md), so the sweep has a first failure to stop at and,
 // with AllLengths, failures after it; the reference is the same check
 // with one worker, where a single slot runs one input at a time in
 // increasing length, as the sequential sweep did.

@@ -144,3 +144,131 @@ func q(s string) *big.Rat {
 	}
 	return r
 }
+
+// ---------------------------------------------------------------------
+// Deciding blocks case by case, and writing rationals: the helpers of the
+// §Feed-Forward Layers claims (ffn_*.go), shared with other chapters.
+
+// proveAt proves a fixed-ε block for several ε, each on all of ℝ.
+func proveAt(epsilons []string, build func(eps *big.Rat) *stream.FF, pieces func(eps *big.Rat) []cpwl.Piece) func() (*Evidence, error) {
+	return func() (*Evidence, error) {
+		var cases []ffnCase
+		for _, e := range epsilons {
+			eps := q(e)
+			cases = append(cases, ffnCase{label: "ε = " + e, f: build(eps), domain: space(1), pieces: pieces(eps)})
+		}
+		return ffProveCases(cases)
+	}
+}
+
+func joinComma(xs []string) string { return strings.Join(xs, ", ") }
+
+// ffPlural is "1 region", "3 regions".
+func ffPlural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// ffnCase is one decision of the procedure: the block f against the
+// reference pieces, or against the block g when pieces is nil, on domain.
+type ffnCase struct {
+	label  string
+	f      *stream.FF
+	domain *exact.Polyhedron
+	pieces []cpwl.Piece
+	g      *stream.FF
+}
+
+func (c ffnCase) decide() (*cpwl.Result, error) {
+	f, err := ffnOf(c.f)
+	if err != nil {
+		return nil, err
+	}
+	if c.pieces == nil {
+		g, err := ffnOf(c.g)
+		if err != nil {
+			return nil, err
+		}
+		return cpwl.Equivalent(f, g, c.domain, &cpwl.Options{Explain: true})
+	}
+	return cpwl.Verify(f, c.domain, c.pieces, &cpwl.Options{Explain: true})
+}
+
+// ffProveCases decides every case: PROVED when each is, else the first
+// counterexample (or uncovered point), labelled with its case.
+func ffProveCases(cases []ffnCase) (*Evidence, error) {
+	var parts, explain []string
+	cells := 0
+	for _, c := range cases {
+		res, err := c.decide()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", c.label, err)
+		}
+		ev := cpwlEvidence(res, c.f.In, c.f.Out)
+		if ev.Verdict != Proved {
+			if c.label != "" {
+				ev.Summary = c.label + ": " + ev.Summary
+			}
+			return ev, nil
+		}
+		if len(cases) == 1 {
+			return ev, nil
+		}
+		cells += res.Cells
+		parts = append(parts, fmt.Sprintf("%s (%s)", c.label, ffPlural(res.Regions, "region")))
+		for _, e := range ev.Explain {
+			explain = append(explain, c.label+": "+e)
+		}
+	}
+	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("on the whole domain of every case: %s; %d cells compared exactly (exact LP)",
+		joinComma(parts), cells), Explain: explain}, nil
+}
+
+// ffExpectDiffer turns a refutation into the proof of a negative claim ("the
+// bound is needed", "not exact"): PROVED with the counterexample when the
+// procedure finds one, REFUTED when the block turns out equal after all.
+func ffExpectDiffer(c ffnCase, what string) (*Evidence, error) {
+	res, err := c.decide()
+	if err != nil {
+		return nil, err
+	}
+	ev := cpwlEvidence(res, c.f.In, c.f.Out)
+	if ev.Verdict == Proved {
+		return &Evidence{Verdict: Refuted, Summary: c.label + ": the block equals the reference on the whole domain after all (" + ev.Summary + ")", Explain: ev.Explain}, nil
+	}
+	return &Evidence{Verdict: Proved, Summary: what + ": " + ev.Summary + " (exact)", Explain: ev.Explain}, nil
+}
+
+// interval is the closed interval {x : lo ≤ x ≤ hi} of ℝ ("" for an
+// unbounded end).
+func ffInterval(lo, hi string) *exact.Polyhedron {
+	var rs [][]string
+	if lo != "" {
+		rs = append(rs, []string{"-1", ffNeg(lo)})
+	}
+	if hi != "" {
+		rs = append(rs, []string{"1", hi})
+	}
+	return halfspaces(1, rs...)
+}
+
+// line is x ↦ a x + b on ℝ.
+func ffLine(a, b string) exact.Affine { return affine([][]string{{a}}, b) }
+
+func ffNeg(s string) string { return new(big.Rat).Neg(q(s)).RatString() }
+
+func ffRat(r *big.Rat) string { return r.RatString() }
+
+// rows and row write matrices for affine and halfspaces.
+func ffRows(rs ...[]string) [][]string { return rs }
+func ffRow(xs ...string) []string      { return xs }
+
+func ffNames(prefix string, d int) []string {
+	xs := make([]string, d)
+	for k := range xs {
+		xs[k] = fmt.Sprintf("%s%d", prefix, k+1)
+	}
+	return xs
+}

@@ -53,7 +53,7 @@ func (s sweep) describe() string {
 	for k, v := range s.params {
 		ps = append(ps, k+"="+v)
 	}
-	sort.Strings(ps) // map order would make the summary, and the README, flap
+	sort.Strings(ps) // map order would make the summary, and docs/claims.md, flap
 	d := fmt.Sprintf("%s under %s", s.recipe, recipes.WeightingAcronym(s.weighting))
 	if r, err := recipes.Get(s.recipe); err == nil && len(r.Weightings) == 0 {
 		d = s.recipe // no attention: the weighting plays no part

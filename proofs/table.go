@@ -84,7 +84,7 @@ func Tally(results []Result) string {
 	return s
 }
 
-// WriteMarkdown writes the table of verdicts that README.md carries
+// WriteMarkdown writes the table of verdicts that docs/claims.md carries
 // (between its "claims" markers; a test keeps the two equal).
 func WriteMarkdown(w io.Writer, results []Result) error {
 	cell := func(s string) string { return strings.ReplaceAll(s, "|", "\\|") }

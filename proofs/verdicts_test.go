@@ -9,7 +9,7 @@ import (
 // TestVerdicts re-runs every claim's checker: the verdict must be the one
 // recorded for this version of the code, so that a regression in a recipe
 // or a change in what the engine can prove fails the build; and the
-// README's table of verdicts must be what the checkers say now.
+// table of verdicts in docs/claims.md must be what the checkers say now.
 func TestVerdicts(t *testing.T) {
 	results := CheckAll(All())
 	for _, r := range results {
@@ -28,7 +28,7 @@ func TestVerdicts(t *testing.T) {
 	if err := WriteMarkdown(&want, results); err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile("../README.md")
+	b, err := os.ReadFile("../docs/claims.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,10 +36,10 @@ func TestVerdicts(t *testing.T) {
 	s := string(b)
 	i, j := strings.Index(s, open), strings.Index(s, close)
 	if i < 0 || j < i {
-		t.Fatalf("README.md lacks the markers %q … %q", open, close)
+		t.Fatalf("docs/claims.md lacks the markers %q … %q", open, close)
 	}
 	if got := s[i+len(open) : j]; got != want.String() {
-		t.Errorf("README.md's table of verdicts is out of date: run\n  go run ./cmd/verify claims --markdown\nand paste it between the markers")
+		t.Errorf("docs/claims.md's table of verdicts is out of date: run\n  go run ./cmd/verify claims --markdown\nand paste it between the markers")
 	}
 }
 

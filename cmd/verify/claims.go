@@ -27,7 +27,7 @@ type claimJSON struct {
 }
 
 // cmdClaims checks the claims of the registry and prints their verdicts:
-// a table, JSON, the README's Markdown table, or one claim explained. It
+// a table, JSON, the Markdown table of docs/claims.md, or one claim explained. It
 // exits 1 when a verdict differs from the recorded one.
 func cmdClaims(args []string, stdout io.Writer) error {
 	a, err := parseArgs(args, claimsFlags...)

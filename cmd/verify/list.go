@@ -52,7 +52,7 @@ func cmdList(args []string, stdout io.Writer) error {
 	return nil
 }
 
-// listMarkdown prints the recipes as the Markdown table of the README
+// listMarkdown prints the recipes as the Markdown table of docs/recipes.md
 // (between its "recipes" markers; a test keeps the two equal).
 func listMarkdown(w io.Writer) error {
 	fmt.Fprintln(w, "| recipe | section | weightings | exact? | what it computes | domain |")

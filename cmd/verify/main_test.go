@@ -178,14 +178,14 @@ func TestRoundNegative(t *testing.T) {
 	}
 }
 
-// TestREADMERecipeTable: the README's table of recipes is what
+// TestDocsRecipeTable: the table of recipes in docs/recipes.md is what
 // 'verify list --markdown' prints, so it lists every recipe as it is.
-func TestREADMERecipeTable(t *testing.T) {
+func TestDocsRecipeTable(t *testing.T) {
 	want, _, status := runCmd("list", "--markdown")
 	if status != 0 {
 		t.Fatalf("list --markdown: status %d", status)
 	}
-	b, err := os.ReadFile("../../README.md")
+	b, err := os.ReadFile("../../docs/recipes.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,9 +193,9 @@ func TestREADMERecipeTable(t *testing.T) {
 	s := string(b)
 	i, j := strings.Index(s, open), strings.Index(s, close)
 	if i < 0 || j < i {
-		t.Fatalf("README.md lacks the markers %q … %q", open, close)
+		t.Fatalf("docs/recipes.md lacks the markers %q … %q", open, close)
 	}
 	if got := s[i+len(open) : j]; got != want {
-		t.Errorf("README.md's recipe table is out of date: run\n  go run ./cmd/verify list --markdown\nand paste it between the markers")
+		t.Errorf("docs/recipes.md's recipe table is out of date: run\n  go run ./cmd/verify list --markdown\nand paste it between the markers")
 	}
 }

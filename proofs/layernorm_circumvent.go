@@ -1,0 +1,288 @@
+package proofs
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/transformer-cookbook/verify/exact/cpwl"
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/recipes/blocks"
+	"github.com/transformer-cookbook/verify/recipes/stream"
+)
+
+// The claims of §Circumventing Layer Normalization and §Amplification.
+// Shared helpers are in layernorm_shared.go.
+
+// ---------------------------------------------------------------------------
+// The claims
+
+func init() {
+	Register(
+		&Claim{ID: "ln.circumvent", Section: "Circumventing Layer Normalization", Label: "sec:layernorm_circumvent",
+			Statement: "for a layernorm with LN.β = 0, LN([x; −x]) = [cx; −cx] for some c: pairs of additive inverses have zero mean, so LN only scales the vector",
+			Domain:    "x ∈ ℝ^d, d = 1 … 8, every ε ≥ 0 (x ≠ 0 when ε = 0), β = 0 and γ = 1 (uniform γ; see ln.circumvent.literal)",
+			Recorded:  Proved,
+			Check:     lnxCheckCircumvent},
+		&Claim{ID: "ln.circumvent.literal", Section: "Circumventing Layer Normalization", Label: "sec:layernorm_circumvent",
+			Statement: "as printed: \"for any layernorm LN with LN.β = 0\", LN([x; −x]) = [cx; −cx] for some c",
+			Domain:    "LN.β = 0 and any γ, ε = 0",
+			Recorded:  Refuted,
+			Check:     lnxCheckCircumventLiteral},
+		&Claim{ID: "ln.nonlipschitz", Section: "Amplification", Label: "sec:layernorm_amplify",
+			Statement: "LN is Lipschitz-continuous only if LN.ε > 0; with LN.ε = 0 it is not Lipschitz-continuous",
+			Domain:    "LN with ε = 0, β = 0, γ = 1 on ℝ²: the family LN(δ, −δ), every δ > 0",
+			Recorded:  Proved,
+			Check:     lnxCheckNonLipschitz},
+		&Claim{ID: "ln.amplify.hahn", Section: "Amplification", Label: "sec:layernorm_amplify",
+			Statement: "Hahn (2020): with Lipschitz position-wise operations and bounded position embeddings, changing one input symbol changes any output activation by O(1/n)",
+			Domain:    "every transformer of that kind, every n",
+			Recorded:  OutOfScope,
+			Check: func() (*Evidence, error) {
+				return &Evidence{Verdict: OutOfScope, Summary: "a theorem about every transformer with Lipschitz position-wise operations (a sensitivity bound for all n), cited from Hahn (2020); the engine checks given constructions, not bounds over all weights",
+					Explain: []string{"The part of the argument the cookbook builds on is checked: ln.nonlipschitz proves that LN with ε = 0 is not Lipschitz, which is why the bound need not hold with such layer norms (ln.amplify)."}}, nil
+			}},
+		&Claim{ID: "ln.clip.exact", Section: "Amplification", Label: "sec:layernorm_amplify",
+			Statement: "clip_δ with W1 = [1; 1], b1 = [δ; −δ], W2 = [1, −1], b2 = −δ clips its input to [−δ, δ]",
+			Domain:    "x ∈ ℝ, δ ∈ {1/4, 1/2, 1, 3}",
+			Recorded:  Proved,
+			Check: lnxDeltas(proveAt([]string{"1/4", "1/2", "1", "3"}, func(d *big.Rat) *stream.FF { return blocks.Clip("x", "y", d) },
+				func(d *big.Rat) []cpwl.Piece {
+					ds, nd := d.RatString(), new(big.Rat).Neg(d).RatString()
+					return []cpwl.Piece{
+						piece(halfspaces(1, []string{"1", nd}), affine([][]string{{"0"}}, nd)),
+						piece(halfspaces(1, []string{"-1", ds}, []string{"1", ds}), affine([][]string{{"1"}})),
+						piece(halfspaces(1, []string{"-1", nd}), affine([][]string{{"0"}}, ds))}
+				}))},
+		&Claim{ID: "ln.amplify.literal", Section: "Amplification", Label: "sec:layernorm_amplify",
+			Statement: "as printed: for x ∈ ℝ^d with |x_c| ≥ δ and zero mean, clipping every component to ±δ (clip_δ) and applying LN (ε = 0, β = 0, γ = 1) \"will normalize all activations to ±1\"",
+			Domain:    "the recipe amplify-literal, δ = 1/2, d = 5, exact arithmetic",
+			Recorded:  Refuted,
+			Check: func() (*Evidence, error) {
+				return runInput(sweep{recipe: "amplify-literal", maxN: 1}, "2, -1/2, -1/2, -1/2, -1/2")
+			}},
+		&Claim{ID: "ln.amplify", Section: "Amplification", Label: "sec:layernorm_amplify",
+			Statement: "corrected: clip every component with clip_δ and normalise the ± pairs [clip_δ(x); −clip_δ(x)]: LN (ε = 0) gives exactly [sign(x); −sign(x)] for |x_c| ≥ δ (zero mean of x no longer needed)",
+			Domain:    "clip_δ on x ≥ δ and x ≤ −δ for δ ∈ {1/4, 1/2, 1, 3}; LN of [sδ; −sδ] for every δ > 0 and every sign pattern s ∈ {±1}^d, d ≤ 8; the recipe amplify run on all of {±δ, ±3δ}^3, δ = 1/2",
+			Recorded:  Proved,
+			Check:     lnxCheckAmplify},
+	)
+}
+
+// lnxDeltas relabels the parameter of proveAt's evidence (which calls it
+// ε) as δ.
+func lnxDeltas(check func() (*Evidence, error)) func() (*Evidence, error) {
+	return func() (*Evidence, error) {
+		ev, err := check()
+		if ev != nil {
+			ev.Summary = strings.ReplaceAll(ev.Summary, "ε = ", "δ = ")
+			ev.Summary = strings.ReplaceAll(ev.Summary, "each ε", "each δ")
+		}
+		return ev, err
+	}
+}
+
+// lnxCheckCircumvent proves the identity for d = 1 … 8 with the polynomial
+// algebra and checks the engine's model (recipe ln-circumvent) on a
+// certified search at ε = 0 and ε = 1/10.
+func lnxCheckCircumvent() (*Evidence, error) {
+	ev := &Evidence{Verdict: Proved}
+	for d := 1; d <= lnxMaxVars; d++ {
+		entries := make([]lnxPoly, 2*d)
+		sumsq := lnxPoly{}
+		for k := 0; k < d; k++ {
+			entries[k] = lnxPvar(k)
+			entries[d+k] = lnxPscale(big.NewRat(-1, 1), lnxPvar(k))
+			sumsq = lnxPadd(sumsq, lnxPmul(lnxPvar(k), lnxPvar(k)))
+		}
+		mean, centred, variance := lnxMoments(entries)
+		if len(mean) != 0 {
+			s := fmt.Sprintf("d = %d: the mean of [x; −x] is %s, not 0", d, mean.format())
+			return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
+		}
+		for k := range entries {
+			if !lnxPequal(centred[k], entries[k]) {
+				return nil, fmt.Errorf("d = %d: centred entry %d differs from the entry although the mean is 0", d, k+1)
+			}
+		}
+		if !lnxPequal(variance, lnxPscale(big.NewRat(1, int64(d)), sumsq)) {
+			s := fmt.Sprintf("d = %d: σ² = %s, not ‖x‖²/d", d, variance.format())
+			return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
+		}
+		if d <= 2 {
+			ev.Explain = append(ev.Explain, fmt.Sprintf("d = %d: μ = 0, σ² = %s (polynomial identities)", d, variance.format()))
+		}
+	}
+	var searched []string
+	for _, eps := range []string{"0", "1/10"} {
+		s := sweep{recipe: "ln-circumvent", params: map[string]string{"d": "3", "eps": eps}, maxN: 1, precision: "interval:128"}
+		special := []string{"0", "1", "-1", "1/1000000", "-1000000"}
+		res, err := lnxSearch(s, 100, 5, func(rng *rand.Rand) string {
+			var parts []string
+			for len(parts) < 3 {
+				x := lnxRandRat(rng)
+				if rng.IntN(3) == 0 {
+					x = q(special[rng.IntN(len(special))])
+				}
+				parts = append(parts, x.RatString())
+			}
+			if eps == "0" && parts[0] == "0" && parts[1] == "0" && parts[2] == "0" {
+				parts[0] = "1"
+			}
+			return strings.Join(parts, ", ")
+		})
+		if err != nil {
+			return nil, err
+		}
+		if res.Verdict != Holds {
+			return res, nil
+		}
+		searched = append(searched, "ε = "+eps)
+		ev.Explain = append(ev.Explain, "engine: "+res.Summary)
+	}
+	ev.Summary = "for every x ∈ ℝ^d, d = 1 … 8: the mean of [x; −x] is the zero polynomial and σ² = ‖x‖²/d (coefficients compared), so LN([x; −x]) = [x; −x]/√(‖x‖²/d + ε) ⊙ γ = [cx; −cx] with c = 1/√(‖x‖²/d + ε) for γ = 1; the engine's recipe ln-circumvent agrees on a certified search (" + strings.Join(searched, ", ") + ", d = 3, 100 vectors each, PCG seed 5)"
+	ev.Explain = append(ev.Explain, "With a non-uniform γ the form fails (ln.circumvent.literal); β ≠ 0 adds β, which is not a multiple of [x; −x].")
+	return ev, nil
+}
+
+func lnxCheckCircumventLiteral() (*Evidence, error) {
+	m, err := lnxModel(2, new(big.Rat), model.IntVector(2, 1))
+	if err != nil {
+		return nil, err
+	}
+	vs, err := lnxRunVector(m, "exact", lnxRats("1", "-1")...)
+	if err != nil {
+		return nil, err
+	}
+	got, err := lnxExactValues(vs)
+	if err != nil {
+		return nil, err
+	}
+	if new(big.Rat).Neg(got[0]).Cmp(got[1]) == 0 {
+		return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("LN_γ([1; −1]) = %s has the form (c, −c)", lnxRatsText(got))}, nil
+	}
+	s := fmt.Sprintf("γ = (2, 1), β = 0, ε = 0, x = 1: LN([1; −1]) = %s (exact, the engine's layer norm), not (c, −c) for any c: γ must also be uniform (or equal on x_k and −x_k)", lnxRatsText(got))
+	return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
+}
+
+// lnxCheckNonLipschitz: LN(δ, −δ) = (1, −1) for every δ > 0, as a polynomial
+// identity in the scale δ, and in the engine's model at δ = 2^−j.
+func lnxCheckNonLipschitz() (*Evidence, error) {
+	// Variable 0 is δ: entries (δ, −δ), then (−δ, δ).
+	one := lnxPconst(big.NewRat(1, 1))
+	for _, sign := range []string{"1", "-1"} {
+		neg := q(sign)
+		neg.Neg(neg)
+		c, p, err := lnxScaleFree(lnxPolys([]string{"0", sign}, []string{"0", neg.RatString()}), 0)
+		if err != nil {
+			s := "LN(±δ, ∓δ) depends on δ: " + err.Error()
+			return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
+		}
+		if !lnxPequal(p, one) || !lnxPequal(c[0], lnxPconst(q(sign))) || !lnxPequal(c[1], lnxPconst(neg)) {
+			s := fmt.Sprintf("LN(%sδ, %sδ) = (%s, %s)/√(%s), not (%s, %s)", sign, neg.RatString(), c[0].format(), c[1].format(), p.format(), sign, neg.RatString())
+			return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
+		}
+	}
+	m, err := lnxModel(2, new(big.Rat), nil)
+	if err != nil {
+		return nil, err
+	}
+	for j := 0; j <= 60; j += 4 {
+		delta := new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), uint(j)))
+		for _, sign := range []int64{1, -1} {
+			d := new(big.Rat).Mul(delta, big.NewRat(sign, 1))
+			vs, err := lnxRunVector(m, "exact", d, new(big.Rat).Neg(d))
+			if err != nil {
+				return nil, err
+			}
+			got, err := lnxExactValues(vs)
+			if err != nil {
+				return nil, err
+			}
+			if want := []*big.Rat{big.NewRat(sign, 1), big.NewRat(-sign, 1)}; !lnxRatsEqual(got, want) {
+				s := fmt.Sprintf("the engine's LN(%s, %s) = %s, want %s", d.RatString(), new(big.Rat).Neg(d).RatString(), lnxRatsText(got), lnxRatsText(want))
+				return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
+			}
+		}
+	}
+	return &Evidence{Verdict: Proved,
+		Summary: "for every δ > 0, LN(δ, −δ) = (1, −1) and LN(−δ, δ) = (−1, 1) (mean the zero polynomial, centred entries δ·(1, −1), σ² = δ²·1: coefficients compared), so ‖LN(δ, −δ) − LN(−δ, δ)‖∞ / ‖(δ, −δ) − (−δ, δ)‖∞ = 2/(2δ) = 1/δ, unbounded as δ → 0: no k makes LN k-Lipschitz; the engine's layer norm gives (±1, ∓1) exactly at δ = 2^−j, j = 0, 4, …, 60",
+		Explain: []string{"With ε > 0 the same family gives LN(δ, −δ) = (δ, −δ)/√(δ² + ε) → 0 as δ → 0, and LN is Lipschitz (not checked here: a bound over all inputs)."}}, nil
+}
+
+// lnxCheckAmplify: clip_δ maps |x| ≥ δ to ±δ (cpwl on both half-lines), LN
+// of the ± pairs of a vector in {±δ}^d is [s; −s] for every δ > 0 and
+// every sign pattern s (polynomial identities), and the engine's recipe
+// amplify agrees exactly on {±δ, ±3δ}^3.
+func lnxCheckAmplify() (*Evidence, error) {
+	regions := 0
+	for _, d := range []string{"1/4", "1/2", "1", "3"} {
+		delta := q(d)
+		nd := new(big.Rat).Neg(delta).RatString()
+		for _, side := range []struct {
+			row []string
+			val string
+		}{{[]string{"-1", nd}, d}, {[]string{"1", nd}, nd}} {
+			dom := halfspaces(1, side.row)
+			ev, err := proveFFN(blocks.Clip("x", "y", delta), dom, []cpwl.Piece{piece(dom, affine([][]string{{"0"}}, side.val))})
+			if err != nil {
+				return nil, err
+			}
+			if ev.Verdict != Proved {
+				ev.Summary = "clip_δ, δ = " + d + ": " + ev.Summary
+				return ev, nil
+			}
+			regions++
+		}
+	}
+	patterns := 0
+	for d := 1; d <= lnxMaxVars; d++ {
+		for s := 0; s < 1<<d; s++ {
+			rows := make([][]string, 2*d)
+			signs := make([]int64, d)
+			for k := 0; k < d; k++ {
+				signs[k] = 1
+				if s>>k&1 == 1 {
+					signs[k] = -1
+				}
+				rows[k] = []string{"0", fmt.Sprint(signs[k])}
+				rows[d+k] = []string{"0", fmt.Sprint(-signs[k])}
+			}
+			c, p, err := lnxScaleFree(lnxPolys(rows...), 0)
+			if err != nil {
+				s := fmt.Sprintf("d = %d, signs %v: %v", d, signs, err)
+				return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
+			}
+			if !lnxPequal(p, lnxPconst(big.NewRat(1, 1))) {
+				s := fmt.Sprintf("d = %d, signs %v: σ² = δ²·(%s), so LN gives the signs divided by √(%s)", d, signs, p.format("δ"), p.format("δ"))
+				return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
+			}
+			for k := 0; k < d; k++ {
+				if !lnxPequal(c[k], lnxPconst(big.NewRat(signs[k], 1))) || !lnxPequal(c[d+k], lnxPconst(big.NewRat(-signs[k], 1))) {
+					return nil, fmt.Errorf("d = %d: centred entry %d is %s", d, k+1, c[k].format("δ"))
+				}
+			}
+			patterns++
+		}
+	}
+	var inputs []string
+	vals := []string{"-3/2", "-1/2", "1/2", "3/2"}
+	for a := range vals {
+		for b := range vals {
+			for c := range vals {
+				inputs = append(inputs, vals[a]+", "+vals[b]+", "+vals[c])
+			}
+		}
+	}
+	res, err := runInputs(sweep{recipe: "amplify", params: map[string]string{"d": "3", "delta": "1/2"}, maxN: 1}, inputs)
+	if err != nil {
+		return nil, err
+	}
+	if res.Verdict != Proved {
+		return res, nil
+	}
+	return &Evidence{Verdict: Proved,
+		Summary: fmt.Sprintf("clip_δ = δ on x ≥ δ and −δ on x ≤ −δ (cpwl, δ ∈ {1/4, 1/2, 1, 3}, %d half-lines); for every δ > 0 and all %d sign patterns s ∈ {±1}^d, d ≤ 8, LN([sδ; −sδ]) = [s; −s] (mean 0, σ² = δ²: coefficients compared); the recipe amplify gives sign(x) exactly on all 64 inputs of {±δ, ±3δ}^3, δ = 1/2", regions, patterns),
+		Explain: []string{"So for |x_c| ≥ δ: clip_δ(x) ∈ {±δ}^d, and the layer norm of its ± pairs is exactly [sign(x); −sign(x)].", res.Summary}}, nil
+}

@@ -1,0 +1,275 @@
+package proofs
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
+)
+
+// The claims of §Layernorm hash. Shared helpers are in
+// layernorm_shared.go.
+
+// ---------------------------------------------------------------------------
+// The claims
+
+func init() {
+	Register(
+		&Claim{ID: "ln.hash.formula", Section: "Layernorm hash", Label: "sec:layernorm_hash",
+			Statement: "lh(x) = LN([x, 1, −x, −1]) = √(2/(x² + 1))·[x, 1, −x, −1], with LN.ε = 0, β = 0, γ = 1",
+			Domain:    "every x ∈ ℝ (polynomial identity); the engine's model (recipe lh) on a certified search",
+			Recorded:  Proved,
+			Check:     lnxCheckLHFormula},
+		&Claim{ID: "ln.hash.scale", Section: "Layernorm hash", Label: "sec:layernorm_hash",
+			Statement: "the layernorm hash is scale-invariant: lh(x) = LN([kx, k, −kx, −k]) for k > 0 (e.g. LN([x/i, 1/i, −x/i, −1/i]) when only x/i and 1/i are computable)",
+			Domain:    "every x ∈ ℝ and k > 0 (polynomial identity); the engine's model (recipe lh) exactly where √ is rational and on a certified search",
+			Recorded:  Proved,
+			Check:     lnxCheckLHScale},
+		&Claim{ID: "ln.hash.literal", Section: "Layernorm hash", Label: "sec:layernorm_hash",
+			Statement: "as printed: \"the layernorm hash is scale-invariant in the sense that lh(kx) = lh(x)\"",
+			Domain:    "x = 1, k = 2, the engine's model (recipe lh), exact and certified intervals",
+			Recorded:  Refuted,
+			Check:     lnxCheckLHLiteral},
+		&Claim{ID: "ln.hash.argmax", Section: "Layernorm hash", Label: "sec:layernorm_hash",
+			Statement: "s_{i,j} = lh(q_i)·lh(j) is uniquely maximized when q_i = j",
+			Domain:    "every q, j ∈ ℝ (so every pair of positions): polynomial identities",
+			Recorded:  Proved,
+			Check:     lnxCheckLHArgmax},
+		&Claim{ID: "ln.hash.gap", Section: "Layernorm hash", Label: "sec:layernorm_hash",
+			Statement: "the minimum gap between the score at the desired position s_{i,q_i} and the scores at other positions decreases with n",
+			Domain:    "q, j ∈ [N], N = 2 … 256 (exact); the rate at N = 1000 (certified enclosure)",
+			Recorded:  Proved,
+			Check:     lnxCheckLHGap},
+	)
+}
+
+// lnxLhVector is [x, 1, −x, −1] in variable 0 (x).
+func lnxLhVector() []lnxPoly {
+	return lnxPolys([]string{"0", "1"}, []string{"1", "0"}, []string{"0", "-1"}, []string{"-1", "0"})
+}
+
+// lnxCheckLHPoly checks that c = [x, 1, −x, −1] and 2P = x² + 1, so that
+// c/√P = √(2/(x² + 1))·[x, 1, −x, −1].
+func lnxCheckLHPoly(c []lnxPoly, p lnxPoly) error {
+	want := lnxLhVector()
+	for k := range want {
+		if !lnxPequal(c[k], want[k]) {
+			return fmt.Errorf("entry %d − μ is %s, not %s", k+1, c[k].format("x"), want[k].format("x"))
+		}
+	}
+	x := lnxPvar(0)
+	if rhs := lnxPadd(lnxPmul(x, x), lnxPconst(big.NewRat(1, 1))); !lnxPequal(lnxPscale(big.NewRat(2, 1), p), rhs) {
+		return fmt.Errorf("2σ² = %s, not x² + 1", lnxPscale(big.NewRat(2, 1), p).format("x"))
+	}
+	return nil
+}
+
+// lnxLhSearch runs the recipe lh (input (a, b) = (kx, k), reference
+// √(2/(x²+1))·[x, 1, −x, −1] with x = a/b) on a certified search: x from
+// 0, ±1, large and tiny values and random rationals, k from 1/i (as when
+// counting positions), tiny and large scales.
+func lnxLhSearch() (*Evidence, error) {
+	xs := []string{"0", "1", "-1", "64", "-64", "1/1000000", "-1/1000000", "1000000"}
+	ks := []string{"1", "1/1000", "1/1048576", "1000000"}
+	return lnxSearch(sweep{recipe: "lh", maxN: 1, precision: "interval:128"}, 150, 9, func(rng *rand.Rand) string {
+		x, k := lnxRandRat(rng), big.NewRat(1, int64(rng.IntN(1000)+1))
+		if rng.IntN(3) == 0 {
+			x = q(xs[rng.IntN(len(xs))])
+		}
+		if rng.IntN(3) == 0 {
+			k = q(ks[rng.IntN(len(ks))])
+		}
+		return new(big.Rat).Mul(k, x).RatString() + ", " + k.RatString()
+	})
+}
+
+func lnxCheckLHFormula() (*Evidence, error) {
+	mean, centred, variance := lnxMoments(lnxLhVector())
+	if len(mean) != 0 {
+		s := "the mean of [x, 1, −x, −1] is " + mean.format("x")
+		return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
+	}
+	if err := lnxCheckLHPoly(centred, variance); err != nil {
+		s := err.Error()
+		return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
+	}
+	res, err := lnxLhSearch()
+	if err != nil {
+		return nil, err
+	}
+	if res.Verdict != Holds {
+		return res, nil
+	}
+	return &Evidence{Verdict: Proved,
+		Summary: fmt.Sprintf("for every x ∈ ℝ: the mean of [x, 1, −x, −1] is 0 and 2σ² = %s (coefficients compared), so LN = [x, 1, −x, −1]/√((x² + 1)/2) = √(2/(x² + 1))·[x, 1, −x, −1]; the engine's model (recipe lh) agrees: %s", lnxPscale(big.NewRat(2, 1), variance).format("x"), res.Summary)}, nil
+}
+
+func lnxCheckLHScale() (*Evidence, error) {
+	// Variable 0 is x, variable 1 the scale k: entries kx, k, −kx, −k.
+	kx := lnxPmul(lnxPvar(0), lnxPvar(1))
+	entries := []lnxPoly{kx, lnxPvar(1), lnxPscale(big.NewRat(-1, 1), kx), lnxPscale(big.NewRat(-1, 1), lnxPvar(1))}
+	c, p, err := lnxScaleFree(entries, 1)
+	if err == nil {
+		err = lnxCheckLHPoly(c, p)
+	}
+	if err != nil {
+		s := "LN([kx, k, −kx, −k]): " + err.Error()
+		return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
+	}
+	// Exact cases: x = 7 (√(2/50) = 1/5) from several scales, x = 1.
+	r, err := recipes.Get("lh")
+	if err != nil {
+		return nil, err
+	}
+	con, err := r.Construct(model.Softmax, 1, nil)
+	if err != nil {
+		return nil, err
+	}
+	cases := []struct{ in, want []*big.Rat }{
+		{lnxRats("7", "1"), lnxRats("7/5", "1/5", "-7/5", "-1/5")},
+		{lnxRats("21", "3"), lnxRats("7/5", "1/5", "-7/5", "-1/5")},
+		{lnxRats("7/2", "1/2"), lnxRats("7/5", "1/5", "-7/5", "-1/5")},
+		{lnxRats("7/1000", "1/1000"), lnxRats("7/5", "1/5", "-7/5", "-1/5")},
+		{lnxRats("-1/3", "1/3"), lnxRats("-1", "1", "1", "-1")},
+		{lnxRats("5", "5"), lnxRats("1", "1", "-1", "-1")},
+	}
+	var exactText []string
+	for _, c := range cases {
+		vs, err := lnxRunVector(con.Model, "exact", c.in...)
+		if err != nil {
+			return nil, err
+		}
+		got, err := lnxExactValues(vs)
+		if err != nil {
+			return nil, err
+		}
+		if !lnxRatsEqual(got, c.want) {
+			s := fmt.Sprintf("the engine's LN(%s, %s, …) = %s, want %s", c.in[0].RatString(), c.in[1].RatString(), lnxRatsText(got), lnxRatsText(c.want))
+			return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
+		}
+		exactText = append(exactText, fmt.Sprintf("(%s, %s)", c.in[0].RatString(), c.in[1].RatString()))
+	}
+	res, err := lnxLhSearch()
+	if err != nil {
+		return nil, err
+	}
+	if res.Verdict != Holds {
+		return res, nil
+	}
+	return &Evidence{Verdict: Proved,
+		Summary: fmt.Sprintf("for every x ∈ ℝ and k > 0: the mean of [kx, k, −kx, −k] is 0, its centred entries are k·[x, 1, −x, −1] and σ² = k²(x² + 1)/2 (coefficients compared), so LN = lh(x) whatever k; the engine's model gives lh exactly at (kx, k) = %s and agrees on a certified search", strings.Join(exactText, ", ")),
+		Explain: []string{res.Summary}}, nil
+}
+
+func lnxCheckLHLiteral() (*Evidence, error) {
+	r, err := recipes.Get("lh")
+	if err != nil {
+		return nil, err
+	}
+	con, err := r.Construct(model.Softmax, 1, nil)
+	if err != nil {
+		return nil, err
+	}
+	one, err := lnxRunVector(con.Model, "exact", lnxRats("1", "1")...)
+	if err != nil {
+		return nil, err
+	}
+	two, err := lnxRunVector(con.Model, "interval:128", lnxRats("2", "1")...)
+	if err != nil {
+		return nil, err
+	}
+	a, ok := one[0].Rat()
+	if !ok {
+		return nil, fmt.Errorf("lh(1)_1 = %s is not exact", one[0].Text)
+	}
+	b := two[0]
+	if b.Contains(a) {
+		return &Evidence{Verdict: Holds, Summary: fmt.Sprintf("lh(1)_1 = %s lies in lh(2)_1 ∈ %s: not separated", a.RatString(), b.Text)}, nil
+	}
+	s := fmt.Sprintf("k = 2, x = 1: lh(1) = LN([1, 1, −1, −1]) has first entry %s (exact), lh(2) = LN([2, 1, −2, −1]) has first entry 2√(2/5) ∈ %s (certified, the engine's layer norm), so lh(kx) ≠ lh(x); what holds is LN([kx, k, −kx, −k]) = lh(x) (ln.hash.scale)", a.RatString(), b.Text)
+	return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
+}
+
+// lnxCheckLHArgmax: lh(q)·lh(j) = 4(qj + 1)/√((q² + 1)(j² + 1)) and
+// (q² + 1)(j² + 1) − (qj + 1)² = (q − j)², as polynomial identities.
+func lnxCheckLHArgmax() (*Evidence, error) {
+	qv, jv := lnxPvar(0), lnxPvar(1)
+	one := lnxPconst(big.NewRat(1, 1))
+	vq := lnxLhVector()
+	// [j, 1, −j, −1] in variable 1.
+	vj := lnxPolys([]string{"0", "0", "1"}, []string{"1", "0", "0"}, []string{"0", "0", "-1"}, []string{"-1", "0", "0"})
+	dot := lnxPoly{}
+	for k := range vq {
+		dot = lnxPadd(dot, lnxPmul(vq[k], vj[k]))
+	}
+	qj1 := lnxPadd(lnxPmul(qv, jv), one)
+	if !lnxPequal(dot, lnxPscale(big.NewRat(2, 1), qj1)) {
+		s := fmt.Sprintf("[q, 1, −q, −1]·[j, 1, −j, −1] = %s, not 2(qj + 1)", dot.format("q", "j"))
+		return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
+	}
+	lhs := lnxPsub(lnxPmul(lnxPadd(lnxPmul(qv, qv), one), lnxPadd(lnxPmul(jv, jv), one)), lnxPmul(qj1, qj1))
+	diff := lnxPsub(qv, jv)
+	if !lnxPequal(lhs, lnxPmul(diff, diff)) {
+		s := fmt.Sprintf("(q² + 1)(j² + 1) − (qj + 1)² = %s, not (q − j)²", lhs.format("q", "j"))
+		return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
+	}
+	return &Evidence{Verdict: Proved,
+		Summary: "for all q, j ∈ ℝ: [q, 1, −q, −1]·[j, 1, −j, −1] = 2(qj + 1), so lh(q)·lh(j) = 4(qj + 1)/√((q² + 1)(j² + 1)); and (q² + 1)(j² + 1) − (qj + 1)² = (q − j)² (coefficients compared), so the score is < 4 = lh(q)·lh(q) unless j = q: if qj + 1 ≤ 0 it is ≤ 0, else its square is 16(1 − (q − j)²/((q² + 1)(j² + 1)))",
+		Explain: []string{"The same identity gives the gap: 4 − lh(q)·lh(j) = 4(1 − cos(θ_q − θ_j)) with θ_x = arctan x (ln.hash.gap)."}}, nil
+}
+
+// lnxLhRatio is r(q, j) = (qj + 1)²/((q² + 1)(j² + 1)): the score is 4√r
+// when qj + 1 > 0 (always, for positions), so comparing scores is
+// comparing these rationals.
+func lnxLhRatio(a, b int64) *big.Rat {
+	n := big.NewInt(a*b + 1)
+	n.Mul(n, n)
+	d := new(big.Int).Mul(big.NewInt(a*a+1), big.NewInt(b*b+1))
+	return new(big.Rat).SetFrac(n, d)
+}
+
+// lnxCheckLHGap: for each N, the largest score below 4 among q ≠ j ∈ [N] is
+// attained at {N − 1, N}, and it increases strictly with N, so the
+// minimum gap γ(N) = 4 − lh(N−1)·lh(N) decreases strictly; exact, by
+// comparing the rationals r(q, j). The rate: N⁴γ(N) at N = 1000.
+func lnxCheckLHGap() (*Evidence, error) {
+	const maxN = 256
+	best := new(big.Rat) // max r over q < j ≤ N so far
+	var prev *big.Rat
+	for n := int64(2); n <= maxN; n++ {
+		for a := int64(1); a < n; a++ {
+			if r := lnxLhRatio(a, n); r.Cmp(best) > 0 {
+				best = r
+			}
+		}
+		last := lnxLhRatio(n-1, n)
+		if last.Cmp(best) != 0 {
+			s := fmt.Sprintf("N = %d: the largest off-diagonal score is not at (N − 1, N)", n)
+			return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
+		}
+		if prev != nil && last.Cmp(prev) <= 0 {
+			s := fmt.Sprintf("N = %d: the minimum gap does not decrease (r = %s after %s)", n, last.RatString(), prev.RatString())
+			return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
+		}
+		prev = last
+	}
+	const big1000 = 1000
+	r := lnxLhRatio(big1000-1, big1000)
+	gap := numeric.Sub(numeric.LitInt(4), numeric.Mul(numeric.LitInt(4), numeric.Sqrt(numeric.Lit(r))))
+	lo, hi, err := numeric.Mul(numeric.LitInt(1e12), gap).Enclose(256)
+	if err != nil {
+		return nil, err
+	}
+	flo, _ := lo.Float64()
+	fhi, _ := hi.Float64()
+	if lo.Cmp(q("2")) < 0 || hi.Cmp(q("21/10")) > 0 {
+		s := fmt.Sprintf("N⁴γ(N) at N = 1000 lies in [%.10f, %.10f], not near 2", flo, fhi)
+		return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
+	}
+	return &Evidence{Verdict: Proved,
+		Summary: fmt.Sprintf("for N = 2 … %d: among q ≠ j ∈ [N] the largest score is lh(N−1)·lh(N), and it increases strictly with N, so the minimum gap γ(N) = 4 − lh(N−1)·lh(N) decreases strictly (exact, comparing (qj + 1)²/((q² + 1)(j² + 1))); N⁴γ(N) ∈ [%.6f, %.6f] at N = 1000 (certified): γ(N) ≈ 2/N⁴ → 0", maxN, flo, fhi)}, nil
+}
