@@ -11,7 +11,7 @@ import (
 	"github.com/transformer-cookbook/verify/recipes/stream"
 )
 
-// Negative controls for the checkers of claims_assembly.go: each must
+// Negative controls for the checkers of the assembly claims (assembly_*.go): each must
 // reach another verdict when the construction it checks is wrong.
 
 // TestAsmRoutingCatchesWrongBias: ff′.b2 = ff.b2 instead of L (ff.b2) is

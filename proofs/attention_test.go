@@ -14,7 +14,7 @@ import (
 	"github.com/transformer-cookbook/verify/recipes/blocks"
 )
 
-// The checkers of claims_attention.go can reach the other verdict: each
+// The checkers of the attention claims (attention*.go) can reach the other verdict: each
 // kind is run once on something wrong (a perturbed weight, a wrong
 // definition, a smaller constant, a construction used past its N) and
 // must refute it.

@@ -11,7 +11,7 @@ import (
 	"github.com/transformer-cookbook/verify/recipes/blocks"
 )
 
-// The checkers of claims_basics.go and claims_layernorm.go must be able
+// The checkers of the representation and layer-norm claims must be able
 // to reach another verdict: each test perturbs one case and expects the
 // checker to notice.
 

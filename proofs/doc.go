@@ -34,6 +34,19 @@
 // attn, ln (Layer Normalization), round (Rounding and Approximation),
 // assembly, example.
 //
+// # Files
+//
+// The claims live beside their checkers, a file per section of the paper
+// (or a few small sections): repr_*.go and positional.go, ffn_*.go,
+// attention_*.go, layernorm_*.go, round_*.go, assembly_*.go and
+// example_*.go. Each registers its claims in its own init; what several
+// sections of a chapter share is in that chapter's shared file
+// (attention.go, ffn_shared.go with ffn.go, layernorm_shared.go,
+// round_shared.go, example_shared.go). Helpers carry their chapter's
+// prefix (attn, ff, lnx, rd, asm, bas, ex), since they share one package.
+// claim.go holds the registry; sweep.go runs a recipe's own check as
+// evidence; table.go prints verdicts.
+//
 // # Imports
 //
 // proofs imports check (to run constructions over their domains), the

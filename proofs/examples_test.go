@@ -8,7 +8,7 @@ import (
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
-// Negative controls for the checkers of claims_examples.go.
+// Negative controls for the checkers of the worked examples (example_*.go).
 
 // TestExDyckGrammar pins the recursive-descent recognizer on strings
 // worked by hand.

@@ -1,0 +1,611 @@
+package proofs
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"strings"
+	"sync"
+
+	"github.com/transformer-cookbook/verify/check"
+	"github.com/transformer-cookbook/verify/exact/cpwl"
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
+	"github.com/transformer-cookbook/verify/recipes/blocks"
+)
+
+// The claims of §Self-Attention Layers (sec:attention and its
+// subsections) and of the self-attention cheat sheet (tab:sa_cheatsheet).
+// Most are decided by the recipes' own sweeps, exhaustively over every
+// input up to a length; the rest by small checkers in these files: the
+// scores and gaps computed from the constructions' weights, exact
+// binomial probabilities for the almost orthogonal family, a certified
+// interval search for Edelman's lemma, and linearity for the trivial
+// heads whose inputs are real vectors. Every helper here is prefixed
+// attn, since other chapters share the package.
+//
+// This file holds what several sections share: the section names and
+// labels and attnClaim, the sweep runners and their memos, the softmax
+// simulation, running models built here, and the sweeps the claims rest
+// on. Each attention_*.go file holds the claims of one section (or of a
+// few related ones), registered in its own init, beside the checkers
+// only they use:
+//
+//	attention_hardmax.go      §Self-Attention Layers (Definition Hardmax) and Definition tieless
+//	attention_trivial.go      §Identity, §Average, §First
+//	attention_lookup.go       §Index Lookup, §One-Hot Encodings, §Almost Orthogonal Embeddings,
+//	                          §Layernorm hash, §Quadratic Maximization
+//	attention_predecessor.go  §Predecessor
+//	attention_multihead.go    §Simulating Multi-Head Attention with Single-Head Attention
+//	attention_tiebreak.go     §Simulating Unique-Hard Attention with Average-Hard Attention
+//	attention_softmax.go      §Simulating Average-Hard Attention with Soft Attention
+//
+// The cheat sheet's cells are registered with the claims of the section
+// each is filed under.
+
+// ---------------------------------------------------------------------
+// Sections, labels and claims.
+
+// The sections of the chapter, as Claim.Section.
+const (
+	attnSecAttn   = "Self-Attention Layers"
+	attnSecID     = "Identity"
+	attnSecAvg    = "Average"
+	attnSecFirst  = "First"
+	attnSecLookup = "Index Lookup"
+	attnSecOneHot = "One-Hot Encodings"
+	attnSecAO     = "Almost Orthogonal Embeddings"
+	attnSecLH     = "Layernorm hash"
+	attnSecQM     = "Quadratic Maximization"
+	attnSecPred   = "Predecessor"
+	attnSecMulti  = "Simulating Multi-Head Attention with Single-Head Attention"
+	attnSecTie    = "Simulating Unique-Hard Attention with Average-Hard Attention"
+	attnSecApprox = "Simulating Average-Hard Attention with Soft Attention"
+
+	// attnCheatsheet begins the statement of every cell of the cheat sheet.
+	// The cheat sheet, tab:sa_cheatsheet: one claim per row and weighting,
+	// filed under the row's reference section. Each cell is checked under
+	// the weighting it names; UHAT is leftmost unless the row's section
+	// uses rightmost, and the domain says which.
+	attnCheatsheet = "cheat sheet (tab:sa_cheatsheet): "
+)
+
+// attnLabels is each section's label in the paper.
+var attnLabels = map[string]string{
+	attnSecAttn:   "sec:attention",
+	attnSecID:     "sec:identity-attention",
+	attnSecAvg:    "sec:uniform-attention",
+	attnSecFirst:  "sec:first",
+	attnSecLookup: "sec:table-lookup",
+	attnSecOneHot: "sec:one-hot",
+	attnSecAO:     "sec:almost_orthogonal",
+	attnSecLH:     "sec:layernorm_hash",
+	attnSecQM:     "sec:quadratic-maximization",
+	attnSecPred:   "sec:predecessor",
+	attnSecMulti:  "sec:multi-head",
+	attnSecTie:    "sec:tie-breaking",
+	attnSecApprox: "sec:att_approx",
+}
+
+// attnClaim is a claim of this chapter, labelled by its section.
+func attnClaim(id, section, statement, domain string, v Verdict, check func() (*Evidence, error)) *Claim {
+	return &Claim{ID: id, Section: section, Label: attnLabels[section], Statement: statement, Domain: domain, Recorded: v, Check: check}
+}
+
+// attnParams is a recipe's parameters from alternating names and values.
+func attnParams(xs ...string) map[string]string {
+	m := map[string]string{}
+	for k := 0; k+1 < len(xs); k += 2 {
+		m[xs[k]] = xs[k+1]
+	}
+	return m
+}
+
+// ---------------------------------------------------------------------
+// Sweeps: several recipes' exhaustive sweeps as one piece of evidence.
+
+// attnMemo caches sweep reports: several claims (a section's and a cheat
+// sheet cell's) rest on the same sweep, which then runs once per process.
+var attnMemo = struct {
+	sync.Mutex
+	m map[string]*attnMemoEntry
+}{m: map[string]*attnMemoEntry{}}
+
+type attnMemoEntry struct {
+	once sync.Once
+	rep  *check.Report
+	err  error
+}
+
+func attnKey(s sweep) string {
+	return fmt.Sprintf("%s|%d|%v|%d|%s|%d|%d|%v", s.recipe, s.weighting, s.params, s.maxN, s.precision, s.cases, s.seed, s.unlisted)
+}
+
+// attnRun runs s once per process.
+func attnRun(s sweep) (*check.Report, error) {
+	attnMemo.Lock()
+	e := attnMemo.m[attnKey(s)]
+	if e == nil {
+		e = &attnMemoEntry{}
+		attnMemo.m[attnKey(s)] = e
+	}
+	attnMemo.Unlock()
+	e.once.Do(func() { e.rep, _, e.err = s.run() })
+	return e.rep, e.err
+}
+
+// attnExhaustive proves a claim by several sweeps, each over every input
+// of every length up to its maxN: PROVED when all pass, REFUTED with the
+// first failure. With points set the claim is exactness in a backend that
+// may return enclosures (interval arithmetic): every output of every case
+// must then be an exact point equal to the reference, and an enclosure
+// that only contains it leaves the verdict at HOLDS.
+func attnExhaustive(points bool, ss ...sweep) (*Evidence, error) {
+	var parts []string
+	precision := ""
+	total, notPoints := 0, 0
+	for _, s := range ss {
+		rep, err := attnRun(s)
+		if err != nil {
+			return nil, err
+		}
+		cases := 0
+		for _, lr := range rep.Lengths {
+			if !lr.Exhaustive && rep.Passed {
+				return nil, fmt.Errorf("%s: length %d has too many inputs to enumerate; lower maxN", s.describe(), lr.N)
+			}
+			cases += lr.Cases
+			notPoints += lr.Cases - lr.Exact
+		}
+		if !rep.Passed {
+			if f := rep.FirstFailure; strings.HasPrefix(f.Reason, "undecided") {
+				// An enclosure that contains the value but is not a point:
+				// neither a proof nor a refutation.
+				return nil, fmt.Errorf("%s on %q, position %d: %s", s.describe(), f.Input, f.Position, f.Reason)
+			}
+			return failure(s, rep), nil
+		}
+		total += cases
+		precision = rep.Precision
+		parts = append(parts, fmt.Sprintf("%s, n ≤ %d (%d inputs)", s.describe(), s.maxN, cases))
+	}
+	sum := fmt.Sprintf("every input: %s; %s", strings.Join(parts, "; "), precision)
+	if points && notPoints > 0 {
+		return &Evidence{Verdict: Holds, Summary: fmt.Sprintf("every enclosure contains the reference, but %d of %d cases have an output that is not an exact point: %s", notPoints, total, sum)}, nil
+	}
+	if points {
+		sum += ", every output an exact point"
+	}
+	return &Evidence{Verdict: Proved, Summary: sum, Explain: parts}, nil
+}
+
+// attnUpTo returns s for every N = 1 … s.maxN: a construction whose
+// weights depend on N (the softmax simulation's 1/τ = log(8N)/γ) is
+// checked on every length n ≤ N for each of those N.
+func attnUpTo(s sweep) []sweep {
+	var ss []sweep
+	for n := 1; n <= s.maxN; n++ {
+		t := s
+		t.maxN = n
+		ss = append(ss, t)
+	}
+	return ss
+}
+
+// attnSweepsEach is the sweeps of recipe over several weightings.
+func attnSweepsEach(recipe string, maxN int, params map[string]string, precision string, ws ...model.Weighting) []sweep {
+	var ss []sweep
+	for _, w := range ws {
+		ss = append(ss, sweep{recipe: recipe, weighting: w, params: params, maxN: maxN, precision: precision})
+	}
+	return ss
+}
+
+// attnRoundProof decides GTZero_{1/2}(c − 1/4) (blocks.Round01) on the
+// two half-lines of the softmax simulation: 0 for c ≤ 1/4 and 1 for
+// c ≥ 3/4, each on its whole half-line, by the exact decision procedure.
+func attnRoundProof() (string, error) {
+	row := func(xs ...string) []string { return xs }
+	r := func(rows ...[]string) [][]string { return rows }
+	low := halfspaces(1, row("1", "1/4"))
+	high := halfspaces(1, row("-1", "-3/4"))
+	ev, err := proveFFN(blocks.Round01("c", "y"), low, []cpwl.Piece{piece(low, affine(r(row("0")), "0"))})
+	if err != nil {
+		return "", err
+	}
+	ev2, err := proveFFN(blocks.Round01("c", "y"), high, []cpwl.Piece{piece(high, affine(r(row("0")), "1"))})
+	if err != nil {
+		return "", err
+	}
+	if ev.Verdict != Proved || ev2.Verdict != Proved {
+		return "", fmt.Errorf("GTZero_{1/2}(c − 1/4) is not 0 on c ≤ 1/4 and 1 on c ≥ 3/4: %s; %s", ev.Summary, ev2.Summary)
+	}
+	return "GTZero_{1/2}(c − 1/4) proved 0 on c ≤ 1/4 and 1 on c ≥ 3/4 (exact/cpwl)", nil
+}
+
+// attnSoftResult is one softmax-simulation sweep: how many inputs, the
+// first failure, and the largest |c − v| over the bounded outputs (an
+// upper bound: the enclosure's farthest point).
+type attnSoftResult struct {
+	cases int
+	fail  string
+	worst *big.Rat
+}
+
+var attnSoftMemo = struct {
+	sync.Mutex
+	m map[string]*attnSoftEntry
+}{m: map[string]*attnSoftEntry{}}
+
+type attnSoftEntry struct {
+	once sync.Once
+	res  *attnSoftResult
+	err  error
+}
+
+// attnSoftRun runs the construction of s (built for N = s.maxN) at the
+// interval precision s.precision on every input of every length n ≤ N,
+// once per process. Each output the construction bounds (c, within 1/4 of
+// v) must lie within its bound on its whole enclosure; each output it
+// claims exact (y, the rounding of c) must contain the reference (its
+// exactness is the rounding FFN's, proved apart: an interval enclosure of
+// GTZero holds its two ReLU branches apart and is never the point v). An
+// enclosure wholly outside is a certified failure; one straddling the
+// bound is undecided, an error.
+func attnSoftRun(s sweep) (*attnSoftResult, error) {
+	attnSoftMemo.Lock()
+	e := attnSoftMemo.m[attnKey(s)]
+	if e == nil {
+		e = &attnSoftEntry{}
+		attnSoftMemo.m[attnKey(s)] = e
+	}
+	attnSoftMemo.Unlock()
+	e.once.Do(func() { e.res, e.err = attnSoftCompute(s) })
+	return e.res, e.err
+}
+
+func attnSoftCompute(s sweep) (*attnSoftResult, error) {
+	r, err := recipes.Get(s.recipe)
+	if err != nil {
+		return nil, err
+	}
+	con, err := r.Construct(s.weighting, s.maxN, s.params)
+	if err != nil {
+		return nil, err
+	}
+	return attnSoftCheck(con, max(1, r.MinN), s.maxN, s.precision, s.seed, fmt.Sprintf("%s, N = %d", s.describe(), s.maxN))
+}
+
+// attnSoftCheck is attnSoftRun on a construction, for lengths minN …
+// maxLen (a construction built for N is claimed for lengths ≤ N).
+func attnSoftCheck(con *recipes.Construction, minN, maxLen int, precision string, seed uint64, name string) (*attnSoftResult, error) {
+	runner, err := attnRunner(con.Model, precision)
+	if err != nil {
+		return nil, err
+	}
+	res := &attnSoftResult{worst: new(big.Rat)}
+	rng := rand.New(rand.NewPCG(seed, 0x5eed))
+	labels := con.Model.Output.Labels
+	for n := minN; n <= maxLen; n++ {
+		cases, all := con.Inputs(n, rng, 1<<16)
+		if !all {
+			return nil, fmt.Errorf("%s: length %d has too many inputs to enumerate", name, n)
+		}
+		for _, c := range cases {
+			out, err := runner.Run(c.Symbols, false)
+			if err != nil {
+				return nil, fmt.Errorf("%s on %q: %w", name, check.CaseText(con.Model, c), err)
+			}
+			res.cases++
+			for i, w := range con.Expected(c) {
+				for k, v := range w.Values {
+					got := out.Outputs[i].Values[k]
+					where := fmt.Sprintf("%s, on %q, position %d", name, check.CaseText(con.Model, c), i+1)
+					if !got.Finite() {
+						res.fail = fmt.Sprintf("%s: %s = %s is not finite", where, labels[k], got.Text)
+						return res, nil
+					}
+					if k < len(con.Bounds) && con.Bounds[k].Max != nil {
+						b := con.Bounds[k].Max
+						far := got.Error(v)
+						if far.Cmp(b) <= 0 {
+							if far.Cmp(res.worst) > 0 {
+								res.worst = far
+							}
+							continue
+						}
+						lo, hi := new(big.Rat).Sub(v, b), new(big.Rat).Add(v, b)
+						if got.Hi.Cmp(lo) < 0 || got.Lo.Cmp(hi) > 0 {
+							res.fail = fmt.Sprintf("%s: %s = %s, |%s − %s| > %s (certified)", where, labels[k], got.Text, labels[k], v.RatString(), b.RatString())
+							return res, nil
+						}
+						return nil, fmt.Errorf("%s: %s = %s straddles the bound %s around %s: undecided at %s", where, labels[k], got.Text, b.RatString(), v.RatString(), precision)
+					}
+					if !got.Contains(v) {
+						res.fail = fmt.Sprintf("%s: %s = %s excludes %s (certified)", where, labels[k], got.Text, v.RatString())
+						return res, nil
+					}
+				}
+			}
+		}
+	}
+	return res, nil
+}
+
+// attnSoftmaxSim proves a softmax simulation (§Simulating Average-Hard
+// Attention with Soft Attention): for each N ≤ s.maxN, the model built
+// for N keeps |c − v| ≤ 1/4 on every input of every length n ≤ N,
+// certified by interval arithmetic (attnSoftRun); with the rounding FFN
+// proved 0 on c ≤ 1/4 and 1 on c ≥ 3/4, y = GTZero_{1/2}(c − 1/4) is
+// then v exactly.
+func attnSoftmaxSim(ss ...sweep) (*Evidence, error) {
+	worst := new(big.Rat)
+	var parts []string
+	for _, s := range ss {
+		cases := 0
+		for _, t := range attnUpTo(s) {
+			res, err := attnSoftRun(t)
+			if err != nil {
+				return nil, err
+			}
+			if res.fail != "" {
+				return &Evidence{Verdict: Refuted, Summary: res.fail, Explain: []string{res.fail}}, nil
+			}
+			cases += res.cases
+			if res.worst.Cmp(worst) > 0 {
+				worst = res.worst
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%s, each N ≤ %d (%d inputs)", s.describe(), s.maxN, cases))
+	}
+	round, err := attnRoundProof()
+	if err != nil {
+		return nil, err
+	}
+	return &Evidence{Verdict: Proved,
+		Summary: fmt.Sprintf("for each N, every input of every length n ≤ N (%s; %s): |c − v| ≤ 1/4 on the whole enclosure (largest ≤ %s), y's enclosure contains v; and %s, so y = v exactly",
+			strings.Join(parts, "; "), ss[0].precision, attnDecimal(worst, 4), round),
+		Explain: parts}, nil
+}
+
+// attnAll joins several pieces of evidence: PROVED when all are, else the
+// first that is not.
+func attnAll(evs ...func() (*Evidence, error)) (*Evidence, error) {
+	var sums, explain []string
+	for _, f := range evs {
+		ev, err := f()
+		if err != nil {
+			return nil, err
+		}
+		if ev.Verdict != Proved {
+			return ev, nil
+		}
+		sums = append(sums, ev.Summary)
+		explain = append(explain, ev.Explain...)
+	}
+	return &Evidence{Verdict: Proved, Summary: strings.Join(sums, "; "), Explain: explain}, nil
+}
+
+func attnDecimal(r *big.Rat, digits int) string {
+	f, _ := r.Float64()
+	return fmt.Sprintf("%.*g", digits, f)
+}
+
+// ---------------------------------------------------------------------
+// Running models built here (constructions that are not recipes, and
+// probes of the engine).
+
+// attnStrings returns every string of length n over k symbols.
+func attnStrings(k, n int) [][]int {
+	total := 1
+	for i := 0; i < n; i++ {
+		total *= k
+	}
+	out := make([][]int, 0, total)
+	for c := 0; c < total; c++ {
+		in := make([]int, n)
+		x := c
+		for i := n - 1; i >= 0; i-- {
+			in[i] = x % k
+			x /= k
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
+// attnUpToLength returns every string over k symbols of length 1 … maxN.
+func attnUpToLength(k, maxN int) [][]int {
+	var out [][]int
+	for n := 1; n <= maxN; n++ {
+		out = append(out, attnStrings(k, n)...)
+	}
+	return out
+}
+
+// attnRunner instantiates m at precision p.
+func attnRunner(m *model.Model, p string) (model.Runner, error) {
+	return model.New(numeric.MustParsePrecision(p), m)
+}
+
+// attnSymbols prints an input by the model's alphabet.
+func attnSymbols(m *model.Model, in []int) string {
+	parts := make([]string, len(in))
+	for i, s := range in {
+		parts[i] = m.Alphabet[s]
+	}
+	return strings.Join(parts, " ")
+}
+
+// attnWant is an intended output at one position: exact values, or, where
+// bound[k] is set, values within bound[k].
+type attnWant struct {
+	values []*big.Rat
+	bound  []*big.Rat
+}
+
+// attnCheckInputs runs m at precision p on every input and compares each
+// position's outputs with want: exact values must come out as exact
+// points (an enclosure is not a proof), bounded ones within their bound
+// on the whole enclosure. It returns "" when every case passed, else the
+// first failure; the number of cases run.
+func attnCheckInputs(m *model.Model, p string, inputs [][]int, want func(in []int) []attnWant) (string, int, error) {
+	r, err := attnRunner(m, p)
+	if err != nil {
+		return "", 0, err
+	}
+	for _, in := range inputs {
+		res, err := r.Run(in, false)
+		if err != nil {
+			return "", 0, fmt.Errorf("%s on %q: %w", m.Name, attnSymbols(m, in), err)
+		}
+		for i, w := range want(in) {
+			for k, v := range w.values {
+				got := res.Outputs[i].Values[k]
+				name := m.Output.Labels[k]
+				where := fmt.Sprintf("%s on %q, position %d", m.Name, attnSymbols(m, in), i+1)
+				if !got.Finite() {
+					return fmt.Sprintf("%s: %s = %s is not finite", where, name, got.Text), len(inputs), nil
+				}
+				if k < len(w.bound) && w.bound[k] != nil {
+					b := w.bound[k]
+					if got.Error(v).Cmp(b) <= 0 {
+						continue
+					}
+					if got.Hi.Cmp(new(big.Rat).Sub(v, b)) < 0 || got.Lo.Cmp(new(big.Rat).Add(v, b)) > 0 {
+						return fmt.Sprintf("%s: %s = %s, not within %s of %s (certified: the whole enclosure is outside)", where, name, got.Text, b.RatString(), v.RatString()), len(inputs), nil
+					}
+					return "", 0, fmt.Errorf("%s: %s = %s straddles the bound %s around %s: undecided at %s", where, name, got.Text, b.RatString(), v.RatString(), p)
+				}
+				if !got.Equals(v) {
+					if got.Contains(v) {
+						return "", 0, fmt.Errorf("%s: %s = %s contains %s but is not a point: undecided at %s", where, name, got.Text, v.RatString(), p)
+					}
+					return fmt.Sprintf("%s: %s = %s, want exactly %s (certified: it excludes %s)", where, name, got.Text, v.RatString(), v.RatString()), len(inputs), nil
+				}
+			}
+		}
+	}
+	return "", len(inputs), nil
+}
+
+// attnIsZero reports whether a weight is exactly 0.
+func attnIsZero(e numeric.Expr) bool {
+	r, ok, err := e.Rat()
+	return err == nil && ok && r.Sign() == 0
+}
+
+// attnTieSymbols is the alphabet "k:v" of the tie-breaking and underflow
+// models: keys k_j ∈ {0, 1, 2} (gap 1, with ties), values v_j ∈ {0, 1}.
+var attnTieSymbols = []string{"0:0", "0:1", "1:0", "1:1", "2:0", "2:1"}
+
+// ---------------------------------------------------------------------
+// The sweeps the claims rest on (shared by a section's claims and the
+// cheat sheet's cells, and run once).
+
+var (
+	attnAHAT, attnUHAT, attnUHATRight, attnSMAT = model.AverageHardmax, model.LeftHardmax, model.RightHardmax, model.Softmax
+
+	// attnAOParams: the paper's ε = 1/4, with δ = 9/10 so that m stays
+	// small (m = 33 at N = 3; the sampler checks the family, see
+	// attn.lookup-ao.probability for why δ means little).
+	attnAOParams = map[string]string{"eps": "1/4", "delta": "9/10", "seed": "1"}
+	// attnAOSoftParams: under SMAT the interval softmax is slow at m = 33;
+	// ε = 9/20 gives m = 13 at N = 2 (gap 1/10).
+	attnAOSoftParams = map[string]string{"eps": "9/20", "delta": "9/10", "seed": "1"}
+)
+
+// attnIV is the interval precision of the certified sweeps: 64-bit
+// endpoints decide every comparison these small lengths need, at about
+// half the cost of 128.
+const attnIV = "interval:64"
+
+// attnLookups are the four index lookups of §Index Lookup.
+var attnLookups = []string{"lookup-onehot", "lookup-ao", "lookup-lh", "lookup"}
+
+// attnLookupHard is the exhaustive sweep of a lookup under a hard
+// weighting.
+func attnLookupHard(recipe string, w model.Weighting) sweep {
+	switch recipe {
+	case "lookup-onehot":
+		return sweep{recipe: recipe, weighting: w, maxN: 3}
+	case "lookup-ao":
+		return sweep{recipe: recipe, weighting: w, maxN: 3, params: attnAOParams}
+	case "lookup-lh":
+		// Dense interval arithmetic over the 17 components costs about
+		// 3 ms an input: every input of length 3 under AHAT, and of
+		// length 2 under UHAT (a tieless maximum, where UHAT and AHAT
+		// agree: attn.hardmax.tieless).
+		n := 3
+		if w != model.AverageHardmax {
+			n = 2
+		}
+		return sweep{recipe: recipe, weighting: w, maxN: n, precision: attnIV}
+	}
+	return sweep{recipe: "lookup", weighting: w, maxN: 3}
+}
+
+// attnLookupSoft is the softmax simulation sweep of a lookup (run for
+// every N up to maxN by attnSoftmaxSim).
+func attnLookupSoft(recipe string) sweep {
+	switch recipe {
+	case "lookup-ao":
+		return sweep{recipe: recipe, weighting: attnSMAT, maxN: 2, params: attnAOSoftParams, precision: attnIV}
+	case "lookup-lh":
+		return sweep{recipe: recipe, weighting: attnSMAT, maxN: 2, precision: attnIV}
+	case "lookup-onehot":
+		return sweep{recipe: "hardmax-softmax", weighting: attnSMAT, maxN: 3, precision: attnIV}
+	}
+	return sweep{recipe: "lookup", weighting: attnSMAT, maxN: 3, precision: attnIV}
+}
+
+// attnLookupsUnder is every lookup's exhaustive sweep under a hard w.
+func attnLookupsUnder(w model.Weighting) []sweep {
+	var ss []sweep
+	for _, r := range attnLookups {
+		ss = append(ss, attnLookupHard(r, w))
+	}
+	return ss
+}
+
+func attnSweepEvidence(ss ...sweep) func() (*Evidence, error) {
+	return func() (*Evidence, error) { return attnExhaustive(false, ss...) }
+}
+
+// attnUnlisted decides a blank cell of the cheat sheet's Weighting
+// column, "this construction does not work under s.weighting": PROVED by
+// a witness, the first input on which the construction, run under that
+// weighting, gives a certified wrong output. If every input passes (an
+// exhaustive sweep), the omission is refuted: the construction works
+// there too. A search that finds nothing, or an undecided enclosure, is
+// neither, and is an error.
+func attnUnlisted(s sweep) func() (*Evidence, error) {
+	return func() (*Evidence, error) {
+		s.unlisted = true
+		rep, err := attnRun(s)
+		if err != nil {
+			return nil, err
+		}
+		if rep.Passed {
+			for _, lr := range rep.Lengths {
+				if !lr.Exhaustive {
+					return nil, fmt.Errorf("%s: no witness in a search of lengths ≤ %d (seed %d); neither a proof nor a refutation", s.describe(), s.maxN, s.seed)
+				}
+			}
+			return &Evidence{Verdict: Refuted, Summary: fmt.Sprintf("%s is right on every input of length ≤ %d (%s): the construction works under %s too", s.describe(), s.maxN, rep.Precision, recipes.WeightingAcronym(s.weighting))}, nil
+		}
+		f := rep.FirstFailure
+		if strings.HasPrefix(f.Reason, "undecided") {
+			return nil, fmt.Errorf("%s on %q, position %d: %s", s.describe(), f.Input, f.Position, f.Reason)
+		}
+		ev := failure(s, rep)
+		ev.Verdict = Proved
+		ev.Summary = "witness: " + ev.Summary
+		return ev, nil
+	}
+}
+
+func attnPointEvidence(ss ...sweep) func() (*Evidence, error) {
+	return func() (*Evidence, error) { return attnExhaustive(true, ss...) }
+}

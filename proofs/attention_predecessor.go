@@ -1,0 +1,138 @@
+package proofs
+
+import (
+	"fmt"
+	"math/big"
+	"sort"
+	"strings"
+
+	"github.com/transformer-cookbook/verify/exact/cpwl"
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/recipes"
+	"github.com/transformer-cookbook/verify/recipes/blocks"
+)
+
+// The claims of §Predecessor and the cheat sheet's Predecessor cells.
+
+// ---------------------------------------------------------------------
+// §Predecessor.
+
+// attnPredOddEven checks the two heads of §Predecessor inside pred-literal
+// (the paper's heads and weights): at odd i > 1, pred.odd = v_{i−1}; at
+// even i, pred.even = v_{i−1}; every input of length ≤ maxN, exactly,
+// read from the residual stream after the layer.
+func attnPredOddEven(maxN int, w model.Weighting, params map[string]string) (*Evidence, error) {
+	r, err := recipes.Get("pred-literal")
+	if err != nil {
+		return nil, err
+	}
+	con, err := r.Construct(w, maxN, params)
+	if err != nil {
+		return nil, err
+	}
+	runner, err := attnRunner(con.Model, "exact")
+	if err != nil {
+		return nil, err
+	}
+	inputs := attnUpToLength(len(con.Model.Alphabet), maxN)
+	for _, in := range inputs {
+		res, err := runner.Run(in, true)
+		if err != nil {
+			return nil, err
+		}
+		at := map[string]int{}
+		for k, c := range res.Trace.Components {
+			at[c] = k
+		}
+		emb, last := res.Trace.States[0], res.Trace.States[len(res.Trace.States)-1]
+		for i := 2; i <= len(in); i++ {
+			head := "pred.odd"
+			if i%2 == 0 {
+				head = "pred.even"
+			}
+			want, ok := emb.Vectors[i-2][at["v"]].Rat()
+			if !ok {
+				return nil, fmt.Errorf("v is not exact")
+			}
+			if got := last.Vectors[i-1][at[head]]; !got.Equals(want) {
+				s := fmt.Sprintf("pred-literal under %s on %q: at i = %d %s = %s, want v_%d = %s", recipes.WeightingAcronym(w), attnSymbols(con.Model, in), i, head, got.Text, i-1, want.RatString())
+				return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
+			}
+		}
+	}
+	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("pred.odd = v_{i−1} at every odd i > 1 and pred.even = v_{i−1} at every even i, on every input of length ≤ %d (%d inputs, v ∈ {0, 1/2, 1}, exact, %s%s)", maxN, len(inputs), recipes.WeightingAcronym(w), attnParamText(params))}, nil
+}
+
+func attnParamText(params map[string]string) string {
+	var ps []string
+	for k, v := range params {
+		ps = append(ps, k+" = "+v)
+	}
+	if len(ps) == 0 {
+		return ""
+	}
+	sort.Strings(ps)
+	return ", " + strings.Join(ps, ", ")
+}
+
+func init() {
+	Register(
+		// §Predecessor.
+		attnClaim("attn.pred.exact", attnSecPred,
+			"pred((1, (−1)^1, v_1), …, (1, (−1)^n, v_n)) = (0, v_1, …, v_{n−1}) by pred.odd, pred.even, first and a conditional (with if(first, 0, ·) added; see attn.pred.literal)",
+			"every input of length n ≤ 5 with v_i ∈ {0, 1/2, 1}; rightmost UHAT, and AHAT with the tie-breaking terms −1/j and j/n; exact", Proved,
+			attnSweepEvidence(sweep{recipe: "pred", weighting: attnUHATRight, maxN: 5},
+				sweep{recipe: "pred", weighting: attnAHAT, maxN: 5, params: attnParams("t", "-1/j")},
+				sweep{recipe: "pred", weighting: attnAHAT, maxN: 5, params: attnParams("t", "j/n")})),
+		attnClaim("attn.pred.literal", attnSecPred,
+			"as printed: pred(x_1, …, x_n) = if(GTZero_1((−1)^i), pred.even(x), pred.odd(x)) outputs (0, v_1, …, v_{n−1}) (\"If i = 1, we output 0\")",
+			"every input of length n ≤ 3 with v_i ∈ {0, 1/2, 1}; rightmost UHAT; exact", Refuted,
+			func() (*Evidence, error) {
+				return exhaustive(sweep{recipe: "pred-literal", weighting: attnUHATRight, maxN: 3})
+			}),
+		attnClaim("attn.pred.odd-even", attnSecPred,
+			"pred.odd (W^Q = [1 0 0], W^K = [0 1 0], W^V = [0 0 1]): \"If i is odd, the result of pred.odd is v_{i−1}\"; pred.even (W^K = [0 −1 0]): \"if i is even, the result of pred.even is v_{i−1}\" (future-masked, rightmost UHAT)",
+			"i ≥ 2, every input of length n ≤ 5 with v_i ∈ {0, 1/2, 1}; rightmost UHAT (the paper's), and AHAT with the tie-breaking term −1/j; exact", Proved,
+			func() (*Evidence, error) {
+				return attnAll(
+					func() (*Evidence, error) { return attnPredOddEven(5, attnUHATRight, nil) },
+					func() (*Evidence, error) { return attnPredOddEven(5, attnAHAT, attnParams("t", "-1/j")) })
+			}),
+		attnClaim("attn.pred.even-test", attnSecPred,
+			"\"we can check if i is even using GTZero_1((−1)^i)\"",
+			"x = (−1)^i ∈ {−1, 1}, decided on all of x ≤ 0 and x ≥ 1", Proved,
+			func() (*Evidence, error) {
+				f := blocks.GTZeroEps("s", "even", big.NewRat(1, 1), new(big.Rat))
+				row := func(xs ...string) []string { return xs }
+				r := func(rows ...[]string) [][]string { return rows }
+				low, high := halfspaces(1, row("1", "0")), halfspaces(1, row("-1", "-1"))
+				ev, err := proveFFN(f, low, []cpwl.Piece{piece(low, affine(r(row("0")), "0"))})
+				if err != nil || ev.Verdict != Proved {
+					return ev, err
+				}
+				ev2, err := proveFFN(f, high, []cpwl.Piece{piece(high, affine(r(row("0")), "1"))})
+				if err != nil || ev2.Verdict != Proved {
+					return ev2, err
+				}
+				return &Evidence{Verdict: Proved, Summary: "GTZero_1(x) = 0 on all of x ≤ 0 (so at (−1)^i = −1, odd i) and 1 on all of x ≥ 1 (so at even i): " + ev.Summary + "; " + ev2.Summary}, nil
+			}),
+		attnClaim("attn.pred-strict.exact", attnSecPred,
+			"with strict future masking and the positional encoding i/n, \"the i−1 position will automatically be selected by UHAT\" (position 1 attends to nothing and outputs 0, a \"special value\")",
+			"every input of length n ≤ 5 with v_i ∈ {0, 1/2, 1}; UHAT (leftmost), rightmost UHAT and AHAT; exact", Proved,
+			attnSweepEvidence(attnSweepsEach("pred-strict", 5, nil, "", attnUHAT, attnUHATRight, attnAHAT)...)),
+
+		// The cheat sheet (tab:sa_cheatsheet, see attnCheatsheet): Predecessor.
+		attnClaim("attn.cheatsheet.predecessor.ahat", attnSecPred, attnCheatsheet+"Predecessor, \"each token retrieves the content of the previous position (i−1)\": AHAT",
+			"pred with the tie-breaking terms −1/j and j/n, and pred-strict, every input of length n ≤ 5, v_i ∈ {0, 1/2, 1}; exact", Proved,
+			attnSweepEvidence(sweep{recipe: "pred", weighting: attnAHAT, maxN: 5, params: attnParams("t", "-1/j")},
+				sweep{recipe: "pred", weighting: attnAHAT, maxN: 5, params: attnParams("t", "j/n")},
+				sweep{recipe: "pred-strict", weighting: attnAHAT, maxN: 5})),
+		attnClaim("attn.cheatsheet.predecessor.uhat", attnSecPred, attnCheatsheet+"Predecessor: UHAT",
+			"pred under rightmost UHAT (the section's), pred-strict under leftmost and rightmost UHAT; every input of length n ≤ 5, v_i ∈ {0, 1/2, 1}; exact", Proved,
+			attnSweepEvidence(sweep{recipe: "pred", weighting: attnUHATRight, maxN: 5},
+				sweep{recipe: "pred-strict", weighting: attnUHAT, maxN: 5}, sweep{recipe: "pred-strict", weighting: attnUHATRight, maxN: 5})),
+		attnClaim("attn.cheatsheet.predecessor.smat", attnSecPred, attnCheatsheet+"Predecessor is not listed for SMAT: §Predecessor's strict-mask construction run under softmax (τ = 1) does not retrieve x_{i−1}",
+			"pred-strict, every input of length n ≤ 4, v_i ∈ {0, 1/2, 1}; interval:64, a witness certified by an enclosure excluding the reference", Proved,
+			attnUnlisted(sweep{recipe: "pred-strict", weighting: attnSMAT, maxN: 4, precision: attnIV})),
+	)
+}

@@ -1,0 +1,294 @@
+package proofs
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
+	"github.com/transformer-cookbook/verify/recipes/stream"
+)
+
+// The claims of §Simulating Average-Hard Attention with Soft Attention:
+// Edelman's lemma, the softmax simulations of the four lookups (by
+// attnSoftmaxSim, in attention.go) and the underflow of softmax to
+// avghardmax. Definition tieless is in attention_hardmax.go, with
+// Definition Hardmax, whose table it reads.
+
+// ---------------------------------------------------------------------
+// §Simulating Average-Hard Attention with Soft Attention.
+
+// attnEdelmanCase is one score vector of the search, given by its gap γ
+// and the differences d_j = s_j − s_{j*} ≤ −γ of the other scores
+// (softmax and hardmax are invariant under adding a constant to every
+// score, so s_{j*} = 0).
+type attnEdelmanCase struct {
+	gamma *big.Rat
+	// below[j] = k says that the j-th score other than s_{j*} is
+	// s_{j*} − γ − k/16 (k = 0: at the boundary s* − γ); n − 1 entries.
+	below []int64
+	kind  string
+}
+
+// attnEdelmanCases draws the search of lemma.edelman: a grid of
+// adversarial vectors (every other score exactly s* − γ, the boundary the
+// lemma's strict "<" excludes) over n and γ, then random ones with seed:
+// n ∈ [1, 16] (sometimes 64 or 200), γ from 1/1000 to 60, each other
+// score at s* − γ (probability 1/3, all of them in half the cases) or
+// lower by a random k/16 ≤ 10.
+func attnEdelmanCases(seed uint64, random int) []attnEdelmanCase {
+	var cs []attnEdelmanCase
+	for _, n := range []int{1, 2, 3, 5, 10, 100, 1000} {
+		for _, g := range []string{"1/1000", "1/10", "1", "3", "10", "40"} {
+			cs = append(cs, attnEdelmanCase{q(g), make([]int64, n-1), "grid, all at s* − γ"})
+		}
+	}
+	rng := rand.New(rand.NewPCG(seed, 0xede1))
+	for c := 0; c < random; c++ {
+		n := 1 + rng.IntN(16)
+		if rng.IntN(20) == 0 {
+			n = []int{64, 200}[rng.IntN(2)]
+		}
+		var g *big.Rat
+		switch rng.IntN(3) {
+		case 0:
+			g = big.NewRat(1+rng.Int64N(100), 1000)
+		case 1:
+			g = big.NewRat(1+rng.Int64N(80), 8)
+		default:
+			g = big.NewRat(10+rng.Int64N(51), 1)
+		}
+		all := rng.IntN(2) == 0
+		d := make([]int64, n-1)
+		for j := range d {
+			if !all && rng.IntN(3) != 0 {
+				d[j] = rng.Int64N(161)
+			}
+		}
+		kind := "random, mixed"
+		if all {
+			kind = "random, all at s* − γ"
+		}
+		cs = append(cs, attnEdelmanCase{g, d, kind})
+	}
+	return cs
+}
+
+// attnEdelmanBits is the precision of the enclosures: the margin
+// 2n e^{−γ} − ‖·‖₁ is at least a 1/n fraction of the bound, far above
+// 2^{−64} relative for the n searched.
+const attnEdelmanBits = 64
+
+// attnEdelman searches for a counterexample to Edelman's lemma,
+// ‖hardmax(s) − softmax(s)‖₁ ≤ c·n·e^{−γ} (the lemma's c = 2), in
+// certified interval arithmetic (attnEdelmanBits): with s* the maximum,
+// softmax_j = e^{d_j}/Z, Z = 1 + Σ_{j≠j*} e^{d_j}, the norm is
+// |1 − 1/Z| + Σ_{j≠j*} e^{d_j}/Z; a case holds when the enclosure of
+// c·n·e^{−γ} − norm is ≥ 0 and refutes when it is < 0. It records the
+// largest ratio norm/(c·n·e^{−γ}).
+func attnEdelman(c *big.Rat, seed uint64, random int) (*Evidence, error) {
+	b := numeric.NewIntervals(attnEdelmanBits)
+	one := b.SetInt64(nil, 1)
+	cases := attnEdelmanCases(seed, random)
+	table := map[int64]*numeric.Interval{}
+	var worst *big.Rat
+	worstAt := ""
+	for _, cs := range cases {
+		n := len(cs.below) + 1
+		// e^{d_j} = e^{−γ}·e^{−k/16}: each factor enclosed once (the
+		// second in a table shared by the cases), their product by
+		// interval multiplication.
+		eg, err := b.Exp(nil, b.SetRat(nil, new(big.Rat).Neg(cs.gamma)))
+		if err != nil {
+			return nil, err
+		}
+		sum := b.New()
+		es := make([]*numeric.Interval, len(cs.below))
+		for j, k := range cs.below {
+			t := table[k]
+			if t == nil {
+				if t, err = b.Exp(nil, b.SetRat(nil, big.NewRat(-k, 16))); err != nil {
+					return nil, err
+				}
+				table[k] = t
+			}
+			es[j] = b.Mul(nil, eg, t)
+			sum = b.Add(sum, sum, es[j])
+		}
+		z := b.Add(nil, one, sum)
+		// |1 − softmax_{j*}| = 1 − 1/Z = (Z − 1)/Z = S/Z, S = Σ_{j≠j*} e^{d_j}
+		// (written so, the enclosure avoids the cancellation of 1 − 1/Z).
+		norm, err := b.Div(nil, sum, z)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range es {
+			a, err := b.Div(nil, e, z)
+			if err != nil {
+				return nil, err
+			}
+			norm = b.Add(norm, norm, a)
+		}
+		bound := b.Mul(nil, b.SetRat(nil, new(big.Rat).Mul(c, big.NewRat(int64(n), 1))), eg)
+		lo, hi, err := b.Bounds(b.Sub(nil, bound, norm))
+		if err != nil {
+			return nil, err
+		}
+		where := fmt.Sprintf("n = %d, γ = %s (%s)", n, cs.gamma.RatString(), cs.kind)
+		if hi.Sign() < 0 {
+			nlo, _, _ := b.Bounds(norm)
+			_, bhi, _ := b.Bounds(bound)
+			s := fmt.Sprintf("%s: ‖hardmax − softmax‖₁ ≥ %s > %s·n·e^{−γ} ≤ %s (certified, interval:%d)", where, attnDecimal(nlo, 8), c.RatString(), attnDecimal(bhi, 8), attnEdelmanBits)
+			return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
+		}
+		if lo.Sign() < 0 {
+			return nil, fmt.Errorf("%s: undecided at %d bits", where, attnEdelmanBits)
+		}
+		ratio, err := b.Div(nil, norm, bound)
+		if err != nil {
+			return nil, err
+		}
+		if _, rhi, _ := b.Bounds(ratio); worst == nil || rhi.Cmp(worst) > 0 {
+			worst, worstAt = rhi, where
+		}
+	}
+	return &Evidence{Verdict: Holds, Summary: fmt.Sprintf("no counterexample: %d score vectors (a grid of n ≤ 1000 and γ from 1/1000 to 40 with every other score at exactly s* − γ, the boundary the lemma's strict \"<\" excludes, then %d random ones, seed %d: n ≤ 200, γ ≤ 60, other scores at s* − γ or up to 10 below), each certified in interval:%d; the largest ratio ‖hardmax − softmax‖₁/(2n e^{−γ}) is ≤ %s, at %s (for all others at s* − γ it is (n−1)/(n(1 + (n−1)e^{−γ})) < 1)",
+		len(cases), random, seed, attnEdelmanBits, attnDecimal(worst, 6), worstAt)}, nil
+}
+
+// attnUnderflowModel is a head with scores γ/τ·k_j (k_j ∈ {0, 1, 2}, so
+// the gap is γ = 1 before scaling), values v_j, future-masked, under w.
+func attnUnderflowModel(invTau int64, w model.Weighting) (*model.Model, error) {
+	head := &stream.Attn{Name: "head/τ", In: []string{"k", "v", "1"}, Out: []string{"c"},
+		Q: model.Ints([]int64{0, 0, invTau}), K: model.Ints([]int64{1, 0, 0}), V: model.Ints([]int64{0, 1, 0}),
+		Mask: model.Future, Weighting: w, Scale: model.NoScale}
+	return stream.New(fmt.Sprintf("underflow-%d-%s", invTau, recipes.WeightingAcronym(w)), "k", "v", "1").
+		Symbols(attnTieSymbols, func(s int) stream.Values {
+			return stream.Values{"k": numeric.LitInt(int64(s / 2)), "v": numeric.LitInt(int64(s % 2))}
+		}).
+		Positions("(1)", func(i, n int) stream.Values { return stream.Values{"1": numeric.LitInt(1)} }).
+		Then(head).Readout("c").Model()
+}
+
+// attnUnderflowFormats are the formats of attn.softmax.underflow with a
+// factor 1/τ for which e^{−γ/τ} (γ = 1) rounds to 0, and that rounding
+// computed by the format's own exp.
+var attnUnderflowFormats = []struct {
+	precision string
+	invTau    int64
+	expZero   func(x float64) (bool, error)
+}{
+	{"fp16", 20, func(x float64) (bool, error) {
+		e, err := numeric.NewEmulated(numeric.Binary16).Exp(0, x)
+		return e == 0, err
+	}},
+	{"bf16", 100, func(x float64) (bool, error) {
+		e, err := numeric.NewEmulated(numeric.BFloat16).Exp(0, x)
+		return e == 0, err
+	}},
+	{"fp32", 128, func(x float64) (bool, error) { e, err := numeric.NewFloat32().Exp(0, float32(x)); return e == 0, err }},
+}
+
+// attnUnderflow decides "if exp(−γ/τ) rounds to zero, softmax equals
+// avghardmax" on a finite set: for each format, with 1/τ such that the
+// format's exp(−γ/τ) is 0, the softmax head and the average-hard head
+// give the same output, bit for bit, on every input of length ≤ maxN
+// (keys with ties and with gap γ = 1; future mask); as a control,
+// the same with 1/τ too small fails (see the tests).
+func attnUnderflow(maxN int, formats ...int) (*Evidence, error) {
+	var parts []string
+	cases := 0
+	for _, k := range formats {
+		f := attnUnderflowFormats[k]
+		zero, err := f.expZero(-float64(f.invTau))
+		if err != nil {
+			return nil, err
+		}
+		if !zero {
+			return nil, fmt.Errorf("%s: exp(−%d) does not round to 0", f.precision, f.invTau)
+		}
+		n, fail, err := attnUnderflowAt(maxN, f.precision, f.invTau)
+		if err != nil {
+			return nil, err
+		}
+		if fail != "" {
+			return &Evidence{Verdict: Refuted, Summary: fail, Explain: []string{fail}}, nil
+		}
+		cases = n
+		parts = append(parts, fmt.Sprintf("%s with 1/τ = %d (exp(−%d) rounds to 0)", f.precision, f.invTau, f.invTau))
+	}
+	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("softmax = avghardmax bit for bit on every input of length ≤ %d (%d inputs: keys k_j ∈ {0,1,2} with ties and gap γ = 1, values v_j ∈ {0,1}, future mask), at %s", maxN, cases, strings.Join(parts, "; "))}, nil
+}
+
+// attnUnderflowAt compares the softmax and average-hard heads of scale
+// 1/τ at precision p on every input of length ≤ maxN, output by output:
+// the number of inputs and the first difference.
+func attnUnderflowAt(maxN int, p string, invTau int64) (int, string, error) {
+	inputs := attnUpToLength(len(attnTieSymbols), maxN)
+	soft, err := attnUnderflowModel(invTau, model.Softmax)
+	if err != nil {
+		return 0, "", err
+	}
+	hard, err := attnUnderflowModel(invTau, model.AverageHardmax)
+	if err != nil {
+		return 0, "", err
+	}
+	rs, err := attnRunner(soft, p)
+	if err != nil {
+		return 0, "", err
+	}
+	rh, err := attnRunner(hard, p)
+	if err != nil {
+		return 0, "", err
+	}
+	for _, in := range inputs {
+		a, err := rs.Run(in, false)
+		if err != nil {
+			return 0, "", err
+		}
+		h, err := rh.Run(in, false)
+		if err != nil {
+			return 0, "", err
+		}
+		for i := range in {
+			x, y := a.Outputs[i].Values[0], h.Outputs[i].Values[0]
+			if xr, ok := x.Rat(); !ok || !y.Equals(xr) {
+				return len(inputs), fmt.Sprintf("%s, 1/τ = %d, on %q, position %d: softmax gives %s, avghardmax %s", p, invTau, attnSymbols(soft, in), i+1, x.Text, y.Text), nil
+			}
+		}
+	}
+	return len(inputs), "", nil
+}
+
+func init() {
+	Register(
+		// §Simulating Average-Hard Attention with Soft Attention.
+		attnClaim("lemma.edelman", attnSecApprox,
+			"Lemma (Edelman et al. 2022, B.7): if s_j < s_{j*} − γ for all j ≠ j*, then ‖hardmax(s) − softmax(s)‖₁ ≤ 2n e^{−γ}",
+			"seeded search (seed 7): a grid of adversarial vectors and 1000 random ones, n ≤ 1000, γ ∈ [1/1000, 60], others at or below s* − γ (\"≤\", a superset of the lemma's \"<\"); certified interval arithmetic", Holds,
+			func() (*Evidence, error) { return attnEdelman(big.NewRat(2, 1), 7, 1000) }),
+		attnClaim("attn.softmax-lookup.onehot", attnSecApprox,
+			"W^Q′ = (1/τ) W^Q, τ = γ/log(8N): |c_i − v_{q_i}| ≤ 2N e^{−γ/τ} = 1/4, and GTZero_{1/2}(c_i − 1/4) = v_{q_i} (the one-hot lookup, γ = 1: recipe hardmax-softmax)",
+			"each N ≤ 3, every input of length n ≤ N; certified interval arithmetic (interval:64); the rounding FFN by exact/cpwl", Proved,
+			func() (*Evidence, error) { return attnSoftmaxSim(attnLookupSoft("lookup-onehot")) }),
+		attnClaim("attn.softmax-lookup.ao", attnSecApprox,
+			"the softmax simulation τ = γ/log(8N) of the almost orthogonal lookup (γ = 1 − 2ε): |c_i − v_{q_i}| ≤ 1/4 and GTZero_{1/2}(c_i − 1/4) = v_{q_i}",
+			"ε = 9/20 (γ = 1/10), δ = 9/10, each N ≤ 2, every input of length n ≤ N; interval:64; the rounding FFN by exact/cpwl", Proved,
+			func() (*Evidence, error) { return attnSoftmaxSim(attnLookupSoft("lookup-ao")) }),
+		attnClaim("attn.softmax-lookup.lh", attnSecApprox,
+			"the softmax simulation τ = γ/log(8N) of the layernorm-hash lookup (γ = γ(N) = 4 − lh(N−1)·lh(N)): |c_i − v_{q_i}| ≤ 1/4 and GTZero_{1/2}(c_i − 1/4) = v_{q_i}",
+			"each N ≤ 2, every input of length n ≤ N; interval:64; the rounding FFN by exact/cpwl", Proved,
+			func() (*Evidence, error) { return attnSoftmaxSim(attnLookupSoft("lookup-lh")) }),
+		attnClaim("attn.softmax-lookup.qm", attnSecApprox,
+			"the softmax simulation τ = γ/log(8N) of the quadratic-maximization lookup (γ = 1): |c_i − v_{q_i}| ≤ 1/4 and GTZero_{1/2}(c_i − 1/4) = v_{q_i}",
+			"each N ≤ 3, every input of length n ≤ N; interval:64; the rounding FFN by exact/cpwl", Proved,
+			func() (*Evidence, error) { return attnSoftmaxSim(attnLookupSoft("lookup")) }),
+		attnClaim("attn.softmax.underflow", attnSecApprox,
+			"\"If we multiply the query vectors by a factor 1/τ large enough that exp(−γ/τ) rounds to zero, then softmax becomes exactly equal to avghardmax\"",
+			"scores (1/τ)·k_j, k_j ∈ {0,1,2} (gap γ = 1, ties), values v_j ∈ {0,1}, future mask, every input of length ≤ 3; fp16 (1/τ = 20), bf16 (1/τ = 100), fp32 (1/τ = 128)", Proved,
+			func() (*Evidence, error) { return attnUnderflow(3, 0, 1, 2) }),
+	)
+}
