@@ -106,15 +106,7 @@ func Run(r *recipes.Recipe, opts Options) (*Report, error) {
 		Weighting: weightingOf(r, opts), MaxN: opts.MaxN, Seed: opts.Seed,
 		Notes: append(append(append([]string(nil), opts.Notes...), con.Notes...), runner.Notes()...), Outputs: m.Output.Labels, Passed: true,
 	}
-	if len(r.Params) > 0 {
-		rep.Params = map[string]string{}
-		for _, p := range r.Params {
-			rep.Params[p.Name] = p.Default
-		}
-		for k, v := range opts.Params {
-			rep.Params[k] = v
-		}
-	}
+	rep.Params = r.ParamValues(opts.Params)
 	if opts.Precision.Kind == numeric.KindInterval {
 		rep.Notes = append(rep.Notes, "interval arithmetic: an exact rational value is confirmed only by a single-point enclosure, an irrational one by an enclosure containing it, a bound by an enclosure within it; an enclosure that excludes the value is a certified failure")
 	}

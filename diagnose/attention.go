@@ -311,7 +311,7 @@ func (s *attnScan) replayScores(hs *headScores, i int) (ks []keyScore, over *rep
 	q := hs.q.apply(s.h[i])
 	t := new(big.Rat)
 	for j := range s.h {
-		if !maskAllows(s.att.Mask, i+1, j+1) {
+		if !s.att.Mask.Allows(i+1, j+1) {
 			continue
 		}
 		exact := new(big.Rat)

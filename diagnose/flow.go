@@ -99,9 +99,9 @@ func attended(m model.Mask, queries, keys []bool) {
 	for j := range keys {
 		switch m {
 		case model.Future, model.StrictFuture:
-			keys[j] = keys[j] || maskAllows(m, hi+1, j+1)
+			keys[j] = keys[j] || m.Allows(hi+1, j+1)
 		case model.Past, model.StrictPast:
-			keys[j] = keys[j] || maskAllows(m, lo+1, j+1)
+			keys[j] = keys[j] || m.Allows(lo+1, j+1)
 		default:
 			keys[j] = true
 		}
@@ -278,21 +278,6 @@ func anyOf(s, mask []bool) bool {
 	return false
 }
 
-// maskAllows reports whether position i may attend to position j (both
-// 1-based), as model.Mask does.
-func maskAllows(m model.Mask, i, j int) bool {
-	switch m {
-	case model.Future:
-		return j <= i
-	case model.StrictFuture:
-		return j < i
-	case model.Past:
-		return j >= i
-	case model.StrictPast:
-		return j > i
-	}
-	return true
-}
 
 // differs reports whether position i of state k differs from the
 // reference by more than one unit of the format's spacing (or is not

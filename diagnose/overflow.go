@@ -99,7 +99,7 @@ func (d *diagnosis) scoreOverflow(label string, head, i int, att *model.Attentio
 	}
 	t := new(big.Rat)
 	for j := range keys {
-		if !maskAllows(att.Mask, i+1, j+1) {
+		if !att.Mask.Allows(i+1, j+1) {
 			continue
 		}
 		acc := new(big.Rat)

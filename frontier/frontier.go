@@ -83,15 +83,7 @@ func Run(opts Options) (*Report, error) {
 	rep := &Report{Recipe: r.Name, Section: r.Section, Weighting: r.WeightingName(opts.Weighting),
 		MaxN: opts.MaxN, Seed: opts.Seed, Cases: opts.Cases, Exhaustive: opts.Exhaustive,
 		Bisect: !opts.NoBisect && opts.Lengths == nil}
-	if len(r.Params) > 0 {
-		rep.Params = map[string]string{}
-		for _, p := range r.Params {
-			rep.Params[p.Name] = p.Default
-		}
-		for k, v := range opts.Params {
-			rep.Params[k] = v
-		}
-	}
+	rep.Params = r.ParamValues(opts.Params)
 	if opts.Shards > 1 {
 		rep.Shard = fmt.Sprintf("%d/%d", opts.Shard+1, opts.Shards)
 	}

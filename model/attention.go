@@ -81,7 +81,7 @@ func (inst *Instance[T]) scores(a *attnParams[T], hp *headParams[T], q []T, keys
 	b := inst.B
 	js := sc.js[:0]
 	for j := range keys {
-		if a.spec.Mask.allows(i+1, j+1) {
+		if a.spec.Mask.Allows(i+1, j+1) {
 			js = append(js, j)
 		}
 	}

@@ -83,8 +83,10 @@ var maskNames = []string{"none", "future", "strict-future", "past", "strict-past
 
 func (m Mask) String() string { return enumName(maskNames, int(m)) }
 
-// allows reports whether position i may attend to position j.
-func (m Mask) allows(i, j int) bool {
+// Allows reports whether position i may attend to position j (both
+// 1-based; §Transformers: future masking lets i see j ≤ i, strict future
+// masking j < i, and past masking the mirror images).
+func (m Mask) Allows(i, j int) bool {
 	switch m {
 	case Future:
 		return j <= i

@@ -220,6 +220,22 @@ func (r *Recipe) paramNames() string {
 	return "parameters: " + strings.Join(names, ", ")
 }
 
+// ParamValues returns the value of every parameter of r: params where
+// set, the defaults otherwise; nil for a recipe without parameters.
+func (r *Recipe) ParamValues(params map[string]string) map[string]string {
+	if len(r.Params) == 0 {
+		return nil
+	}
+	out := map[string]string{}
+	for _, p := range r.Params {
+		out[p.Name] = p.Default
+	}
+	for k, v := range params {
+		out[k] = v
+	}
+	return out
+}
+
 // DefaultPrecision is the precision r is checked at unless told otherwise.
 func (r *Recipe) DefaultPrecision() numeric.Precision {
 	if r.Precision == "" {
