@@ -278,7 +278,6 @@ func anyOf(s, mask []bool) bool {
 	return false
 }
 
-
 // differs reports whether position i of state k differs from the
 // reference by more than one unit of the format's spacing (or is not
 // finite) in some component that is set in mask and flows to the output

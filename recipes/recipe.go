@@ -417,39 +417,3 @@ func (r *Recipe) Supports(w model.Weighting) bool {
 	}
 	return false
 }
-
-// sampleOrAll enumerates the inputs of length n over an alphabet of size
-// k when k^n ≤ budget, else draws budget inputs with rng, each symbol
-// drawn by pick (or uniformly when pick is nil).
-func sampleOrAll(n, k int, rng *rand.Rand, budget int, pick func(i, n int, rng *rand.Rand) int) ([][]int, bool) {
-	total := 1
-	for i := 0; i < n && total <= budget; i++ {
-		total *= k
-	}
-	if total <= budget {
-		all := make([][]int, 0, total)
-		cur := make([]int, n)
-		for c := 0; c < total; c++ {
-			x := c
-			for i := n - 1; i >= 0; i-- {
-				cur[i] = x % k
-				x /= k
-			}
-			all = append(all, append([]int(nil), cur...))
-		}
-		return all, true
-	}
-	out := make([][]int, budget)
-	for c := range out {
-		in := make([]int, n)
-		for i := range in {
-			if pick != nil {
-				in[i] = pick(i, n, rng)
-			} else {
-				in[i] = rng.IntN(k)
-			}
-		}
-		out[c] = in
-	}
-	return out, false
-}
