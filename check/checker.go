@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"math/rand/v2"
+	"sync"
 
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/recipes"
@@ -15,6 +16,12 @@ type Checker struct {
 	Con    *recipes.Construction
 	Runner model.Runner
 	opts   Options
+	// spec is the recipe's own model, whose exact computation the
+	// analysis certifies against (Con.Model, unless a model from a file
+	// was adopted).
+	spec     *model.Model
+	mu       sync.Mutex
+	analyses map[int]*analysis
 }
 
 // NewChecker builds r for opts (its weighting, MaxN and parameters) at
@@ -27,6 +34,7 @@ func NewChecker(r *recipes.Recipe, opts Options) (*Checker, error) {
 	if err != nil {
 		return nil, err
 	}
+	spec := con.Model
 	if opts.Model != nil {
 		if err := Adopt(con, opts.Model); err != nil {
 			return nil, fmt.Errorf("%s cannot check this model: %w", r.Name, err)
@@ -50,24 +58,33 @@ func NewChecker(r *recipes.Recipe, opts Options) (*Checker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s cannot run at precision %s: %w", r.Name, opts.Precision, err)
 	}
-	return &Checker{Recipe: r, Con: con, Runner: runner, opts: opts}, nil
+	return &Checker{Recipe: r, Con: con, Runner: runner, opts: opts, spec: spec}, nil
 }
 
 // Inputs returns the inputs of length n: every one when there are at most
-// opts.Exhaustive, else CasesAt(opts.Cases, n) drawn from a generator
-// seeded by (Seed, n), so that a length's inputs depend on the seed and n
-// alone, not on which other lengths were checked (--lengths n reproduces
-// a failure found in a sweep).
+// opts.Exhaustive; otherwise the inputs the analysis suggests (where it
+// found an order the format breaks: package certify), then
+// CasesAt(opts.Cases, n) drawn from a generator seeded by (Seed, n), so
+// that a length's inputs depend on the seed and n alone, not on which
+// other lengths were checked (--lengths n reproduces a failure found in
+// a sweep). candidates counts the analysis's inputs at the front.
 func (ck *Checker) Inputs(n int) (inputs []recipes.Case, exhaustive bool) {
+	inputs, exhaustive, _ = ck.inputs(n)
+	return inputs, exhaustive
+}
+
+func (ck *Checker) inputs(n int) (inputs []recipes.Case, exhaustive bool, candidates int) {
 	if ck.opts.Exhaustive > 0 {
 		// The probe draws from its own generator: it must not consume
 		// the random inputs' stream.
 		inputs, exhaustive = ck.Con.Inputs(n, rand.New(rand.NewPCG(0, 0)), ck.opts.Exhaustive)
 	}
-	if !exhaustive {
-		inputs, exhaustive = ck.Con.Inputs(n, rand.New(rand.NewPCG(ck.opts.Seed, uint64(n))), CasesAt(ck.opts.Cases, n))
+	if exhaustive {
+		return inputs, true, 0
 	}
-	return inputs, exhaustive
+	an := ck.analyse(n)
+	inputs, _ = ck.Con.Inputs(n, rand.New(rand.NewPCG(ck.opts.Seed, uint64(n))), CasesAt(ck.opts.Cases, n))
+	return append(append([]recipes.Case(nil), an.candidates...), inputs...), false, len(an.candidates)
 }
 
 // Length checks the inputs of length n whose index is shard modulo
@@ -84,7 +101,7 @@ func (ck *Checker) length(n, shard, shards int, sh *shared) LengthReport {
 	if lrs, ok := ck.enumerate([]int{n}, shard, shards, sh); ok {
 		return lrs[0]
 	}
-	all, exhaustive := ck.Inputs(n)
+	all, exhaustive, candidates := ck.inputs(n)
 	var inputs []recipes.Case
 	var index []int
 	for k := shard; k < len(all); k += shards {
@@ -94,7 +111,24 @@ func (ck *Checker) length(n, shard, shards int, sh *shared) LengthReport {
 	lr := checkLength(ck.Con, ck.Runner, inputs, ck.opts.Workers, sh)
 	if lr.Failure != nil {
 		lr.Failure.Case = index[lr.Failure.Case]
+		if lr.Failure.Case < candidates {
+			lr.Failure.Found = "analysis"
+		}
 	}
-	lr.N, lr.Exhaustive = n, exhaustive
+	lr.N, lr.Exhaustive, lr.Level, lr.Candidates = n, exhaustive, Sampled, candidates
+	if exhaustive {
+		lr.Level = Exhaustive
+		return lr
+	}
+	an := ck.analyse(n)
+	lr.Analysis = an.why()
+	if an.res != nil && an.res.Certified {
+		lr.Level = Certified
+		if f := lr.Failure; f != nil {
+			// A certified length has no failing input: this one is a
+			// bug of the engine, and says so.
+			f.Reason = "the analysis certified this length, but this input fails (a bug in the engine's analysis): " + f.Reason
+		}
+	}
 	return lr
 }

@@ -26,7 +26,7 @@
 //
 // # Imports
 //
-// check imports recipes (the constructions and their references), model
-// and numeric. The frontier, the diagnosis, the claims, the benchmarks and
+// check imports certify (the analysis that certifies a length), recipes
+// (the constructions and their references), model and numeric. The frontier, the diagnosis, the claims, the benchmarks and
 // the command line import it; it imports none of them.
 package check

@@ -169,7 +169,7 @@ func (ck *Checker) enumerate(lengths []int, shard, shards int, sh *shared) ([]Le
 			t.merge(ew.tallies[n])
 		}
 		out[i] = t.report()
-		out[i].N, out[i].Exhaustive = n, true
+		out[i].N, out[i].Exhaustive, out[i].Level = n, true, Exhaustive
 	}
 	return out, true
 }

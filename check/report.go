@@ -23,7 +23,11 @@ type Report struct {
 	// Limit is the largest n such that every checked length up to n
 	// passed (0 if the smallest failed); it says nothing of unchecked
 	// lengths between the checked ones.
-	Limit        int      `json:"limit"`
+	Limit int `json:"limit"`
+	// LimitLevel is the weakest Level among the lengths checked up to
+	// Limit: Certified or Exhaustive only when every one of them covers
+	// every input of its length.
+	LimitLevel   string   `json:"limit_level,omitempty"`
 	FirstFailure *Failure `json:"first_failure,omitempty"`
 	Passed       bool     `json:"passed"`
 	// Interrupted says the check was stopped (Ctrl-C) before its last
@@ -36,6 +40,15 @@ type LengthReport struct {
 	N          int  `json:"n"`
 	Cases      int  `json:"cases"`
 	Exhaustive bool `json:"exhaustive"`
+	// Level is how the length was established: Certified (a proof that
+	// every input is right), Exhaustive (every input run) or Sampled
+	// (Cases inputs run: Candidates suggested by the analysis, the rest
+	// drawn at random with the report's seed).
+	Level      string `json:"level"`
+	Candidates int    `json:"candidates,omitempty"`
+	// Analysis says why the analysis did not certify the length ("" when
+	// it did, or when every input was run).
+	Analysis string `json:"analysis,omitempty"`
 	// Exact counts cases whose every output equals the reference exactly;
 	// Passed those within the claimed bounds (exact where none is given).
 	Exact  int `json:"exact"`
@@ -50,7 +63,9 @@ type LengthReport struct {
 type Failure struct {
 	N int `json:"n"`
 	// Case is the input's index among the inputs of its length.
-	Case     int      `json:"case"`
+	Case int `json:"case"`
+	// Found is "analysis" when the input is one the analysis suggested.
+	Found    string   `json:"found,omitempty"`
 	Input    string   `json:"input"`
 	Position int      `json:"position"`
 	Expected []string `json:"expected"`
@@ -70,7 +85,9 @@ type Failure struct {
 // the largest of the shards', and the failure is the one of the lowest
 // input index.
 func MergeLength(parts []LengthReport) LengthReport {
-	out := LengthReport{N: parts[0].N, Exhaustive: parts[0].Exhaustive}
+	// The level, the analysis and its candidates are the length's, the
+	// same in every shard.
+	out := LengthReport{N: parts[0].N, Exhaustive: parts[0].Exhaustive, Level: parts[0].Level, Candidates: parts[0].Candidates, Analysis: parts[0].Analysis}
 	var best []*big.Float // nil entry: inf
 	for _, p := range parts {
 		out.Cases += p.Cases
@@ -94,4 +111,21 @@ func MergeLength(parts []LengthReport) LengthReport {
 		}
 	}
 	return out
+}
+
+// Weaker returns the weaker of two levels of evidence ("" counts as none
+// yet): Sampled below Certified and Exhaustive; certified beside
+// exhaustive is Certified (every input covered either way).
+func Weaker(a, b string) string {
+	rank := map[string]int{"": 3, Certified: 2, Exhaustive: 2, Sampled: 0}
+	switch {
+	case rank[a] < rank[b]:
+		return a
+	case rank[b] < rank[a]:
+		return b
+	case a != b && a != "" && b != "":
+		// Certified beside exhaustive: every input covered either way.
+		return Certified
+	}
+	return a
 }

@@ -50,6 +50,13 @@ type Options struct {
 	// could extend the prefixes of a depth-first enumeration instead
 	// (enumerate.go): to measure the one against the other.
 	FromScratch bool
+	// Analysis runs, at every length whose inputs are not all run, the
+	// analysis of package certify: it certifies the length (every input
+	// right), or suggests inputs to run first where it finds an order the
+	// precision breaks. AnalysisBudget bounds its work (0:
+	// DefaultAnalysisBudget).
+	Analysis       bool
+	AnalysisBudget int
 	// Notes are added to the report's notes (the caller's choices, such as
 	// a precision chosen for the weighting).
 	Notes []string
@@ -151,6 +158,7 @@ func Run(r *recipes.Recipe, opts Options) (*Report, error) {
 			}
 		} else if rep.Passed {
 			rep.Limit = n
+			rep.LimitLevel = Weaker(rep.LimitLevel, lr.Level)
 		}
 	}
 	return rep, nil

@@ -36,6 +36,10 @@ type Options struct {
 	Cases      int
 	Exhaustive int
 	Seed       uint64
+	// Analysis and AnalysisBudget run the analysis of package certify at
+	// every length whose inputs are not all run (check.Options).
+	Analysis       bool
+	AnalysisBudget int
 	// Lengths, when set, replaces the geometric sweep (no bisection).
 	Lengths []int
 	// NoBisect skips the bisection after the sweep.
@@ -82,6 +86,7 @@ func Run(opts Options) (*Report, error) {
 	}
 	rep := &Report{Recipe: r.Name, Section: r.Section, Weighting: r.WeightingName(opts.Weighting),
 		MaxN: opts.MaxN, Seed: opts.Seed, Cases: opts.Cases, Exhaustive: opts.Exhaustive,
+		Analysis: opts.Analysis, AnalysisBudget: opts.AnalysisBudget,
 		Bisect: !opts.NoBisect && opts.Lengths == nil}
 	rep.Params = r.ParamValues(opts.Params)
 	if opts.Shards > 1 {
@@ -105,7 +110,7 @@ func Run(opts Options) (*Report, error) {
 			row.Precision = p.String()
 			ck, err := check.NewChecker(r, check.Options{Precision: p, Weighting: opts.Weighting, MaxN: opts.MaxN,
 				Params: opts.Params, Cases: opts.Cases, Exhaustive: opts.Exhaustive, Seed: opts.Seed, Workers: opts.Workers,
-				MemoryLimit: opts.MemoryLimit})
+				MemoryLimit: opts.MemoryLimit, Analysis: opts.Analysis, AnalysisBudget: opts.AnalysisBudget})
 			if err != nil {
 				mu.Lock()
 				if errors.Is(err, check.ErrMemory) && memErr == nil {
@@ -206,15 +211,24 @@ func (s *sweeper) bisect(ck *check.Checker, row *Row) {
 	}
 }
 
-// bracket returns the last passing length below the first failing one
-// (minN − 1 if none) and the first failing length (0 if none failed).
+// bracket returns the ends of the next gap to bisect: hi is the first
+// checked length that fails, or, before it, the first that passed on
+// sampled inputs only although the analysis found an order the precision
+// breaks there (a failure may lie below it, as at lengths of a parity
+// that cannot fail) and whose predecessor was not checked; lo is the last
+// passing length below hi (minN − 1 if none). hi is 0 when there is no
+// gap.
 func bracket(checked []check.LengthReport, minN int) (lo, hi int) {
 	lo = minN - 1
+	prev := lo
 	for _, lr := range checked {
 		if lr.Failure != nil {
 			return lo, lr.N
 		}
-		lo = lr.N
+		if lr.Level == check.Sampled && lr.Candidates > 0 && prev != lr.N-1 {
+			return lo, lr.N
+		}
+		lo, prev = lr.N, lr.N
 	}
 	return lo, 0
 }
@@ -226,11 +240,12 @@ func sortChecked(checked []check.LengthReport) {
 // summarise sets the limit, the first failure and the lengths that pass
 // above it from the checked lengths.
 func (row *Row) summarise() {
-	row.Limit, row.Failure, row.PassesAgain = 0, nil, nil
+	row.Limit, row.LimitLevel, row.Failure, row.PassesAgain = 0, "", nil, nil
 	for _, lr := range row.Checked {
 		switch {
 		case row.Failure == nil && lr.Failure == nil:
 			row.Limit = lr.N
+			row.LimitLevel = check.Weaker(row.LimitLevel, lr.Level)
 		case row.Failure == nil:
 			row.Failure = &Failure{Failure: *lr.Failure}
 		case lr.Failure == nil:

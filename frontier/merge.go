@@ -71,7 +71,8 @@ func Merge(shards []*Report) (*Report, error) {
 			return nil, err
 		}
 		return check.NewChecker(rc, check.Options{Precision: p, Weighting: w, MaxN: out.MaxN,
-			Params: out.Params, Cases: out.Cases, Exhaustive: out.Exhaustive, Seed: out.Seed})
+			Params: out.Params, Cases: out.Cases, Exhaustive: out.Exhaustive, Seed: out.Seed,
+			Analysis: out.Analysis, AnalysisBudget: out.AnalysisBudget})
 	}
 	// The shards could not bisect (each saw a part of the inputs): the
 	// merge does, on every input of the lengths between the last pass and

@@ -17,6 +17,12 @@ type Report struct {
 	Seed       uint64 `json:"seed"`
 	Cases      int    `json:"cases"`
 	Exhaustive int    `json:"exhaustive"`
+	// Analysis says the analysis of package certify ran at the lengths
+	// not enumerated, with AnalysisBudget (0: the default): it decides
+	// which inputs a length holds (its suggestions come first), so a
+	// merge runs it too.
+	Analysis       bool `json:"analysis,omitempty"`
+	AnalysisBudget int  `json:"analysis_budget,omitempty"`
 	// Bisect says whether the lengths between the last pass and the first
 	// failure were bisected (never in a sharded sweep).
 	Bisect bool `json:"bisect"`
@@ -40,8 +46,11 @@ type Row struct {
 	// when the smallest failed); Failure is the first failure above it,
 	// at the smallest failing length, with its cause when the engine can
 	// see one; nil when every checked length passed.
-	Limit   int      `json:"limit"`
-	Failure *Failure `json:"failure,omitempty"`
+	Limit int `json:"limit"`
+	// LimitLevel is the weakest evidence among the checked lengths up to
+	// Limit (check.Certified, check.Exhaustive or check.Sampled).
+	LimitLevel string   `json:"limit_level,omitempty"`
+	Failure    *Failure `json:"failure,omitempty"`
 	// PassesAgain lists checked lengths above the first failure that
 	// passed: the failures are not monotone in n.
 	PassesAgain []int `json:"passes_again,omitempty"`

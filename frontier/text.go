@@ -6,22 +6,44 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/transformer-cookbook/verify/check"
 )
 
 // LimitText is a row's limit as a table shows it: "45" when a failure
 // follows, "≥ 8192" when every checked length passed (up to the largest
-// checked), "—" when the construction cannot run at the precision.
+// checked), "—" when the construction cannot run at the precision; then
+// the mark of its evidence (LevelMark).
 func (row *Row) LimitText() string {
 	switch {
 	case row.Error != "":
 		return "—"
 	case row.Failure == nil && len(row.Checked) > 0:
-		return fmt.Sprintf("≥ %d", row.Checked[len(row.Checked)-1].N)
+		return fmt.Sprintf("≥ %d%s", row.Checked[len(row.Checked)-1].N, LevelMark(row.LimitLevel))
 	case row.Failure == nil:
 		return "?"
 	}
-	return fmt.Sprint(row.Limit)
+	return fmt.Sprint(row.Limit) + LevelMark(row.LimitLevel)
 }
+
+// LevelMark marks a limit with its evidence: ᶜ certified (a proof that
+// every input of every checked length up to it is right, where some were
+// not all run), ᵉ every input of every checked length run, ˢ sampled
+// (some lengths rest on a few seeded inputs). LevelLegend explains them.
+func LevelMark(level string) string {
+	switch level {
+	case check.Certified:
+		return "ᶜ"
+	case check.Exhaustive:
+		return "ᵉ"
+	case check.Sampled:
+		return "ˢ"
+	}
+	return ""
+}
+
+// LevelLegend is the line under a table of marked limits.
+const LevelLegend = "evidence up to each limit: ᶜ every input of every checked length right (certified by analysis, or run), ᵉ every input run, ˢ sampled (a few seeded inputs at some length)"
 
 // WriteTable writes the limits of several reports as one aligned table,
 // a row per recipe and a column per precision; a cell is the measured
@@ -54,7 +76,11 @@ func WriteTable(w io.Writer, reps []*Report) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t\n", rep.Recipe, rep.Weighting, rep.MaxN, strings.Join(cells, "\t"))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, LevelLegend)
+	return err
 }
 
 // WriteText writes one report: a line per precision with the measured
@@ -104,6 +130,7 @@ func WriteText(w io.Writer, rep *Report) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	fmt.Fprintln(w, LevelLegend)
 	for k := range rep.Rows {
 		row := &rep.Rows[k]
 		if row.Error != "" {
@@ -113,6 +140,9 @@ func WriteText(w io.Writer, rep *Report) error {
 		if f := row.Failure; f != nil {
 			fmt.Fprintf(w, "%s: first failure at n = %d, position %d (input index %d of that length, seed %d)\n", row.Precision, f.N, f.Position, f.Case, rep.Seed)
 			fmt.Fprintf(w, "  input     %s\n", shorten(f.Input, 120))
+			if f.Found == "analysis" {
+				fmt.Fprintf(w, "  found by  the analysis (an order of scores %s breaks), not by chance\n", row.Precision)
+			}
 			if len(f.Expected) > 0 {
 				fmt.Fprintf(w, "  expected  %s\n  actual    %s\n", strings.Join(f.Expected, ", "), strings.Join(f.Actual, ", "))
 			}

@@ -78,7 +78,6 @@ func (inst *Instance[T]) attendOne(a *attnParams[T], hp *headParams[T], q []T, k
 // their scores q·k_j (divided by √d_key and by τ when the model says so),
 // both in sc's scratch.
 func (inst *Instance[T]) scores(a *attnParams[T], hp *headParams[T], q []T, keys [][]T, i int, sc *attnScratch[T]) ([]int, []T, error) {
-	b := inst.B
 	js := sc.js[:0]
 	for j := range keys {
 		if a.spec.Mask.Allows(i+1, j+1) {
@@ -86,6 +85,12 @@ func (inst *Instance[T]) scores(a *attnParams[T], hp *headParams[T], q []T, keys
 		}
 	}
 	sc.js = js
+	return inst.scoreKeys(a, hp, q, keys, js, sc)
+}
+
+// scoreKeys is scores for the keys of the positions js, in sc's scratch.
+func (inst *Instance[T]) scoreKeys(a *attnParams[T], hp *headParams[T], q []T, keys [][]T, js []int, sc *attnScratch[T]) ([]int, []T, error) {
+	b := inst.B
 	scores := sc.scores[:len(js)]
 	for k, j := range js {
 		s := dotInto(b, scores[k], q, keys[j], sc.t)

@@ -76,7 +76,7 @@ func buildLookup(cfg Config) (*Construction, error) {
 		V:         model.Ints([]int64{0, 0, 0, 0, 1}),
 		Weighting: w, Scale: model.NoScale,
 	}
-	con := &Construction{Inputs: lookupInputs, Valid: lookupValid, Expected: lookupExpected}
+	con := &Construction{Inputs: lookupInputs, Valid: lookupValid, Expected: lookupExpected, Symbols: lookupSymbols}
 	if w == model.Softmax {
 		// W^Q' = (1/τ) W^Q with τ = γ/log(8N), γ = 1.
 		var err error
@@ -111,6 +111,16 @@ func lookupInputs(n int, rng *rand.Rand, budget int) ([]Case, bool) {
 		return lookupIndex(q, rng.IntN(2))
 	})
 	return SymbolCases(ins), all
+}
+
+// lookupSymbols lists the symbols q:v with q ≤ n, the domain at any
+// position of an input of length n.
+func lookupSymbols(i, n int) []int {
+	out := make([]int, 2*n)
+	for k := range out {
+		out[k] = k
+	}
+	return out
 }
 
 // lookupValid checks the domain: every query points into the input.

@@ -233,7 +233,7 @@ func init() {
 // simulation (τ = γ/log 8N) and sets the bound |c − v| ≤ 1/4, then adds
 // y = GTZero_{1/2}(c − 1/4) and reads out (y, c).
 func lookupTail(p *stream.Program, head *stream.Attn, gamma numeric.Expr, maxN int) (*Construction, error) {
-	con := &Construction{Inputs: lookupInputs, Valid: lookupValid, Expected: lookupExpected}
+	con := &Construction{Inputs: lookupInputs, Valid: lookupValid, Expected: lookupExpected, Symbols: lookupSymbols}
 	if head.Weighting == model.Softmax {
 		var err error
 		if head, err = blocks.SoftmaxSimulation(head, gamma, maxN); err != nil {

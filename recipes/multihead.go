@@ -91,7 +91,7 @@ func buildMultiHead(cfg Config) (*Construction, error) {
 				"j²": numeric.LitInt(int64(i) * int64(i)), "n+1": numeric.LitInt(int64(n) + 1)}
 		})
 	h1, h2 := multiHeadHeads(w)
-	con := &Construction{Inputs: lookupInputs, Valid: lookupValid, Expected: multiHeadExpected}
+	con := &Construction{Inputs: lookupInputs, Valid: lookupValid, Expected: multiHeadExpected, Symbols: lookupSymbols}
 	x1, x2 := "c1", "c2"
 	var r1, r2 stream.Block
 	if w == model.Softmax {

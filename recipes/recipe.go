@@ -159,6 +159,12 @@ type Construction struct {
 	// AdaptSymbols, when set, maps input symbols from the recipe's
 	// alphabet to the model's.
 	AdaptSymbols func(symbols []int) []int
+	// Symbols, when set, lists the symbols a valid input of length n may
+	// hold at position i (1-based), in increasing order; nil means every
+	// symbol of the alphabet. It may list more than Valid allows (a
+	// constraint between positions), never less: an analysis of every
+	// input (package certify) enumerates what it lists.
+	Symbols func(i, n int) []int
 	// AllStrings says that Inputs, when it enumerates, lists every string
 	// of length n over the model's alphabet in lexicographic order (the
 	// last symbol varying fastest, as sampleOrAll does): what lets an
@@ -235,6 +241,11 @@ func (r *Recipe) ParamValues(params map[string]string) map[string]string {
 	}
 	return out
 }
+
+// Literal reports whether r is a formula exactly as printed in the paper
+// that the engine shows wrong (registered as NAME-literal beside the
+// corrected NAME, to pin its counterexample).
+func (r *Recipe) Literal() bool { return strings.HasSuffix(r.Name, "-literal") }
 
 // DefaultPrecision is the precision r is checked at unless told otherwise.
 func (r *Recipe) DefaultPrecision() numeric.Precision {

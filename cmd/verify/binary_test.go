@@ -132,7 +132,7 @@ func TestBinaryExactPasses(t *testing.T) {
 		t.Errorf("no PASS line up to 30:\n%s", stdout)
 	}
 	// One table row per default length: 1..8, then +25%, then 30.
-	rows := regexp.MustCompile(`(?m)^\s+(\d+)\s+(\d+)\s+(yes|no)\s+(\d+)\s+(\d+)\s`).FindAllStringSubmatch(stdout, -1)
+	rows := regexp.MustCompile(`(?m)^\s+(\d+)\s+(\d+)\s+(certified|exhaustive|sampled)\s+(\d+)\s+(\d+)\s`).FindAllStringSubmatch(stdout, -1)
 	var ns []string
 	for _, r := range rows {
 		ns = append(ns, r[1])
@@ -207,7 +207,7 @@ func TestBinaryFP16Finding(t *testing.T) {
 	if st != 1 {
 		t.Fatalf("run on the failing input: exit status %d, want 1; stderr %q\n%s", st, errOut, out)
 	}
-	row := findRow(out, strconv.Itoa(f.Position))
+	row := resultRow(out, f.Position)
 	if row == "" || !strings.Contains(row, "WRONG") {
 		t.Fatalf("position %d is not reported wrong:\n%s", f.Position, out)
 	}
@@ -229,6 +229,19 @@ func findRow(out, first string) string {
 		}
 	}
 	return row
+}
+
+// resultRow returns the row of 'verify run”s results table for position
+// pos: the line that starts with pos and ends with a verdict (a summary
+// line such as "1 of 46 positions wrong" starts with a number too).
+func resultRow(out string, pos int) string {
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) > 0 && f[0] == strconv.Itoa(pos) && (strings.Contains(line, "WRONG") || f[len(f)-1] == "ok") {
+			return line
+		}
+	}
+	return ""
 }
 
 // TestBinaryRunTrace: the trace shows the residual stream after each

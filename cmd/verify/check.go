@@ -20,10 +20,10 @@ import (
 var errFindings = fmt.Errorf("a check failed")
 
 // checkFlags are the flags of the main command.
-var checkFlags = []string{"recipe", "precision", "weighting", "param", "max-n", "cases", "exhaustive", "seed", "lengths", "all-lengths", "json", "force", "model", "spec"}
+var checkFlags = []string{"recipe", "precision", "weighting", "param", "max-n", "cases", "exhaustive", "seed", "lengths", "all-lengths", "json", "force", "model", "spec", "no-analysis", "analysis-budget"}
 
 // boolFlags take no value.
-var boolFlags = map[string]bool{"force": true, "all-lengths": true, "all": true, "no-bisect": true, "quiet": true, "json": true, "trace": true, "params": true, "markdown": true, "explain": true}
+var boolFlags = map[string]bool{"no-analysis": true, "force": true, "all-lengths": true, "all": true, "no-bisect": true, "quiet": true, "json": true, "trace": true, "params": true, "markdown": true, "explain": true}
 
 // cmdCheck is the main job: run a recipe over a sweep of lengths and
 // inputs at one precision and compare with the exact reference.
@@ -87,7 +87,7 @@ func cmdCheck(args []string, stdout io.Writer) error {
 		name     string
 		dst      *int
 		min, max int
-	}{{"max-n", &opts.MaxN, 1, 1 << 24}, {"cases", &opts.Cases, 1, 100000}, {"exhaustive", &opts.Exhaustive, 0, 1 << 20}} {
+	}{{"max-n", &opts.MaxN, 1, 1 << 24}, {"cases", &opts.Cases, 1, 100000}, {"exhaustive", &opts.Exhaustive, 0, 1 << 20}, {"analysis-budget", &opts.AnalysisBudget, 1, 1 << 30}} {
 		if v, ok := a.flags[f.name]; ok {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < f.min || n > f.max {
@@ -114,6 +114,7 @@ func cmdCheck(args []string, stdout io.Writer) error {
 		}
 	}
 	opts.AllLengths = a.flags["all-lengths"] == "true"
+	opts.Analysis = a.flags["no-analysis"] != "true"
 	if a.flags["force"] != "true" {
 		opts.MemoryLimit = check.AvailableMemory()
 	}
@@ -288,15 +289,51 @@ func lengthPrinter(w io.Writer) func(*check.Report, check.LengthReport) {
 			// cannot run prints only its error.
 			fmt.Fprintf(w, "%s (§%s) at precision %s, %s, lengths up to %d, seed %d\n",
 				rep.Recipe, rep.Section, rep.Precision, rep.Weighting, rep.MaxN, rep.Seed)
-			fmt.Fprintf(w, "  %8s %7s %11s %7s %7s  max |error| of %s\n", "n", "cases", "exhaustive", "exact", "passed", strings.Join(rep.Outputs, ", "))
+			fmt.Fprintf(w, "  %8s %7s  %-10s %7s %7s  max |error| of %s\n", "n", "cases", "evidence", "exact", "passed", strings.Join(rep.Outputs, ", "))
 			first = false
 		}
-		ex := "no"
-		if lr.Exhaustive {
-			ex = "yes"
-		}
-		fmt.Fprintf(w, "  %8d %7d %11s %7d %7d  %s\n", lr.N, lr.Cases, ex, lr.Exact, lr.Passed, strings.Join(lr.MaxError, "  "))
+		fmt.Fprintf(w, "  %8d %7d  %-10s %7d %7d  %s\n", lr.N, lr.Cases, lr.Level, lr.Exact, lr.Passed, strings.Join(lr.MaxError, "  "))
 	}
+}
+
+// evidenceText says what the lengths up to the limit rest on.
+func evidenceText(rep *check.Report) string {
+	var sampled []string
+	cases := 0
+	why := ""
+	for _, lr := range rep.Lengths {
+		if lr.N > rep.Limit {
+			break
+		}
+		if lr.Level == check.Sampled {
+			sampled = append(sampled, strconv.Itoa(lr.N))
+			cases = max(cases, lr.Cases)
+			if why == "" {
+				why = lr.Analysis
+			}
+		}
+	}
+	switch {
+	case rep.LimitLevel == check.Certified:
+		return "every input of each of them is right: certified by the analysis against the exact construction, or run"
+	case rep.LimitLevel == check.Exhaustive:
+		return "every input of each of them run"
+	case len(sampled) > 0:
+		s := fmt.Sprintf("sampled at n = %s (up to %d inputs each, seed %d)", shortList(sampled), cases, rep.Seed)
+		if why != "" {
+			s += "; not certified: " + why
+		}
+		return s
+	}
+	return ""
+}
+
+// shortList joins numbers, eliding the middle of a long list.
+func shortList(xs []string) string {
+	if len(xs) > 8 {
+		return strings.Join(xs[:3], ", ") + ", …, " + strings.Join(xs[len(xs)-3:], ", ")
+	}
+	return strings.Join(xs, ", ")
 }
 
 // printSummary prints the outputs' claims and the closing verdict.
@@ -319,17 +356,22 @@ func printSummary(w io.Writer, rep *check.Report) {
 		return
 	}
 	if rep.Passed {
-		fmt.Fprintf(w, "PASS: every case passed at every checked length up to n = %d (checked: %s)\n\n", rep.Limit, strings.Join(checked, ", "))
+		fmt.Fprintf(w, "PASS: every case passed at every checked length up to n = %d (checked: %s)\n", rep.Limit, strings.Join(checked, ", "))
+		fmt.Fprintf(w, "  evidence  %s\n\n", evidenceText(rep))
 		return
 	}
 	f := rep.FirstFailure
 	if rep.Limit > 0 {
 		fmt.Fprintf(w, "FAIL: uniformity limit n = %d: every case passed at the checked lengths up to %d (checked: %s); first failure at n = %d\n",
 			rep.Limit, rep.Limit, strings.Join(checked, ", "), f.N)
+		fmt.Fprintf(w, "  evidence  %s\n", evidenceText(rep))
 	} else {
 		fmt.Fprintf(w, "FAIL: the smallest checked length, n = %d, already fails\n", f.N)
 	}
 	fmt.Fprintf(w, "  input     %s\n", shorten(f.Input, 160))
+	if f.Found == "analysis" {
+		fmt.Fprintf(w, "  found by  the analysis: an order of scores the precision breaks (see --json's analysis)\n")
+	}
 	if f.Position > 0 {
 		fmt.Fprintf(w, "  position  %d\n  expected  %s\n  actual    %s\n", f.Position, labelled(rep.Outputs, f.Expected), labelled(rep.Outputs, f.Actual))
 	}

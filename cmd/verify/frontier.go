@@ -20,7 +20,7 @@ import (
 )
 
 var frontierFlags = []string{"recipe", "all", "precision", "weighting", "param", "max-n", "cases", "exhaustive", "seed",
-	"lengths", "no-bisect", "shard", "json", "out", "plot", "quiet", "force"}
+	"lengths", "no-bisect", "shard", "json", "out", "plot", "quiet", "force", "no-analysis", "analysis-budget"}
 
 var mergeFlags = []string{"json", "out", "plot"}
 
@@ -76,7 +76,7 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 		precisions = append(precisions, p)
 	}
 	opts := frontier.Options{Precisions: precisions, Cases: 8, Exhaustive: 256, Seed: 1, Shards: 1,
-		NoBisect: a.flags["no-bisect"] == "true"}
+		NoBisect: a.flags["no-bisect"] == "true", Analysis: a.flags["no-analysis"] != "true"}
 	if a.flags["force"] != "true" {
 		opts.MemoryLimit = check.AvailableMemory()
 	}
@@ -84,7 +84,7 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 		name     string
 		dst      *int
 		min, max int
-	}{{"max-n", &opts.MaxN, 1, 1 << 24}, {"cases", &opts.Cases, 1, 100000}, {"exhaustive", &opts.Exhaustive, 0, 1 << 20}} {
+	}{{"max-n", &opts.MaxN, 1, 1 << 24}, {"cases", &opts.Cases, 1, 100000}, {"exhaustive", &opts.Exhaustive, 0, 1 << 20}, {"analysis-budget", &opts.AnalysisBudget, 1, 1 << 30}} {
 		if v, ok := a.flags[f.name]; ok {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < f.min || n > f.max {

@@ -11,7 +11,9 @@ import (
 
 // TestFrontierCommand runs the lookup's frontier at fp16, where the
 // scores 2115 and 2116 first tie at n = 46 (⌊√2048⌋ = 45), writes the
-// JSON and a plot, and leaves nothing else in the directory.
+// JSON and a plot, and leaves nothing else in the directory. Below 46 the
+// analysis certifies every checked length (the mark ᶜ, and limit_level
+// in the JSON).
 func TestFrontierCommand(t *testing.T) {
 	dir := t.TempDir()
 	out, plot := filepath.Join(dir, "f.json"), filepath.Join(dir, "f.svg")
@@ -19,12 +21,12 @@ func TestFrontierCommand(t *testing.T) {
 	if status != 0 {
 		t.Fatalf("status %d: %s", status, stderr)
 	}
-	if f := field(t, stdout, "fp16"); f[1] != "45" || f[4] != "46" || f[5] != "tie" {
-		t.Errorf("fp16 row %q, want limit 45, first failure n = 46, a tie", f)
+	if f := field(t, stdout, "fp16"); f[1] != "45ᶜ" || f[4] != "46" || f[5] != "tie" {
+		t.Errorf("fp16 row %q, want limit 45 certified, first failure n = 46, a tie", f)
 	}
 	var doc frontierDoc
 	data, err := os.ReadFile(out)
-	if err != nil || json.Unmarshal(data, &doc) != nil || len(doc.Reports) != 1 || doc.Reports[0].Rows[0].Limit != 45 {
+	if err != nil || json.Unmarshal(data, &doc) != nil || len(doc.Reports) != 1 || doc.Reports[0].Rows[0].Limit != 45 || doc.Reports[0].Rows[0].LimitLevel != "certified" {
 		t.Errorf("--out: %v, %.300s", err, data)
 	}
 	if svg, err := os.ReadFile(plot); err != nil || !strings.Contains(string(svg), "<svg") {

@@ -7,6 +7,7 @@
 //	  proofs                   the paper's claims, each with its checker and verdict
 //	  bench                    the performance cases of 'verify bench'
 //	    check                  running a construction and comparing it with its reference
+//	      certify              proofs that every input of a length is right
 //	      recipes              the cookbook's constructions, a file per section
 //	        recipes/blocks     the paper's named blocks (GTZero, Avg, lookups, …)
 //	          recipes/stream   blocks over named residual-stream components

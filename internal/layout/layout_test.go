@@ -26,7 +26,8 @@ var allowed = map[string][]string{
 	"recipes/stream":           {"model", "numeric"},
 	"recipes/blocks":           {"recipes/stream", "model", "numeric"},
 	"recipes":                  {"recipes/blocks", "recipes/stream", "model", "numeric", "exact"},
-	"check":                    {"recipes", "model", "numeric"},
+	"certify":                  {"recipes", "model", "numeric"},
+	"check":                    {"certify", "recipes", "model", "numeric"},
 	"diagnose":                 {"check", "recipes", "model", "numeric"},
 	"frontier":                 {"diagnose", "check", "recipes", "model", "numeric", "internal/atomicfile"},
 	"proofs":                   {"check", "recipes", "recipes/blocks", "recipes/stream", "model", "numeric", "exact", "exact/cpwl"},
@@ -35,7 +36,7 @@ var allowed = map[string][]string{
 	"internal/atomicfile":      nil,
 	"internal/testenv":         nil,
 	"internal/layout":          nil,
-	"cmd/verify":               {"frontier", "diagnose", "proofs", "bench", "check", "recipes", "recipes/blocks", "recipes/stream", "model", "numeric", "exact", "exact/cpwl", "internal/atomicfile"},
+	"cmd/verify":               {"frontier", "diagnose", "proofs", "bench", "check", "certify", "recipes", "recipes/blocks", "recipes/stream", "model", "numeric", "exact", "exact/cpwl", "internal/atomicfile"},
 }
 
 // TestImports checks every import of every Go file against allowed.

@@ -1,0 +1,437 @@
+package certify
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+)
+
+// state is a pair of residual-stream states at one position: the
+// reference's, exact, and the checked model's at its precision, with a
+// partial input that produces them.
+type state[T any] struct {
+	r []*big.Rat
+	m []T
+	w witness
+}
+
+// step is one sublayer, in the order Run applies them.
+type step struct {
+	layer int
+	attn  bool
+}
+
+// states is the set of state pairs reachable at each position: the
+// embeddings (embed, not held: enumerated from the symbols), one set per
+// position, or one pool for every position once only position-wise work
+// remains.
+type states[T any] struct {
+	embed  bool
+	pooled bool
+	at     []*stateSet[T] // per position, 0-based (when neither)
+	pool   *stateSet[T]
+}
+
+// stateSet holds distinct state pairs.
+type stateSet[T any] struct {
+	list  []*state[T]
+	index map[string]int
+}
+
+func newStateSet[T any]() *stateSet[T] { return &stateSet[T]{index: map[string]int{}} }
+
+// analysis follows the state pairs of one length through the models.
+type analysis[T any] struct {
+	in        Input
+	n         int
+	r         *model.Instance[*big.Rat]
+	m         *model.Instance[T]
+	b         numeric.Backend[T]
+	res       *Result
+	steps     []step
+	maxStates int
+	// liveR[k] and liveM[k] mark the components of each model's state
+	// after step k−1 (k = 0: the embedding) that a later sublayer or the
+	// output reads; the others are set to 0 before states are merged.
+	liveR, liveM [][]bool
+	// readR[k] and readM[k] mark the components of the state before step
+	// k that its residual connection (and post-norm) reads.
+	readR, readM [][]bool
+	// lastAttn is the index of the last attention step (−1: none): after
+	// it the states are pooled.
+	lastAttn int
+}
+
+// newAnalysis checks that the two models have the same shape and works out
+// the steps and the live components; why says why they cannot be
+// analysed together.
+func newAnalysis[T any](in Input, n int, r *model.Instance[*big.Rat], m *model.Instance[T], res *Result) (*analysis[T], string) {
+	a := &analysis[T]{in: in, n: n, r: r, m: m, b: m.B, res: res, maxStates: in.MaxStates, lastAttn: -1}
+	if a.maxStates <= 0 {
+		a.maxStates = DefaultMaxStates
+	}
+	if r.Layers() != m.Layers() {
+		return nil, fmt.Sprintf("the model has %d layers and the reference %d", m.Layers(), r.Layers())
+	}
+	for l := 0; l < r.Layers(); l++ {
+		for _, attn := range []bool{true, false} {
+			hr, hm := r.HasSublayer(l, attn), m.HasSublayer(l, attn)
+			if hr != hm {
+				return nil, fmt.Sprintf("layer %d: the model and the reference differ in their %s sublayer", l+1, kind(attn))
+			}
+			if !hr {
+				continue
+			}
+			if attn {
+				ar, am := r.Attention(l), m.Attention(l)
+				if (ar == nil) != (am == nil) {
+					return nil, fmt.Sprintf("layer %d: the model and the reference differ in their attention", l+1)
+				}
+				if ar != nil {
+					if ar.Weighting != am.Weighting || ar.Mask != am.Mask || len(ar.Heads) != len(am.Heads) {
+						return nil, fmt.Sprintf("layer %d: the model's attention (%s, %s, %d heads) is not the reference's (%s, %s, %d heads)",
+							l+1, am.Weighting, am.Mask, len(am.Heads), ar.Weighting, ar.Mask, len(ar.Heads))
+					}
+					if ar.Weighting == model.Softmax {
+						return nil, fmt.Sprintf("layer %d: softmax attention weighs every position, and its weights are not a finite choice", l+1)
+					}
+					a.lastAttn = len(a.steps)
+				}
+			}
+			a.steps = append(a.steps, step{l, attn})
+		}
+	}
+	a.liveR, a.readR = liveness(r.Model, a.steps)
+	a.liveM, a.readM = liveness(m.Model, a.steps)
+	return a, ""
+}
+
+func kind(attn bool) string {
+	if attn {
+		return "attention"
+	}
+	return "feed-forward"
+}
+
+// run follows the states through every step and compares the outputs;
+// it returns why it could not go on ("" when it could).
+func (a *analysis[T]) run() string {
+	cur := &states[T]{embed: true, pooled: a.lastAttn < 0}
+	for k, st := range a.steps {
+		var why string
+		if st.attn && a.r.Attention(st.layer) != nil {
+			cur, why = a.attention(k, st.layer, cur)
+		} else {
+			cur, why = a.positionWise(k, st, cur)
+		}
+		if why != "" {
+			return why
+		}
+	}
+	return a.outputs(cur)
+}
+
+// each calls f with every state pair at position i (1-based; ignored for
+// a pool), enumerating the embeddings of the position's symbols.
+func (a *analysis[T]) each(cur *states[T], i int, f func(s *state[T]) string) string {
+	switch {
+	case cur.embed:
+		for _, sym := range a.symbols(i) {
+			s, why := a.embed(sym, i)
+			if why != "" {
+				return why
+			}
+			if why := f(s); why != "" {
+				return why
+			}
+		}
+	case cur.pooled:
+		for _, s := range cur.pool.list {
+			if why := f(s); why != "" {
+				return why
+			}
+		}
+	default:
+		for _, s := range cur.at[i-1].list {
+			if why := f(s); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
+}
+
+// positions lists the positions to enumerate: 1 … n, or one pass over a
+// pool (position 0).
+func (a *analysis[T]) positions(cur *states[T]) []int {
+	if cur.pooled && !cur.embed {
+		return []int{0}
+	}
+	ps := make([]int, a.n)
+	for i := range ps {
+		ps[i] = i + 1
+	}
+	return ps
+}
+
+// symbols lists the reference's symbols at position i.
+func (a *analysis[T]) symbols(i int) []int {
+	if a.in.Symbols != nil {
+		return a.in.Symbols(i, a.n)
+	}
+	all := make([]int, len(a.r.Model.Alphabet))
+	for k := range all {
+		all[k] = k
+	}
+	return all
+}
+
+// embed is the state pair of symbol sym at position i.
+func (a *analysis[T]) embed(sym, i int) (*state[T], string) {
+	hr, err := a.r.Embed(sym, i, a.n)
+	if err != nil {
+		return nil, "the reference's embedding: " + err.Error()
+	}
+	msym := sym
+	if a.in.MapSymbol != nil {
+		msym = a.in.MapSymbol(sym)
+	}
+	hm, err := a.m.Embed(msym, i, a.n)
+	if err != nil {
+		return nil, "the model's embedding: " + err.Error()
+	}
+	return &state[T]{r: hr, m: hm, w: single(i-1, sym)}, ""
+}
+
+// newStates returns empty sets for the states after step k.
+func (a *analysis[T]) newStates(k int) *states[T] {
+	next := &states[T]{pooled: k >= a.lastAttn}
+	if next.pooled {
+		next.pool = newStateSet[T]()
+	} else {
+		next.at = make([]*stateSet[T], a.n)
+		for i := range next.at {
+			next.at[i] = newStateSet[T]()
+		}
+	}
+	return next
+}
+
+// add puts s, its dead components set to 0, into the set for position i
+// after step k; why is set when the set grows past the cap.
+func (a *analysis[T]) add(next *states[T], k, i int, s *state[T]) string {
+	a.project(s, k+1)
+	set := next.pool
+	if !next.pooled {
+		set = next.at[i-1]
+	}
+	key := a.key(s)
+	if _, ok := set.index[key]; ok {
+		return ""
+	}
+	set.index[key] = len(set.list)
+	set.list = append(set.list, s)
+	if len(set.list) > a.states() {
+		a.res.States = len(set.list)
+	}
+	if len(set.list) > a.maxStates {
+		where := fmt.Sprintf("position %d", i)
+		if next.pooled {
+			where = "all positions"
+		}
+		return fmt.Sprintf("more than %d distinct states at %s after %s: the analysis stops (raise the cap, or check by sampling)", a.maxStates, where, a.stepName(k))
+	}
+	return ""
+}
+
+func (a *analysis[T]) states() int { return a.res.States }
+
+func (a *analysis[T]) stepName(k int) string {
+	st := a.steps[k]
+	return fmt.Sprintf("layer %d %s", st.layer+1, kind(st.attn))
+}
+
+// positionWise applies step k (a feed-forward sublayer, or a norm without
+// a sublayer) to every state pair.
+func (a *analysis[T]) positionWise(k int, st step, cur *states[T]) (*states[T], string) {
+	next := a.newStates(k)
+	for _, i := range a.positions(cur) {
+		why := a.each(cur, i, func(s *state[T]) string {
+			nr, err := sublayer(a.r, st, s.r)
+			if err != nil {
+				return fmt.Sprintf("%s of the reference: %v", a.stepName(k), err)
+			}
+			nm, err := sublayer(a.m, st, s.m)
+			if err != nil {
+				return fmt.Sprintf("%s of the model: %v", a.stepName(k), err)
+			}
+			return a.add(next, k, i, &state[T]{r: nr, m: nm, w: s.w})
+		})
+		if why != "" {
+			return nil, why
+		}
+	}
+	return next, ""
+}
+
+// sublayer applies a position-wise step to one state.
+func sublayer[U any](inst *model.Instance[U], st step, h []U) ([]U, error) {
+	x, err := inst.SublayerInput(st.layer, st.attn, h)
+	if err != nil {
+		return nil, err
+	}
+	var out []U
+	if !st.attn {
+		if out, err = inst.FeedForward(st.layer, x); err != nil {
+			return nil, err
+		}
+	}
+	return inst.SublayerOutput(st.layer, st.attn, h, out)
+}
+
+// outputs compares, for every final state pair, the checked model's
+// output with the reference's exact one.
+func (a *analysis[T]) outputs(cur *states[T]) string {
+	for _, i := range a.positions(cur) {
+		why := a.each(cur, i, func(s *state[T]) string {
+			fr, err := a.r.FinalNorm(s.r)
+			if err != nil {
+				return "the reference's final norm: " + err.Error()
+			}
+			fm, err := a.m.FinalNorm(s.m)
+			if err != nil {
+				return "the model's final norm: " + err.Error()
+			}
+			ref, err := a.r.Output(fr)
+			if err != nil {
+				return "the reference's output: " + err.Error()
+			}
+			got, err := a.m.Output(fm)
+			if err != nil {
+				a.suspect("output", "the model's output cannot be read: "+err.Error(), s.w)
+				return ""
+			}
+			if ok, why := a.in.Right(ref, got); !ok {
+				a.suspect("output", "a reachable state gives a wrong output: "+why, s.w)
+			}
+			return ""
+		})
+		if why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// suspect records a wrong final state.
+func (a *analysis[T]) suspect(where, detail string, w witness) {
+	a.record(&a.res.Suspects, where, detail, w)
+}
+
+// record adds a suspect to list (at most a few of each place).
+func (a *analysis[T]) record(list *[]Suspect, where, detail string, w witness) {
+	count := 0
+	for _, s := range *list {
+		if s.Where == where {
+			count++
+		}
+	}
+	if count >= maxSuspects {
+		return
+	}
+	*list = append(*list, Suspect{Where: where, Detail: detail, Witness: w.assigns()})
+}
+
+// maxSuspects bounds the suspects kept per place.
+const maxSuspects = 4
+
+// residualKey identifies the part of state s that step k's residual
+// connection reads: with the heads' outputs, it decides the next state.
+func (a *analysis[T]) residualKey(k int, s *state[T]) string {
+	var buf []byte
+	for c, on := range a.readR[k] {
+		if on {
+			buf = appendRats(buf, s.r[c:c+1])
+		}
+	}
+	buf = append(buf, '|')
+	for c, on := range a.readM[k] {
+		if on || !a.b.Finite(s.m[c]) {
+			buf = strconv.AppendInt(buf, int64(c), 10)
+			buf = append(buf, ':')
+			buf = appendValues(buf, a.b, s.m[c:c+1])
+		}
+	}
+	return string(buf)
+}
+
+// project sets to 0 the components of s that nothing after step k−1
+// reads. A non-finite value is kept: 0·∞ is NaN, so even a zero weight
+// reads it.
+// The vectors are copied first: a sublayer may hand back its input's.
+func (a *analysis[T]) project(s *state[T], k int) {
+	s.r = append([]*big.Rat(nil), s.r...)
+	s.m = append([]T(nil), s.m...)
+	for c, live := range a.liveR[k] {
+		if !live {
+			s.r[c] = new(big.Rat)
+		}
+	}
+	for c, live := range a.liveM[k] {
+		if !live && a.b.Finite(s.m[c]) {
+			s.m[c] = a.b.New()
+		}
+	}
+}
+
+// key identifies a state pair by its values.
+func (a *analysis[T]) key(s *state[T]) string {
+	buf := appendRats(make([]byte, 0, 16*len(s.r)), s.r)
+	buf = append(buf, '|')
+	return string(appendValues(buf, a.b, s.m))
+}
+
+// appendRats appends rationals so that equal bytes mean equal values.
+func appendRats(buf []byte, xs []*big.Rat) []byte {
+	for _, x := range xs {
+		buf = x.Num().Append(buf, 16)
+		if !x.IsInt() {
+			buf = append(buf, '/')
+			buf = x.Denom().Append(buf, 16)
+		}
+		buf = append(buf, ',')
+	}
+	return buf
+}
+
+// appendValues appends values of a backend so that equal bytes mean equal
+// values (bit for bit for the machine formats: −0 and +0 differ).
+func appendValues[T any](buf []byte, b numeric.Backend[T], xs []T) []byte {
+	for _, x := range xs {
+		switch v := any(x).(type) {
+		case float64:
+			buf = strconv.AppendUint(buf, math.Float64bits(v), 16)
+		case float32:
+			buf = strconv.AppendUint(buf, uint64(math.Float32bits(v)), 16)
+		case *big.Rat:
+			buf = appendRats(buf, []*big.Rat{v})
+		case *big.Float:
+			buf = v.Append(buf, 'p', 0)
+		default:
+			buf = append(buf, b.Format(x)...)
+		}
+		buf = append(buf, ',')
+	}
+	return buf
+}
+
+// pairKey identifies a pair of vectors by their values.
+func pairKey[T any](b numeric.Backend[T], r []*big.Rat, m []T) string {
+	buf := appendRats(make([]byte, 0, 16*len(r)), r)
+	buf = append(buf, '|')
+	return string(appendValues(buf, b, m))
+}

@@ -1,0 +1,609 @@
+package certify
+
+import (
+	"fmt"
+	"math/big"
+	"sort"
+	"strconv"
+
+	"github.com/transformer-cookbook/verify/model"
+)
+
+// pairTable numbers distinct pairs of vectors (the reference's exact one,
+// the checked model's): queries, keys, values or head outputs.
+type pairTable[T any] struct {
+	ids map[string]int
+	r   [][]*big.Rat
+	m   [][]T
+	w   []witness // the witness of each pair's first occurrence
+}
+
+func newPairTable[T any]() *pairTable[T] { return &pairTable[T]{ids: map[string]int{}} }
+
+func (t *pairTable[T]) id(a *analysis[T], r []*big.Rat, m []T, w witness) int {
+	key := pairKey(a.b, r, m)
+	if id, ok := t.ids[key]; ok {
+		return id
+	}
+	id := len(t.r)
+	t.ids[key] = id
+	t.r, t.m, t.w = append(t.r, r), append(t.m, m), append(t.w, w)
+	return id
+}
+
+// item is a key and value a position can hold in one head.
+type item struct {
+	pos      int // 1-based
+	kid, vid int
+	w        witness
+}
+
+// head gathers what one head's analysis needs: its distinct queries,
+// keys and values, the items of every position, and for every query the
+// positions where it occurs.
+type head[T any] struct {
+	l, hd               int
+	spec                *model.Attention
+	queries, keys, vals *pairTable[T]
+	outs                *pairTable[T]
+	items               [][]item // per position, 0-based
+	seen                []map[[2]int]bool
+	// qlo and qhi are the first and last positions of each query, with a
+	// witness of the state there.
+	qlo, qhi []int
+	wlo, whi []witness
+	outCache map[[3]int][]int
+	// The scores of the keys for one query, the last one asked: a query's
+	// order is checked and its outputs listed one after the other, and
+	// keeping every query's would cost n² scores.
+	scoreQID int
+	scoresR  map[int]*big.Rat
+	scoresM  map[int]T
+}
+
+// visible is the interval of positions position i may attend to (lo > hi:
+// none).
+func visible(mask model.Mask, i, n int) (lo, hi int) {
+	switch mask {
+	case model.Future:
+		return 1, i
+	case model.StrictFuture:
+		return 1, i - 1
+	case model.Past:
+		return i, n
+	case model.StrictPast:
+		return i + 1, n
+	}
+	return 1, n
+}
+
+// attention is step k, layer l's attention sublayer: every state pair at
+// every position gets, in place of one input's head outputs, each output
+// its heads can give there.
+func (a *analysis[T]) attention(k, l int, cur *states[T]) (*states[T], string) {
+	spec := a.r.Attention(l)
+	heads := make([]*head[T], len(spec.Heads))
+	for hd := range heads {
+		heads[hd] = &head[T]{l: l, hd: hd, spec: spec, queries: newPairTable[T](), keys: newPairTable[T](), vals: newPairTable[T](),
+			outs: newPairTable[T](), items: make([][]item, a.n), seen: make([]map[[2]int]bool, a.n),
+			outCache: map[[3]int][]int{}, scoreQID: -1}
+		for i := range heads[hd].seen {
+			heads[hd].seen[i] = map[[2]int]bool{}
+		}
+	}
+	// Pass 1: the keys and values each position can hold, and where each
+	// query occurs.
+	for i := 1; i <= a.n; i++ {
+		why := a.each(cur, i, func(s *state[T]) string {
+			qs, ks, vs, why := a.project3(l, s)
+			if why != "" {
+				return why
+			}
+			for hd, h := range heads {
+				qid := h.queries.id(a, qs[hd].r, qs[hd].m, s.w)
+				for len(h.qlo) <= qid {
+					h.qlo, h.qhi = append(h.qlo, i), append(h.qhi, i)
+					h.wlo, h.whi = append(h.wlo, s.w), append(h.whi, s.w)
+				}
+				if i < h.qlo[qid] {
+					h.qlo[qid], h.wlo[qid] = i, s.w
+				}
+				if i > h.qhi[qid] {
+					h.qhi[qid], h.whi[qid] = i, s.w
+				}
+				kid := h.keys.id(a, ks[hd].r, ks[hd].m, s.w)
+				vid := h.vals.id(a, vs[hd].r, vs[hd].m, s.w)
+				if !h.seen[i-1][[2]int{kid, vid}] {
+					h.seen[i-1][[2]int{kid, vid}] = true
+					h.items[i-1] = append(h.items[i-1], item{pos: i, kid: kid, vid: vid, w: s.w})
+				}
+			}
+			return ""
+		})
+		if why != "" {
+			return nil, why
+		}
+	}
+	// Pass 2: each state's outputs. The state after the sublayer depends
+	// only on the components of s the residual connection reads and on the
+	// heads' outputs: done is the set of those already added.
+	next := a.newStates(k)
+	done := map[string]bool{}
+	for i := 1; i <= a.n; i++ {
+		if !next.pooled {
+			done = map[string]bool{}
+		}
+		why := a.each(cur, i, func(s *state[T]) string {
+			qs, why := a.queries(l, s)
+			if why != "" {
+				return why
+			}
+			options := make([][]int, len(heads))
+			for hd, h := range heads {
+				qid := h.queries.id(a, qs[hd].r, qs[hd].m, s.w)
+				outs, why := a.headOutputs(h, qid, i, s.w)
+				if why != "" {
+					return why
+				}
+				options[hd] = outs
+			}
+			return a.combine(next, done, k, l, i, s, heads, options)
+		})
+		if why != "" {
+			return nil, why
+		}
+	}
+	return next, ""
+}
+
+// queries computes every head's query of state s.
+func (a *analysis[T]) queries(l int, s *state[T]) ([]vecPair[T], string) {
+	xr, err := a.r.SublayerInput(l, true, s.r)
+	if err != nil {
+		return nil, fmt.Sprintf("layer %d attention's norm in the reference: %v", l+1, err)
+	}
+	xm, err := a.m.SublayerInput(l, true, s.m)
+	if err != nil {
+		return nil, fmt.Sprintf("layer %d attention's norm in the model: %v", l+1, err)
+	}
+	qs := make([]vecPair[T], len(a.r.Attention(l).Heads))
+	for hd := range qs {
+		qs[hd].r = a.r.HeadQuery(l, hd, xr)
+		qs[hd].m = a.m.HeadQuery(l, hd, xm)
+	}
+	return qs, ""
+}
+
+// vecPair is one projection of a state, in both models.
+type vecPair[T any] struct {
+	r []*big.Rat
+	m []T
+}
+
+// project3 computes every head's query, key and value of state s.
+func (a *analysis[T]) project3(l int, s *state[T]) (qs, ks, vs []vecPair[T], why string) {
+	xr, err := a.r.SublayerInput(l, true, s.r)
+	if err != nil {
+		return nil, nil, nil, fmt.Sprintf("layer %d attention's norm in the reference: %v", l+1, err)
+	}
+	xm, err := a.m.SublayerInput(l, true, s.m)
+	if err != nil {
+		return nil, nil, nil, fmt.Sprintf("layer %d attention's norm in the model: %v", l+1, err)
+	}
+	heads := len(a.r.Attention(l).Heads)
+	qs, ks, vs = make([]vecPair[T], heads), make([]vecPair[T], heads), make([]vecPair[T], heads)
+	for hd := 0; hd < heads; hd++ {
+		qs[hd].r, ks[hd].r, vs[hd].r = a.r.HeadProjections(l, hd, xr)
+		qs[hd].m, ks[hd].m, vs[hd].m = a.m.HeadProjections(l, hd, xm)
+	}
+	return qs, ks, vs, ""
+}
+
+// combine adds, for state s at position i, the state after the sublayer
+// for every choice of one output per head. done holds what was added
+// already: the part of a state the residual connection reads, with the
+// outputs chosen.
+func (a *analysis[T]) combine(next *states[T], done map[string]bool, k, l, i int, s *state[T], heads []*head[T], options [][]int) string {
+	choice := make([]int, len(heads))
+	read := a.residualKey(k, s)
+	for {
+		key := read
+		for hd, c := range choice {
+			key += "," + strconv.Itoa(options[hd][c])
+		}
+		if !done[key] {
+			done[key] = true
+			if why := a.addCombined(next, k, l, i, s, heads, options, choice); why != "" {
+				return why
+			}
+		}
+		// The next choice, like an odometer.
+		hd := 0
+		for ; hd < len(heads); hd++ {
+			if choice[hd]++; choice[hd] < len(options[hd]) {
+				break
+			}
+			choice[hd] = 0
+		}
+		if hd == len(heads) {
+			return ""
+		}
+	}
+}
+
+// addCombined adds the state after the sublayer for state s and one
+// output per head.
+func (a *analysis[T]) addCombined(next *states[T], k, l, i int, s *state[T], heads []*head[T], options [][]int, choice []int) string {
+	outsR, outsM := make([][]*big.Rat, len(heads)), make([][]T, len(heads))
+	w := s.w
+	for hd, h := range heads {
+		o := options[hd][choice[hd]]
+		outsR[hd], outsM[hd] = h.outs.r[o], h.outs.m[o]
+		w = union(w, h.outs.w[o])
+	}
+	nr, err := a.r.SublayerOutput(l, true, s.r, a.r.SumHeads(outsR))
+	if err != nil {
+		return fmt.Sprintf("layer %d attention's residual in the reference: %v", l+1, err)
+	}
+	nm, err := a.m.SublayerOutput(l, true, s.m, a.m.SumHeads(outsM))
+	if err != nil {
+		return fmt.Sprintf("layer %d attention's residual in the model: %v", l+1, err)
+	}
+	return a.add(next, k, i, &state[T]{r: nr, m: nm, w: w})
+}
+
+// scores returns the exact and the checked model's score of key kid for
+// query qid.
+func (a *analysis[T]) scores(h *head[T], qid, kid int) (*big.Rat, T, string) {
+	if qid != h.scoreQID {
+		h.scoreQID, h.scoresR, h.scoresM = qid, map[int]*big.Rat{}, map[int]T{}
+	}
+	if sr, ok := h.scoresR[kid]; ok {
+		return sr, h.scoresM[kid], ""
+	}
+	sr, err := a.r.HeadScore(h.l, h.hd, h.queries.r[qid], h.keys.r[kid])
+	if err != nil {
+		var zero T
+		return nil, zero, fmt.Sprintf("layer %d head %d's score in the reference: %v", h.l+1, h.hd+1, err)
+	}
+	sm, err := a.m.HeadScore(h.l, h.hd, h.queries.m[qid], h.keys.m[kid])
+	if err != nil {
+		var zero T
+		return nil, zero, fmt.Sprintf("layer %d head %d's score in the model: %v", h.l+1, h.hd+1, err)
+	}
+	h.scoresR[kid], h.scoresM[kid] = sr, sm
+	return sr, sm, ""
+}
+
+// scored is an item with its scores for one query.
+type scored[T any] struct {
+	item
+	sr *big.Rat
+	sm T
+}
+
+// inRange lists the items of positions lo … hi with their scores for
+// query qid.
+func (a *analysis[T]) inRange(h *head[T], qid, lo, hi int) ([]scored[T], string) {
+	var out []scored[T]
+	for p := lo; p <= hi; p++ {
+		for _, it := range h.items[p-1] {
+			sr, sm, why := a.scores(h, qid, it.kid)
+			if why != "" {
+				return nil, why
+			}
+			out = append(out, scored[T]{it, sr, sm})
+		}
+	}
+	return out, ""
+}
+
+// headOutputs lists the outputs head h can give at position i to the
+// query qid (ids in h.outs); qw is a witness of a state at i with that
+// query.
+//
+// On an input, each model selects the positions of maximal score among
+// those the query sees: an item (a key and value a position can hold) can
+// be selected only when its score reaches the smallest score of every
+// other visible position (a candidate). When the model's scores keep the
+// exact order between every exact candidate and every item at another
+// position, ties included, both models select the same positions on every
+// input (checkOrder), and the output is a candidate's value in both, or
+// under average hardmax the mean of m equal values for every tie count m
+// the positions allow. When the order is broken somewhere, each model may
+// select a different item: the outputs are then the pairs of an exact
+// candidate a and a model candidate b that one input can make both
+// selections of (a and b the same item, or at two positions with a ahead
+// exactly and b ahead in the model), and what they make of the states
+// after the sublayer is decided at the output, like the rest.
+func (a *analysis[T]) headOutputs(h *head[T], qid, i int, qw witness) ([]int, string) {
+	lo, hi := visible(h.spec.Mask, i, a.n)
+	key := [3]int{qid, lo, hi}
+	if outs, ok := h.outCache[key]; ok {
+		return outs, ""
+	}
+	if lo > hi {
+		outs := a.zeroOutput(h)
+		h.outCache[key] = outs
+		return outs, ""
+	}
+	items, why := a.inRange(h, qid, lo, hi)
+	if why != "" {
+		return nil, why
+	}
+	sort.SliceStable(items, func(x, y int) bool { return items[x].sr.Cmp(items[y].sr) < 0 })
+	candR := candidates(items, func(x, y *scored[T]) int { return x.sr.Cmp(y.sr) })
+	var pairs [][2]int
+	if a.checkOrder(h, items, candR, qw, i) {
+		for x, c := range candR {
+			if c {
+				pairs = append(pairs, [2]int{x, x})
+			}
+		}
+	} else {
+		for x := range items {
+			if a.b.Cmp(items[x].sm, items[x].sm) != 0 {
+				return nil, fmt.Sprintf("layer %d attention, head %d: at position %d, the model computes a NaN score", h.l+1, h.hd+1, i)
+			}
+		}
+		candM := candidates(items, func(x, y *scored[T]) int { return int(a.b.Cmp(x.sm, y.sm)) })
+		for x, cx := range candR {
+			for y, cy := range candM {
+				if !cx || !cy {
+					continue
+				}
+				ix, iy := &items[x], &items[y]
+				if x == y || ix.pos != iy.pos && ix.sr.Cmp(iy.sr) >= 0 && a.b.Cmp(iy.sm, ix.sm) >= 0 {
+					pairs = append(pairs, [2]int{x, y})
+				}
+			}
+		}
+		if len(pairs) > maxPairs {
+			return nil, fmt.Sprintf("layer %d attention, head %d: at position %d, the two models may select %d different pairs of keys, more than the analysis follows", h.l+1, h.hd+1, i, len(pairs))
+		}
+	}
+	seen := map[int]bool{}
+	var outs []int
+	for _, p := range pairs {
+		ix, iy := &items[p[0]], &items[p[1]]
+		countR, why := a.ties(h, items, ix, true, i)
+		if why != "" {
+			return nil, why
+		}
+		countM, why := a.ties(h, items, iy, false, i)
+		if why != "" {
+			return nil, why
+		}
+		for mr := 1; mr <= countR; mr++ {
+			for mm := 1; mm <= countM; mm++ {
+				if p[0] == p[1] && mr != mm {
+					continue // the same selection: the same count in both
+				}
+				o, why := a.averaged(h, ix, mr, iy, mm)
+				if why != "" {
+					return nil, why
+				}
+				if !seen[o] {
+					seen[o] = true
+					outs = append(outs, o)
+				}
+			}
+		}
+	}
+	h.outCache[key] = outs
+	return outs, ""
+}
+
+// maxPairs bounds the pairs of selections the analysis follows at one
+// query.
+const maxPairs = 1 << 12
+
+// candidates marks the items that can be a maximum under the order cmp:
+// those whose score reaches the largest of the other positions' smallest
+// scores.
+func candidates[T any](items []scored[T], cmp func(x, y *scored[T]) int) []bool {
+	minAt := map[int]*scored[T]{}
+	for x := range items {
+		it := &items[x]
+		if m, ok := minAt[it.pos]; !ok || cmp(it, m) < 0 {
+			minAt[it.pos] = it
+		}
+	}
+	// top1 and top2: the two largest of the positions' smallest scores,
+	// at two different positions.
+	var top1, top2 *scored[T]
+	for _, m := range minAt {
+		switch {
+		case top1 == nil || cmp(m, top1) > 0 || cmp(m, top1) == 0 && m.pos < top1.pos:
+			top2, top1 = top1, m
+		case top2 == nil || cmp(m, top2) > 0:
+			top2 = m
+		}
+	}
+	cand := make([]bool, len(items))
+	for x := range items {
+		thr := top1
+		if top1 != nil && top1.pos == items[x].pos {
+			thr = top2
+		}
+		cand[x] = thr == nil || cmp(&items[x], thr) >= 0
+	}
+	return cand
+}
+
+// ties is how many positions can share the maximum with it under average
+// hardmax, in the reference (exact scores) or the model: 1 plus the other
+// positions with an item of the same score, whose values must then be
+// it's (else the mean depends on the input). Other weightings select one
+// position: 1.
+func (a *analysis[T]) ties(h *head[T], items []scored[T], it *scored[T], exact bool, i int) (int, string) {
+	if h.spec.Weighting != model.AverageHardmax {
+		return 1, ""
+	}
+	partners := map[int]bool{}
+	for x := range items {
+		other := &items[x]
+		if other.pos == it.pos {
+			continue
+		}
+		same := other.sr.Cmp(it.sr) == 0
+		if !exact {
+			same = a.b.Cmp(other.sm, it.sm) == 0
+		}
+		if !same {
+			continue
+		}
+		if other.vid != it.vid {
+			who := "the reference"
+			if !exact {
+				who = "the model"
+			}
+			return 0, fmt.Sprintf("layer %d attention, head %d: at position %d, keys at positions %d and %d tie in %s with different values: average hardmax averages a set that depends on the input", h.l+1, h.hd+1, i, it.pos, other.pos, who)
+		}
+		partners[other.pos] = true
+	}
+	return 1 + len(partners), ""
+}
+
+// ranked is the item of largest (or smallest) model score among some
+// items, and the best at another position.
+type ranked[T any] struct {
+	first, second *scored[T]
+}
+
+// add keeps the best two at different positions; better says whether x
+// ranks above y.
+func (r *ranked[T]) add(it *scored[T], better func(x, y T) bool) {
+	switch {
+	case r.first == nil || better(it.sm, r.first.sm):
+		if r.first != nil && r.first.pos != it.pos {
+			r.second = r.first
+		}
+		r.first = it
+	case it.pos != r.first.pos && (r.second == nil || better(it.sm, r.second.sm)):
+		r.second = it
+	}
+}
+
+// other is the best item at a position other than pos (nil: none).
+func (r *ranked[T]) other(pos int) *scored[T] {
+	if r.first != nil && r.first.pos != pos {
+		return r.first
+	}
+	return r.second
+}
+
+// checkOrder reports whether the model keeps the exact order between
+// every candidate and every item at another position: lower stays lower,
+// higher higher, a tie a tie. items are sorted by exact score. A broken
+// order between keys whose values differ is recorded as a break, whose
+// witness gives inputs to try.
+func (a *analysis[T]) checkOrder(h *head[T], items []scored[T], cand []bool, qw witness, i int) bool {
+	b := a.b
+	above := func(x, y T) bool { return b.Cmp(x, y) == 1 }
+	below := func(x, y T) bool { return b.Cmp(x, y) == -1 }
+	var groups [][2]int
+	for g := 0; g < len(items); {
+		e := g
+		for e < len(items) && items[e].sr.Cmp(items[g].sr) == 0 {
+			e++
+		}
+		groups = append(groups, [2]int{g, e})
+		g = e
+	}
+	// prev[k]: the largest model scores of the groups before k; next[k]:
+	// the smallest of the groups after k.
+	prev := make([]ranked[T], len(groups))
+	next := make([]ranked[T], len(groups))
+	for k := 1; k < len(groups); k++ {
+		prev[k] = prev[k-1]
+		for x := groups[k-1][0]; x < groups[k-1][1]; x++ {
+			prev[k].add(&items[x], above)
+		}
+	}
+	for k := len(groups) - 2; k >= 0; k-- {
+		next[k] = next[k+1]
+		for x := groups[k+1][0]; x < groups[k+1][1]; x++ {
+			next[k].add(&items[x], below)
+		}
+	}
+	for k, g := range groups {
+		for x := g[0]; x < g[1]; x++ {
+			if !cand[x] {
+				continue
+			}
+			it := &items[x]
+			if p := prev[k].other(it.pos); p != nil && b.Cmp(p.sm, it.sm) != -1 {
+				a.broken(h, qw, i, p, it, "order")
+				return false
+			}
+			if q := next[k].other(it.pos); q != nil && b.Cmp(q.sm, it.sm) != 1 {
+				a.broken(h, qw, i, it, q, "order")
+				return false
+			}
+			for y := g[0]; y < g[1]; y++ {
+				if items[y].pos != it.pos && b.Cmp(items[y].sm, it.sm) != 0 {
+					a.broken(h, qw, i, it, &items[y], "tie")
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// broken records the broken order between items x and y at query
+// position i, with the witness of two items at their positions with their
+// keys and different values (none when their values agree).
+func (a *analysis[T]) broken(h *head[T], qw witness, i int, x, y *scored[T], what string) {
+	where := fmt.Sprintf("layer %d attention, head %d", h.l+1, h.hd+1)
+	detail := fmt.Sprintf("at position %d, keys at positions %d and %d: exact scores %s and %s, %s computes %s and %s",
+		i, x.pos, y.pos, x.sr.RatString(), y.sr.RatString(), a.in.Precision, a.b.Format(x.sm), a.b.Format(y.sm))
+	if what == "tie" {
+		detail = "an exact tie broken: " + detail
+	} else {
+		detail = "the exact order lost: " + detail
+	}
+	for _, xi := range h.items[x.pos-1] {
+		if xi.kid != x.kid {
+			continue
+		}
+		for _, yi := range h.items[y.pos-1] {
+			if yi.kid == y.kid && yi.vid != xi.vid {
+				a.record(&a.res.Breaks, where, detail, union(qw, union(xi.w, yi.w)))
+				return
+			}
+		}
+	}
+	a.record(&a.res.Breaks, where, detail+" (the values there agree)", witness{})
+}
+
+// averaged is the pair of the head's outputs when the reference selects
+// mr positions holding x's key and value, and the model mm positions
+// holding y's.
+func (a *analysis[T]) averaged(h *head[T], x *scored[T], mr int, y *scored[T], mm int) (int, string) {
+	scR, valR := make([]*big.Rat, mr), make([][]*big.Rat, mr)
+	for k := range scR {
+		scR[k], valR[k] = x.sr, h.vals.r[x.vid]
+	}
+	scM, valM := make([]T, mm), make([][]T, mm)
+	for k := range scM {
+		scM[k], valM[k] = y.sm, h.vals.m[y.vid]
+	}
+	or, err := a.r.HeadOutput(h.l, h.hd, scR, valR)
+	if err != nil {
+		return 0, fmt.Sprintf("layer %d head %d's output in the reference: %v", h.l+1, h.hd+1, err)
+	}
+	om, err := a.m.HeadOutput(h.l, h.hd, scM, valM)
+	if err != nil {
+		return 0, fmt.Sprintf("layer %d head %d's output in the model: %v", h.l+1, h.hd+1, err)
+	}
+	return h.outs.id(a, or, om, union(x.w, y.w)), ""
+}
+
+// zeroOutput is the output of a head that attends to nothing.
+func (a *analysis[T]) zeroOutput(h *head[T]) []int {
+	or, _ := a.r.HeadOutput(h.l, h.hd, nil, nil)
+	om, _ := a.m.HeadOutput(h.l, h.hd, nil, nil)
+	return []int{h.outs.id(a, or, om, witness{known: true})}
+}

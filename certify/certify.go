@@ -1,0 +1,147 @@
+package certify
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+)
+
+// DefaultMaxStates is the cap on the state pairs held for one position (or
+// in the pool) when Options.MaxStates is 0.
+const DefaultMaxStates = 1 << 16
+
+// Input is what Length certifies.
+type Input struct {
+	// Reference is the model whose exact computation is right on the
+	// recipe's domain: the recipe's own construction.
+	Reference *model.Model
+	// Model is the model checked, at Precision: Reference itself for a
+	// recipe, or a model read from a file.
+	Model     *model.Model
+	Precision numeric.Precision
+	// Symbols lists the reference's symbols a valid input of length n may
+	// hold at position i (1-based); nil means every symbol.
+	Symbols func(i, n int) []int
+	// MapSymbol maps a symbol of the reference's alphabet to the checked
+	// model's (nil: the same index).
+	MapSymbol func(s int) int
+	// Right decides one position as the checker does: the checked model's
+	// output got against the reference's exact output ref. why says what
+	// is wrong.
+	Right func(ref, got model.PositionOutput) (ok bool, why string)
+	// MaxStates caps the state pairs held for one position (or in the
+	// pool after the last attention sublayer); 0 means DefaultMaxStates.
+	MaxStates int
+}
+
+// Result is what the analysis concluded at one length.
+type Result struct {
+	N int `json:"n"`
+	// Certified: every input of length N gives, in the checked model at
+	// its precision, an output that is right against the reference's
+	// exact output.
+	Certified bool `json:"certified"`
+	// Why is the first obstacle when not certified.
+	Why string `json:"why,omitempty"`
+	// Suspects are reachable final states whose output is wrong, with
+	// the partial inputs that produce them; Breaks are orders of scores
+	// the model breaks (which may or may not change an output). Candidates
+	// makes inputs of both.
+	Suspects []Suspect `json:"suspects,omitempty"`
+	Breaks   []Suspect `json:"breaks,omitempty"`
+	// States is the largest number of state pairs held at once for one
+	// position or in the pool.
+	States int `json:"states"`
+}
+
+// Suspect is a place where the checked model may differ from the
+// reference on some input, with a partial input that produces it.
+type Suspect struct {
+	Where  string `json:"where"`
+	Detail string `json:"detail"`
+	// Witness assigns symbols of the reference's alphabet to some
+	// positions (0-based); the other positions are free.
+	Witness []Assign `json:"witness,omitempty"`
+}
+
+// Assign is one position's symbol in a witness.
+type Assign struct {
+	Pos    int `json:"pos"`
+	Symbol int `json:"symbol"`
+}
+
+// Length runs the analysis for inputs of length n. An error means it
+// could not run at all (bad input); a model it cannot analyse gives a
+// Result with Why.
+func Length(in Input, n int) (*Result, error) {
+	if in.Reference == nil || in.Model == nil || in.Right == nil {
+		return nil, errors.New("certify: no reference, model or comparison")
+	}
+	if n < 1 {
+		return nil, fmt.Errorf("certify: length %d", n)
+	}
+	res := &Result{N: n}
+	switch in.Precision.Kind {
+	case numeric.KindInterval:
+		res.Why = "interval arithmetic: the analysis compares points, and an interval's order can be undecided"
+		return res, nil
+	}
+	r, err := model.Instantiate[*big.Rat](numeric.Exact{}, in.Reference)
+	if err != nil {
+		res.Why = "exact arithmetic cannot compute the reference: " + err.Error()
+		return res, nil
+	}
+	v := &visitor{in: in, n: n, r: r, res: res}
+	if err := numeric.Visit(in.Precision, v); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// visitor runs the analysis at the checked model's backend type.
+type visitor struct {
+	in  Input
+	n   int
+	r   *model.Instance[*big.Rat]
+	res *Result
+}
+
+func (v *visitor) Rat(b numeric.Backend[*big.Rat]) error        { return run(v, b) }
+func (v *visitor) BigFloat(b numeric.Backend[*big.Float]) error { return run(v, b) }
+func (v *visitor) Float64(b numeric.Backend[float64]) error     { return run(v, b) }
+func (v *visitor) Float32(b numeric.Backend[float32]) error     { return run(v, b) }
+func (v *visitor) Interval(numeric.Backend[*numeric.Interval]) error {
+	return errors.New("certify: intervals are not analysed")
+}
+
+func run[T any](v *visitor, b numeric.Backend[T]) error {
+	m, err := model.Instantiate(b, v.in.Model)
+	if err != nil {
+		v.res.Why = fmt.Sprintf("the model cannot run at %s: %v", v.in.Precision, err)
+		return nil
+	}
+	a, why := newAnalysis(v.in, v.n, v.r, m, v.res)
+	if why != "" {
+		v.res.Why = why
+		return nil
+	}
+	if why := a.run(); why != "" {
+		v.res.Why = why
+		if len(v.res.Breaks) > 0 && !strings.Contains(why, v.res.Breaks[0].Detail) {
+			v.res.Why += "; before that, the model breaks an order of scores: " + v.res.Breaks[0].Where + ": " + v.res.Breaks[0].Detail
+		}
+		return nil
+	}
+	v.res.Certified = len(v.res.Suspects) == 0
+	if !v.res.Certified {
+		v.res.Why = v.res.Suspects[0].Where + ": " + v.res.Suspects[0].Detail
+		if len(v.res.Breaks) > 0 {
+			v.res.Why += "; the model breaks an order of scores: " + v.res.Breaks[0].Where + ": " + v.res.Breaks[0].Detail
+		}
+	}
+	return nil
+}

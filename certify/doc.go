@@ -1,0 +1,60 @@
+// Package certify proves, for one input length n, that a model run at a
+// precision computes on every input of length n what a reference model
+// computes in exact arithmetic: for a recipe, that the format loses
+// nothing of the paper's exact construction; for a model from a file,
+// that it computes what the recipe's construction computes. Sampling a
+// few inputs per length cannot show that; enumerating every input costs
+// |Σ|^n runs.
+//
+// # The analysis
+//
+// The residual stream at a position, over every input of length n, takes
+// finitely many values: the embedding of each symbol the position may hold
+// (recipes.Construction.Symbols), then whatever the sublayers make of
+// them. The analysis follows pairs of states, the reference model's exact
+// one beside the checked model's at its precision, through every
+// sublayer, computing each piece with the models' own code (the pieces of
+// model.Instance: Embed, SublayerInput, HeadProjections, HeadScore,
+// HeadOutput, FeedForward, SublayerOutput, Output), so that it describes
+// the computation Run makes:
+//
+//   - a position-wise sublayer maps each pair to one pair;
+//   - a hard-attention head (leftmost, rightmost or average hardmax)
+//     selects, at a query, the keys of maximal score among the positions
+//     its mask lets it see. For every query state, the keys that can be
+//     seen from it are sorted by their exact scores, and the checked
+//     model's scores must keep that order, ties included, for every two
+//     keys that can stand at two different positions. Then both models
+//     select the same positions on every input, and the head's output is
+//     the value of a key that can be maximal there (or, under average
+//     hardmax, the mean of m equal values, for every tie count m the
+//     positions allow).
+//
+// The new states are the old ones plus every such output, which
+// over-approximates the pairs that occur (every input's pair is among
+// them; some combinations may not occur together), so the conclusion is
+// sound: when, at the end, every pair's output in the checked model is
+// right against the reference's exact output (the comparison the checker
+// makes), every input of length n is right. A state component that no
+// later sublayer or output reads is set to 0 before states are merged,
+// and after the last attention sublayer the positions' states are pooled,
+// since only position-wise work remains.
+//
+// # When it does not certify
+//
+// The analysis gives up, and says why, where its sets stop being finite
+// and small or its argument does not apply: softmax attention,
+// a tie set whose values differ under average hardmax, a layer norm or
+// weight that exact arithmetic cannot compute, more states at a position
+// than Options.MaxStates, models of different shapes. A broken order
+// between two keys whose values differ is a Suspect: the positions and
+// symbols that produce the query and the two keys, from which Candidates
+// builds concrete inputs for the checker to run. A candidate that fails
+// is a counterexample found by the analysis; one that passes proves
+// nothing.
+//
+// # Imports
+//
+// certify imports recipes (the constructions, their symbols and
+// validity), model and numeric. The checker (package check) imports it.
+package certify

@@ -1,0 +1,96 @@
+package certify
+
+import "github.com/transformer-cookbook/verify/model"
+
+// liveness returns, for the state after each step (index 0: the
+// embedding; k: after step k−1), the components of m's residual stream
+// that a later sublayer or the output reads, through a nonzero weight or
+// a layer norm; and, for each step, the components of the state before
+// it that its residual connection passes on to be read (reads). Going back from the output: a sublayer reads the columns
+// of its weights (or, under pre-norm, what its norm normalises), and its
+// residual connection passes on what is read after it (all of it, under
+// post-norm, whose norm reads the whole sum).
+func liveness(m *model.Model, steps []step) (live, reads [][]bool) {
+	live = make([][]bool, len(steps)+1)
+	reads = make([][]bool, len(steps))
+	last := make([]bool, m.D)
+	if m.Norm == model.PreNorm && m.FinalNorm != nil {
+		orInto(last, normReads(m.FinalNorm, m.D))
+	} else {
+		orInto(last, nonzeroCols(m.Output.W))
+	}
+	live[len(steps)] = last
+	for k := len(steps) - 1; k >= 0; k-- {
+		st := steps[k]
+		layer := m.Layers[st.layer]
+		norm, residual := layer.FeedForwardNorm, !layer.NoFeedForwardResidual
+		if st.attn {
+			norm, residual = layer.AttentionNorm, !layer.NoAttentionResidual
+		}
+		if m.Norm == model.NoNorm {
+			norm = nil
+		}
+		before := make([]bool, m.D)
+		if residual {
+			if norm != nil && m.Norm == model.PostNorm {
+				orInto(before, allOf(m.D))
+			} else {
+				orInto(before, live[k+1])
+			}
+		}
+		reads[k] = append([]bool(nil), before...)
+		var in []bool
+		switch {
+		case norm != nil && m.Norm == model.PreNorm:
+			in = normReads(norm, m.D)
+		case st.attn && layer.Attention != nil:
+			in = make([]bool, m.D)
+			for _, h := range layer.Attention.Heads {
+				orInto(in, nonzeroCols(h.Q))
+				orInto(in, nonzeroCols(h.K))
+				orInto(in, nonzeroCols(h.V))
+			}
+		case !st.attn && layer.FeedForward != nil:
+			in = nonzeroCols(layer.FeedForward.W1)
+		}
+		orInto(before, in)
+		live[k] = before
+	}
+	return live, reads
+}
+
+// normReads lists the components a layer norm reads: its selection's
+// columns, or all of them.
+func normReads(ln *model.LayerNorm, d int) []bool {
+	if ln.Select != nil {
+		return nonzeroCols(*ln.Select)
+	}
+	return allOf(d)
+}
+
+func allOf(d int) []bool {
+	all := make([]bool, d)
+	for c := range all {
+		all[c] = true
+	}
+	return all
+}
+
+func nonzeroCols(w model.Matrix) []bool {
+	out := make([]bool, w.Cols)
+	for k, e := range w.Data {
+		if !e.IsZero() {
+			out[k%w.Cols] = true
+		}
+	}
+	return out
+}
+
+// orInto sets dst[c] where src[c] is set.
+func orInto(dst, src []bool) {
+	for c, on := range src {
+		if on && c < len(dst) {
+			dst[c] = true
+		}
+	}
+}

@@ -1,0 +1,143 @@
+package check
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/transformer-cookbook/verify/certify"
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
+)
+
+// Levels of evidence for one length, strongest first.
+const (
+	// Certified: a proof (package certify) that every input of the length
+	// is right.
+	Certified = "certified"
+	// Exhaustive: every input of the length was run.
+	Exhaustive = "exhaustive"
+	// Sampled: some inputs were run (how many, and how they were drawn,
+	// the report says).
+	Sampled = "sampled"
+)
+
+// DefaultAnalysisBudget is the most state pairs the analysis enumerates
+// per pass over the positions (the sum over positions of the symbols each
+// may hold) unless Options.AnalysisBudget says otherwise: about a second
+// or two of work.
+const DefaultAnalysisBudget = 1 << 19
+
+// maxCandidates bounds the inputs the analysis suggests per length.
+const maxCandidates = 32
+
+// analysis is the analysis of one length, or why it did not run.
+type analysis struct {
+	res        *certify.Result // nil when it did not run
+	skipped    string          // why it did not run
+	candidates []recipes.Case
+}
+
+// analyse runs the analysis of length n once, and keeps it.
+func (ck *Checker) analyse(n int) *analysis {
+	ck.mu.Lock()
+	if an, ok := ck.analyses[n]; ok {
+		ck.mu.Unlock()
+		return an
+	}
+	ck.mu.Unlock()
+	an := ck.runAnalysis(n)
+	ck.mu.Lock()
+	defer ck.mu.Unlock()
+	if ck.analyses == nil {
+		ck.analyses = map[int]*analysis{}
+	}
+	ck.analyses[n] = an
+	return an
+}
+
+func (ck *Checker) runAnalysis(n int) *analysis {
+	con := ck.Con
+	switch {
+	case !ck.opts.Analysis:
+		return &analysis{skipped: "the analysis is off"}
+	case ck.Recipe.Literal():
+		return &analysis{skipped: "the construction as printed is wrong: there is no right computation to certify against"}
+	case ck.spec == con.Model && ck.opts.Precision.Kind == numeric.KindExact:
+		// The analysis certifies a run against the recipe's exact
+		// construction; in exact arithmetic that is the run itself.
+		return &analysis{skipped: "in exact arithmetic the run is the recipe's construction itself: the analysis compares a precision with it, and has nothing to compare"}
+	}
+	probe, _ := con.Inputs(n, rand.New(rand.NewPCG(0, 1)), 1)
+	if len(probe) == 0 || probe[0].Stream != nil {
+		return &analysis{skipped: "the inputs are real vectors, not strings over a finite alphabet"}
+	}
+	budget := ck.opts.AnalysisBudget
+	if budget <= 0 {
+		budget = DefaultAnalysisBudget
+	}
+	work := 0
+	for i := 1; i <= n; i++ {
+		if con.Symbols != nil {
+			work += len(con.Symbols(i, n))
+		} else {
+			work += len(ck.spec.Alphabet)
+		}
+	}
+	if work > budget {
+		return &analysis{skipped: fmt.Sprintf("the analysis would follow %d states per pass, more than its budget of %d", work, budget)}
+	}
+	// The reference's shape: a symbol output is compared by its symbol
+	// alone when the recipe's reference gives no values for it.
+	symbolOnly := false
+	if want := con.Expected(probe[0]); len(want) > 0 {
+		symbolOnly = want[0].Symbol != "" && len(want[0].Values) == 0 && len(want[0].Reals) == 0
+	}
+	labels := con.Model.Output.Labels
+	right := func(ref, got model.PositionOutput) (bool, string) {
+		w := recipes.Want{Symbol: ref.Symbol}
+		if !symbolOnly {
+			for _, v := range ref.Values {
+				x, ok := v.Rat()
+				if !ok {
+					return false, "the reference's output " + v.Text + " is not a point"
+				}
+				w.Values = append(w.Values, x)
+			}
+		}
+		return Compare(w, got, con.Bounds, labels)
+	}
+	res, err := certify.Length(certify.Input{
+		Reference: ck.spec, Model: con.Model, Precision: ck.opts.Precision,
+		Symbols: con.Symbols, MapSymbol: mapper(con.AdaptSymbols), Right: right,
+	}, n)
+	if err != nil {
+		return &analysis{skipped: "the analysis could not run: " + err.Error()}
+	}
+	an := &analysis{res: res}
+	valid := func(in []int) bool { return con.Valid == nil || con.Valid(recipes.Case{Symbols: in}) == nil }
+	for _, in := range certify.Candidates(res, con.Symbols, len(ck.spec.Alphabet), valid, maxCandidates) {
+		an.candidates = append(an.candidates, recipes.Case{Symbols: in})
+	}
+	return an
+}
+
+// mapper turns a construction's symbol adapter into one symbol's map.
+func mapper(adapt func([]int) []int) func(int) int {
+	if adapt == nil {
+		return nil
+	}
+	return func(s int) int { return adapt([]int{s})[0] }
+}
+
+// why is what a length report says of the analysis: "" when it
+// certified the length.
+func (an *analysis) why() string {
+	switch {
+	case an.res == nil:
+		return an.skipped
+	case an.res.Certified:
+		return ""
+	}
+	return an.res.Why
+}

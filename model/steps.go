@@ -1,0 +1,202 @@
+package model
+
+import (
+	"fmt"
+
+	"github.com/transformer-cookbook/verify/numeric"
+)
+
+// The forward pass one piece at a time, for an analysis that follows the
+// sets of residual-stream states a position can hold over every input
+// rather than one input (package certify): each method runs, on one
+// position's vector, the code Run runs there, in the same order of
+// operations, so that what the analysis concludes of these pieces holds
+// of Run.
+
+// Layers is the number of layers.
+func (inst *Instance[T]) Layers() int { return len(inst.layers) }
+
+// HasSublayer reports whether layer l (0-based) has an attention
+// sublayer (attn) or a feed-forward sublayer (!attn) that Run applies: a
+// sublayer, or a norm without one.
+func (inst *Instance[T]) HasSublayer(l int, attn bool) bool {
+	lp := &inst.layers[l]
+	if attn {
+		return lp.attn != nil || lp.attnNorm != nil
+	}
+	return lp.ff != nil || lp.ffNorm != nil
+}
+
+// Embed returns the initial residual stream at position i (1-based) of an
+// input of length n whose symbol there is s: the word embedding plus the
+// position encoding, as Run adds them.
+func (inst *Instance[T]) Embed(s, i, n int) ([]T, error) {
+	m, b := inst.Model, inst.B
+	if s < 0 || s >= len(m.Alphabet) {
+		return nil, fmt.Errorf("symbol index %d outside the alphabet of %d symbols", s, len(m.Alphabet))
+	}
+	if i < 1 || i > n {
+		return nil, fmt.Errorf("position %d outside 1 … %d", i, n)
+	}
+	pe, err := inst.positions(n)
+	if err != nil {
+		return nil, err
+	}
+	h := make([]T, m.D)
+	for c := range h {
+		h[c] = b.Set(b.New(), inst.we[s][c])
+		if pe != nil {
+			h[c] = b.Add(h[c], h[c], pe[i-1][c])
+		}
+	}
+	return h, nil
+}
+
+// SublayerInput is what the attention (attn) or feed-forward sublayer of
+// layer l reads at a position whose residual stream is h: its layer norm
+// under pre-norm, h itself otherwise.
+func (inst *Instance[T]) SublayerInput(l int, attn bool, h []T) ([]T, error) {
+	norm := inst.sublayerNorm(l, attn)
+	if norm == nil || inst.Model.Norm != PreNorm {
+		return h, nil
+	}
+	return inst.layerNorm(norm, h)
+}
+
+// SublayerOutput is the residual stream after the attention (attn) or
+// feed-forward sublayer of layer l at a position whose stream was h and
+// where the sublayer computed out (nil: the zero function, as for a norm
+// without a sublayer): the residual connection and the post-norm, as Run
+// applies them. h is not written.
+func (inst *Instance[T]) SublayerOutput(l int, attn bool, h, out []T) ([]T, error) {
+	b := inst.B
+	lp := &inst.layers[l]
+	residual := lp.ffResidual
+	if attn {
+		residual = lp.attnResidual
+	}
+	var next []T
+	switch {
+	case out == nil && residual:
+		next = h
+	case out == nil:
+		next = zeros(b, len(h))
+	case residual:
+		next = make([]T, len(out))
+		for c := range out {
+			next[c] = b.Set(b.New(), out[c])
+			next[c] = b.Add(next[c], next[c], h[c])
+		}
+	default:
+		next = out
+	}
+	if norm := inst.sublayerNorm(l, attn); norm != nil && inst.Model.Norm == PostNorm {
+		return inst.layerNorm(norm, next)
+	}
+	return next, nil
+}
+
+func (inst *Instance[T]) sublayerNorm(l int, attn bool) *normParams[T] {
+	if attn {
+		return inst.layers[l].attnNorm
+	}
+	return inst.layers[l].ffNorm
+}
+
+// FeedForward returns the feed-forward sublayer of layer l applied to x
+// (nil, nil when the layer has none).
+func (inst *Instance[T]) FeedForward(l int, x []T) ([]T, error) {
+	p := inst.layers[l].ff
+	if p == nil {
+		return nil, nil
+	}
+	return inst.feedForward(p, x)
+}
+
+// Attention returns the specification of layer l's attention sublayer
+// (nil when it has none).
+func (inst *Instance[T]) Attention(l int) *Attention {
+	if a := inst.layers[l].attn; a != nil {
+		return a.spec
+	}
+	return nil
+}
+
+// HeadProjections returns the query, key and value of head hd of layer
+// l's attention at a position whose sublayer input is x.
+func (inst *Instance[T]) HeadProjections(l, hd int, x []T) (q, k, v []T) {
+	hp := &inst.layers[l].attn.heads[hd]
+	return inst.matVec(hp.q, x, nil), inst.matVec(hp.k, x, nil), inst.matVec(hp.v, x, nil)
+}
+
+// HeadQuery returns the query of head hd of layer l's attention at a
+// position whose sublayer input is x.
+func (inst *Instance[T]) HeadQuery(l, hd int, x []T) []T {
+	return inst.matVec(inst.layers[l].attn.heads[hd].q, x, nil)
+}
+
+// HeadScore returns the score of key k for query q in head hd of layer
+// l: q·k, divided by √d_key and by τ where the model says so.
+func (inst *Instance[T]) HeadScore(l, hd int, q, k []T) (T, error) {
+	a := inst.layers[l].attn
+	sc := &attnScratch[T]{scores: zeros(inst.B, 1), t: inst.B.New()}
+	_, scores, err := inst.scoreKeys(a, &a.heads[hd], q, [][]T{k}, []int{0}, sc)
+	if err != nil {
+		return inst.B.New(), err
+	}
+	return scores[0], nil
+}
+
+// HeadOutput returns what head hd of layer l outputs at a query whose
+// visible positions, in increasing order, have the given scores and values:
+// the weighting's selection and weighted sum, as Run computes them.
+func (inst *Instance[T]) HeadOutput(l, hd int, scores []T, vals [][]T) ([]T, error) {
+	b := inst.B
+	a := inst.layers[l].attn
+	if len(scores) != len(vals) {
+		return nil, fmt.Errorf("%d scores for %d values", len(scores), len(vals))
+	}
+	d := inst.layers[l].attn.heads[hd].v.rows
+	if len(scores) == 0 {
+		return zeros(b, d), nil
+	}
+	js := make([]int, len(scores))
+	finite := make([]bool, len(scores))
+	for j := range js {
+		js[j] = j
+		finite[j] = allFinite(b, vals[j])
+	}
+	sc := &attnScratch[T]{js: js, scores: scores, t: b.New(), finite: finite}
+	if a.spec.Weighting != Softmax && b.Precision().Kind == numeric.KindExact {
+		return inst.hardExact(zeros(b, d), a.spec.Weighting, scores, js, vals, nil, sc)
+	}
+	return inst.weightedSum(a.spec.Weighting, scores, js, vals, d, sc)
+}
+
+// SumHeads is the attention sublayer's output from its heads' outputs at
+// one position, added in head order as Run adds them.
+func (inst *Instance[T]) SumHeads(outs [][]T) []T {
+	b := inst.B
+	sum := make([]T, len(outs[0]))
+	for c := range sum {
+		sum[c] = b.Set(b.New(), outs[0][c])
+	}
+	for _, o := range outs[1:] {
+		for c := range sum {
+			sum[c] = b.Add(sum[c], sum[c], o[c])
+		}
+	}
+	return sum
+}
+
+// FinalNorm applies the final layer norm (pre-norm models), or returns h.
+func (inst *Instance[T]) FinalNorm(h []T) ([]T, error) {
+	if inst.finalNorm == nil {
+		return h, nil
+	}
+	return inst.layerNorm(inst.finalNorm, h)
+}
+
+// Output applies the unembedding to the last residual stream at one
+// position.
+func (inst *Instance[T]) Output(h []T) (PositionOutput, error) { return inst.output(h) }
