@@ -32,7 +32,8 @@ func Cases(con *recipes.Construction, runner model.Runner, inputs []recipes.Case
 
 // caseResult is the outcome of one input.
 type caseResult struct {
-	exact, passed bool
+	// decided: every position decides right (Decides), exact or not.
+	exact, passed, decided bool
 	errs          []*big.Rat // |error| per output value; nil entry: not finite
 	failure       *Failure
 }
@@ -80,6 +81,9 @@ func checkLength(con *recipes.Construction, runner model.Runner, inputs []recipe
 		if res.exact {
 			lr.Exact++
 		}
+		if res.decided {
+			lr.Decided++
+		}
 		if res.passed {
 			lr.Passed++
 		} else if lr.Failure == nil {
@@ -115,7 +119,7 @@ func checkLength(con *recipes.Construction, runner model.Runner, inputs []recipe
 func checkCase(con *recipes.Construction, runner model.Runner, c recipes.Case) caseResult {
 	m := con.Model
 	text := CaseText(m, c)
-	res := caseResult{exact: true, passed: true}
+	res := caseResult{exact: true, passed: true, decided: true}
 	var out *model.Result
 	var err error
 	if c.Stream != nil {
@@ -174,6 +178,9 @@ func checkCase(con *recipes.Construction, runner model.Runner, c recipes.Case) c
 		}
 		if ok, why := Compare(w, got, con.Bounds, m.Output.Labels); !ok {
 			res.passed = false
+			if !Decides(w, got, m.Output.Labels, con.Booleans) {
+				res.decided = false
+			}
 			if res.failure == nil {
 				res.failure = &Failure{N: c.Len(), Input: text, Position: i + 1,
 					Expected: wantText(w), Actual: gotText(got), Reason: why, Irrational: irrational(w)}

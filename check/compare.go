@@ -1,6 +1,7 @@
 package check
 
 import (
+	"slices"
 	"fmt"
 	"math/big"
 
@@ -178,6 +179,62 @@ func ValueTexts(w recipes.Want) []string {
 	out := make([]string, len(ts))
 	for k, t := range ts {
 		out[k] = t.text
+	}
+	return out
+}
+
+// Decides reports whether got makes the decision the reference w stands
+// for: a symbol output by its symbol; otherwise every output labelled a
+// truth value (booleans) by being nearer its right value, 0 or 1, than the
+// wrong one (an enclosure entirely on the right side of 1/2). Other
+// values are not decisions and are not looked at. A position with no
+// decision to make decides right.
+func Decides(w recipes.Want, got model.PositionOutput, labels, booleans []string) bool {
+	if w.Symbol != "" {
+		return got.Symbol == w.Symbol
+	}
+	half := big.NewRat(1, 2)
+	for k, t := range targetsOf(w) {
+		if k >= len(labels) || !slices.Contains(booleans, labels[k]) || t.r == nil {
+			continue
+		}
+		g := got.Values[k]
+		if !g.Finite() {
+			return false
+		}
+		switch {
+		case t.r.Cmp(big.NewRat(1, 1)) == 0:
+			if g.Lo.Cmp(half) <= 0 {
+				return false
+			}
+		case t.r.Sign() == 0:
+			if g.Hi.Cmp(half) >= 0 {
+				return false
+			}
+		default:
+			// Not a truth value here: decided as exactness or a bound
+			// decides it.
+			if !t.within(g) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// decisions lists what a construction's outputs decide: its symbol (Sign
+// and Argmax outputs), or its outputs labelled truth values; nil when
+// they decide nothing.
+func decisions(con *recipes.Construction) []string {
+	switch con.Model.Output.Kind {
+	case model.Sign, model.Argmax:
+		return []string{"symbol"}
+	}
+	var out []string
+	for _, l := range con.Model.Output.Labels {
+		if slices.Contains(con.Booleans, l) {
+			out = append(out, l)
+		}
 	}
 	return out
 }

@@ -179,7 +179,7 @@ func (ck *Checker) enumerate(lengths []int, shard, shards int, sh *shared) ([]Le
 // error per output value (a nil entry: not finite), and the first failing
 // position's failure (without the string's length, text and index).
 type verdict struct {
-	exact, passed bool
+	exact, passed, decided bool
 	errs          []*big.Rat
 	failure       *Failure
 }
@@ -188,7 +188,7 @@ type verdict struct {
 // checkCase merges them position by position. Its errs are stored in
 // dst's storage (nil: new storage), which must be no other verdict's.
 func (v verdict) then(w verdict, dst []*big.Rat) verdict {
-	out := verdict{exact: v.exact && w.exact, passed: v.passed && w.passed, failure: v.failure}
+	out := verdict{exact: v.exact && w.exact, passed: v.passed && w.passed, decided: v.decided && w.decided, failure: v.failure}
 	if dst == nil {
 		dst = make([]*big.Rat, 0, max(len(v.errs), len(w.errs)))
 	}
@@ -215,9 +215,10 @@ func positionVerdict(con *recipes.Construction, w recipes.Want, got model.Positi
 	if v, ok := exactVerdict(con, w, got); ok {
 		return v
 	}
-	v := verdict{exact: exactlyEqual(w, got), passed: true, errs: errorsOf(w, got)}
+	v := verdict{exact: exactlyEqual(w, got), passed: true, decided: true, errs: errorsOf(w, got)}
 	if ok, why := Compare(w, got, con.Bounds, con.Model.Output.Labels); !ok {
 		v.passed = false
+		v.decided = Decides(w, got, con.Model.Output.Labels, con.Booleans)
 		v.failure = &Failure{Position: i + 1, Expected: wantText(w), Actual: gotText(got), Reason: why, Irrational: irrational(w)}
 	}
 	return v
@@ -239,7 +240,7 @@ func exactVerdict(con *recipes.Construction, w recipes.Want, got model.PositionO
 			return verdict{}, false
 		}
 	}
-	return verdict{exact: true, passed: true, errs: zeroErrs(len(w.Values))}, true
+	return verdict{exact: true, passed: true, decided: true, errs: zeroErrs(len(w.Values))}, true
 }
 
 // pointVerdict is exactVerdict on an output given by its symbol and its
@@ -254,7 +255,7 @@ func pointVerdict(con *recipes.Construction, w recipes.Want, symbol string, valu
 			return verdict{}, false
 		}
 	}
-	return verdict{exact: true, passed: true, errs: zeroErrs(len(w.Values))}, true
+	return verdict{exact: true, passed: true, decided: true, errs: zeroErrs(len(w.Values))}, true
 }
 
 // negativeBound reports whether the bound on output value k is negative
@@ -348,7 +349,7 @@ func sameWant(a, b recipes.Want) bool {
 
 // lengthTally adds up the cases of one length as checkLength does.
 type lengthTally struct {
-	cases, exact, passed int
+	cases, exact, passed, decided int
 	maxErr               []*big.Rat
 	inf                  []bool
 	failure              *Failure // the failure of the lowest index
@@ -358,6 +359,9 @@ func (t *lengthTally) add(v verdict, index int, failure func() *Failure) {
 	t.cases++
 	if v.exact {
 		t.exact++
+	}
+	if v.decided {
+		t.decided++
 	}
 	if v.passed {
 		t.passed++
@@ -386,6 +390,7 @@ func (t *lengthTally) merge(u *lengthTally) {
 	t.cases += u.cases
 	t.exact += u.exact
 	t.passed += u.passed
+	t.decided += u.decided
 	t.addErrs(u.maxErr, u.inf)
 	if u.failure != nil && (t.failure == nil || u.failure.Case < t.failure.Case) {
 		t.failure = u.failure
@@ -393,7 +398,7 @@ func (t *lengthTally) merge(u *lengthTally) {
 }
 
 func (t *lengthTally) report() LengthReport {
-	lr := LengthReport{Cases: t.cases, Exact: t.exact, Passed: t.passed, Failure: t.failure}
+	lr := LengthReport{Cases: t.cases, Exact: t.exact, Passed: t.passed, Decided: t.decided, Failure: t.failure}
 	for k, e := range t.maxErr {
 		if t.inf[k] {
 			lr.MaxError = append(lr.MaxError, "inf")
@@ -432,7 +437,7 @@ func newEnumWorker(ck *Checker, pr model.PrefixRunner, checked []bool, maxLen, s
 		path: make([]int, 0, maxLen), index: make([]int, maxLen+1), nodes: make([]model.Prefix, maxLen+1),
 		want: make([]recipes.Want, maxLen+1), pos: make([]verdict, maxLen+1), agg: make([]verdict, maxLen+1),
 		tallies: make([]*lengthTally, maxLen+1)}
-	ew.agg[0] = verdict{exact: true, passed: true}
+	ew.agg[0] = verdict{exact: true, passed: true, decided: true}
 	for n := range ew.tallies {
 		ew.tallies[n] = &lengthTally{}
 	}
@@ -512,7 +517,7 @@ func (ew *enumWorker) visit() {
 	}
 	if ew.nodes[n] == nil {
 		res := checkCase(con, ew.ck.Runner, recipes.Case{Symbols: slices.Clone(ew.path)})
-		t.add(verdict{exact: res.exact, passed: res.passed, errs: res.errs}, ew.index[n], func() *Failure { return res.failure })
+		t.add(verdict{exact: res.exact, passed: res.passed, decided: res.decided, errs: res.errs}, ew.index[n], func() *Failure { return res.failure })
 		return
 	}
 	if con.Valid != nil {

@@ -30,6 +30,13 @@ type Report struct {
 	LimitLevel   string   `json:"limit_level,omitempty"`
 	FirstFailure *Failure `json:"first_failure,omitempty"`
 	Passed       bool     `json:"passed"`
+	// Decisions lists what the outputs decide (the truth-value outputs,
+	// or "symbol"); then DecisionLimit is the largest n such that every
+	// case of every checked length up to n decides right, even where it
+	// is not exact, with its evidence (DecisionLevel).
+	Decisions     []string `json:"decisions,omitempty"`
+	DecisionLimit int      `json:"decision_limit,omitempty"`
+	DecisionLevel string   `json:"decision_level,omitempty"`
 	// Interrupted says the check was stopped (Ctrl-C) before its last
 	// length: Lengths hold what was checked.
 	Interrupted bool `json:"interrupted,omitempty"`
@@ -53,6 +60,9 @@ type LengthReport struct {
 	// Passed those within the claimed bounds (exact where none is given).
 	Exact  int `json:"exact"`
 	Passed int `json:"passed"`
+	// Decided counts cases whose every output decides right (Decides):
+	// the truth values on the right side of 1/2, the right symbol.
+	Decided int `json:"decided"`
 	// MaxError is max |output − reference| over the cases, per output
 	// value, as a decimal ("inf" when an output was not finite).
 	MaxError []string `json:"max_error"`
@@ -93,6 +103,7 @@ func MergeLength(parts []LengthReport) LengthReport {
 		out.Cases += p.Cases
 		out.Exact += p.Exact
 		out.Passed += p.Passed
+		out.Decided += p.Decided
 		for k, e := range p.MaxError {
 			v, _, err := big.ParseFloat(e, 10, 64, big.ToNearestEven)
 			if err != nil {

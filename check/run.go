@@ -135,6 +135,10 @@ func Run(r *recipes.Recipe, opts Options) (*Report, error) {
 	}
 	sweep := ck.sweep(lengths)
 	defer sweep.close()
+	rep.Decisions = decisions(con)
+	// deciding: every case so far decided right, so the sweep goes on
+	// past the first inexact length to find where decisions fail.
+	deciding := len(rep.Decisions) > 0
 	for _, n := range lengths {
 		lr, interrupted := sweep.next()
 		if interrupted {
@@ -148,12 +152,18 @@ func Run(r *recipes.Recipe, opts Options) (*Report, error) {
 		if opts.Progress != nil {
 			opts.Progress(rep, lr)
 		}
+		if deciding && lr.Decided == lr.Cases {
+			rep.DecisionLimit = n
+			rep.DecisionLevel = Weaker(rep.DecisionLevel, lr.Level)
+		} else {
+			deciding = false
+		}
 		if lr.Failure != nil {
 			if rep.Passed {
 				rep.FirstFailure = lr.Failure
 				rep.Passed = false
 			}
-			if !opts.AllLengths {
+			if !opts.AllLengths && !deciding {
 				break
 			}
 		} else if rep.Passed {

@@ -241,7 +241,13 @@ func sortChecked(checked []check.LengthReport) {
 // above it from the checked lengths.
 func (row *Row) summarise() {
 	row.Limit, row.LimitLevel, row.Failure, row.PassesAgain = 0, "", nil, nil
+	row.DecisionLimit, row.DecisionLevel = 0, ""
+	deciding := true
 	for _, lr := range row.Checked {
+		if deciding = deciding && lr.Decided == lr.Cases; deciding {
+			row.DecisionLimit = lr.N
+			row.DecisionLevel = check.Weaker(row.DecisionLevel, lr.Level)
+		}
 		switch {
 		case row.Failure == nil && lr.Failure == nil:
 			row.Limit = lr.N

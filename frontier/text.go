@@ -26,6 +26,18 @@ func (row *Row) LimitText() string {
 	return fmt.Sprint(row.Limit) + LevelMark(row.LimitLevel)
 }
 
+// DecisionText is the length up to which every output decides right, when
+// it goes beyond the exact limit ("" otherwise): "≥ 64ˢ" or "41ᶜ".
+func (row *Row) DecisionText() string {
+	if row.Error != "" || row.Failure == nil || row.DecisionLimit <= row.Limit {
+		return ""
+	}
+	if len(row.Checked) > 0 && row.DecisionLimit == row.Checked[len(row.Checked)-1].N {
+		return fmt.Sprintf("≥ %d%s", row.DecisionLimit, LevelMark(row.DecisionLevel))
+	}
+	return fmt.Sprint(row.DecisionLimit) + LevelMark(row.DecisionLevel)
+}
+
 // LevelMark marks a limit with its evidence: ᶜ certified (a proof that
 // every input of every checked length up to it is right, where some were
 // not all run), ᵉ every input of every checked length run, ˢ sampled
@@ -43,7 +55,7 @@ func LevelMark(level string) string {
 }
 
 // LevelLegend is the line under a table of marked limits.
-const LevelLegend = "evidence up to each limit: ᶜ every input of every checked length right (certified by analysis, or run), ᵉ every input run, ˢ sampled (a few seeded inputs at some length)"
+const LevelLegend = "evidence up to each limit: ᶜ every input of every checked length right (certified by analysis, or run), ᵉ every input run, ˢ sampled (a few seeded inputs at some length); a → b: exact up to a, every output decides right (nearer the right value) up to b"
 
 // WriteTable writes the limits of several reports as one aligned table,
 // a row per recipe and a column per precision; a cell is the measured
@@ -68,6 +80,9 @@ func WriteTable(w io.Writer, reps []*Report) error {
 			for _, row := range rep.Rows {
 				if row.Precision == p {
 					cells[k] = row.LimitText()
+					if d := row.DecisionText(); d != "" {
+						cells[k] += " → " + d
+					}
 					if row.Prediction != nil && row.Prediction.Limit > 0 {
 						cells[k] += fmt.Sprintf(" / %d", row.Prediction.Limit)
 					}
@@ -103,7 +118,7 @@ func WriteText(w io.Writer, rep *Report) error {
 		fmt.Fprintln(w, "INTERRUPTED: the rows hold the lengths checked before the interrupt, no more")
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "precision\tlimit\tfirst failure\tcause\tpredicted\tlengths checked\t")
+	fmt.Fprintln(tw, "precision\tlimit\tdecides to\tfirst failure\tcause\tpredicted\tlengths checked\t")
 	for k := range rep.Rows {
 		row := &rep.Rows[k]
 		fail, cause, pred := "—", "", "—"
@@ -125,7 +140,11 @@ func WriteText(w io.Writer, rep *Report) error {
 				pred = "none ≤ max n"
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", row.Precision, row.LimitText(), fail, cause, pred, checkedText(row))
+		decides := row.DecisionText()
+		if decides == "" {
+			decides = "—"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", row.Precision, row.LimitText(), decides, fail, cause, pred, checkedText(row))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -14,7 +14,7 @@ import (
 // truth assignment computes any φ: {0,1}^m → {0,1} given by its truth
 // table. Domain: {0,1}^m (true = 1, false = 0).
 var Boolean = &Recipe{
-	Name: "boolean", Title: "any Boolean function φ of m bits from its truth table, in one FFN",
+	Name: "boolean", Booleans: []string{"phi"}, Title: "any Boolean function φ of m bits from its truth table, in one FFN",
 	Section: "Boolean Functions", Label: "sec:ffnn_boolean", Domain: "x ∈ {0,1}^m", Exact: true,
 	Width: "m + 1 (hidden 2^m)", MinN: 1, DefaultMaxN: 2,
 	Params: []Param{{Name: "table", Default: "01101001",
@@ -103,7 +103,7 @@ var (
 // {0,1}^bits, with reference ref.
 func booleanConnective(name, title string, bits int, block func(xs []string) *stream.FF, ref func(x []bool) bool) *Recipe {
 	return &Recipe{
-		Name: name, Title: title, Section: "Boolean Functions", Label: "sec:ffnn_boolean",
+		Name: name, Title: title, Section: "Boolean Functions", Label: "sec:ffnn_boolean", Booleans: []string{"out"},
 		Domain: fmt.Sprintf("x ∈ {0,1}^%d", bits), Exact: true, Width: fmt.Sprintf("%d", bits+1), MinN: 1, DefaultMaxN: 3,
 		Build: func(cfg Config) (*Construction, error) {
 			xs := componentNames("x", bits)

@@ -77,7 +77,7 @@ func (c comparator) sample(rng *rand.Rand, eps *big.Rat) *big.Rat {
 // fixedRecipe is the fixed-ε comparison, with ε a parameter.
 func (c comparator) fixedRecipe() *Recipe {
 	return &Recipe{
-		Name: c.name, Title: c.title + " (fixed ε)", Section: "Comparisons", Label: "sec:comparison",
+		Name: c.name, Title: c.title + " (fixed ε)", Section: "Comparisons", Label: "sec:comparison", Booleans: []string{"out"},
 		Domain: "x ∈ ℝ outside the gray region of width ε", Width: "2 (x and the output)", MinN: 1, DefaultMaxN: 4,
 		Params: []Param{{Name: "eps", Default: "1/4", Doc: "the tolerance ε > 0"}},
 		Build: func(cfg Config) (*Construction, error) {

@@ -325,6 +325,7 @@ var Dyck1 = &Recipe{
 // at every position, membership of the prefix w_{:i}, exactly.
 var Dyck1N = &Recipe{
 	Name:        "dyck1-n",
+	Booleans:    []string{"accept"},
 	Title:       "Dyck-1, nonuniform: accept_i = ¬GTZero_{1/N²}(t_i) ∧ EqZero_{1/N}(B_i/i), membership of the prefix w_{:i}, for n ≤ N",
 	Section:     "A Transformer Construction for Dyck-1",
 	Label:       "sec:dyck-1",
@@ -659,6 +660,7 @@ func dyckBit(b bool) *big.Rat {
 // r.a, 1, i/n, s, accept), 5 layers, 5 heads.
 var Dyck12 = &Recipe{
 	Name:        "dyck12",
+	Booleans:    []string{"accept"},
 	Title:       "Dyck-1-2: two rounds of select-nearest-active and check-match, then accept iff every bracket is matched",
 	Section:     "A Transformer Construction for Dyck-1-2",
 	Label:       "sec:dyck-1-2",
@@ -686,6 +688,7 @@ var Dyck12 = &Recipe{
 // never accepts a string the corrected one rejects (it matches a subset).
 var Dyck12Literal = &Recipe{
 	Name:        "dyck12-literal",
+	Booleans:    []string{"accept"},
 	Title:       "Dyck-1-2 as printed: step 2 runs UHAT on j/n − (a_j − 1), which selects the nearest matched position",
 	Section:     "A Transformer Construction for Dyck-1-2",
 	Label:       "sec:dyck-1-2",
@@ -743,6 +746,7 @@ var Dyck12Literal = &Recipe{
 // 12), with a different FFN.
 var DyckKD = &Recipe{
 	Name:        "dyck-kd",
+	Booleans:    []string{"accept"},
 	Title:       "Dyck-k-D: D rounds of select-nearest-active and typed check-match, then accept iff every bracket is matched",
 	Section:     "Generalization to Dyck-k-D",
 	Label:       "sec:dyck-k-D",

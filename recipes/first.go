@@ -120,7 +120,7 @@ const firstDoc = "first_i = 1 iff i = 1, from the position encoding (−1)^i: fu
 // −(−1)^i, so first is 1 at every odd i). That claim is registered as
 // first-literal; first-uhat is a construction that works under UHAT.
 var First = &Recipe{
-	Name: "first", Title: firstDoc, Section: "First", Label: "sec:first",
+	Name: "first", Booleans: []string{"first"}, Title: firstDoc, Section: "First", Label: "sec:first",
 	Domain:      "any string over {a, b} (the symbols are ignored), any n",
 	Weightings:  []model.Weighting{model.Softmax, model.AverageHardmax},
 	Exact:       true,
@@ -138,7 +138,7 @@ var First = &Recipe{
 // n = 2: first_2 = 1, want 0 (TestFirstLiteralUHATCounterexample). Under
 // SMAT and AHAT it is First.
 var FirstLiteral = &Recipe{
-	Name: "first-literal", Title: firstDoc + " (as printed: claimed for SMAT, AHAT and UHAT; wrong under UHAT)",
+	Name: "first-literal", Booleans: []string{"first"}, Title: firstDoc + " (as printed: claimed for SMAT, AHAT and UHAT; wrong under UHAT)",
 	Section: "First", Label: "sec:first",
 	Domain:      "any string over {a, b} (the symbols are ignored), any n",
 	Weightings:  []model.Weighting{model.Softmax, model.AverageHardmax, model.LeftHardmax},
@@ -167,6 +167,7 @@ var FirstLiteral = &Recipe{
 // the scores ±1 are not hard.
 var FirstUHAT = &Recipe{
 	Name:        "first-uhat",
+	Booleans:    []string{"first"},
 	Title:       "first_i = 1 iff i = 1 under unique-hard attention: score and value (−1)^j, then GTZero_1(−c)",
 	Section:     "First",
 	Label:       "sec:first",
@@ -213,6 +214,7 @@ var FirstUHAT = &Recipe{
 // need uniform weights).
 var InversePosition = &Recipe{
 	Name:        "inverse-position",
+	Booleans:    []string{"first"},
 	Title:       "1/i at position i from the position encoding (−1)^i: first, then Avg← of first",
 	Section:     "First",
 	Label:       "sec:first",

@@ -33,6 +33,7 @@ import (
 // Domain: n ≤ N, q_i ∈ [n], v_i ∈ {0, 1}. Output: y (exact) and c.
 var Lookup = &Recipe{
 	Name:       "lookup",
+	Booleans:   []string{"y"},
 	Title:      "index lookup by quadratic maximization: position i retrieves v_{q_i}",
 	Section:    "Quadratic Maximization",
 	Label:      "sec:quadratic-maximization",

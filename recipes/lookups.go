@@ -42,6 +42,7 @@ import (
 // Domain: n ≤ N, q_i ∈ [n], v_i ∈ {0, 1}. Width 2N+1 (+ c, y).
 var LookupOneHot = &Recipe{
 	Name:        "lookup-onehot",
+	Booleans:    []string{"y"},
 	Title:       "index lookup with one-hot positions: position i retrieves v_{q_i}",
 	Section:     "One-Hot Encodings",
 	Label:       "sec:one-hot",
@@ -74,6 +75,7 @@ var LookupOneHot = &Recipe{
 // "1:1 1:0 1:0 1:0" gives c = 8/11 and y = 21/22 at position 1.
 var HardmaxSoftmax = &Recipe{
 	Name:        "hardmax-softmax",
+	Booleans:    []string{"y"},
 	Title:       "average-hard attention simulated by softmax with τ = γ/log(8N), then rounded: the one-hot lookup under SMAT",
 	Section:     "Simulating Average-Hard Attention with Soft Attention",
 	Label:       "sec:att_approx",
@@ -132,6 +134,7 @@ var HardmaxSoftmax = &Recipe{
 // Domain: n ≤ N, q_i ∈ [n], v_i ∈ {0, 1}. Width 2m+1 (+ c, y).
 var LookupAO = &Recipe{
 	Name:        "lookup-ao",
+	Booleans:    []string{"y"},
 	Title:       "index lookup with almost orthogonal positions: position i retrieves v_{q_i}",
 	Section:     "Almost Orthogonal Embeddings",
 	Label:       "sec:almost_orthogonal",
@@ -204,6 +207,7 @@ var LookupAO = &Recipe{
 // N). Width 9 (+ 6 to compute the hashes, + c, y).
 var LookupLH = &Recipe{
 	Name:        "lookup-lh",
+	Booleans:    []string{"y"},
 	Title:       "index lookup with the layernorm hash: position i retrieves v_{q_i}",
 	Section:     "Layernorm hash",
 	Label:       "sec:layernorm_hash",

@@ -38,6 +38,7 @@ import (
 // Domain: n ≤ N, q_i ∈ [n], v_i ∈ {0, 1}. Output: y (exact), c1, c2.
 var MultiHead = &Recipe{
 	Name:       "multihead",
+	Booleans:   []string{"y"},
 	Title:      "a two-head attention layer simulated by two single-head layers and an addition",
 	Section:    "Simulating Multi-Head Attention with Single-Head Attention",
 	Label:      "sec:multi-head",

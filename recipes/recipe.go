@@ -56,6 +56,12 @@ type Recipe struct {
 	// PrecisionFor).
 	Precision        string
 	SoftmaxPrecision string
+	// Booleans lists the labels of the outputs that are truth values, 0
+	// or 1: an output of one decides right when it is nearer the right
+	// value than the wrong one (check reports the length up to which every
+	// output decides right beside the one up to which it is exact).
+	// Symbol outputs (Sign, Argmax) are decisions by their symbol.
+	Booleans []string
 	// Params are the builder's parameters (ε, δ, a truth table, …).
 	Params []Param
 	// Build returns the construction for a configuration whose Params
@@ -165,6 +171,8 @@ type Construction struct {
 	// constraint between positions), never less: an analysis of every
 	// input (package certify) enumerates what it lists.
 	Symbols func(i, n int) []int
+	// Booleans is the recipe's Booleans (Construct sets it).
+	Booleans []string
 	// AllStrings says that Inputs, when it enumerates, lists every string
 	// of length n over the model's alphabet in lexicographic order (the
 	// last symbol varying fastest, as sampleOrAll does): what lets an
@@ -195,6 +203,7 @@ func (r *Recipe) Construct(w model.Weighting, maxN int, params map[string]string
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", r.Name, err)
 	}
+	c.Booleans = r.Booleans
 	return c, nil
 }
 

@@ -55,6 +55,7 @@ import (
 // Output: y (exact) and c.
 var TieBreaking = &Recipe{
 	Name:       "tiebreak",
+	Booleans:   []string{"y"},
 	Title:      "tie-breaking: average-hard attention simulates leftmost or rightmost unique-hard attention",
 	Section:    "Simulating Unique-Hard Attention with Average-Hard Attention",
 	Label:      "sec:tie-breaking",

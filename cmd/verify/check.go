@@ -289,10 +289,18 @@ func lengthPrinter(w io.Writer) func(*check.Report, check.LengthReport) {
 			// cannot run prints only its error.
 			fmt.Fprintf(w, "%s (§%s) at precision %s, %s, lengths up to %d, seed %d\n",
 				rep.Recipe, rep.Section, rep.Precision, rep.Weighting, rep.MaxN, rep.Seed)
-			fmt.Fprintf(w, "  %8s %7s  %-10s %7s %7s  max |error| of %s\n", "n", "cases", "evidence", "exact", "passed", strings.Join(rep.Outputs, ", "))
+			decided := ""
+			if len(rep.Decisions) > 0 {
+				decided = fmt.Sprintf(" %7s", "decided")
+			}
+			fmt.Fprintf(w, "  %8s %7s  %-10s %7s %7s%s  max |error| of %s\n", "n", "cases", "evidence", "exact", "passed", decided, strings.Join(rep.Outputs, ", "))
 			first = false
 		}
-		fmt.Fprintf(w, "  %8d %7d  %-10s %7d %7d  %s\n", lr.N, lr.Cases, lr.Level, lr.Exact, lr.Passed, strings.Join(lr.MaxError, "  "))
+		decided := ""
+		if len(rep.Decisions) > 0 {
+			decided = fmt.Sprintf(" %7d", lr.Decided)
+		}
+		fmt.Fprintf(w, "  %8d %7d  %-10s %7d %7d%s  %s\n", lr.N, lr.Cases, lr.Level, lr.Exact, lr.Passed, decided, strings.Join(lr.MaxError, "  "))
 	}
 }
 
@@ -328,6 +336,17 @@ func evidenceText(rep *check.Report) string {
 	return ""
 }
 
+// levelWord says a level of evidence in a sentence.
+func levelWord(level string) string {
+	switch level {
+	case check.Certified:
+		return "every input of each certified or run"
+	case check.Exhaustive:
+		return "every input of each run"
+	}
+	return "on sampled inputs"
+}
+
 // shortList joins numbers, eliding the middle of a long list.
 func shortList(xs []string) string {
 	if len(xs) > 8 {
@@ -359,6 +378,10 @@ func printSummary(w io.Writer, rep *check.Report) {
 		fmt.Fprintf(w, "PASS: every case passed at every checked length up to n = %d (checked: %s)\n", rep.Limit, strings.Join(checked, ", "))
 		fmt.Fprintf(w, "  evidence  %s\n\n", evidenceText(rep))
 		return
+	}
+	if rep.DecisionLimit > rep.Limit {
+		fmt.Fprintf(w, "DECIDES: every output decides right (%s: nearer the right value than the wrong one) at every checked length up to n = %d, %s, though not exactly beyond n = %d\n",
+			strings.Join(rep.Decisions, ", "), rep.DecisionLimit, levelWord(rep.DecisionLevel), rep.Limit)
 	}
 	f := rep.FirstFailure
 	if rep.Limit > 0 {
