@@ -34,8 +34,8 @@ func Cases(con *recipes.Construction, runner model.Runner, inputs []recipes.Case
 type caseResult struct {
 	// decided: every position decides right (Decides), exact or not.
 	exact, passed, decided bool
-	errs          []*big.Rat // |error| per output value; nil entry: not finite
-	failure       *Failure
+	errs                   []*big.Rat // |error| per output value; nil entry: not finite
+	failure                *Failure
 }
 
 // checkLength checks the inputs with workers goroutines, each input

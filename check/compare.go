@@ -1,9 +1,9 @@
 package check
 
 import (
-	"slices"
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"

@@ -180,8 +180,8 @@ func (ck *Checker) enumerate(lengths []int, shard, shards int, sh *shared) ([]Le
 // position's failure (without the string's length, text and index).
 type verdict struct {
 	exact, passed, decided bool
-	errs          []*big.Rat
-	failure       *Failure
+	errs                   []*big.Rat
+	failure                *Failure
 }
 
 // then is v followed by the verdict w of the next positions, merged as
@@ -350,9 +350,9 @@ func sameWant(a, b recipes.Want) bool {
 // lengthTally adds up the cases of one length as checkLength does.
 type lengthTally struct {
 	cases, exact, passed, decided int
-	maxErr               []*big.Rat
-	inf                  []bool
-	failure              *Failure // the failure of the lowest index
+	maxErr                        []*big.Rat
+	inf                           []bool
+	failure                       *Failure // the failure of the lowest index
 }
 
 func (t *lengthTally) add(v verdict, index int, failure func() *Failure) {
