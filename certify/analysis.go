@@ -64,13 +64,15 @@ type analysis[T any] struct {
 	// lastAttn is the index of the last attention step (−1: none): after
 	// it the states are pooled.
 	lastAttn int
+	// proj caches the reference's projections, by layer, head and matrix.
+	proj map[[3]int]*projections
 }
 
 // newAnalysis checks that the two models have the same shape and works out
 // the steps and the live components; why says why they cannot be
 // analysed together.
 func newAnalysis[T any](in Input, n int, r *model.Instance[*big.Rat], m *model.Instance[T], res *Result) (*analysis[T], string) {
-	a := &analysis[T]{in: in, n: n, r: r, m: m, b: m.B, res: res, maxStates: in.MaxStates, lastAttn: -1}
+	a := &analysis[T]{in: in, n: n, r: r, m: m, b: m.B, res: res, maxStates: in.MaxStates, lastAttn: -1, proj: map[[3]int]*projections{}}
 	if a.maxStates <= 0 {
 		a.maxStates = DefaultMaxStates
 	}

@@ -21,7 +21,18 @@ type pairTable[T any] struct {
 func newPairTable[T any]() *pairTable[T] { return &pairTable[T]{ids: map[string]int{}} }
 
 func (t *pairTable[T]) id(a *analysis[T], r []*big.Rat, m []T, w witness) int {
-	key := pairKey(a.b, r, m)
+	return t.add(pairKey(a.b, r, m), r, m, w)
+}
+
+// idOf is id for a reference vector known by its id rid among the
+// reference's projections of one matrix.
+func (t *pairTable[T]) idOf(a *analysis[T], rid int, r []*big.Rat, m []T, w witness) int {
+	buf := strconv.AppendInt(nil, int64(rid), 10)
+	buf = append(buf, '|')
+	return t.add(string(appendValues(buf, a.b, m)), r, m, w)
+}
+
+func (t *pairTable[T]) add(key string, r []*big.Rat, m []T, w witness) int {
 	if id, ok := t.ids[key]; ok {
 		return id
 	}
@@ -58,6 +69,7 @@ type head[T any] struct {
 	// keeping every query's would cost n² scores.
 	scoreQID int
 	scoresR  map[int]*big.Rat
+	scoresF  map[int]float64
 	scoresM  map[int]T
 }
 
@@ -91,16 +103,25 @@ func (a *analysis[T]) attention(k, l int, cur *states[T]) (*states[T], string) {
 			heads[hd].seen[i] = map[[2]int]bool{}
 		}
 	}
-	// Pass 1: the keys and values each position can hold, and where each
-	// query occurs.
+	// Pass 1: the keys and values each position can hold, where each
+	// query occurs, and the distinct entries (query ids, and what the
+	// residual connection reads) whose outputs pass 2 works out. After the
+	// last attention sublayer of an unmasked head the position does not
+	// matter, and entries are shared by every position.
+	next := a.newStates(k)
+	global := next.pooled && spec.Mask == model.NoMask
+	var entries []entry[T]
+	seenEntry := map[string]bool{}
 	for i := 1; i <= a.n; i++ {
 		why := a.each(cur, i, func(s *state[T]) string {
 			qs, ks, vs, why := a.project3(l, s)
 			if why != "" {
 				return why
 			}
+			qids := make([]int, len(heads))
 			for hd, h := range heads {
-				qid := h.queries.id(a, qs[hd].r, qs[hd].m, s.w)
+				qid := h.queries.idOf(a, qs[hd].rid, qs[hd].r, qs[hd].m, s.w)
+				qids[hd] = qid
 				for len(h.qlo) <= qid {
 					h.qlo, h.qhi = append(h.qlo, i), append(h.qhi, i)
 					h.wlo, h.whi = append(h.wlo, s.w), append(h.whi, s.w)
@@ -111,12 +132,23 @@ func (a *analysis[T]) attention(k, l int, cur *states[T]) (*states[T], string) {
 				if i > h.qhi[qid] {
 					h.qhi[qid], h.whi[qid] = i, s.w
 				}
-				kid := h.keys.id(a, ks[hd].r, ks[hd].m, s.w)
-				vid := h.vals.id(a, vs[hd].r, vs[hd].m, s.w)
+				kid := h.keys.idOf(a, ks[hd].rid, ks[hd].r, ks[hd].m, s.w)
+				vid := h.vals.idOf(a, vs[hd].rid, vs[hd].r, vs[hd].m, s.w)
 				if !h.seen[i-1][[2]int{kid, vid}] {
 					h.seen[i-1][[2]int{kid, vid}] = true
 					h.items[i-1] = append(h.items[i-1], item{pos: i, kid: kid, vid: vid, w: s.w})
 				}
+			}
+			buf := append([]byte(a.residualKey(k, s)), '|')
+			for _, q := range qids {
+				buf = strconv.AppendInt(append(buf, ','), int64(q), 10)
+			}
+			if !global {
+				buf = strconv.AppendInt(append(buf, '@'), int64(i), 10)
+			}
+			if key := string(buf); !seenEntry[key] {
+				seenEntry[key] = true
+				entries = append(entries, entry[T]{pos: i, qids: qids, s: s})
 			}
 			return ""
 		})
@@ -124,63 +156,51 @@ func (a *analysis[T]) attention(k, l int, cur *states[T]) (*states[T], string) {
 			return nil, why
 		}
 	}
-	// Pass 2: each state's outputs. The state after the sublayer depends
-	// only on the components of s the residual connection reads and on the
-	// heads' outputs: done is the set of those already added.
-	next := a.newStates(k)
+	// Pass 2: each entry's outputs, and the states they make. The state
+	// after the sublayer depends only on the components of s the residual
+	// connection reads and on the heads' outputs: done holds those added.
 	done := map[string]bool{}
-	for i := 1; i <= a.n; i++ {
-		if !next.pooled {
+	for x, e := range entries {
+		if !next.pooled && (x == 0 || entries[x-1].pos != e.pos) {
 			done = map[string]bool{}
 		}
-		why := a.each(cur, i, func(s *state[T]) string {
-			qs, why := a.queries(l, s)
+		options := make([][]int, len(heads))
+		for hd, h := range heads {
+			outs, why := a.headOutputs(h, e.qids[hd], e.pos, e.s.w)
 			if why != "" {
-				return why
+				return nil, why
 			}
-			options := make([][]int, len(heads))
-			for hd, h := range heads {
-				qid := h.queries.id(a, qs[hd].r, qs[hd].m, s.w)
-				outs, why := a.headOutputs(h, qid, i, s.w)
-				if why != "" {
-					return why
-				}
-				options[hd] = outs
-			}
-			return a.combine(next, done, k, l, i, s, heads, options)
-		})
-		if why != "" {
+			options[hd] = outs
+		}
+		if why := a.combine(next, done, k, l, e.pos, e.s, heads, options); why != "" {
 			return nil, why
 		}
 	}
 	return next, ""
 }
 
-// queries computes every head's query of state s.
-func (a *analysis[T]) queries(l int, s *state[T]) ([]vecPair[T], string) {
-	xr, err := a.r.SublayerInput(l, true, s.r)
-	if err != nil {
-		return nil, fmt.Sprintf("layer %d attention's norm in the reference: %v", l+1, err)
-	}
-	xm, err := a.m.SublayerInput(l, true, s.m)
-	if err != nil {
-		return nil, fmt.Sprintf("layer %d attention's norm in the model: %v", l+1, err)
-	}
-	qs := make([]vecPair[T], len(a.r.Attention(l).Heads))
-	for hd := range qs {
-		qs[hd].r = a.r.HeadQuery(l, hd, xr)
-		qs[hd].m = a.m.HeadQuery(l, hd, xm)
-	}
-	return qs, ""
+// entry is a state whose outputs an attention sublayer works out: its
+// position, its query id in each head, and the state itself (one of those
+// with the same query ids and residual reads).
+type entry[T any] struct {
+	pos  int
+	qids []int
+	s    *state[T]
 }
 
-// vecPair is one projection of a state, in both models.
+// vecPair is one projection of a state, in both models (rid: the id of
+// r among the reference's projections of its matrix).
 type vecPair[T any] struct {
-	r []*big.Rat
-	m []T
+	rid int
+	r   []*big.Rat
+	m   []T
 }
 
-// project3 computes every head's query, key and value of state s.
+// project3 computes every head's query, key and value of state s, each
+// with the id of its reference vector: the reference's projections are
+// exact, so they depend only on the columns their matrix reads, and are
+// computed once per distinct value of those (the lookup's queries depend
+// on q alone, its keys on j alone).
 func (a *analysis[T]) project3(l int, s *state[T]) (qs, ks, vs []vecPair[T], why string) {
 	xr, err := a.r.SublayerInput(l, true, s.r)
 	if err != nil {
@@ -193,10 +213,60 @@ func (a *analysis[T]) project3(l int, s *state[T]) (qs, ks, vs []vecPair[T], why
 	heads := len(a.r.Attention(l).Heads)
 	qs, ks, vs = make([]vecPair[T], heads), make([]vecPair[T], heads), make([]vecPair[T], heads)
 	for hd := 0; hd < heads; hd++ {
-		qs[hd].r, ks[hd].r, vs[hd].r = a.r.HeadProjections(l, hd, xr)
-		qs[hd].m, ks[hd].m, vs[hd].m = a.m.HeadProjections(l, hd, xm)
+		for p, dst := range [][]vecPair[T]{qs, ks, vs} {
+			proj := model.Projection(p)
+			c := a.projCache(l, hd, proj)
+			dst[hd].rid, dst[hd].r = c.get(xr, func() []*big.Rat { return a.r.HeadProjection(l, hd, proj, xr) })
+			dst[hd].m = a.m.HeadProjection(l, hd, proj, xm)
+		}
 	}
 	return qs, ks, vs, ""
+}
+
+// projections caches the reference's projections of one matrix by the
+// values of the columns it reads.
+type projections struct {
+	cols []int
+	ids  map[string]int
+	vecs [][]*big.Rat
+}
+
+func (c *projections) get(x []*big.Rat, compute func() []*big.Rat) (int, []*big.Rat) {
+	var buf []byte
+	for _, col := range c.cols {
+		buf = appendRats(buf, x[col:col+1])
+	}
+	if id, ok := c.ids[string(buf)]; ok {
+		return id, c.vecs[id]
+	}
+	v := compute()
+	c.ids[string(buf)] = len(c.vecs)
+	c.vecs = append(c.vecs, v)
+	return len(c.vecs) - 1, v
+}
+
+// projCache is the cache of head hd of layer l's matrix p.
+func (a *analysis[T]) projCache(l, hd int, p model.Projection) *projections {
+	key := [3]int{l, hd, int(p)}
+	if c, ok := a.proj[key]; ok {
+		return c
+	}
+	head := a.r.Model.Layers[l].Attention.Heads[hd]
+	w := head.Q
+	switch p {
+	case model.KeyProjection:
+		w = head.K
+	case model.ValueProjection:
+		w = head.V
+	}
+	c := &projections{ids: map[string]int{}}
+	for col, on := range nonzeroCols(w) {
+		if on {
+			c.cols = append(c.cols, col)
+		}
+	}
+	a.proj[key] = c
+	return c
 }
 
 // combine adds, for state s at position i, the state after the sublayer
@@ -254,32 +324,48 @@ func (a *analysis[T]) addCombined(next *states[T], k, l, i int, s *state[T], hea
 
 // scores returns the exact and the checked model's score of key kid for
 // query qid.
-func (a *analysis[T]) scores(h *head[T], qid, kid int) (*big.Rat, T, string) {
+func (a *analysis[T]) scores(h *head[T], qid, kid int) (*big.Rat, float64, T, string) {
 	if qid != h.scoreQID {
-		h.scoreQID, h.scoresR, h.scoresM = qid, map[int]*big.Rat{}, map[int]T{}
+		h.scoreQID, h.scoresR, h.scoresF, h.scoresM = qid, map[int]*big.Rat{}, map[int]float64{}, map[int]T{}
 	}
 	if sr, ok := h.scoresR[kid]; ok {
-		return sr, h.scoresM[kid], ""
+		return sr, h.scoresF[kid], h.scoresM[kid], ""
 	}
+	var zero T
 	sr, err := a.r.HeadScore(h.l, h.hd, h.queries.r[qid], h.keys.r[kid])
 	if err != nil {
-		var zero T
-		return nil, zero, fmt.Sprintf("layer %d head %d's score in the reference: %v", h.l+1, h.hd+1, err)
+		return nil, 0, zero, fmt.Sprintf("layer %d head %d's score in the reference: %v", h.l+1, h.hd+1, err)
 	}
 	sm, err := a.m.HeadScore(h.l, h.hd, h.queries.m[qid], h.keys.m[kid])
 	if err != nil {
-		var zero T
-		return nil, zero, fmt.Sprintf("layer %d head %d's score in the model: %v", h.l+1, h.hd+1, err)
+		return nil, 0, zero, fmt.Sprintf("layer %d head %d's score in the model: %v", h.l+1, h.hd+1, err)
 	}
-	h.scoresR[kid], h.scoresM[kid] = sr, sm
-	return sr, sm, ""
+	f, _ := sr.Float64()
+	h.scoresR[kid], h.scoresF[kid], h.scoresM[kid] = sr, f, sm
+	return sr, f, sm, ""
 }
 
-// scored is an item with its scores for one query.
+// scored is an item with its scores for one query: exact (sr, and f, a
+// float64 rounding of it that orders most pairs without big.Rat), and the
+// model's.
 type scored[T any] struct {
 	item
 	sr *big.Rat
+	f  float64
 	sm T
+}
+
+// cmpExact orders two items by their exact scores: by f where they
+// differ (a correctly rounded conversion keeps the order: f(x) < f(y)
+// implies x < y), else exactly.
+func cmpExact[T any](x, y *scored[T]) int {
+	switch {
+	case x.f < y.f:
+		return -1
+	case x.f > y.f:
+		return 1
+	}
+	return x.sr.Cmp(y.sr)
 }
 
 // inRange lists the items of positions lo … hi with their scores for
@@ -288,11 +374,11 @@ func (a *analysis[T]) inRange(h *head[T], qid, lo, hi int) ([]scored[T], string)
 	var out []scored[T]
 	for p := lo; p <= hi; p++ {
 		for _, it := range h.items[p-1] {
-			sr, sm, why := a.scores(h, qid, it.kid)
+			sr, f, sm, why := a.scores(h, qid, it.kid)
 			if why != "" {
 				return nil, why
 			}
-			out = append(out, scored[T]{it, sr, sm})
+			out = append(out, scored[T]{it, sr, f, sm})
 		}
 	}
 	return out, ""
@@ -331,8 +417,8 @@ func (a *analysis[T]) headOutputs(h *head[T], qid, i int, qw witness) ([]int, st
 	if why != "" {
 		return nil, why
 	}
-	sort.SliceStable(items, func(x, y int) bool { return items[x].sr.Cmp(items[y].sr) < 0 })
-	candR := candidates(items, func(x, y *scored[T]) int { return x.sr.Cmp(y.sr) })
+	sort.SliceStable(items, func(x, y int) bool { return cmpExact(&items[x], &items[y]) < 0 })
+	candR := candidates(items, cmpExact[T])
 	var pairs [][2]int
 	if a.checkOrder(h, items, candR, qw, i) {
 		for x, c := range candR {
@@ -353,7 +439,7 @@ func (a *analysis[T]) headOutputs(h *head[T], qid, i int, qw witness) ([]int, st
 					continue
 				}
 				ix, iy := &items[x], &items[y]
-				if x == y || ix.pos != iy.pos && ix.sr.Cmp(iy.sr) >= 0 && a.b.Cmp(iy.sm, ix.sm) >= 0 {
+				if x == y || ix.pos != iy.pos && cmpExact(ix, iy) >= 0 && a.b.Cmp(iy.sm, ix.sm) >= 0 {
 					pairs = append(pairs, [2]int{x, y})
 				}
 			}
@@ -446,7 +532,7 @@ func (a *analysis[T]) ties(h *head[T], items []scored[T], it *scored[T], exact b
 		if other.pos == it.pos {
 			continue
 		}
-		same := other.sr.Cmp(it.sr) == 0
+		same := cmpExact(other, it) == 0
 		if !exact {
 			same = a.b.Cmp(other.sm, it.sm) == 0
 		}
@@ -505,7 +591,7 @@ func (a *analysis[T]) checkOrder(h *head[T], items []scored[T], cand []bool, qw 
 	var groups [][2]int
 	for g := 0; g < len(items); {
 		e := g
-		for e < len(items) && items[e].sr.Cmp(items[g].sr) == 0 {
+		for e < len(items) && cmpExact(&items[e], &items[g]) == 0 {
 			e++
 		}
 		groups = append(groups, [2]int{g, e})

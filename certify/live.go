@@ -79,7 +79,7 @@ func allOf(d int) []bool {
 func nonzeroCols(w model.Matrix) []bool {
 	out := make([]bool, w.Cols)
 	for k, e := range w.Data {
-		if !e.IsZero() {
+		if !e.IsZeroLiteral() {
 			out[k%w.Cols] = true
 		}
 	}

@@ -61,6 +61,11 @@ func NewChecker(r *recipes.Recipe, opts Options) (*Checker, error) {
 	return &Checker{Recipe: r, Con: con, Runner: runner, opts: opts, spec: spec}, nil
 }
 
+// MaxWhole is the most inputs of one length enumerated and run whole
+// (each held in memory); beyond it only a depth-first enumeration
+// (enumerate.go) covers every input.
+const MaxWhole = 1 << 20
+
 // Inputs returns the inputs of length n: every one when there are at most
 // opts.Exhaustive; otherwise the inputs the analysis suggests (where it
 // found an order the format breaks: package certify), then
@@ -76,8 +81,10 @@ func (ck *Checker) Inputs(n int) (inputs []recipes.Case, exhaustive bool) {
 func (ck *Checker) inputs(n int) (inputs []recipes.Case, exhaustive bool, candidates int) {
 	if ck.opts.Exhaustive > 0 {
 		// The probe draws from its own generator: it must not consume
-		// the random inputs' stream.
-		inputs, exhaustive = ck.Con.Inputs(n, rand.New(rand.NewPCG(0, 0)), ck.opts.Exhaustive)
+		// the random inputs' stream. Inputs run whole are held in memory
+		// at once: at most MaxWhole of them (a depth-first enumeration,
+		// which holds one path, goes further).
+		inputs, exhaustive = ck.Con.Inputs(n, rand.New(rand.NewPCG(0, 0)), min(ck.opts.Exhaustive, MaxWhole))
 	}
 	if exhaustive {
 		return inputs, true, 0

@@ -122,9 +122,29 @@ func (ck *Checker) enumerate(lengths []int, shard, shards int, sh *shared) ([]Le
 		}
 	}
 	pr, err := model.NewPrefixRunner(ck.Runner, maxLen)
-	if err != nil {
+	if err == nil {
+		return ck.enumerateWith(pr, lengths, maxLen, shard, shards, sh), true
+	}
+	if con.Model.Causal() != nil {
 		return nil, false
 	}
+	// The position encoding depends on the length (i/n): one search per
+	// length, each with that length's encoding.
+	out := make([]LengthReport, len(lengths))
+	for i, n := range lengths {
+		pr, err := model.NewPrefixRunnerAt(ck.Runner, n)
+		if err != nil {
+			return nil, false
+		}
+		out[i] = ck.enumerateWith(pr, []int{n}, n, shard, shards, sh)[0]
+	}
+	return out, true
+}
+
+// enumerateWith is enumerate's depth-first search with the runner pr, for
+// the given lengths up to maxLen.
+func (ck *Checker) enumerateWith(pr model.PrefixRunner, lengths []int, maxLen, shard, shards int, sh *shared) []LengthReport {
+	k := len(ck.Con.Model.Alphabet)
 	checked := make([]bool, maxLen+1)
 	for _, n := range lengths {
 		checked[n] = true
@@ -171,7 +191,7 @@ func (ck *Checker) enumerate(lengths []int, shard, shards int, sh *shared) ([]Le
 		out[i] = t.report()
 		out[i].N, out[i].Exhaustive, out[i].Level = n, true, Exhaustive
 	}
-	return out, true
+	return out
 }
 
 // verdict is checkCase's result on some positions: whether every output

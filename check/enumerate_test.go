@@ -27,9 +27,10 @@ var enumerateCases = []struct {
 	maxN      int
 	params    map[string]string
 	fails     bool
-	// unstable: the model is not prefix-stable (a past mask, or pe_n(i)
-	// depending on n), so it must be run whole (and is).
-	unstable bool
+	// whole: a position sees later ones (a past mask), so the model must
+	// be run whole (and is). A position encoding that depends on n
+	// (pe_n(i) = i/n) is enumerated one length at a time.
+	whole bool
 }{
 	{"dyck1", model.AverageHardmax, "exact", 9, nil, false, false},
 	{"dyck1", model.Softmax, "exact", 8, nil, false, false},
@@ -45,8 +46,9 @@ var enumerateCases = []struct {
 	{"inverse-position", model.AverageHardmax, "fp16", 8, nil, true, false},
 	{"pred", model.RightHardmax, "exact", 6, nil, false, false},
 	{"pred", model.AverageHardmax, "fp32", 6, nil, true, false},
-	{"pred", model.AverageHardmax, "exact", 6, map[string]string{"t": "j/n"}, false, true},
-	{"pred-strict", model.RightHardmax, "fp64", 6, nil, false, true},
+	{"pred", model.AverageHardmax, "exact", 6, map[string]string{"t": "j/n"}, false, false},
+	{"pred-strict", model.RightHardmax, "fp64", 6, nil, false, false},
+	{"pred-strict", model.LeftHardmax, "bf16", 7, nil, false, false},
 }
 
 // TestEnumerateMatchesScratch checks that Run gives the same report,
@@ -80,8 +82,8 @@ func TestEnumerateMatchesScratch(t *testing.T) {
 			if ck, err = NewChecker(r, opts); err != nil {
 				t.Fatal(err)
 			}
-			if _, ok := ck.enumerate([]int{maxN}, 0, 1, nil); ok == tc.unstable {
-				t.Fatalf("%s: enumerated depth first: %v, want %v", name, ok, !tc.unstable)
+			if _, ok := ck.enumerate([]int{maxN}, 0, 1, nil); ok == tc.whole {
+				t.Fatalf("%s: enumerated depth first: %v, want %v", name, ok, !tc.whole)
 			}
 			dfs, err := Run(r, opts)
 			if err != nil {
@@ -249,13 +251,33 @@ func TestEnumerateCheckDyck1(t *testing.T) {
 	if _, err := Enumerate(r, Options{Precision: numeric.MustParsePrecision("exact"), Weighting: model.AverageHardmax, MaxN: 3}, 3, false); err == nil {
 		t.Error("lookup: enumerated depth first")
 	}
-	r, err = recipes.Get("pred-strict") // pe = i/n
+	// A position encoding that depends on the length (pred-strict's i/n)
+	// is enumerated one length at a time, to the reports of whole runs; a
+	// model that attends to later positions (dyck12's right neighbours)
+	// is refused.
+	r, err = recipes.Get("pred-strict")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Enumerate(r, Options{Precision: numeric.MustParsePrecision("exact"), Weighting: model.RightHardmax, MaxN: 3}, 3, false)
+	opts := Options{Precision: numeric.MustParsePrecision("exact"), Weighting: model.RightHardmax, MaxN: 6}
+	dfs, err := Enumerate(r, opts, 6, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := Enumerate(r, opts, 6, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(dfs, whole) {
+		t.Errorf("pred-strict: depth first %+v, from scratch %+v", dfs, whole)
+	}
+	r, err = recipes.Get("dyck12")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Enumerate(r, Options{Precision: numeric.MustParsePrecision("exact"), Weighting: model.LeftHardmax, MaxN: 3}, 3, false)
 	if !errors.Is(err, model.ErrNotPrefixStable) {
-		t.Errorf("pred-strict: %v, want ErrNotPrefixStable", err)
+		t.Errorf("dyck12: %v, want ErrNotPrefixStable", err)
 	}
 }
 

@@ -7,11 +7,13 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/transformer-cookbook/verify/internal/atomicfile"
 
+	"github.com/transformer-cookbook/verify/check"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
@@ -74,6 +76,23 @@ func pointGlyph(c color.Color, shape draw.GlyphDrawer) draw.GlyphStyle {
 
 func infGlyph(c color.Color) draw.GlyphStyle {
 	return draw.GlyphStyle{Color: c, Radius: vg.Points(4), Shape: draw.CrossGlyph{}}
+}
+
+// sampledGlyph marks a length checked on sampled inputs only: a ring,
+// hollow where the lengths certified or run on every input are filled.
+func sampledGlyph(c color.Color) draw.GlyphStyle {
+	return draw.GlyphStyle{Color: c, Radius: vg.Points(2.5), Shape: draw.RingGlyph{}}
+}
+
+// levelName says a row's evidence in the legend.
+func levelName(level string) string {
+	switch level {
+	case check.Certified:
+		return "certified"
+	case check.Exhaustive:
+		return "all run"
+	}
+	return "sampled"
 }
 
 func predictedGlyph(c color.Color) draw.GlyphStyle {
@@ -148,6 +167,9 @@ type point struct {
 	n   int
 	err float64
 	inf bool
+	// sampled: the length rests on a few inputs (drawn hollow); the
+	// others were certified or run on every input.
+	sampled bool
 }
 
 // rowPoints reads a row's checked lengths: the largest error over the
@@ -162,7 +184,7 @@ func rowPoints(row *Row) ([]point, error) {
 		if len(lr.MaxError) == 0 {
 			continue
 		}
-		pt := point{n: lr.N}
+		pt := point{n: lr.N, sampled: lr.Level != check.Certified && lr.Level != check.Exhaustive}
 		for _, s := range lr.MaxError {
 			v, err := parseError(s)
 			if err != nil {
@@ -387,8 +409,11 @@ func newFigure(rep *Report) (*figure, error) {
 		shape := rowShape(i)
 		marks := &plotter.Scatter{XYs: xys, GlyphStyle: pointGlyph(c, shape)}
 		marks.GlyphStyleFunc = func(k int) draw.GlyphStyle {
-			if pts[k].inf {
+			switch {
+			case pts[k].inf:
 				return infGlyph(c)
+			case pts[k].sampled:
+				return sampledGlyph(c)
 			}
 			return pointGlyph(c, shape)
 		}
@@ -396,13 +421,13 @@ func newFigure(rep *Report) (*figure, error) {
 
 		text := row.Precision + ": "
 		if row.Failure != nil {
-			text += "limit " + strconv.Itoa(row.Limit)
+			text += "limit " + strconv.Itoa(row.Limit) + " (" + levelName(row.LimitLevel) + ")"
 			if row.Limit >= 1 {
 				p.Add(vline(row.Limit, c, limitDashes))
 				limits = true
 			}
 		} else {
-			text += "no failure"
+			text += "no failure (" + levelName(row.LimitLevel) + ")"
 		}
 		if pr := row.Prediction; pr != nil && pr.Limit > 0 {
 			text += ", predicted " + strconv.Itoa(pr.Limit)
@@ -426,6 +451,12 @@ func newFigure(rep *Report) (*figure, error) {
 	for _, pts := range all {
 		if hasInf(pts) {
 			leg.Add("not finite (inf)", &plotter.Scatter{GlyphStyle: infGlyph(keyColor)})
+			break
+		}
+	}
+	for _, pts := range all {
+		if slices.ContainsFunc(pts, func(pt point) bool { return pt.sampled }) {
+			leg.Add("hollow: sampled inputs only", &plotter.Scatter{GlyphStyle: sampledGlyph(keyColor)})
 			break
 		}
 	}
@@ -467,9 +498,9 @@ func (f *figure) render(c draw.Canvas) (err error) {
 	c.FillText(sty, vg.Point{X: c.Center().X, Y: c.Max.Y - margin}, f.title)
 	c = draw.Crop(c, margin, -margin, margin, -(margin + sty.Rectangle(f.title).Size().Y + vg.Points(4)))
 
-	// The legend takes what it needs, up to 40% of the width; longer
+	// The legend takes what it needs, up to 45% of the width; longer
 	// entries are cut off at the edge rather than squeezing the data.
-	legWidth := min(f.legend.Rectangle(c).Size().X+vg.Points(8), c.Size().X*0.4)
+	legWidth := min(f.legend.Rectangle(c).Size().X+vg.Points(8), c.Size().X*0.45)
 	f.legend.Draw(draw.Crop(c, c.Size().X-legWidth+vg.Points(8), 0, 0, 0))
 	f.plot.Draw(draw.Crop(c, 0, -legWidth, 0, 0))
 	return nil

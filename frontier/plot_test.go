@@ -14,11 +14,15 @@ import (
 )
 
 // plotReport is a small frontier by hand: fp16 fails at n = 4 with a
-// prediction of 3 and goes to inf at 8, bf16 never fails, and a third
-// precision cannot run.
+// prediction of 3 and goes to inf at 8, certified up to its limit; bf16
+// never fails, on sampled inputs; and a third precision cannot run.
 func plotReport() *Report {
 	lr := func(n int, errs ...string) check.LengthReport {
-		return check.LengthReport{N: n, Cases: 2, Passed: 2, Exact: 2, MaxError: errs}
+		level := check.Sampled
+		if n <= 3 {
+			level = check.Certified
+		}
+		return check.LengthReport{N: n, Cases: 2, Passed: 2, Exact: 2, MaxError: errs, Level: level}
 	}
 	return &Report{
 		Recipe:    "lookup",
@@ -30,13 +34,15 @@ func plotReport() *Report {
 				Precision:  "fp16",
 				Checked:    []check.LengthReport{lr(1, "0", "0"), lr(2, "0", "0"), lr(3, "0", "1e-3"), lr(4, "0.5", "0"), lr(8, "inf", "0.25")},
 				Limit:      3,
+				LimitLevel: check.Certified,
 				Failure:    &Failure{Failure: check.Failure{N: 4}},
 				Prediction: &Prediction{Gap: "1", Magnitude: "n^2", Limit: 3, Why: "by hand"},
 			},
 			{
-				Precision: "bf16",
-				Checked:   []check.LengthReport{lr(1, "0", "0"), lr(2, "0", "0"), lr(4, "0", "0"), lr(8, "0", "0")},
-				Limit:     8,
+				Precision:  "bf16",
+				Checked:    []check.LengthReport{lr(1, "0", "0"), lr(2, "0", "0"), lr(4, "0", "0"), lr(8, "0", "0")},
+				Limit:      8,
+				LimitLevel: check.Sampled,
 			},
 			{Precision: "fp8e4m3", Error: "the weights overflow"},
 		},
@@ -103,8 +109,9 @@ func TestPlotSVG(t *testing.T) {
 	text := svgText(t, path)
 	for _, want := range []string{
 		"lookup (§Quadratic Maximization), AHAT: max |error| against n",
-		"fp16: limit 3, predicted 3",
-		"bf16: no failure",
+		"fp16: limit 3 (certified), predicted 3",
+		"bf16: no failure (sampled)",
+		"hollow: sampled inputs only",
 		"fp8e4m3: cannot run",
 		"max |error| (0 drawn at 1e-20)",
 		"\ninf\n", // the top tick

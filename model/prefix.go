@@ -80,10 +80,8 @@ func NewPrefixRunner(r Runner, maxLen int) (PrefixRunner, error) {
 // PrefixStable reports why m is not prefix-stable up to length maxLen
 // (nil when it is): see NewPrefixRunner.
 func (m *Model) PrefixStable(maxLen int) error {
-	for l, layer := range m.Layers {
-		if a := layer.Attention; a != nil && a.Mask != Future && a.Mask != StrictFuture {
-			return fmt.Errorf("layer %d attention is masked %s, so a position sees later ones: %w", l+1, a.Mask, ErrNotPrefixStable)
-		}
+	if err := m.Causal(); err != nil {
+		return err
 	}
 	if m.Position == nil {
 		return nil
@@ -109,6 +107,35 @@ func (m *Model) PrefixStable(maxLen int) error {
 		}
 	}
 	return nil
+}
+
+// Causal reports why m's positions may see later ones (nil when every
+// attention sublayer is masked Future or StrictFuture): then a position's
+// stream depends on the positions up to it only, in a string of a given
+// length.
+func (m *Model) Causal() error {
+	for l, layer := range m.Layers {
+		if a := layer.Attention; a != nil && a.Mask != Future && a.Mask != StrictFuture {
+			return fmt.Errorf("layer %d attention is masked %s, so a position sees later ones: %w", l+1, a.Mask, ErrNotPrefixStable)
+		}
+	}
+	return nil
+}
+
+// NewPrefixRunnerAt returns an incremental runner of r for the strings of
+// length n alone: the position encoding is pe_n's, so that the prefixes
+// it extends are those of strings of length n, and their outputs are
+// those of such strings (a model whose encoding depends on the length,
+// such as i/n, can be enumerated one length at a time). It fails, wrapping
+// ErrNotPrefixStable, when r's model is not causally masked.
+func NewPrefixRunnerAt(r Runner, n int) (PrefixRunner, error) {
+	p, ok := r.(interface {
+		prefixRunnerAt(n int) (PrefixRunner, error)
+	})
+	if !ok {
+		return nil, fmt.Errorf("%T runs whole strings only: %w", r, ErrNotPrefixStable)
+	}
+	return p.prefixRunnerAt(n)
 }
 
 type prefixRunner[T any] struct {
@@ -244,6 +271,21 @@ func (inst *Instance[T]) prefixRunner(maxLen int) (PrefixRunner, error) {
 	if err := inst.Model.PrefixStable(maxLen); err != nil {
 		return nil, err
 	}
+	return inst.newPrefixRunner(maxLen)
+}
+
+func (inst *Instance[T]) prefixRunnerAt(n int) (PrefixRunner, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("prefix runner: the length must be at least 1, got %d", n)
+	}
+	if err := inst.Model.Causal(); err != nil {
+		return nil, err
+	}
+	return inst.newPrefixRunner(n)
+}
+
+// newPrefixRunner is a runner whose position encoding is pe_maxLen's.
+func (inst *Instance[T]) newPrefixRunner(maxLen int) (PrefixRunner, error) {
 	pe, err := inst.positions(maxLen)
 	if err != nil {
 		return nil, err

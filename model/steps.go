@@ -122,17 +122,27 @@ func (inst *Instance[T]) Attention(l int) *Attention {
 	return nil
 }
 
-// HeadProjections returns the query, key and value of head hd of layer
-// l's attention at a position whose sublayer input is x.
-func (inst *Instance[T]) HeadProjections(l, hd int, x []T) (q, k, v []T) {
-	hp := &inst.layers[l].attn.heads[hd]
-	return inst.matVec(hp.q, x, nil), inst.matVec(hp.k, x, nil), inst.matVec(hp.v, x, nil)
-}
+// Projection names one of a head's matrices.
+type Projection int
 
-// HeadQuery returns the query of head hd of layer l's attention at a
-// position whose sublayer input is x.
-func (inst *Instance[T]) HeadQuery(l, hd int, x []T) []T {
-	return inst.matVec(inst.layers[l].attn.heads[hd].q, x, nil)
+const (
+	QueryProjection Projection = iota
+	KeyProjection
+	ValueProjection
+)
+
+// HeadProjection returns the query, the key or the value of head hd of
+// layer l's attention at a position whose sublayer input is x.
+func (inst *Instance[T]) HeadProjection(l, hd int, p Projection, x []T) []T {
+	hp := &inst.layers[l].attn.heads[hd]
+	w := hp.q
+	switch p {
+	case KeyProjection:
+		w = hp.k
+	case ValueProjection:
+		w = hp.v
+	}
+	return inst.matVec(w, x, nil)
 }
 
 // HeadScore returns the score of key k for query q in head hd of layer

@@ -59,6 +59,10 @@ func Cos(x Expr) Expr { return Expr{&node{op: "cos", args: []Expr{x}}} }
 // treats as 0.
 func (e Expr) IsZero() bool { return e.n == nil }
 
+// IsZeroLiteral reports whether e is 0 as written: the zero value or the
+// literal 0 (not an expression that happens to evaluate to 0).
+func (e Expr) IsZeroLiteral() bool { return e.n == nil || e.n.op == "lit" && e.n.val.Sign() == 0 }
+
 // String prints e in the syntax of the paper's formulas: sqrt(pi/2),
 // log(8*16)/1, -3/4.
 func (e Expr) String() string {

@@ -249,3 +249,24 @@ func TestParseExpr(t *testing.T) {
 		}
 	}
 }
+
+// TestIsZeroLiteral: 0 as written (the zero value, a literal 0, −0/5)
+// and nothing else (an expression equal to 0 is not a literal).
+func TestIsZeroLiteral(t *testing.T) {
+	for _, tc := range []struct {
+		e    Expr
+		want bool
+	}{
+		{Expr{}, true},
+		{LitInt(0), true},
+		{Frac(0, 5), true},
+		{LitInt(1), false},
+		{Frac(-1, 3), false},
+		{Sub(LitInt(1), LitInt(1)), false},
+		{Pi(), false},
+	} {
+		if got := tc.e.IsZeroLiteral(); got != tc.want {
+			t.Errorf("%v.IsZeroLiteral() = %v, want %v", tc.e, got, tc.want)
+		}
+	}
+}
