@@ -147,24 +147,32 @@ func (a *analysis[T]) each(cur *states[T], i int, f func(s *state[T]) string) st
 			if why != "" {
 				return why
 			}
-			if why := f(s); why != "" {
+			if why := a.visit(s, f); why != "" {
 				return why
 			}
 		}
 	case cur.pooled:
 		for _, s := range cur.pool.list {
-			if why := f(s); why != "" {
+			if why := a.visit(s, f); why != "" {
 				return why
 			}
 		}
 	default:
 		for _, s := range cur.at[i-1].list {
-			if why := f(s); why != "" {
+			if why := a.visit(s, f); why != "" {
 				return why
 			}
 		}
 	}
 	return ""
+}
+
+// visit charges for a state, and calls f with it.
+func (a *analysis[T]) visit(s *state[T], f func(s *state[T]) string) string {
+	if why := a.charge(len(s.r) + len(s.m)); why != "" {
+		return why
+	}
+	return f(s)
 }
 
 // positions lists the positions to enumerate: 1 … n, or one pass over a
@@ -325,6 +333,16 @@ func (a *analysis[T]) outputs(cur *states[T]) string {
 		if why != "" {
 			return why
 		}
+	}
+	return ""
+}
+
+// charge counts units of work; why is set once the budget is spent.
+func (a *analysis[T]) charge(units int) string {
+	a.res.Work += int64(units)
+	if a.in.MaxWork > 0 && a.res.Work > a.in.MaxWork {
+		a.res.OverBudget = true
+		return fmt.Sprintf("the analysis stopped after %d units of work, its budget", a.in.MaxWork)
 	}
 	return ""
 }

@@ -210,9 +210,17 @@ func (a *analysis[T]) project3(l int, s *state[T]) (qs, ks, vs []vecPair[T], why
 	if err != nil {
 		return nil, nil, nil, fmt.Sprintf("layer %d attention's norm in the model: %v", l+1, err)
 	}
-	heads := len(a.r.Attention(l).Heads)
+	spec := a.m.Attention(l)
+	heads := len(spec.Heads)
 	qs, ks, vs = make([]vecPair[T], heads), make([]vecPair[T], heads), make([]vecPair[T], heads)
 	for hd := 0; hd < heads; hd++ {
+		// The model's projections are computed whole, each weight a
+		// multiply-add in the machine's arithmetic (a unit is about
+		// sixteen of those).
+		h := spec.Heads[hd]
+		if why := a.charge((len(h.Q.Data) + len(h.K.Data) + len(h.V.Data)) / 16); why != "" {
+			return nil, nil, nil, why
+		}
 		for p, dst := range [][]vecPair[T]{qs, ks, vs} {
 			proj := model.Projection(p)
 			c := a.projCache(l, hd, proj)
@@ -283,6 +291,9 @@ func (a *analysis[T]) combine(next *states[T], done map[string]bool, k, l, i int
 		}
 		if !done[key] {
 			done[key] = true
+			if why := a.charge(len(s.r) + len(s.m)); why != "" {
+				return why
+			}
 			if why := a.addCombined(next, k, l, i, s, heads, options, choice); why != "" {
 				return why
 			}
@@ -332,6 +343,9 @@ func (a *analysis[T]) scores(h *head[T], qid, kid int) (*big.Rat, float64, T, st
 		return sr, h.scoresF[kid], h.scoresM[kid], ""
 	}
 	var zero T
+	if why := a.charge(2 * len(h.keys.r[kid])); why != "" {
+		return nil, 0, zero, why
+	}
 	sr, err := a.r.HeadScore(h.l, h.hd, h.queries.r[qid], h.keys.r[kid])
 	if err != nil {
 		return nil, 0, zero, fmt.Sprintf("layer %d head %d's score in the reference: %v", h.l+1, h.hd+1, err)
@@ -373,6 +387,9 @@ func cmpExact[T any](x, y *scored[T]) int {
 func (a *analysis[T]) inRange(h *head[T], qid, lo, hi int) ([]scored[T], string) {
 	var out []scored[T]
 	for p := lo; p <= hi; p++ {
+		if why := a.charge(len(h.items[p-1])); why != "" {
+			return nil, why
+		}
 		for _, it := range h.items[p-1] {
 			sr, f, sm, why := a.scores(h, qid, it.kid)
 			if why != "" {
@@ -415,6 +432,9 @@ func (a *analysis[T]) headOutputs(h *head[T], qid, i int, qw witness) ([]int, st
 	}
 	items, why := a.inRange(h, qid, lo, hi)
 	if why != "" {
+		return nil, why
+	}
+	if why := a.charge(4 * len(items)); why != "" {
 		return nil, why
 	}
 	sort.SliceStable(items, func(x, y int) bool { return cmpExact(&items[x], &items[y]) < 0 })
@@ -525,6 +545,9 @@ func candidates[T any](items []scored[T], cmp func(x, y *scored[T]) int) []bool 
 func (a *analysis[T]) ties(h *head[T], items []scored[T], it *scored[T], exact bool, i int) (int, string) {
 	if h.spec.Weighting != model.AverageHardmax {
 		return 1, ""
+	}
+	if why := a.charge(len(items)); why != "" {
+		return 0, why
 	}
 	partners := map[int]bool{}
 	for x := range items {

@@ -23,6 +23,12 @@ type Input struct {
 	// recipe, or a model read from a file.
 	Model     *model.Model
 	Precision numeric.Precision
+	// Exact and Runner, when set, are Reference instantiated in exact
+	// arithmetic and Model at Precision (model.New), to be reused rather
+	// than built again at every length: building a wide model costs more
+	// than analysing a short length of it.
+	Exact  *model.Instance[*big.Rat]
+	Runner model.Runner
 	// Symbols lists the reference's symbols a valid input of length n may
 	// hold at position i (1-based); nil means every symbol.
 	Symbols func(i, n int) []int
@@ -36,6 +42,12 @@ type Input struct {
 	// MaxStates caps the state pairs held for one position (or in the
 	// pool after the last attention sublayer); 0 means DefaultMaxStates.
 	MaxStates int
+	// MaxWork bounds the analysis's work, counted in components of the
+	// vectors it computes (a state of width d costs d, a score of keys of
+	// width d_k costs d_k): past it the analysis stops and says so. It is
+	// counted, not timed, so that a report does not depend on the machine.
+	// 0 means no bound.
+	MaxWork int64
 }
 
 // Result is what the analysis concluded at one length.
@@ -54,8 +66,11 @@ type Result struct {
 	Suspects []Suspect `json:"suspects,omitempty"`
 	Breaks   []Suspect `json:"breaks,omitempty"`
 	// States is the largest number of state pairs held at once for one
-	// position or in the pool.
-	States int `json:"states"`
+	// position or in the pool; Work is the work done (Input.MaxWork).
+	States int   `json:"states"`
+	Work   int64 `json:"work"`
+	// OverBudget says the analysis stopped on Input.MaxWork.
+	OverBudget bool `json:"over_budget,omitempty"`
 }
 
 // Suspect is a place where the checked model may differ from the
@@ -90,10 +105,13 @@ func Length(in Input, n int) (*Result, error) {
 		res.Why = "interval arithmetic: the analysis compares points, and an interval's order can be undecided"
 		return res, nil
 	}
-	r, err := model.Instantiate[*big.Rat](numeric.Exact{}, in.Reference)
-	if err != nil {
-		res.Why = "exact arithmetic cannot compute the reference: " + err.Error()
-		return res, nil
+	r := in.Exact
+	if r == nil {
+		var err error
+		if r, err = model.Instantiate[*big.Rat](numeric.Exact{}, in.Reference); err != nil {
+			res.Why = "exact arithmetic cannot compute the reference: " + err.Error()
+			return res, nil
+		}
 	}
 	v := &visitor{in: in, n: n, r: r, res: res}
 	if err := numeric.Visit(in.Precision, v); err != nil {
@@ -119,10 +137,13 @@ func (v *visitor) Interval(numeric.Backend[*numeric.Interval]) error {
 }
 
 func run[T any](v *visitor, b numeric.Backend[T]) error {
-	m, err := model.Instantiate(b, v.in.Model)
-	if err != nil {
-		v.res.Why = fmt.Sprintf("the model cannot run at %s: %v", v.in.Precision, err)
-		return nil
+	m, ok := v.in.Runner.(*model.Instance[T])
+	if !ok || m.Model != v.in.Model {
+		var err error
+		if m, err = model.Instantiate(b, v.in.Model); err != nil {
+			v.res.Why = fmt.Sprintf("the model cannot run at %s: %v", v.in.Precision, err)
+			return nil
+		}
 	}
 	a, why := newAnalysis(v.in, v.n, v.r, m, v.res)
 	if why != "" {

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"math/big"
 	"math/rand/v2"
 
 	"github.com/transformer-cookbook/verify/certify"
@@ -22,11 +23,10 @@ const (
 	Sampled = "sampled"
 )
 
-// DefaultAnalysisBudget is the most state pairs the analysis enumerates
-// per pass over the positions (the sum over positions of the symbols each
-// may hold) unless Options.AnalysisBudget says otherwise: about a second
-// or two of work.
-const DefaultAnalysisBudget = 1 << 19
+// DefaultAnalysisBudget is the work the analysis may do at one length
+// (certify.Input.MaxWork: components of the vectors it computes) unless
+// Options.AnalysisBudget says otherwise: a second or two on one core.
+const DefaultAnalysisBudget = 1 << 22
 
 // maxCandidates bounds the inputs the analysis suggests per length.
 const maxCandidates = 32
@@ -68,6 +68,14 @@ func (ck *Checker) runAnalysis(n int) *analysis {
 		// construction; in exact arithmetic that is the run itself.
 		return &analysis{skipped: "in exact arithmetic the run is the recipe's construction itself: the analysis compares a precision with it, and has nothing to compare"}
 	}
+	ck.mu.Lock()
+	over := ck.overBudget
+	ck.mu.Unlock()
+	if over > 0 && n > over {
+		// The work grows with the length: a length past one that spent
+		// the whole budget would spend it too, for nothing.
+		return &analysis{skipped: fmt.Sprintf("the analysis ran out of its budget at n = %d, below this length", over)}
+	}
 	probe, _ := con.Inputs(n, rand.New(rand.NewPCG(0, 1)), 1)
 	if len(probe) == 0 || probe[0].Stream != nil {
 		return &analysis{skipped: "the inputs are real vectors, not strings over a finite alphabet"}
@@ -75,17 +83,6 @@ func (ck *Checker) runAnalysis(n int) *analysis {
 	budget := ck.opts.AnalysisBudget
 	if budget <= 0 {
 		budget = DefaultAnalysisBudget
-	}
-	work := 0
-	for i := 1; i <= n; i++ {
-		if con.Symbols != nil {
-			work += len(con.Symbols(i, n))
-		} else {
-			work += len(ck.spec.Alphabet)
-		}
-	}
-	if work > budget {
-		return &analysis{skipped: fmt.Sprintf("the analysis would follow %d states per pass, more than its budget of %d", work, budget)}
 	}
 	// The reference's shape: a symbol output is compared by its symbol
 	// alone when the recipe's reference gives no values for it.
@@ -107,12 +104,23 @@ func (ck *Checker) runAnalysis(n int) *analysis {
 		}
 		return Compare(w, got, con.Bounds, labels)
 	}
+	exact, err := ck.exactSpec()
+	if err != nil {
+		return &analysis{skipped: "exact arithmetic cannot compute the recipe's construction: " + err.Error()}
+	}
 	res, err := certify.Length(certify.Input{
-		Reference: ck.spec, Model: con.Model, Precision: ck.opts.Precision,
-		Symbols: con.Symbols, MapSymbol: mapper(con.AdaptSymbols), Right: right,
+		Reference: ck.spec, Model: con.Model, Precision: ck.opts.Precision, Exact: exact, Runner: ck.Runner,
+		Symbols: con.Symbols, MapSymbol: mapper(con.AdaptSymbols), Right: right, MaxWork: int64(budget),
 	}, n)
 	if err != nil {
 		return &analysis{skipped: "the analysis could not run: " + err.Error()}
+	}
+	if res.OverBudget {
+		ck.mu.Lock()
+		if ck.overBudget == 0 || n < ck.overBudget {
+			ck.overBudget = n
+		}
+		ck.mu.Unlock()
 	}
 	an := &analysis{res: res}
 	valid := func(in []int) bool { return con.Valid == nil || con.Valid(recipes.Case{Symbols: in}) == nil }
@@ -120,6 +128,16 @@ func (ck *Checker) runAnalysis(n int) *analysis {
 		an.candidates = append(an.candidates, recipes.Case{Symbols: in})
 	}
 	return an
+}
+
+// exactSpec is the recipe's construction in exact arithmetic, built once.
+func (ck *Checker) exactSpec() (*model.Instance[*big.Rat], error) {
+	ck.mu.Lock()
+	defer ck.mu.Unlock()
+	if ck.exact == nil && ck.exactErr == nil {
+		ck.exact, ck.exactErr = model.Instantiate[*big.Rat](numeric.Exact{}, ck.spec)
+	}
+	return ck.exact, ck.exactErr
 }
 
 // mapper turns a construction's symbol adapter into one symbol's map.

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"math/big"
 	"math/rand/v2"
 	"sync"
 
@@ -22,6 +23,11 @@ type Checker struct {
 	spec     *model.Model
 	mu       sync.Mutex
 	analyses map[int]*analysis
+	exact    *model.Instance[*big.Rat] // spec in exact arithmetic, once built
+	exactErr error
+	// overBudget is the shortest length at which the analysis ran out of
+	// its budget (0: none yet); longer ones skip it.
+	overBudget int
 }
 
 // NewChecker builds r for opts (its weighting, MaxN and parameters) at

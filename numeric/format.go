@@ -114,8 +114,14 @@ func (f *Format) Round(x float64) float64 {
 // emulated backend's operations): Round itself is too large to inline.
 func (f *Format) roundNormal(x float64) (r float64, ok bool) {
 	b := math.Float64bits(x)
-	if a := b &^ (1 << 63); a >= f.normLo && a <= f.normHi {
+	a := b &^ (1 << 63)
+	if a >= f.normLo && a <= f.normHi {
 		return math.Float64frombits(b&(1<<63) | (a+f.half+a>>f.shift&1)&^f.mask), true
+	}
+	if a == 0 {
+		// ±0, exact in every format: the products of a matrix's zero
+		// weights, most of a routed model's.
+		return x, true
 	}
 	return 0, false
 }
