@@ -268,7 +268,7 @@ func (a *analysis[T]) projCache(l, hd int, p model.Projection) *projections {
 		w = head.V
 	}
 	c := &projections{ids: map[string]int{}}
-	for col, on := range nonzeroCols(w) {
+	for col, on := range w.ReadColumns() {
 		if on {
 			c.cols = append(c.cols, col)
 		}

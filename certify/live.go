@@ -15,9 +15,9 @@ func liveness(m *model.Model, steps []step) (live, reads [][]bool) {
 	reads = make([][]bool, len(steps))
 	last := make([]bool, m.D)
 	if m.Norm == model.PreNorm && m.FinalNorm != nil {
-		orInto(last, normReads(m.FinalNorm, m.D))
+		orInto(last, m.FinalNorm.Reads(m.D))
 	} else {
-		orInto(last, nonzeroCols(m.Output.W))
+		orInto(last, m.Output.W.ReadColumns())
 	}
 	live[len(steps)] = last
 	for k := len(steps) - 1; k >= 0; k-- {
@@ -33,7 +33,7 @@ func liveness(m *model.Model, steps []step) (live, reads [][]bool) {
 		before := make([]bool, m.D)
 		if residual {
 			if norm != nil && m.Norm == model.PostNorm {
-				orInto(before, allOf(m.D))
+				orInto(before, (&model.LayerNorm{}).Reads(m.D))
 			} else {
 				orInto(before, live[k+1])
 			}
@@ -42,48 +42,21 @@ func liveness(m *model.Model, steps []step) (live, reads [][]bool) {
 		var in []bool
 		switch {
 		case norm != nil && m.Norm == model.PreNorm:
-			in = normReads(norm, m.D)
+			in = norm.Reads(m.D)
 		case st.attn && layer.Attention != nil:
 			in = make([]bool, m.D)
 			for _, h := range layer.Attention.Heads {
-				orInto(in, nonzeroCols(h.Q))
-				orInto(in, nonzeroCols(h.K))
-				orInto(in, nonzeroCols(h.V))
+				orInto(in, h.Q.ReadColumns())
+				orInto(in, h.K.ReadColumns())
+				orInto(in, h.V.ReadColumns())
 			}
 		case !st.attn && layer.FeedForward != nil:
-			in = nonzeroCols(layer.FeedForward.W1)
+			in = layer.FeedForward.W1.ReadColumns()
 		}
 		orInto(before, in)
 		live[k] = before
 	}
 	return live, reads
-}
-
-// normReads lists the components a layer norm reads: its selection's
-// columns, or all of them.
-func normReads(ln *model.LayerNorm, d int) []bool {
-	if ln.Select != nil {
-		return nonzeroCols(*ln.Select)
-	}
-	return allOf(d)
-}
-
-func allOf(d int) []bool {
-	all := make([]bool, d)
-	for c := range all {
-		all[c] = true
-	}
-	return all
-}
-
-func nonzeroCols(w model.Matrix) []bool {
-	out := make([]bool, w.Cols)
-	for k, e := range w.Data {
-		if !e.IsZeroLiteral() {
-			out[k%w.Cols] = true
-		}
-	}
-	return out
 }
 
 // orInto sets dst[c] where src[c] is set.

@@ -69,7 +69,7 @@ func (d *diagnosis) ffAbsorbed(k int) *Cause {
 	}
 	linearish := ff.Activation == model.ReLU || ff.Activation == model.Linear
 	label := info.label
-	writes := orOf(nonzeroRows(ff.W2), nonzeroEntries(ff.B2))
+	writes := orOf(ff.W2.WrittenRows(), nonzeroEntries(ff.B2))
 	var w *ffWeights
 	for i := range d.got.Trace.States[k].Vectors {
 		if !d.differs(k, i, writes) {

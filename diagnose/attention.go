@@ -77,7 +77,7 @@ func (d *diagnosis) attention(k int) *Cause {
 	att := d.m.Layers[d.infos[k].layer].Attention
 	writes := make([]bool, d.m.D)
 	for _, head := range att.Heads {
-		orInto(writes, nonzeroRows(head.V))
+		orInto(writes, head.V.WrittenRows())
 	}
 	var queries []int
 	for i := range d.got.Trace.States[k].Vectors {

@@ -128,7 +128,7 @@ func (d *diagnosis) dataflow() [][][]bool {
 	}
 	flows := make([][][]bool, len(d.infos))
 	last := newSet()
-	orInto(last[d.pos], nonzeroCols(d.m.Output.W))
+	orInto(last[d.pos], d.m.Output.W.ReadColumns())
 	flows[len(flows)-1] = last
 	all := make([]bool, dim)
 	for c := range all {
@@ -140,7 +140,7 @@ func (d *diagnosis) dataflow() [][][]bool {
 		if info.layer < 0 { // the final norm
 			for i := range cur {
 				if anyOf(cur[i], nil) {
-					orInto(prev[i], normReads(info.norm, dim))
+					orInto(prev[i], info.norm.Reads(dim))
 				}
 			}
 			flows[k-1] = prev
@@ -169,16 +169,16 @@ func (d *diagnosis) dataflow() [][][]bool {
 			if !anyOf(cols, nil) {
 				return nil
 			}
-			return normReads(info.norm, dim)
+			return info.norm.Reads(dim)
 		}
 		layer := d.m.Layers[info.layer]
 		if a := layer.Attention; info.attn && a != nil {
 			writes := make([]bool, dim)
 			var qr, kvr []bool
 			for _, h := range a.Heads {
-				orInto(writes, nonzeroRows(h.V))
-				qr = orOf(qr, nonzeroCols(h.Q))
-				kvr = orOf(orOf(kvr, nonzeroCols(h.K)), nonzeroCols(h.V))
+				orInto(writes, h.V.WrittenRows())
+				qr = orOf(qr, h.Q.ReadColumns())
+				kvr = orOf(orOf(kvr, h.K.ReadColumns()), h.V.ReadColumns())
 			}
 			qr, kvr = reads(qr), reads(kvr)
 			queries := make([]bool, n)
@@ -196,8 +196,8 @@ func (d *diagnosis) dataflow() [][][]bool {
 				}
 			}
 		} else if f := layer.FeedForward; !info.attn && f != nil {
-			writes := orOf(nonzeroRows(f.W2), nonzeroEntries(f.B2))
-			r := reads(nonzeroCols(f.W1))
+			writes := orOf(f.W2.WrittenRows(), nonzeroEntries(f.B2))
+			r := reads(f.W1.ReadColumns())
 			for i := range cur {
 				if anyOf(cur[i], writes) {
 					orInto(prev[i], r)
@@ -207,39 +207,6 @@ func (d *diagnosis) dataflow() [][][]bool {
 		flows[k-1] = prev
 	}
 	return flows
-}
-
-// normReads lists the components a layer norm reads: its selection's
-// columns, or all of them.
-func normReads(ln *model.LayerNorm, dim int) []bool {
-	if ln != nil && ln.Select != nil {
-		return nonzeroCols(*ln.Select)
-	}
-	all := make([]bool, dim)
-	for c := range all {
-		all[c] = true
-	}
-	return all
-}
-
-func nonzeroCols(m model.Matrix) []bool {
-	out := make([]bool, m.Cols)
-	for k, e := range m.Data {
-		if !e.IsZero() {
-			out[k%m.Cols] = true
-		}
-	}
-	return out
-}
-
-func nonzeroRows(m model.Matrix) []bool {
-	out := make([]bool, m.Rows)
-	for k, e := range m.Data {
-		if !e.IsZero() {
-			out[k/m.Cols] = true
-		}
-	}
-	return out
 }
 
 func nonzeroEntries(v model.Vector) []bool {

@@ -121,3 +121,28 @@ func RatVector(xs ...*big.Rat) Vector {
 	}
 	return v
 }
+
+// ReadColumns marks the columns of m that hold a weight other than a
+// literal 0 (numeric.Expr.IsZeroLiteral): the components of its input that
+// reach its output through a nonzero weight.
+func (m Matrix) ReadColumns() []bool {
+	out := make([]bool, m.Cols)
+	for k, e := range m.Data {
+		if !e.IsZeroLiteral() {
+			out[k%m.Cols] = true
+		}
+	}
+	return out
+}
+
+// WrittenRows marks the rows of m that hold a weight other than 0 as
+// written: the components of its output that its input can move.
+func (m Matrix) WrittenRows() []bool {
+	out := make([]bool, m.Rows)
+	for k, e := range m.Data {
+		if !e.IsZeroLiteral() {
+			out[k/m.Cols] = true
+		}
+	}
+	return out
+}

@@ -477,7 +477,7 @@ func (r *prefixRunner[T]) Extend(p Prefix, symbol int) (Prefix, error) {
 // (nor any vector h's values belong to), so the residual sum is stored in
 // it.
 func (r *prefixRunner[T]) sublayer(h []T, norm *normParams[T], residual bool, f func([]T) ([]T, error)) ([]T, error) {
-	inst, b := r.inst, r.inst.B
+	inst := r.inst
 	in := h
 	var err error
 	if norm != nil && inst.Model.Norm == PreNorm {
@@ -489,24 +489,9 @@ func (r *prefixRunner[T]) sublayer(h []T, norm *normParams[T], residual bool, f 
 	if err != nil {
 		return nil, err
 	}
-	var next []T
-	switch {
-	case out == nil && residual:
-		next = h
-	case out == nil:
-		next = zeros(b, len(h))
-	case residual:
-		next = out
-		for c := range h {
-			next[c] = b.Add(next[c], next[c], h[c])
-		}
-	default:
-		next = out
-	}
-	if norm != nil && inst.Model.Norm == PostNorm {
-		if next, err = inst.layerNorm(norm, next); err != nil {
-			return nil, fmt.Errorf("post-norm: %w", err)
-		}
+	next, err := inst.residual(norm, residual, h, out)
+	if err != nil {
+		return nil, fmt.Errorf("post-norm: %w", err)
 	}
 	return next, nil
 }

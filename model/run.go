@@ -208,7 +208,6 @@ func (inst *Instance[T]) forward(h [][]T, first string, trace bool) (*Result, er
 // placement says: pre-norm f(LN(x)) + x, post-norm LN(f(x) + x), or
 // f(x) + x. A nil result of f is the zero function.
 func (inst *Instance[T]) sublayer(h [][]T, norm *normParams[T], residual bool, f func([][]T) ([][]T, error)) ([][]T, error) {
-	b := inst.B
 	in := h
 	var err error
 	if norm != nil && inst.Model.Norm == PreNorm {
@@ -223,30 +222,42 @@ func (inst *Instance[T]) sublayer(h [][]T, norm *normParams[T], residual bool, f
 	if err != nil {
 		return nil, err
 	}
-	// The sublayer's output vectors are fresh (no other variable holds
-	// their values), so the residual sum is stored in them; the stream h
-	// itself is never written, so a sublayer that adds nothing passes it
-	// on as it is.
 	next := make([][]T, len(h))
 	for i := range h {
-		switch {
-		case out == nil && residual:
-			next[i] = h[i]
-		case out == nil:
-			next[i] = zeros(b, len(h[i]))
-		case residual:
-			next[i] = out[i]
-			for c := range h[i] {
-				next[i][c] = b.Add(next[i][c], next[i][c], h[i][c])
-			}
-		default:
-			next[i] = out[i]
+		var o []T
+		if out != nil {
+			o = out[i]
 		}
-		if norm != nil && inst.Model.Norm == PostNorm {
-			if next[i], err = inst.layerNorm(norm, next[i]); err != nil {
-				return nil, fmt.Errorf("post-norm at position %d: %w", i+1, err)
-			}
+		if next[i], err = inst.residual(norm, residual, h[i], o); err != nil {
+			return nil, fmt.Errorf("post-norm at position %d: %w", i+1, err)
 		}
+	}
+	return next, nil
+}
+
+// residual is a sublayer's residual connection and post-norm at one
+// position whose stream is h and where the sublayer computed out (nil:
+// the zero function). out must be fresh (no other variable holds its
+// values): the residual sum is stored in it; h is never written, so a
+// sublayer that adds nothing passes it on as it is.
+func (inst *Instance[T]) residual(norm *normParams[T], residual bool, h, out []T) ([]T, error) {
+	b := inst.B
+	var next []T
+	switch {
+	case out == nil && residual:
+		next = h
+	case out == nil:
+		next = zeros(b, len(h))
+	case residual:
+		next = out
+		for c := range h {
+			next[c] = b.Add(next[c], next[c], h[c])
+		}
+	default:
+		next = out
+	}
+	if norm != nil && inst.Model.Norm == PostNorm {
+		return inst.layerNorm(norm, next)
 	}
 	return next, nil
 }

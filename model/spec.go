@@ -182,6 +182,19 @@ type LayerNorm struct {
 	Select *Matrix
 }
 
+// Reads marks the components of a stream of width d that the norm reads:
+// its selection's columns, or all of them.
+func (ln *LayerNorm) Reads(d int) []bool {
+	if ln.Select != nil {
+		return ln.Select.ReadColumns()
+	}
+	all := make([]bool, d)
+	for c := range all {
+		all[c] = true
+	}
+	return all
+}
+
 // OutputKind is the unembedding (§Unembedding).
 type OutputKind int
 

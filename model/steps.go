@@ -69,31 +69,19 @@ func (inst *Instance[T]) SublayerInput(l int, attn bool, h []T) ([]T, error) {
 // without a sublayer): the residual connection and the post-norm, as Run
 // applies them. h is not written.
 func (inst *Instance[T]) SublayerOutput(l int, attn bool, h, out []T) ([]T, error) {
-	b := inst.B
 	lp := &inst.layers[l]
 	residual := lp.ffResidual
 	if attn {
 		residual = lp.attnResidual
 	}
-	var next []T
-	switch {
-	case out == nil && residual:
-		next = h
-	case out == nil:
-		next = zeros(b, len(h))
-	case residual:
-		next = make([]T, len(out))
+	if out != nil {
+		// residual stores the sum in out, which is the caller's.
+		out = append([]T(nil), out...)
 		for c := range out {
-			next[c] = b.Set(b.New(), out[c])
-			next[c] = b.Add(next[c], next[c], h[c])
+			out[c] = inst.B.Set(inst.B.New(), out[c])
 		}
-	default:
-		next = out
 	}
-	if norm := inst.sublayerNorm(l, attn); norm != nil && inst.Model.Norm == PostNorm {
-		return inst.layerNorm(norm, next)
-	}
-	return next, nil
+	return inst.residual(inst.sublayerNorm(l, attn), residual, h, out)
 }
 
 func (inst *Instance[T]) sublayerNorm(l int, attn bool) *normParams[T] {
