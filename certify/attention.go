@@ -16,6 +16,10 @@ type pairTable[T any] struct {
 	r   [][]*big.Rat
 	m   [][]T
 	w   []witness // the witness of each pair's first occurrence
+	// f holds the reference vectors in float64, where every entry
+	// converts exactly (exact), computed when first asked.
+	f     [][]float64
+	exact []int8 // 0: not converted yet, 1: exact, −1: not
 }
 
 func newPairTable[T any]() *pairTable[T] { return &pairTable[T]{ids: map[string]int{}} }
@@ -42,6 +46,26 @@ func (t *pairTable[T]) add(key string, r []*big.Rat, m []T, w witness) int {
 	return id
 }
 
+// floats is pair id's reference vector in float64, and whether it
+// converts without rounding.
+func (t *pairTable[T]) floats(id int) ([]float64, bool) {
+	for len(t.exact) < len(t.r) {
+		t.f, t.exact = append(t.f, nil), append(t.exact, 0)
+	}
+	if t.exact[id] == 0 {
+		t.exact[id] = 1
+		f := make([]float64, len(t.r[id]))
+		for c, x := range t.r[id] {
+			var ok bool
+			if f[c], ok = x.Float64(); !ok {
+				t.exact[id] = -1
+			}
+		}
+		t.f[id] = f
+	}
+	return t.f[id], t.exact[id] == 1
+}
+
 // item is a key and value a position can hold in one head.
 type item struct {
 	pos      int // 1-based
@@ -59,18 +83,11 @@ type head[T any] struct {
 	outs                *pairTable[T]
 	items               [][]item // per position, 0-based
 	seen                []map[[2]int]bool
-	// qlo and qhi are the first and last positions of each query, with a
-	// witness of the state there.
-	qlo, qhi []int
-	wlo, whi []witness
-	outCache map[[3]int][]int
+	outCache            map[[3]int][]int
 	// The scores of the keys for one query, the last one asked: a query's
 	// order is checked and its outputs listed one after the other, and
 	// keeping every query's would cost n² scores.
-	scoreQID int
-	scoresR  map[int]*big.Rat
-	scoresF  map[int]float64
-	scoresM  map[int]T
+	scores keyScores[T]
 }
 
 // visible is the interval of positions position i may attend to (lo > hi:
@@ -98,64 +115,26 @@ func (a *analysis[T]) attention(k, l int, cur *states[T]) (*states[T], string) {
 	for hd := range heads {
 		heads[hd] = &head[T]{l: l, hd: hd, spec: spec, queries: newPairTable[T](), keys: newPairTable[T](), vals: newPairTable[T](),
 			outs: newPairTable[T](), items: make([][]item, a.n), seen: make([]map[[2]int]bool, a.n),
-			outCache: map[[3]int][]int{}, scoreQID: -1}
-		for i := range heads[hd].seen {
-			heads[hd].seen[i] = map[[2]int]bool{}
-		}
+			outCache: map[[3]int][]int{}, scores: keyScores[T]{qid: -1}}
 	}
-	// Pass 1: the keys and values each position can hold, where each
-	// query occurs, and the distinct entries (query ids, and what the
-	// residual connection reads) whose outputs pass 2 works out. After the
-	// last attention sublayer of an unmasked head the position does not
-	// matter, and entries are shared by every position.
+	// Pass 1: the keys and values each position can hold and the
+	// distinct entries (query ids, and what the residual connection
+	// reads) whose outputs pass 2 works out. After the last attention
+	// sublayer of an unmasked head the position does not matter, and
+	// entries are shared by every position.
 	next := a.newStates(k)
-	global := next.pooled && spec.Mask == model.NoMask
-	var entries []entry[T]
-	seenEntry := map[string]bool{}
-	for i := 1; i <= a.n; i++ {
-		why := a.each(cur, i, func(s *state[T]) string {
-			qs, ks, vs, why := a.project3(l, s)
-			if why != "" {
-				return why
-			}
-			qids := make([]int, len(heads))
-			for hd, h := range heads {
-				qid := h.queries.idOf(a, qs[hd].rid, qs[hd].r, qs[hd].m, s.w)
-				qids[hd] = qid
-				for len(h.qlo) <= qid {
-					h.qlo, h.qhi = append(h.qlo, i), append(h.qhi, i)
-					h.wlo, h.whi = append(h.wlo, s.w), append(h.whi, s.w)
-				}
-				if i < h.qlo[qid] {
-					h.qlo[qid], h.wlo[qid] = i, s.w
-				}
-				if i > h.qhi[qid] {
-					h.qhi[qid], h.whi[qid] = i, s.w
-				}
-				kid := h.keys.idOf(a, ks[hd].rid, ks[hd].r, ks[hd].m, s.w)
-				vid := h.vals.idOf(a, vs[hd].rid, vs[hd].r, vs[hd].m, s.w)
-				if !h.seen[i-1][[2]int{kid, vid}] {
-					h.seen[i-1][[2]int{kid, vid}] = true
-					h.items[i-1] = append(h.items[i-1], item{pos: i, kid: kid, vid: vid, w: s.w})
-				}
-			}
-			buf := append([]byte(a.residualKey(k, s)), '|')
-			for _, q := range qids {
-				buf = strconv.AppendInt(append(buf, ','), int64(q), 10)
-			}
-			if !global {
-				buf = strconv.AppendInt(append(buf, '@'), int64(i), 10)
-			}
-			if key := string(buf); !seenEntry[key] {
-				seenEntry[key] = true
-				entries = append(entries, entry[T]{pos: i, qids: qids, s: s})
-			}
-			return ""
-		})
-		if why != "" {
-			return nil, why
-		}
+	g := &gather[T]{a: a, heads: heads, global: next.pooled && spec.Mask == model.NoMask,
+		seen: map[string]bool{}, residuals: map[string]int{}}
+	var why string
+	if cur.embed && !a.in.unfactored {
+		why = a.gatherEmbeddings(g, k, l)
+	} else {
+		why = a.gatherStates(g, k, l, cur)
 	}
+	if why != "" {
+		return nil, why
+	}
+	entries := g.entries
 	// Pass 2: each entry's outputs, and the states they make. The state
 	// after the sublayer depends only on the components of s the residual
 	// connection reads and on the heads' outputs: done holds those added.
@@ -196,39 +175,62 @@ type vecPair[T any] struct {
 	m   []T
 }
 
-// project3 computes every head's query, key and value of state s, each
-// with the id of its reference vector: the reference's projections are
-// exact, so they depend only on the columns their matrix reads, and are
-// computed once per distinct value of those (the lookup's queries depend
-// on q alone, its keys on j alone).
+// project3 computes every head's query, key and value of state s.
 func (a *analysis[T]) project3(l int, s *state[T]) (qs, ks, vs []vecPair[T], why string) {
-	xr, err := a.r.SublayerInput(l, true, s.r)
-	if err != nil {
-		return nil, nil, nil, fmt.Sprintf("layer %d attention's norm in the reference: %v", l+1, err)
+	xr, xm, why := a.inputs(l, s)
+	if why != "" {
+		return nil, nil, nil, why
 	}
-	xm, err := a.m.SublayerInput(l, true, s.m)
-	if err != nil {
-		return nil, nil, nil, fmt.Sprintf("layer %d attention's norm in the model: %v", l+1, err)
-	}
-	spec := a.m.Attention(l)
-	heads := len(spec.Heads)
+	heads := len(a.m.Attention(l).Heads)
 	qs, ks, vs = make([]vecPair[T], heads), make([]vecPair[T], heads), make([]vecPair[T], heads)
 	for hd := 0; hd < heads; hd++ {
-		// The model's projections are computed whole, each weight a
-		// multiply-add in the machine's arithmetic (a unit is about
-		// sixteen of those).
-		h := spec.Heads[hd]
-		if why := a.charge((len(h.Q.Data) + len(h.K.Data) + len(h.V.Data)) / 16); why != "" {
-			return nil, nil, nil, why
-		}
 		for p, dst := range [][]vecPair[T]{qs, ks, vs} {
-			proj := model.Projection(p)
-			c := a.projCache(l, hd, proj)
-			dst[hd].rid, dst[hd].r = c.get(xr, func() []*big.Rat { return a.r.HeadProjection(l, hd, proj, xr) })
-			dst[hd].m = a.m.HeadProjection(l, hd, proj, xm)
+			if dst[hd], why = a.headVector(l, hd, model.Projection(p), xr, xm); why != "" {
+				return nil, nil, nil, why
+			}
 		}
 	}
 	return qs, ks, vs, ""
+}
+
+// inputs is what layer l's attention reads of state s, in both models.
+func (a *analysis[T]) inputs(l int, s *state[T]) ([]*big.Rat, []T, string) {
+	xr, err := a.r.SublayerInput(l, true, s.r)
+	if err != nil {
+		return nil, nil, fmt.Sprintf("layer %d attention's norm in the reference: %v", l+1, err)
+	}
+	xm, err := a.m.SublayerInput(l, true, s.m)
+	if err != nil {
+		return nil, nil, fmt.Sprintf("layer %d attention's norm in the model: %v", l+1, err)
+	}
+	return xr, xm, ""
+}
+
+// headVector is head hd's query, key or value (p) of the sublayer inputs
+// xr and xm, with the id of its reference vector: the reference's
+// projections are exact, so they depend only on the columns their matrix
+// reads, and are computed once per distinct value of those (the lookup's
+// queries depend on q alone, its keys on j alone).
+func (a *analysis[T]) headVector(l, hd int, p model.Projection, xr []*big.Rat, xm []T) (vecPair[T], string) {
+	// The model's projection is computed whole, each weight a
+	// multiply-add in the machine's arithmetic (a unit is about sixteen
+	// of those).
+	h := a.m.Attention(l).Heads[hd]
+	w := h.Q
+	switch p {
+	case model.KeyProjection:
+		w = h.K
+	case model.ValueProjection:
+		w = h.V
+	}
+	if why := a.charge(len(w.Data) / 16); why != "" {
+		return vecPair[T]{}, why
+	}
+	var v vecPair[T]
+	c := a.projCache(l, hd, p)
+	v.rid, v.r = c.get(xr, func() []*big.Rat { return a.r.HeadProjection(l, hd, p, xr) })
+	v.m = a.m.HeadProjection(l, hd, p, xm)
+	return v, ""
 }
 
 // projections caches the reference's projections of one matrix by the
@@ -333,74 +335,6 @@ func (a *analysis[T]) addCombined(next *states[T], k, l, i int, s *state[T], hea
 	return a.add(next, k, i, &state[T]{r: nr, m: nm, w: w})
 }
 
-// scores returns the exact and the checked model's score of key kid for
-// query qid.
-func (a *analysis[T]) scores(h *head[T], qid, kid int) (*big.Rat, float64, T, string) {
-	if qid != h.scoreQID {
-		h.scoreQID, h.scoresR, h.scoresF, h.scoresM = qid, map[int]*big.Rat{}, map[int]float64{}, map[int]T{}
-	}
-	if sr, ok := h.scoresR[kid]; ok {
-		return sr, h.scoresF[kid], h.scoresM[kid], ""
-	}
-	var zero T
-	if why := a.charge(2 * len(h.keys.r[kid])); why != "" {
-		return nil, 0, zero, why
-	}
-	sr, err := a.r.HeadScore(h.l, h.hd, h.queries.r[qid], h.keys.r[kid])
-	if err != nil {
-		return nil, 0, zero, fmt.Sprintf("layer %d head %d's score in the reference: %v", h.l+1, h.hd+1, err)
-	}
-	sm, err := a.m.HeadScore(h.l, h.hd, h.queries.m[qid], h.keys.m[kid])
-	if err != nil {
-		return nil, 0, zero, fmt.Sprintf("layer %d head %d's score in the model: %v", h.l+1, h.hd+1, err)
-	}
-	f, _ := sr.Float64()
-	h.scoresR[kid], h.scoresF[kid], h.scoresM[kid] = sr, f, sm
-	return sr, f, sm, ""
-}
-
-// scored is an item with its scores for one query: exact (sr, and f, a
-// float64 rounding of it that orders most pairs without big.Rat), and the
-// model's.
-type scored[T any] struct {
-	item
-	sr *big.Rat
-	f  float64
-	sm T
-}
-
-// cmpExact orders two items by their exact scores: by f where they
-// differ (a correctly rounded conversion keeps the order: f(x) < f(y)
-// implies x < y), else exactly.
-func cmpExact[T any](x, y *scored[T]) int {
-	switch {
-	case x.f < y.f:
-		return -1
-	case x.f > y.f:
-		return 1
-	}
-	return x.sr.Cmp(y.sr)
-}
-
-// inRange lists the items of positions lo … hi with their scores for
-// query qid.
-func (a *analysis[T]) inRange(h *head[T], qid, lo, hi int) ([]scored[T], string) {
-	var out []scored[T]
-	for p := lo; p <= hi; p++ {
-		if why := a.charge(len(h.items[p-1])); why != "" {
-			return nil, why
-		}
-		for _, it := range h.items[p-1] {
-			sr, f, sm, why := a.scores(h, qid, it.kid)
-			if why != "" {
-				return nil, why
-			}
-			out = append(out, scored[T]{it, sr, f, sm})
-		}
-	}
-	return out, ""
-}
-
 // headOutputs lists the outputs head h can give at position i to the
 // query qid (ids in h.outs); qw is a witness of a state at i with that
 // query.
@@ -437,10 +371,9 @@ func (a *analysis[T]) headOutputs(h *head[T], qid, i int, qw witness) ([]int, st
 	if why := a.charge(4 * len(items)); why != "" {
 		return nil, why
 	}
-	sort.SliceStable(items, func(x, y int) bool { return cmpExact(&items[x], &items[y]) < 0 })
 	candR := candidates(items, cmpExact[T])
 	var pairs [][2]int
-	if a.checkOrder(h, items, candR, qw, i) {
+	if a.orderKept(h, items, candR, qw, i) {
 		for x, c := range candR {
 			if c {
 				pairs = append(pairs, [2]int{x, x})
@@ -506,25 +439,26 @@ const maxPairs = 1 << 12
 
 // candidates marks the items that can be a maximum under the order cmp:
 // those whose score reaches the largest of the other positions' smallest
-// scores.
+// scores. items come grouped by position.
 func candidates[T any](items []scored[T], cmp func(x, y *scored[T]) int) []bool {
-	minAt := map[int]*scored[T]{}
-	for x := range items {
-		it := &items[x]
-		if m, ok := minAt[it.pos]; !ok || cmp(it, m) < 0 {
-			minAt[it.pos] = it
-		}
-	}
 	// top1 and top2: the two largest of the positions' smallest scores,
 	// at two different positions.
 	var top1, top2 *scored[T]
-	for _, m := range minAt {
+	for g := 0; g < len(items); {
+		m := &items[g]
+		e := g + 1
+		for ; e < len(items) && items[e].pos == items[g].pos; e++ {
+			if cmp(&items[e], m) < 0 {
+				m = &items[e]
+			}
+		}
 		switch {
-		case top1 == nil || cmp(m, top1) > 0 || cmp(m, top1) == 0 && m.pos < top1.pos:
+		case top1 == nil || cmp(m, top1) > 0:
 			top2, top1 = top1, m
 		case top2 == nil || cmp(m, top2) > 0:
 			top2 = m
 		}
+		g = e
 	}
 	cand := make([]bool, len(items))
 	for x := range items {
@@ -536,6 +470,86 @@ func candidates[T any](items []scored[T], cmp func(x, y *scored[T]) int) []bool 
 	}
 	return cand
 }
+
+// orderKept reports whether the model keeps the exact order between every
+// candidate and every item at another position (checkOrder). With few
+// candidates (a unique maximum, as hard attention is mostly used) each is
+// compared with every item; with many (a uniform average), the items are
+// sorted once.
+func (a *analysis[T]) orderKept(h *head[T], items []scored[T], cand []bool, qw witness, i int) bool {
+	var cs []int
+	for x, c := range cand {
+		if !c {
+			continue
+		}
+		dup := false
+		for _, y := range cs {
+			if items[y].pos == items[x].pos && items[y].kid == items[x].kid {
+				dup = true // the same key at the same position: the same scores
+				break
+			}
+		}
+		if !dup {
+			cs = append(cs, x)
+		}
+		if len(cs) > maxLinear {
+			break
+		}
+	}
+	if len(cs) > maxLinear {
+		perm := make([]int, len(items))
+		for x := range perm {
+			perm[x] = x
+		}
+		sort.SliceStable(perm, func(x, y int) bool { return cmpExact(&items[perm[x]], &items[perm[y]]) < 0 })
+		sorted, sortedCand := make([]scored[T], len(items)), make([]bool, len(items))
+		for x, p := range perm {
+			sorted[x], sortedCand[x] = items[p], cand[p]
+		}
+		return a.checkOrder(h, sorted, sortedCand, qw, i)
+	}
+	b := a.b
+	for _, x := range cs {
+		c := &items[x]
+		// The violations nearest c in exact score make the clearest
+		// report: the lookup's keys n − 1 and n.
+		var lower, upper, tie *scored[T]
+		for y := range items {
+			it := &items[y]
+			if it.pos == c.pos {
+				continue
+			}
+			switch e, m := cmpExact(it, c), b.Cmp(it.sm, c.sm); {
+			case e < 0 && m != -1:
+				if lower == nil || cmpExact(it, lower) > 0 {
+					lower = it
+				}
+			case e > 0 && m != 1:
+				if upper == nil || cmpExact(it, upper) < 0 {
+					upper = it
+				}
+			case e == 0 && m != 0 && tie == nil:
+				tie = it
+			}
+		}
+		switch {
+		case lower != nil:
+			a.broken(h, qw, i, lower, c, "order")
+		case upper != nil:
+			a.broken(h, qw, i, c, upper, "order")
+		case tie != nil:
+			a.broken(h, qw, i, c, tie, "tie")
+		default:
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// maxLinear is the most distinct candidates orderKept compares with every
+// item rather than sorting.
+const maxLinear = 8
 
 // ties is how many positions can share the maximum with it under average
 // hardmax, in the reference (exact scores) or the model: 1 plus the other
@@ -667,7 +681,7 @@ func (a *analysis[T]) checkOrder(h *head[T], items []scored[T], cand []bool, qw 
 func (a *analysis[T]) broken(h *head[T], qw witness, i int, x, y *scored[T], what string) {
 	where := fmt.Sprintf("layer %d attention, head %d", h.l+1, h.hd+1)
 	detail := fmt.Sprintf("at position %d, keys at positions %d and %d: exact scores %s and %s, %s computes %s and %s",
-		i, x.pos, y.pos, x.sr.RatString(), y.sr.RatString(), a.in.Precision, a.b.Format(x.sm), a.b.Format(y.sm))
+		i, x.pos, y.pos, x.rat().RatString(), y.rat().RatString(), a.in.Precision, a.b.Format(x.sm), a.b.Format(y.sm))
 	if what == "tie" {
 		detail = "an exact tie broken: " + detail
 	} else {
@@ -693,7 +707,7 @@ func (a *analysis[T]) broken(h *head[T], qw witness, i int, x, y *scored[T], wha
 func (a *analysis[T]) averaged(h *head[T], x *scored[T], mr int, y *scored[T], mm int) (int, string) {
 	scR, valR := make([]*big.Rat, mr), make([][]*big.Rat, mr)
 	for k := range scR {
-		scR[k], valR[k] = x.sr, h.vals.r[x.vid]
+		scR[k], valR[k] = x.rat(), h.vals.r[x.vid]
 	}
 	scM, valM := make([]T, mm), make([][]T, mm)
 	for k := range scM {

@@ -48,6 +48,11 @@ type Input struct {
 	// counted, not timed, so that a report does not depend on the machine.
 	// 0 means no bound.
 	MaxWork int64
+
+	// unfactored makes the first pass project every embedding whole, as
+	// it does held states (gatherStates): the tests compare it with the
+	// factored pass (gatherEmbeddings).
+	unfactored bool
 }
 
 // Result is what the analysis concluded at one length.

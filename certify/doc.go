@@ -40,6 +40,25 @@
 // and after the last attention sublayer the positions' states are pooled,
 // since only position-wise work remains.
 //
+// # Doing less work, soundly
+//
+// The first layer reads embeddings, which are sums of a symbol's part and
+// a position's part (model.Instance.EmbedDependence): a query, key or
+// value that reads only components depending on the symbol alone is
+// computed once per symbol, one that reads only components depending on
+// the position alone once per position, and one that reads both once per
+// pair of classes of equal values (the lookup's 2n² embeddings cost n + 2n
+// projections). States, and vectors projected from them, are told apart
+// by the values of their components compared as numbers, so +0 and −0
+// share one state: harmless, because no operation of the model turns a
+// zero's sign into a different value (a sum, product, maximum, ReLU, or
+// comparison of +0 and −0 gives equal numbers; the model divides only by
+// positive √d_key, τ and layer-norm denominators). A key's exact score is
+// computed in float64 when q·k in float64 is provably exact (each product
+// exact by an FMA check, each sum by two-sum), and in rationals
+// otherwise. Tests compare the factored first pass with the plain one on
+// every recipe.
+//
 // # When it does not certify
 //
 // The analysis gives up, and says why, where its sets stop being finite

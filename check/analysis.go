@@ -25,8 +25,8 @@ const (
 
 // DefaultAnalysisBudget is the work the analysis may do at one length
 // (certify.Input.MaxWork: components of the vectors it computes) unless
-// Options.AnalysisBudget says otherwise: a second or two on one core.
-const DefaultAnalysisBudget = 1 << 22
+// Options.AnalysisBudget says otherwise: about five seconds on one core.
+const DefaultAnalysisBudget = 1 << 29
 
 // maxCandidates bounds the inputs the analysis suggests per length.
 const maxCandidates = 32

@@ -73,18 +73,41 @@ func NewChecker(r *recipes.Recipe, opts Options) (*Checker, error) {
 const MaxWhole = 1 << 20
 
 // Inputs returns the inputs of length n: every one when there are at most
-// opts.Exhaustive; otherwise the inputs the analysis suggests (where it
-// found an order the format breaks: package certify), then
-// CasesAt(opts.Cases, n) drawn from a generator seeded by (Seed, n), so
-// that a length's inputs depend on the seed and n alone, not on which
-// other lengths were checked (--lengths n reproduces a failure found in
-// a sweep). candidates counts the analysis's inputs at the front.
+// opts.Exhaustive; otherwise CasesAt(opts.Cases, n) drawn from a
+// generator seeded by (Seed, n), so that a length's inputs depend on the
+// seed and n alone, not on which other lengths were checked (--lengths n
+// reproduces a failure found in a sweep), then the inputs the analysis
+// suggests (where it found an order the format breaks: package certify).
 func (ck *Checker) Inputs(n int) (inputs []recipes.Case, exhaustive bool) {
-	inputs, exhaustive, _ = ck.inputs(n)
+	inputs, exhaustive = ck.drawn(n)
+	if !exhaustive {
+		inputs = append(inputs, ck.analyse(n).candidates...)
+	}
 	return inputs, exhaustive
 }
 
-func (ck *Checker) inputs(n int) (inputs []recipes.Case, exhaustive bool, candidates int) {
+// Input returns input k of Inputs(n), running the analysis only when k
+// is one of its suggestions.
+func (ck *Checker) Input(n, k int) (recipes.Case, bool) {
+	drawn, exhaustive := ck.drawn(n)
+	if k < 0 {
+		return recipes.Case{}, false
+	}
+	if k < len(drawn) {
+		return drawn[k], true
+	}
+	if exhaustive {
+		return recipes.Case{}, false
+	}
+	more := ck.analyse(n).candidates
+	if k-len(drawn) >= len(more) {
+		return recipes.Case{}, false
+	}
+	return more[k-len(drawn)], true
+}
+
+// drawn is every input of length n (exhaustive), or the random ones.
+func (ck *Checker) drawn(n int) (inputs []recipes.Case, exhaustive bool) {
 	if ck.opts.Exhaustive > 0 {
 		// The probe draws from its own generator: it must not consume
 		// the random inputs' stream. Inputs run whole are held in memory
@@ -93,11 +116,10 @@ func (ck *Checker) inputs(n int) (inputs []recipes.Case, exhaustive bool, candid
 		inputs, exhaustive = ck.Con.Inputs(n, rand.New(rand.NewPCG(0, 0)), min(ck.opts.Exhaustive, MaxWhole))
 	}
 	if exhaustive {
-		return inputs, true, 0
+		return inputs, true
 	}
-	an := ck.analyse(n)
 	inputs, _ = ck.Con.Inputs(n, rand.New(rand.NewPCG(ck.opts.Seed, uint64(n))), CasesAt(ck.opts.Cases, n))
-	return append(append([]recipes.Case(nil), an.candidates...), inputs...), false, len(an.candidates)
+	return inputs, false
 }
 
 // Length checks the inputs of length n whose index is shard modulo
@@ -114,26 +136,29 @@ func (ck *Checker) length(n, shard, shards int, sh *shared) LengthReport {
 	if lrs, ok := ck.enumerate([]int{n}, shard, shards, sh); ok {
 		return lrs[0]
 	}
-	all, exhaustive, candidates := ck.inputs(n)
-	var inputs []recipes.Case
-	var index []int
-	for k := shard; k < len(all); k += shards {
-		inputs = append(inputs, all[k])
-		index = append(index, k)
-	}
-	lr := checkLength(ck.Con, ck.Runner, inputs, ck.opts.Workers, sh)
-	if lr.Failure != nil {
-		lr.Failure.Case = index[lr.Failure.Case]
-		if lr.Failure.Case < candidates {
-			lr.Failure.Found = "analysis"
-		}
-	}
-	lr.N, lr.Exhaustive, lr.Level, lr.Candidates = n, exhaustive, Sampled, candidates
+	drawn, exhaustive := ck.drawn(n)
+	lr := ck.run(drawn, 0, shard, shards, sh)
+	lr.N, lr.Exhaustive, lr.Level = n, exhaustive, Sampled
 	if exhaustive {
 		lr.Level = Exhaustive
 		return lr
 	}
+	if lr.Failure != nil {
+		// The length fails: a proof that it is right cannot exist, and
+		// the analysis (the dearest part of a long length) would only
+		// look for another failing input.
+		lr.Analysis = AnalysisNotNeeded
+		return lr
+	}
 	an := ck.analyse(n)
+	if len(an.candidates) > 0 {
+		more := ck.run(an.candidates, len(drawn), shard, shards, sh)
+		if more.Failure != nil {
+			more.Failure.Found = "analysis"
+		}
+		lr = MergeLength([]LengthReport{lr, more})
+		lr.Candidates = len(an.candidates)
+	}
 	lr.Analysis = an.why()
 	if an.res != nil && an.res.Certified {
 		lr.Level = Certified
@@ -142,6 +167,28 @@ func (ck *Checker) length(n, shard, shards int, sh *shared) LengthReport {
 			// bug of the engine, and says so.
 			f.Reason = "the analysis certified this length, but this input fails (a bug in the engine's analysis): " + f.Reason
 		}
+	}
+	return lr
+}
+
+// AnalysisNotNeeded is what a length report says of the analysis when a
+// drawn input already fails.
+const AnalysisNotNeeded = "not needed: a drawn input fails"
+
+// run checks the inputs whose index in the length's list (offset + k for
+// inputs[k]) is shard modulo shards, recording a failure's list index.
+func (ck *Checker) run(inputs []recipes.Case, offset, shard, shards int, sh *shared) LengthReport {
+	var mine []recipes.Case
+	var index []int
+	for k := range inputs {
+		if (offset+k)%shards == shard {
+			mine = append(mine, inputs[k])
+			index = append(index, offset+k)
+		}
+	}
+	lr := checkLength(ck.Con, ck.Runner, mine, ck.opts.Workers, sh)
+	if lr.Failure != nil {
+		lr.Failure.Case = index[lr.Failure.Case]
 	}
 	return lr
 }

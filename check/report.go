@@ -95,9 +95,16 @@ type Failure struct {
 // the largest of the shards', and the failure is the one of the lowest
 // input index.
 func MergeLength(parts []LengthReport) LengthReport {
-	// The level, the analysis and its candidates are the length's, the
-	// same in every shard.
+	// The analysis is the length's, the same in every shard that ran it;
+	// a shard whose drawn inputs fail did not need it.
 	out := LengthReport{N: parts[0].N, Exhaustive: parts[0].Exhaustive, Level: parts[0].Level, Candidates: parts[0].Candidates, Analysis: parts[0].Analysis}
+	for _, p := range parts[1:] {
+		out.Level = Weaker(out.Level, p.Level)
+		out.Candidates = max(out.Candidates, p.Candidates)
+		if out.Analysis == AnalysisNotNeeded {
+			out.Analysis = p.Analysis
+		}
+	}
 	var best []*big.Float // nil entry: inf
 	for _, p := range parts {
 		out.Cases += p.Cases

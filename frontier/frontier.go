@@ -293,11 +293,11 @@ func finish(rep *Report, build func(precision string) (*check.Checker, error), c
 
 // explain sets the cause of a failure, re-running its input.
 func explain(ck *check.Checker, f *Failure) error {
-	inputs, _ := ck.Inputs(f.N)
-	if f.Case >= len(inputs) || f.Position < 1 {
+	in, ok := ck.Input(f.N, f.Case)
+	if !ok || f.Position < 1 {
 		return nil
 	}
-	cause, err := diagnose.Failure(ck.Con, ck.Runner, inputs[f.Case], f.Position)
+	cause, err := diagnose.Failure(ck.Con, ck.Runner, in, f.Position)
 	if err != nil {
 		return err
 	}

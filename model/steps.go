@@ -52,6 +52,70 @@ func (inst *Instance[T]) Embed(s, i, n int) ([]T, error) {
 	return h, nil
 }
 
+// EmbedDependence says what one component of Embed(s, i, n) depends on,
+// over every symbol s and every position i of inputs of length n.
+type EmbedDependence struct {
+	// Symbol: the position encoding's component has the same value at
+	// every position, so the embedding's depends on the symbol alone.
+	Symbol bool
+	// Position: the word embedding's component has the same value for
+	// every symbol, so the embedding's depends on the position alone.
+	Position bool
+	// Finite: every value the component takes is finite.
+	Finite bool
+}
+
+// EmbedDependence reports, for each component of the embeddings of inputs
+// of length n, what it depends on (a constant component depends on
+// neither, and is marked both). Embed adds the word embedding and the
+// position encoding component by component, so a component whose
+// position encoding is the same everywhere is a function of the symbol.
+// Values are compared as numbers: a zero's sign is not told apart.
+// Finite is decided from the largest magnitudes: |w + p| ≤ |w|max + |p|max
+// and rounding is monotone, so when that sum rounds to a finite value
+// every sum does.
+func (inst *Instance[T]) EmbedDependence(n int) ([]EmbedDependence, error) {
+	b := inst.B
+	pe, err := inst.positions(n)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]EmbedDependence, inst.Model.D)
+	for c := range out {
+		dep := EmbedDependence{Symbol: true, Position: true, Finite: true}
+		maxW, maxP := b.New(), b.New()
+		t := b.New()
+		for s, row := range inst.we {
+			if s > 0 && b.Cmp(row[c], inst.we[0][c]) != numeric.Equal {
+				dep.Position = false
+			}
+			dep.Finite = dep.Finite && b.Finite(row[c])
+			t = b.Abs(t, row[c])
+			maxW = b.Max(maxW, maxW, t)
+		}
+		for i, row := range pe {
+			if i > 0 && b.Cmp(row[c], pe[0][c]) != numeric.Equal {
+				dep.Symbol = false
+			}
+			dep.Finite = dep.Finite && b.Finite(row[c])
+			t = b.Abs(t, row[c])
+			maxP = b.Max(maxP, maxP, t)
+		}
+		if dep.Finite && pe != nil {
+			dep.Finite = b.Finite(b.Add(t, maxW, maxP))
+		}
+		out[c] = dep
+	}
+	return out, nil
+}
+
+// PreNormed reports whether SublayerInput normalises the stream before the
+// attention (attn) or feed-forward sublayer of layer l; when it does not,
+// it returns the stream itself.
+func (inst *Instance[T]) PreNormed(l int, attn bool) bool {
+	return inst.sublayerNorm(l, attn) != nil && inst.Model.Norm == PreNorm
+}
+
 // SublayerInput is what the attention (attn) or feed-forward sublayer of
 // layer l reads at a position whose residual stream is h: its layer norm
 // under pre-norm, h itself otherwise.
@@ -143,6 +207,26 @@ func (inst *Instance[T]) HeadScore(l, hd int, q, k []T) (T, error) {
 		return inst.B.New(), err
 	}
 	return scores[0], nil
+}
+
+// KeyScores is HeadScore for each of keys, with one scratch for all:
+// scores[x] is the score of keys[x].
+func (inst *Instance[T]) KeyScores(l, hd int, q []T, keys [][]T) ([]T, error) {
+	a := inst.layers[l].attn
+	js := make([]int, len(keys))
+	for j := range js {
+		js[j] = j
+	}
+	sc := &attnScratch[T]{scores: zeros(inst.B, len(keys)), t: inst.B.New()}
+	_, scores, err := inst.scoreKeys(a, &a.heads[hd], q, keys, js, sc)
+	return scores, err
+}
+
+// ScoreIsDot reports whether HeadScore is q·k itself: no √d_key and no τ
+// divide it.
+func (inst *Instance[T]) ScoreIsDot(l, hd int) bool {
+	a := inst.layers[l].attn
+	return a.temp == nil && a.heads[hd].sqrtDKey == nil
 }
 
 // HeadOutput returns what head hd of layer l outputs at a query whose

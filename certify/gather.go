@@ -1,0 +1,432 @@
+package certify
+
+import (
+	"encoding/binary"
+	"math/big"
+
+	"github.com/transformer-cookbook/verify/model"
+)
+
+// gather is an attention sublayer's first pass over the states: the keys
+// and values each position can hold (each head's items), and the distinct
+// entries (a position, its query in each head, what its residual
+// connection reads) whose outputs the second pass works out.
+type gather[T any] struct {
+	a     *analysis[T]
+	heads []*head[T]
+	// global: the entries do not depend on the position (after the last
+	// attention sublayer, under no mask).
+	global    bool
+	entries   []entry[T]
+	seen      map[string]bool
+	residuals map[string]int // ids of what residual connections read
+	buf       []byte
+}
+
+// source is where a noted state comes from: a state held (s), or the
+// embedding of symbol sym at the position, computed only if needed.
+type source[T any] struct {
+	s   *state[T]
+	sym int
+}
+
+func (g *gather[T]) witness(i int, src source[T]) witness {
+	if src.s != nil {
+		return src.s.w
+	}
+	return single(i-1, src.sym)
+}
+
+func (g *gather[T]) state(i int, src source[T]) (*state[T], string) {
+	if src.s != nil {
+		return src.s, ""
+	}
+	return g.a.embed(src.sym, i)
+}
+
+// residualID numbers the distinct keys of what residual connections read.
+func (g *gather[T]) residualID(key string) int {
+	if id, ok := g.residuals[key]; ok {
+		return id
+	}
+	id := len(g.residuals)
+	g.residuals[key] = id
+	return id
+}
+
+// note records a state at position i with query, key and value ids qids,
+// kids and vids in each head, and residual id res. skipEntry says the
+// entry is known to be recorded already.
+func (g *gather[T]) note(i int, qids, kids, vids []int, res int, src source[T], skipEntry bool) string {
+	for hd, h := range g.heads {
+		if !h.hasItem(i, kids[hd], vids[hd]) {
+			h.items[i-1] = append(h.items[i-1], item{pos: i, kid: kids[hd], vid: vids[hd], w: g.witness(i, src)})
+		}
+	}
+	if skipEntry {
+		return ""
+	}
+	buf := binary.AppendUvarint(g.buf[:0], uint64(res))
+	for _, q := range qids {
+		buf = binary.AppendUvarint(buf, uint64(q))
+	}
+	if !g.global {
+		buf = binary.AppendUvarint(buf, uint64(i))
+	}
+	g.buf = buf
+	if g.seen[string(buf)] {
+		return ""
+	}
+	g.seen[string(buf)] = true
+	s, why := g.state(i, src)
+	if why != "" {
+		return why
+	}
+	g.entries = append(g.entries, entry[T]{pos: i, qids: append([]int(nil), qids...), s: s})
+	return ""
+}
+
+// hasItem reports whether position i holds the item (kid, vid) already,
+// and when not, counts it as held.
+func (h *head[T]) hasItem(i, kid, vid int) bool {
+	items := h.items[i-1]
+	if len(items) <= 8 {
+		for _, it := range items {
+			if it.kid == kid && it.vid == vid {
+				return true
+			}
+		}
+		if len(items) < 8 {
+			return false
+		}
+		// The list outgrows a scan: index it.
+		h.seen[i-1] = map[[2]int]bool{}
+		for _, it := range items {
+			h.seen[i-1][[2]int{it.kid, it.vid}] = true
+		}
+	}
+	key := [2]int{kid, vid}
+	if h.seen[i-1][key] {
+		return true
+	}
+	h.seen[i-1][key] = true
+	return false
+}
+
+// ids computes every head's query, key and value ids of state s.
+func (g *gather[T]) ids(l int, s *state[T], qids, kids, vids []int) string {
+	qs, ks, vs, why := g.a.project3(l, s)
+	if why != "" {
+		return why
+	}
+	for hd, h := range g.heads {
+		qids[hd] = h.queries.idOf(g.a, qs[hd].rid, qs[hd].r, qs[hd].m, s.w)
+		kids[hd] = h.keys.idOf(g.a, ks[hd].rid, ks[hd].r, ks[hd].m, s.w)
+		vids[hd] = h.vals.idOf(g.a, vs[hd].rid, vs[hd].r, vs[hd].m, s.w)
+	}
+	return ""
+}
+
+// gatherStates is the first pass over held states: every one is
+// projected.
+func (a *analysis[T]) gatherStates(g *gather[T], k, l int, cur *states[T]) string {
+	h := len(g.heads)
+	qids, kids, vids := make([]int, h), make([]int, h), make([]int, h)
+	for i := 1; i <= a.n; i++ {
+		why := a.each(cur, i, func(s *state[T]) string {
+			if why := g.ids(l, s, qids, kids, vids); why != "" {
+				return why
+			}
+			return g.note(i, qids, kids, vids, g.residualID(a.residualKey(k, s)), source[T]{s: s}, false)
+		})
+		if why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// reader is one thing the sublayer reads of an embedding: a head's query,
+// key or value (head ≥ 0), or what the residual connection passes on
+// (head −1). Its value at symbol s and position i depends only on the
+// values of the components it reads, in either model; those that depend
+// on the symbol alone (sym) give s its class, those that depend on the
+// position alone (pos) give i its class, and the pair of classes decides
+// the value. A reader of a component that depends on both (mixed) is
+// computed at every symbol and position.
+type reader struct {
+	head, proj int
+	mixed      bool
+	sym, pos   []column
+	symClass   []int32 // by symbol, set where it first occurs
+	posClass   []int32 // by position, 0-based
+	classes    map[string]int32
+	// classIDs[c] is the id of class c of a reader that reads components
+	// of one kind only (−1: not yet known); ids, by pair of classes, of a
+	// reader that reads both kinds.
+	classIDs []int
+	ids      map[[2]int32]int
+}
+
+// lookup returns the reader's id at symbol sym and position i, if known.
+func (rd *reader) lookup(sym, i int) (int, bool) {
+	switch {
+	case rd.mixed:
+		return 0, false
+	case len(rd.pos) == 0:
+		return rd.class(rd.symClass[sym])
+	case len(rd.sym) == 0:
+		return rd.class(rd.posClass[i-1])
+	}
+	id, ok := rd.ids[[2]int32{rd.symClass[sym], rd.posClass[i-1]}]
+	return id, ok
+}
+
+func (rd *reader) class(c int32) (int, bool) {
+	if int(c) < len(rd.classIDs) && rd.classIDs[c] >= 0 {
+		return rd.classIDs[c], true
+	}
+	return 0, false
+}
+
+// store records the reader's id at symbol sym and position i.
+func (rd *reader) store(sym, i, id int) {
+	var c int32
+	switch {
+	case rd.mixed:
+		return
+	case len(rd.pos) == 0:
+		c = rd.symClass[sym]
+	case len(rd.sym) == 0:
+		c = rd.posClass[i-1]
+	default:
+		rd.ids[[2]int32{rd.symClass[sym], rd.posClass[i-1]}] = id
+		return
+	}
+	for int(c) >= len(rd.classIDs) {
+		rd.classIDs = append(rd.classIDs, -1)
+	}
+	rd.classIDs[c] = id
+}
+
+// bySymbol: the reader's value depends on the symbol alone.
+func (rd *reader) bySymbol() bool { return !rd.mixed && len(rd.pos) == 0 }
+
+// column is a component a reader reads, in the reference (r) or the model
+// (m).
+type column struct {
+	c    int
+	r, m bool
+}
+
+// gatherEmbeddings is the first pass over the embeddings, which are
+// products of the symbols' parts and the positions' parts: each reader
+// is computed once per pair of classes, not once per symbol and position
+// (the lookup's queries depend on the symbol alone and its keys on the
+// position alone, so its n·2n embeddings cost n + 2n projections, not
+// 2n²).
+//
+// The embedding of symbol s at position i is computed, at the first
+// position where s occurs and with the first symbol of position i, so as
+// to read off the classes; a component that depends on the symbol alone
+// has the same value at every position (model.EmbedDependence), so these
+// give every pair's values. Values are compared as numbers, and the
+// projections of equal numbers are equal numbers (a zero's sign aside,
+// which no later operation turns into a different value).
+func (a *analysis[T]) gatherEmbeddings(g *gather[T], k, l int) string {
+	readers, why := a.readers(g, k, l)
+	if why != "" {
+		return why
+	}
+	h := len(g.heads)
+	qids, kids, vids := make([]int, h), make([]int, h), make([]int, h)
+	symEmbed := map[int]*state[T]{}
+	// Shared entries made of readers of the symbol alone are one per
+	// symbol: noted once.
+	entryBySym := g.global
+	for _, rd := range readers {
+		if (rd.head < 0 || rd.proj == int(model.QueryProjection)) && !rd.bySymbol() {
+			entryBySym = false
+		}
+	}
+	entryNoted := make([]bool, len(a.r.Model.Alphabet))
+	var buf []byte
+	class := func(rd *reader, cols []column, s *state[T]) int32 {
+		buf = buf[:0]
+		for _, col := range cols {
+			if col.r {
+				buf = appendRats(buf, s.r[col.c:col.c+1])
+			}
+			buf = append(buf, '|')
+			if col.m {
+				buf = appendValues(buf, a.b, s.m[col.c:col.c+1])
+			}
+		}
+		id, ok := rd.classes[string(buf)]
+		if !ok {
+			id = int32(len(rd.classes))
+			rd.classes[string(buf)] = id
+		}
+		return id
+	}
+	for i := 1; i <= a.n; i++ {
+		syms := a.symbols(i)
+		if len(syms) == 0 {
+			continue
+		}
+		posEmbed, why := a.embed(syms[0], i)
+		if why != "" {
+			return why
+		}
+		for _, rd := range readers {
+			if !rd.mixed {
+				rd.posClass[i-1] = class(rd, rd.pos, posEmbed)
+			}
+		}
+		for _, sym := range syms {
+			if why := a.charge(1); why != "" {
+				return why
+			}
+			if _, ok := symEmbed[sym]; !ok {
+				s, why := a.embed(sym, i)
+				if why != "" {
+					return why
+				}
+				symEmbed[sym] = s
+				for _, rd := range readers {
+					if !rd.mixed {
+						rd.symClass[sym] = class(rd, rd.sym, s)
+					}
+				}
+			}
+			// The state itself, and what the sublayer reads of it, are
+			// computed once for this symbol and position, when a reader
+			// needs them.
+			var s *state[T]
+			var xr []*big.Rat
+			var xm []T
+			res := 0
+			for _, rd := range readers {
+				if id, ok := rd.lookup(sym, i); ok {
+					rd.set(id, qids, kids, vids, &res)
+					continue
+				}
+				if s == nil {
+					if s, why = a.embed(sym, i); why != "" {
+						return why
+					}
+				}
+				var id int
+				if rd.head < 0 {
+					id = g.residualID(a.residualKey(k, s))
+				} else {
+					if xr == nil {
+						if xr, xm, why = a.inputs(l, s); why != "" {
+							return why
+						}
+					}
+					v, why := a.headVector(l, rd.head, model.Projection(rd.proj), xr, xm)
+					if why != "" {
+						return why
+					}
+					id = g.heads[rd.head].table(model.Projection(rd.proj)).idOf(a, v.rid, v.r, v.m, s.w)
+				}
+				rd.set(id, qids, kids, vids, &res)
+				rd.store(sym, i, id)
+			}
+			if why := g.note(i, qids, kids, vids, res, source[T]{sym: sym}, entryBySym && entryNoted[sym]); why != "" {
+				return why
+			}
+			if entryBySym {
+				entryNoted[sym] = true
+			}
+		}
+	}
+	return ""
+}
+
+// table is the head's table of queries, keys or values (p).
+func (h *head[T]) table(p model.Projection) *pairTable[T] {
+	switch p {
+	case model.QueryProjection:
+		return h.queries
+	case model.KeyProjection:
+		return h.keys
+	}
+	return h.vals
+}
+
+func (rd *reader) set(id int, qids, kids, vids []int, res *int) {
+	switch {
+	case rd.head < 0:
+		*res = id
+	case rd.proj == int(model.QueryProjection):
+		qids[rd.head] = id
+	case rd.proj == int(model.KeyProjection):
+		kids[rd.head] = id
+	default:
+		vids[rd.head] = id
+	}
+}
+
+// readers lists what layer l's attention (step k) reads of an embedding,
+// each with the components it reads sorted by what they depend on.
+func (a *analysis[T]) readers(g *gather[T], k, l int) ([]*reader, string) {
+	depR, err := a.r.EmbedDependence(a.n)
+	if err != nil {
+		return nil, "the reference's embedding: " + err.Error()
+	}
+	depM, err := a.m.EmbedDependence(a.n)
+	if err != nil {
+		return nil, "the model's embedding: " + err.Error()
+	}
+	d := len(depM)
+	all := make([]bool, d)
+	for c := range all {
+		all[c] = true
+	}
+	normed := a.r.PreNormed(l, true) || a.m.PreNormed(l, true)
+	var out []*reader
+	add := func(head, proj int, readsR, readsM []bool) {
+		rd := &reader{head: head, proj: proj, symClass: make([]int32, len(a.r.Model.Alphabet)),
+			posClass: make([]int32, a.n), classes: map[string]int32{}, ids: map[[2]int32]int{}}
+		for c := 0; c < d; c++ {
+			// A value that is not finite reaches every projection in
+			// the machine formats: 0·∞ is NaN.
+			col := column{c: c, r: readsR[c], m: readsM[c] || !depM[c].Finite}
+			if !col.r && !col.m {
+				continue
+			}
+			bySym := (!col.r || depR[c].Symbol) && (!col.m || depM[c].Symbol)
+			byPos := (!col.r || depR[c].Position) && (!col.m || depM[c].Position)
+			switch {
+			case bySym:
+				rd.sym = append(rd.sym, col)
+			case byPos:
+				rd.pos = append(rd.pos, col)
+			default:
+				rd.mixed = true
+			}
+		}
+		out = append(out, rd)
+	}
+	for hd := range g.heads {
+		hr, hm := a.r.Model.Layers[l].Attention.Heads[hd], a.m.Model.Layers[l].Attention.Heads[hd]
+		for _, p := range []model.Projection{model.QueryProjection, model.KeyProjection, model.ValueProjection} {
+			if normed {
+				add(hd, int(p), all, all)
+				continue
+			}
+			wr, wm := hr.Q, hm.Q
+			switch p {
+			case model.KeyProjection:
+				wr, wm = hr.K, hm.K
+			case model.ValueProjection:
+				wr, wm = hr.V, hm.V
+			}
+			add(hd, int(p), wr.ReadColumns(), wm.ReadColumns())
+		}
+	}
+	add(-1, 0, a.readR[k], a.readM[k])
+	return out, ""
+}

@@ -1,0 +1,134 @@
+package model
+
+import (
+	"math/big"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/transformer-cookbook/verify/numeric"
+)
+
+// dependenceModel has one component of each kind the analysis of package
+// certify tells apart: "sym" (word embedding 1, 2; position encoding 0)
+// depends on the symbol alone, "pos" (3, 3; i) on the position alone,
+// "const" (0, 0; 5) on neither, "mixed" (1, −1; i) on both, and "big"
+// (60000, 60000; 60000) is finite term by term but its sum, 120000,
+// overflows fp16 (largest finite 65504).
+func dependenceModel() *Model {
+	return &Model{
+		Name:          "dependence",
+		Alphabet:      []string{"a", "b"},
+		WordEmbedding: []Vector{IntVector(1, 3, 0, 1, 60000), IntVector(2, 3, 0, -1, 60000)},
+		Position: &PositionEncoding{Name: "(0, i, 5, i, 60000)", Vector: func(i, n int) Vector {
+			return IntVector(0, int64(i), 5, int64(i), 60000)
+		}},
+		D:          5,
+		Components: []string{"sym", "pos", "const", "mixed", "big"},
+		Output:     Output{Kind: Readout, W: Identity(5)},
+	}
+}
+
+func TestEmbedDependence(t *testing.T) {
+	type dep = EmbedDependence
+	all := dep{Symbol: true, Position: true, Finite: true}
+	symbol := dep{Symbol: true, Finite: true}
+	position := dep{Position: true, Finite: true}
+	mixed := dep{Finite: true}
+	fp16 := numeric.NewEmulated(numeric.MustParsePrecision("fp16").Format)
+	checkDependence(t, numeric.Exact{}, 3, []dep{symbol, position, all, mixed, all})
+	// At n = 1 there is one position encoding: nothing depends on the
+	// position.
+	checkDependence(t, numeric.Exact{}, 1, []dep{symbol, all, all, symbol, all})
+	checkDependence(t, fp16, 3, []dep{symbol, position, all, mixed, {Symbol: true, Position: true}})
+	checkDependence(t, numeric.Float32{}, 4, []dep{symbol, position, all, mixed, all})
+}
+
+func checkDependence[T any](t *testing.T, b numeric.Backend[T], n int, want []EmbedDependence) {
+	t.Helper()
+	inst, err := Instantiate(b, dependenceModel())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := b.Precision()
+	got, err := inst.EmbedDependence(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("%s, n = %d (-want +got):\n%s", p, n, d)
+	}
+	// The marks are claims about Embed: check them against it.
+	for c, dc := range got {
+		for s := range 2 {
+			for i := 1; i <= n; i++ {
+				h, err := inst.Embed(s, i, n)
+				if err != nil {
+					t.Fatal(err)
+				}
+				first, _ := inst.Embed(s, 1, n)
+				other, _ := inst.Embed(0, i, n)
+				if dc.Symbol && b.Cmp(h[c], first[c]) != numeric.Equal {
+					t.Errorf("%s: component %d, marked symbol-only, differs between positions 1 and %d", p, c, i)
+				}
+				if dc.Position && b.Cmp(h[c], other[c]) != numeric.Equal {
+					t.Errorf("%s: component %d, marked position-only, differs between symbols", p, c)
+				}
+				if dc.Finite && !b.Finite(h[c]) {
+					t.Errorf("%s: component %d, marked finite, is %s at symbol %d, position %d", p, c, b.Format(h[c]), s, i)
+				}
+			}
+		}
+	}
+}
+
+// TestKeyScores: the batch must give each key the score HeadScore gives
+// it alone, bit for bit, with and without the 1/√d_key scaling; and
+// ScoreIsDot must say when the score is q·k itself.
+func TestKeyScores(t *testing.T) {
+	fp16 := numeric.NewEmulated(numeric.MustParsePrecision("fp16").Format)
+	bf16 := numeric.NewEmulated(numeric.MustParsePrecision("bf16").Format)
+	checkKeyScores(t, fp16, 2, ScaleSqrtDKey, false)
+	checkKeyScores(t, fp16, 2, NoScale, true)
+	checkKeyScores(t, numeric.Float32{}, 3, NoScale, true)
+	checkKeyScores(t, numeric.Float32{}, 3, ScaleSqrtDKey, false)
+	checkKeyScores(t, numeric.Exact{}, 4, ScaleSqrtDKey, false)
+	checkKeyScores(t, bf16, 1, ScaleSqrtDKey, true) // √1 divides nothing
+}
+
+func checkKeyScores[T any](t *testing.T, b numeric.Backend[T], dKey int, scale ScoreScale, dot bool) {
+	t.Helper()
+	inst, err := Instantiate(b, wideKeyModel(dKey, scale, LeftHardmax))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := b.Precision()
+	if got := inst.ScoreIsDot(0, 0); got != dot {
+		t.Errorf("%s, d_key %d, scale %v: ScoreIsDot = %v, want %v", p, dKey, scale, got, dot)
+	}
+	vec := func(s string) []T {
+		r, _ := new(big.Rat).SetString(s)
+		v := make([]T, dKey)
+		for i := range v {
+			v[i] = b.SetRat(b.New(), r)
+		}
+		return v
+	}
+	q := vec("1/3")
+	var keys [][]T
+	for _, s := range []string{"0", "1", "7/3", "-5", "1000001/7"} {
+		keys = append(keys, vec(s))
+	}
+	got, err := inst.KeyScores(0, 0, q, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for x, k := range keys {
+		want, err := inst.HeadScore(0, 0, q, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Cmp(got[x], want) != numeric.Equal || b.Format(got[x]) != b.Format(want) {
+			t.Errorf("%s, d_key %d: key %d scores %s in the batch, %s alone", p, dKey, x, b.Format(got[x]), b.Format(want))
+		}
+	}
+}
