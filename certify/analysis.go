@@ -58,6 +58,10 @@ type analysis[T any] struct {
 	// after step k−1 (k = 0: the embedding) that a later sublayer or the
 	// output reads; the others are set to 0 before states are merged.
 	liveR, liveM [][]bool
+	// undecided says a final state decides wrong (Input.Decides), and
+	// undecidedSuspects lists a few of them.
+	undecided         bool
+	undecidedSuspects []Suspect
 	// readR[k] and readM[k] mark the components of the state before step
 	// k that its residual connection (and post-norm) reads.
 	readR, readM [][]bool
@@ -326,6 +330,14 @@ func (a *analysis[T]) outputs(cur *states[T]) string {
 				return ""
 			}
 			if ok, why := a.in.Right(ref, got); !ok {
+				if a.in.Decides != nil && !a.in.Decides(ref, got) {
+					// Listed apart, and first, so that the candidates
+					// try the inputs that decide wrong before those
+					// that are merely inexact.
+					a.undecided = true
+					a.record(&a.undecidedSuspects, "output", "a reachable state decides wrong: "+why, s.w)
+					return ""
+				}
 				a.suspect("output", "a reachable state gives a wrong output: "+why, s.w)
 			}
 			return ""
@@ -334,6 +346,7 @@ func (a *analysis[T]) outputs(cur *states[T]) string {
 			return why
 		}
 	}
+	a.res.Suspects = append(a.undecidedSuspects, a.res.Suspects...)
 	return ""
 }
 

@@ -386,19 +386,17 @@ func (a *analysis[T]) headOutputs(h *head[T], qid, i int, qw witness) ([]int, st
 			}
 		}
 		candM := candidates(items, func(x, y *scored[T]) int { return int(a.b.Cmp(x.sm, y.sm)) })
-		for x, cx := range candR {
-			for y, cy := range candM {
-				if !cx || !cy {
-					continue
-				}
+		xs, ys := marked(candR), marked(candM)
+		for _, x := range xs {
+			for _, y := range ys {
 				ix, iy := &items[x], &items[y]
 				if x == y || ix.pos != iy.pos && cmpExact(ix, iy) >= 0 && a.b.Cmp(iy.sm, ix.sm) >= 0 {
 					pairs = append(pairs, [2]int{x, y})
 				}
 			}
-		}
-		if len(pairs) > maxPairs {
-			return nil, fmt.Sprintf("layer %d attention, head %d: at position %d, the two models may select %d different pairs of keys, more than the analysis follows", h.l+1, h.hd+1, i, len(pairs))
+			if len(pairs) > maxPairs {
+				return nil, fmt.Sprintf("layer %d attention, head %d: at position %d, the two models may select more than %d different pairs of keys, more than the analysis follows", h.l+1, h.hd+1, i, maxPairs)
+			}
 		}
 	}
 	seen := map[int]bool{}
@@ -469,6 +467,17 @@ func candidates[T any](items []scored[T], cmp func(x, y *scored[T]) int) []bool 
 		cand[x] = thr == nil || cmp(&items[x], thr) >= 0
 	}
 	return cand
+}
+
+// marked lists the indices x where marks[x] is set.
+func marked(marks []bool) []int {
+	var xs []int
+	for x, m := range marks {
+		if m {
+			xs = append(xs, x)
+		}
+	}
+	return xs
 }
 
 // orderKept reports whether the model keeps the exact order between every

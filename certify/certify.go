@@ -39,6 +39,11 @@ type Input struct {
 	// output got against the reference's exact output ref. why says what
 	// is wrong.
 	Right func(ref, got model.PositionOutput) (ok bool, why string)
+	// Decides, when set, decides a position that Right finds wrong at
+	// the level of its decision (a truth value nearer the right one than
+	// the wrong one, the right symbol): Result.Decided says whether every
+	// input decides right.
+	Decides func(ref, got model.PositionOutput) bool
 	// MaxStates caps the state pairs held for one position (or in the
 	// pool after the last attention sublayer); 0 means DefaultMaxStates.
 	MaxStates int
@@ -62,6 +67,10 @@ type Result struct {
 	// its precision, an output that is right against the reference's
 	// exact output.
 	Certified bool `json:"certified"`
+	// Decided: every input of length N gives an output that is right or,
+	// where it is not, decides right (Input.Decides); false when the
+	// analysis did not finish or Decides is nil.
+	Decided bool `json:"decided,omitempty"`
 	// Why is the first obstacle when not certified.
 	Why string `json:"why,omitempty"`
 	// Suspects are reachable final states whose output is wrong, with
@@ -163,6 +172,7 @@ func run[T any](v *visitor, b numeric.Backend[T]) error {
 		return nil
 	}
 	v.res.Certified = len(v.res.Suspects) == 0
+	v.res.Decided = v.in.Decides != nil && !a.undecided
 	if !v.res.Certified {
 		v.res.Why = v.res.Suspects[0].Where + ": " + v.res.Suspects[0].Detail
 		if len(v.res.Breaks) > 0 {

@@ -37,14 +37,15 @@ type scored[T any] struct {
 // cmpExact orders two items by their exact scores: by f where they
 // differ (a correctly rounded conversion keeps the order: f(x) < f(y)
 // implies x < y), else exactly.
+// Items of one query only are compared.
 func cmpExact[T any](x, y *scored[T]) int {
 	switch {
 	case x.f < y.f:
 		return -1
 	case x.f > y.f:
 		return 1
-	case x.exact && y.exact:
-		return 0
+	case x.exact && y.exact, x.kid == y.kid:
+		return 0 // one key has one score
 	}
 	return x.rat().Cmp(y.rat())
 }

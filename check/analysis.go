@@ -28,8 +28,21 @@ const (
 // Options.AnalysisBudget says otherwise: about five seconds on one core.
 const DefaultAnalysisBudget = 1 << 29
 
-// maxCandidates bounds the inputs the analysis suggests per length.
-const maxCandidates = 32
+// maxCandidates bounds the inputs the analysis suggests per length up
+// to n = 256; above, each input costs more, and the bound falls as 1/n to
+// minCandidates (as CasesAt does for the drawn inputs).
+const (
+	maxCandidates = 32
+	minCandidates = 4
+)
+
+// candidatesAt is the number of inputs the analysis suggests at length n.
+func candidatesAt(n int) int {
+	if n <= 256 {
+		return maxCandidates
+	}
+	return max(minCandidates, maxCandidates*256/n)
+}
 
 // analysis is the analysis of one length, or why it did not run.
 type analysis struct {
@@ -104,13 +117,31 @@ func (ck *Checker) runAnalysis(n int) *analysis {
 		}
 		return Compare(w, got, con.Bounds, labels)
 	}
+	// Decisions are judged as the checker judges them, where the
+	// outputs decide anything.
+	var decides func(ref, got model.PositionOutput) bool
+	if len(decisions(con)) > 0 {
+		decides = func(ref, got model.PositionOutput) bool {
+			w := recipes.Want{Symbol: ref.Symbol}
+			if !symbolOnly {
+				for _, v := range ref.Values {
+					x, ok := v.Rat()
+					if !ok {
+						return false
+					}
+					w.Values = append(w.Values, x)
+				}
+			}
+			return Decides(w, got, labels, con.Booleans)
+		}
+	}
 	exact, err := ck.exactSpec()
 	if err != nil {
 		return &analysis{skipped: "exact arithmetic cannot compute the recipe's construction: " + err.Error()}
 	}
 	res, err := certify.Length(certify.Input{
 		Reference: ck.spec, Model: con.Model, Precision: ck.opts.Precision, Exact: exact, Runner: ck.Runner,
-		Symbols: con.Symbols, MapSymbol: mapper(con.AdaptSymbols), Right: right, MaxWork: int64(budget),
+		Symbols: con.Symbols, MapSymbol: mapper(con.AdaptSymbols), Right: right, Decides: decides, MaxWork: int64(budget),
 	}, n)
 	if err != nil {
 		return &analysis{skipped: "the analysis could not run: " + err.Error()}
@@ -124,7 +155,7 @@ func (ck *Checker) runAnalysis(n int) *analysis {
 	}
 	an := &analysis{res: res}
 	valid := func(in []int) bool { return con.Valid == nil || con.Valid(recipes.Case{Symbols: in}) == nil }
-	for _, in := range certify.Candidates(res, con.Symbols, len(ck.spec.Alphabet), valid, maxCandidates) {
+	for _, in := range certify.Candidates(res, con.Symbols, len(ck.spec.Alphabet), valid, candidatesAt(n)) {
 		an.candidates = append(an.candidates, recipes.Case{Symbols: in})
 	}
 	return an

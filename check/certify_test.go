@@ -89,7 +89,7 @@ func TestCertifiedIsRight(t *testing.T) {
 		trials, precisions = 2, []string{"exact", "fp16"}
 	}
 	rng := rand.New(rand.NewPCG(18, 2026))
-	var certified, refusedFailing, lengths int
+	var certified, refusedFailing, lengths, decided, decidedInexact int
 	for _, sc := range soundCases {
 		r, err := recipes.Get(sc.recipe)
 		if err != nil {
@@ -126,6 +126,17 @@ func TestCertifiedIsRight(t *testing.T) {
 					lengths++
 					res := an.analyse(n).res
 					ok := res != nil && res.Certified
+					// Decisions: certified right only if every input
+					// run decides right.
+					if res != nil && res.Decided {
+						decided++
+						if lr.Decided < lr.Cases {
+							t.Errorf("%s %s at %s, n = %d (%s): decisions certified, but %d of %d inputs decide wrong", sc.recipe, recipes.WeightingAcronym(sc.w), p, n, what, lr.Cases-lr.Decided, lr.Cases)
+						}
+						if !ok {
+							decidedInexact++
+						}
+					}
 					switch {
 					case ok && lr.Failure != nil:
 						t.Errorf("%s %s at %s, n = %d (%s): certified, but %q fails: %s", sc.recipe, recipes.WeightingAcronym(sc.w), p, n, what, lr.Failure.Input, lr.Failure.Reason)
@@ -138,8 +149,8 @@ func TestCertifiedIsRight(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d lengths enumerated: %d certified (and right), %d failing (and not certified)", lengths, certified, refusedFailing)
-	if certified < lengths/4 || refusedFailing < 10 {
-		t.Errorf("the test saw too little: %d certified, %d failing, of %d lengths", certified, refusedFailing, lengths)
+	t.Logf("%d lengths enumerated: %d certified (and right), %d failing (and not certified); decisions certified at %d (%d of them inexact)", lengths, certified, refusedFailing, decided, decidedInexact)
+	if certified < lengths/4 || refusedFailing < 10 || decidedInexact < 10 {
+		t.Errorf("the test saw too little: %d certified, %d failing, %d decided but inexact, of %d lengths", certified, refusedFailing, decidedInexact, lengths)
 	}
 }

@@ -143,10 +143,11 @@ func (ck *Checker) length(n, shard, shards int, sh *shared) LengthReport {
 		lr.Level = Exhaustive
 		return lr
 	}
-	if lr.Failure != nil {
-		// The length fails: a proof that it is right cannot exist, and
-		// the analysis (the dearest part of a long length) would only
-		// look for another failing input.
+	if lr.Failure != nil && (lr.Decided < lr.Cases || len(decisions(ck.Con)) == 0) {
+		// The length fails, and so do its decisions if it has any: a
+		// proof of either cannot exist, and the analysis (the dearest
+		// part of a long length) would only look for another failing
+		// input.
 		lr.Analysis = AnalysisNotNeeded
 		return lr
 	}
@@ -160,6 +161,9 @@ func (ck *Checker) length(n, shard, shards int, sh *shared) LengthReport {
 		lr.Candidates = len(an.candidates)
 	}
 	lr.Analysis = an.why()
+	if an.res != nil && an.res.Decided && !an.res.Certified {
+		lr.DecisionLevel = Certified
+	}
 	if an.res != nil && an.res.Certified {
 		lr.Level = Certified
 		if f := lr.Failure; f != nil {
@@ -172,7 +176,7 @@ func (ck *Checker) length(n, shard, shards int, sh *shared) LengthReport {
 }
 
 // AnalysisNotNeeded is what a length report says of the analysis when a
-// drawn input already fails.
+// drawn input already fails (and decides wrong, where outputs decide).
 const AnalysisNotNeeded = "not needed: a drawn input fails"
 
 // run checks the inputs whose index in the length's list (offset + k for

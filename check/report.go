@@ -53,6 +53,11 @@ type LengthReport struct {
 	// drawn at random with the report's seed).
 	Level      string `json:"level"`
 	Candidates int    `json:"candidates,omitempty"`
+	// DecisionLevel is the evidence that every input decides right
+	// (Decides), when every case run did: Level, or Certified where the
+	// analysis proved the decisions right although not the outputs
+	// exact. Empty means Level (DecisionEvidence).
+	DecisionLevel string `json:"decision_level,omitempty"`
 	// Analysis says why the analysis did not certify the length ("" when
 	// it did, or when every input was run).
 	Analysis string `json:"analysis,omitempty"`
@@ -90,6 +95,15 @@ type Failure struct {
 	Irrational bool `json:"irrational,omitempty"`
 }
 
+// DecisionEvidence is the evidence that every input of the length
+// decides right, when every case run did (DecisionLevel, or Level).
+func (lr LengthReport) DecisionEvidence() string {
+	if lr.DecisionLevel != "" {
+		return lr.DecisionLevel
+	}
+	return lr.Level
+}
+
 // MergeLength combines the reports of the shards of one length into the
 // report one unsharded run makes: counts add up, the largest error is
 // the largest of the shards', and the failure is the one of the lowest
@@ -98,8 +112,10 @@ func MergeLength(parts []LengthReport) LengthReport {
 	// The analysis is the length's, the same in every shard that ran it;
 	// a shard whose drawn inputs fail did not need it.
 	out := LengthReport{N: parts[0].N, Exhaustive: parts[0].Exhaustive, Level: parts[0].Level, Candidates: parts[0].Candidates, Analysis: parts[0].Analysis}
+	out.DecisionLevel = parts[0].DecisionEvidence()
 	for _, p := range parts[1:] {
 		out.Level = Weaker(out.Level, p.Level)
+		out.DecisionLevel = Weaker(out.DecisionLevel, p.DecisionEvidence())
 		out.Candidates = max(out.Candidates, p.Candidates)
 		if out.Analysis == AnalysisNotNeeded {
 			out.Analysis = p.Analysis
@@ -127,6 +143,9 @@ func MergeLength(parts []LengthReport) LengthReport {
 		if p.Failure != nil && (out.Failure == nil || p.Failure.Case < out.Failure.Case) {
 			out.Failure = p.Failure
 		}
+	}
+	if out.DecisionLevel == out.Level {
+		out.DecisionLevel = "" // as an unsharded run says it
 	}
 	return out
 }

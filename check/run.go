@@ -154,7 +154,7 @@ func Run(r *recipes.Recipe, opts Options) (*Report, error) {
 		}
 		if deciding && lr.Decided == lr.Cases {
 			rep.DecisionLimit = n
-			rep.DecisionLevel = Weaker(rep.DecisionLevel, lr.Level)
+			rep.DecisionLevel = Weaker(rep.DecisionLevel, lr.DecisionEvidence())
 		} else {
 			deciding = false
 		}

@@ -209,6 +209,30 @@ func (s *sweeper) bisect(ck *check.Checker, row *Row) {
 		s.check(ck, row, lo+(hi-lo)/2)
 		lo, hi = bracket(row.Checked, max(1, ck.Recipe.MinN))
 	}
+	// Then the decisions, where outputs decide: between the last length
+	// whose every input decided right and the first where one did not.
+	lo, hi = decisionBracket(row.Checked, max(1, ck.Recipe.MinN))
+	for hi > 0 && hi-lo > 1 && row.Error == "" && !s.interrupted.Load() {
+		s.mu.Lock()
+		s.planned++
+		s.mu.Unlock()
+		s.check(ck, row, lo+(hi-lo)/2)
+		lo, hi = decisionBracket(row.Checked, max(1, ck.Recipe.MinN))
+	}
+}
+
+// decisionBracket returns the last length below hi whose every checked
+// input decided right (minN − 1 if none) and hi, the first checked length
+// where one did not (0 if none).
+func decisionBracket(checked []check.LengthReport, minN int) (lo, hi int) {
+	lo = minN - 1
+	for _, lr := range checked {
+		if lr.Decided < lr.Cases {
+			return lo, lr.N
+		}
+		lo = lr.N
+	}
+	return lo, 0
 }
 
 // bracket returns the ends of the next gap to bisect: hi is the first
@@ -246,7 +270,7 @@ func (row *Row) summarise() {
 	for _, lr := range row.Checked {
 		if deciding = deciding && lr.Decided == lr.Cases; deciding {
 			row.DecisionLimit = lr.N
-			row.DecisionLevel = check.Weaker(row.DecisionLevel, lr.Level)
+			row.DecisionLevel = check.Weaker(row.DecisionLevel, lr.DecisionEvidence())
 		}
 		switch {
 		case row.Failure == nil && lr.Failure == nil:

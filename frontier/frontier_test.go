@@ -240,3 +240,31 @@ func TestDyckPositionsPrediction(t *testing.T) {
 		t.Errorf("bf16: %d, want 257", got.Limit)
 	}
 }
+
+// TestFrontierDyck12BF16: Dyck-1-2's neighbour searches score j by j/n,
+// whose neighbours first round alike in bf16 (8-bit significand, spacing
+// 2^-8 on [1/2, 1)) at n = 258: 193/258 ≈ 0.74806 and 194/258 ≈ 0.75194
+// both lie within 2^-9 of 0.75. Below that length the analysis must
+// certify every checked length (random inputs rarely hold the brackets
+// that meet there), and the frontier must find the failure at 258 itself.
+func TestFrontierDyck12BF16(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about 10 s: the analysis at every length up to 300")
+	}
+	r, err := recipes.Get("dyck12")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(Options{Recipe: r, Weighting: model.LeftHardmax, Precisions: []numeric.Precision{numeric.MustParsePrecision("bf16")},
+		MaxN: 300, Params: map[string]string{"check": "max"}, Cases: 8, Exhaustive: 256, Seed: 1, Analysis: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := rep.Rows[0]
+	if row.Limit != 257 || row.LimitLevel != check.Certified || row.Failure == nil || row.Failure.N != 258 {
+		t.Fatalf("limit %d (%s), failure %+v; want 257, certified, and a failure at 258 (checked %s)", row.Limit, row.LimitLevel, row.Failure, checkedText(&row))
+	}
+	if c := row.Failure.Cause; c == nil || c.Kind != "tie" {
+		t.Errorf("cause %+v, want a tie", c)
+	}
+}

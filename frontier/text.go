@@ -181,6 +181,13 @@ func WriteText(w io.Writer, rep *Report) error {
 			if len(row.PassesAgain) > 0 {
 				fmt.Fprintf(w, "  not monotone: passes again at n = %s\n", joinInts(row.PassesAgain))
 			}
+			if d := row.DecisionText(); d != "" {
+				fmt.Fprintf(w, "  decisions every output decides right up to n = %s (%s)", d, levelWords(row.DecisionLevel))
+				if _, hi := decisionBracket(row.Checked, 1); hi > 0 {
+					fmt.Fprintf(w, "; one decides wrong at n = %d", hi)
+				}
+				fmt.Fprintln(w)
+			}
 		}
 		if p := row.Prediction; p != nil {
 			if row.Failure == nil {
@@ -218,4 +225,15 @@ func shorten(s string, max int) string {
 		return string(r[:max]) + fmt.Sprintf(" … (%d characters; --json has it whole)", len(r))
 	}
 	return s
+}
+
+// levelWords says a level of evidence in words.
+func levelWords(level string) string {
+	switch level {
+	case check.Certified:
+		return "certified: every input"
+	case check.Exhaustive:
+		return "every input run"
+	}
+	return "sampled"
 }
