@@ -84,6 +84,10 @@ type head[T any] struct {
 	items               [][]item // per position, 0-based
 	seen                []map[[2]int]bool
 	outCache            map[[3]int][]int
+	// avgCache holds the output id of m_r copies of one value in the
+	// reference beside m_m of one in the model (averaged), by value ids
+	// and counts: under hard attention the tied scores do not enter it.
+	avgCache map[[4]int]int
 	// The scores of the keys for one query, the last one asked: a query's
 	// order is checked and its outputs listed one after the other, and
 	// keeping every query's would cost n² scores.
@@ -115,7 +119,7 @@ func (a *analysis[T]) attention(k, l int, cur *states[T]) (*states[T], string) {
 	for hd := range heads {
 		heads[hd] = &head[T]{l: l, hd: hd, spec: spec, queries: newPairTable[T](), keys: newPairTable[T](), vals: newPairTable[T](),
 			outs: newPairTable[T](), items: make([][]item, a.n), seen: make([]map[[2]int]bool, a.n),
-			outCache: map[[3]int][]int{}, scores: keyScores[T]{qid: -1}}
+			outCache: map[[3]int][]int{}, avgCache: map[[4]int]int{}, scores: keyScores[T]{qid: -1}}
 	}
 	// Pass 1: the keys and values each position can hold and the
 	// distinct entries (query ids, and what the residual connection
@@ -660,6 +664,17 @@ func (a *analysis[T]) checkOrder(h *head[T], items []scored[T], cand []bool, qw 
 		}
 	}
 	for k, g := range groups {
+		// A tie stays a tie when the group's largest and smallest model
+		// scores at positions other than a candidate's equal its own; a
+		// NaN, which no order ranks, sends the group to the pairwise
+		// comparison.
+		var hi, lo ranked[T]
+		nan := false
+		for y := g[0]; y < g[1]; y++ {
+			hi.add(&items[y], above)
+			lo.add(&items[y], below)
+			nan = nan || b.Cmp(items[y].sm, items[y].sm) != 0
+		}
 		for x := g[0]; x < g[1]; x++ {
 			if !cand[x] {
 				continue
@@ -672,6 +687,15 @@ func (a *analysis[T]) checkOrder(h *head[T], items []scored[T], cand []bool, qw 
 			if q := next[k].other(it.pos); q != nil && b.Cmp(q.sm, it.sm) != 1 {
 				a.broken(h, qw, i, it, q, "order")
 				return false
+			}
+			if !nan {
+				for _, y := range []*scored[T]{hi.other(it.pos), lo.other(it.pos)} {
+					if y != nil && b.Cmp(y.sm, it.sm) != 0 {
+						a.broken(h, qw, i, it, y, "tie")
+						return false
+					}
+				}
+				continue
 			}
 			for y := g[0]; y < g[1]; y++ {
 				if items[y].pos != it.pos && b.Cmp(items[y].sm, it.sm) != 0 {
@@ -714,6 +738,11 @@ func (a *analysis[T]) broken(h *head[T], qw witness, i int, x, y *scored[T], wha
 // mr positions holding x's key and value, and the model mm positions
 // holding y's.
 func (a *analysis[T]) averaged(h *head[T], x *scored[T], mr int, y *scored[T], mm int) (int, string) {
+	key := [4]int{x.vid, mr, y.vid, mm}
+	hard := h.spec.Weighting != model.Softmax
+	if id, ok := h.avgCache[key]; ok && hard {
+		return id, ""
+	}
 	scR, valR := make([]*big.Rat, mr), make([][]*big.Rat, mr)
 	for k := range scR {
 		scR[k], valR[k] = x.rat(), h.vals.r[x.vid]
@@ -730,7 +759,11 @@ func (a *analysis[T]) averaged(h *head[T], x *scored[T], mr int, y *scored[T], m
 	if err != nil {
 		return 0, fmt.Sprintf("layer %d head %d's output in the model: %v", h.l+1, h.hd+1, err)
 	}
-	return h.outs.id(a, or, om, union(x.w, y.w)), ""
+	id := h.outs.id(a, or, om, union(x.w, y.w))
+	if hard {
+		h.avgCache[key] = id
+	}
+	return id, ""
 }
 
 // zeroOutput is the output of a head that attends to nothing.
