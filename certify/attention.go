@@ -3,6 +3,7 @@ package certify
 import (
 	"fmt"
 	"math/big"
+	"math/bits"
 	"sort"
 	"strconv"
 
@@ -377,7 +378,15 @@ func (a *analysis[T]) headOutputs(h *head[T], qid, i int, qw witness) ([]int, st
 	}
 	candR := candidates(items, cmpExact[T])
 	var pairs [][2]int
-	if a.orderKept(h, items, candR, qw, i) {
+	kept, sorted := a.orderKept(h, items, candR, qw, i)
+	if sorted {
+		// Sorting the items costs about log₂ of their number per item
+		// more: charged, so that the budget keeps measuring time.
+		if why := a.charge(len(items) * bits.Len(uint(len(items)))); why != "" {
+			return nil, why
+		}
+	}
+	if kept {
 		for x, c := range candR {
 			if c {
 				pairs = append(pairs, [2]int{x, x})
@@ -489,7 +498,7 @@ func marked(marks []bool) []int {
 // candidates (a unique maximum, as hard attention is mostly used) each is
 // compared with every item; with many (a uniform average), the items are
 // sorted once.
-func (a *analysis[T]) orderKept(h *head[T], items []scored[T], cand []bool, qw witness, i int) bool {
+func (a *analysis[T]) orderKept(h *head[T], items []scored[T], cand []bool, qw witness, i int) (kept, sorted bool) {
 	var cs []int
 	for x, c := range cand {
 		if !c {
@@ -519,7 +528,7 @@ func (a *analysis[T]) orderKept(h *head[T], items []scored[T], cand []bool, qw w
 		for x, p := range perm {
 			sorted[x], sortedCand[x] = items[p], cand[p]
 		}
-		return a.checkOrder(h, sorted, sortedCand, qw, i)
+		return a.checkOrder(h, sorted, sortedCand, qw, i), true
 	}
 	b := a.b
 	for _, x := range cs {
@@ -555,9 +564,9 @@ func (a *analysis[T]) orderKept(h *head[T], items []scored[T], cand []bool, qw w
 		default:
 			continue
 		}
-		return false
+		return false, false
 	}
-	return true
+	return true, false
 }
 
 // maxLinear is the most distinct candidates orderKept compares with every

@@ -120,7 +120,7 @@ func (ck *Checker) runAnalysis(n int) *analysis {
 	// Decisions are judged as the checker judges them, where the
 	// outputs decide anything.
 	var decides func(ref, got model.PositionOutput) bool
-	if len(decisions(con)) > 0 {
+	if len(Decisions(con)) > 0 {
 		decides = func(ref, got model.PositionOutput) bool {
 			w := recipes.Want{Symbol: ref.Symbol}
 			if !symbolOnly {

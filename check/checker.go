@@ -143,7 +143,7 @@ func (ck *Checker) length(n, shard, shards int, sh *shared) LengthReport {
 		lr.Level = Exhaustive
 		return lr
 	}
-	if lr.Failure != nil && (lr.Decided < lr.Cases || len(decisions(ck.Con)) == 0) {
+	if lr.Failure != nil && (lr.Decided < lr.Cases || len(Decisions(ck.Con)) == 0) {
 		// The length fails, and so do its decisions if it has any: a
 		// proof of either cannot exist, and the analysis (the dearest
 		// part of a long length) would only look for another failing

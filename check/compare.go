@@ -222,10 +222,10 @@ func Decides(w recipes.Want, got model.PositionOutput, labels, booleans []string
 	return true
 }
 
-// decisions lists what a construction's outputs decide: its symbol (Sign
+// Decisions lists what a construction's outputs decide: its symbol (Sign
 // and Argmax outputs), or its outputs labelled truth values; nil when
 // they decide nothing.
-func decisions(con *recipes.Construction) []string {
+func Decisions(con *recipes.Construction) []string {
 	switch con.Model.Output.Kind {
 	case model.Sign, model.Argmax:
 		return []string{"symbol"}

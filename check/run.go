@@ -135,7 +135,7 @@ func Run(r *recipes.Recipe, opts Options) (*Report, error) {
 	}
 	sweep := ck.sweep(lengths)
 	defer sweep.close()
-	rep.Decisions = decisions(con)
+	rep.Decisions = Decisions(con)
 	// deciding: every case so far decided right, so the sweep goes on
 	// past the first inexact length to find where decisions fail.
 	deciding := len(rep.Decisions) > 0

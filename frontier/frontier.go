@@ -121,6 +121,7 @@ func Run(opts Options) (*Report, error) {
 				s.skip(len(lengths))
 				return
 			}
+			row.Decisions = check.Decisions(ck.Con)
 			mu.Lock()
 			checkers[row.Precision] = ck
 			mu.Unlock()
@@ -212,7 +213,7 @@ func (s *sweeper) bisect(ck *check.Checker, row *Row) {
 	// Then the decisions, where outputs decide: between the last length
 	// whose every input decided right and the first where one did not.
 	lo, hi = decisionBracket(row.Checked, max(1, ck.Recipe.MinN))
-	for hi > 0 && hi-lo > 1 && row.Error == "" && !s.interrupted.Load() {
+	for len(row.Decisions) > 0 && hi > 0 && hi-lo > 1 && row.Error == "" && !s.interrupted.Load() {
 		s.mu.Lock()
 		s.planned++
 		s.mu.Unlock()
@@ -239,18 +240,26 @@ func decisionBracket(checked []check.LengthReport, minN int) (lo, hi int) {
 // checked length that fails, or, before it, the first that passed on
 // sampled inputs only although the analysis found an order the precision
 // breaks there (a failure may lie below it, as at lengths of a parity
-// that cannot fail) and whose predecessor was not checked; lo is the last
+// that cannot fail), until the length just below it has been checked; lo is the last
 // passing length below hi (minN − 1 if none). hi is 0 when there is no
 // gap.
 func bracket(checked []check.LengthReport, minN int) (lo, hi int) {
 	lo = minN - 1
 	prev := lo
+	suspected := false
 	for _, lr := range checked {
 		if lr.Failure != nil {
 			return lo, lr.N
 		}
-		if lr.Level == check.Sampled && lr.Candidates > 0 && prev != lr.N-1 {
-			return lo, lr.N
+		if !suspected && lr.Level == check.Sampled && lr.Candidates > 0 {
+			// Only the first length where the analysis saw an order
+			// break is bisected below: from there on every length may
+			// show one, and checking each one's predecessor would
+			// check every length.
+			if prev != lr.N-1 {
+				return lo, lr.N
+			}
+			suspected = true
 		}
 		lo, prev = lr.N, lr.N
 	}
@@ -266,7 +275,7 @@ func sortChecked(checked []check.LengthReport) {
 func (row *Row) summarise() {
 	row.Limit, row.LimitLevel, row.Failure, row.PassesAgain = 0, "", nil, nil
 	row.DecisionLimit, row.DecisionLevel = 0, ""
-	deciding := true
+	deciding := len(row.Decisions) > 0
 	for _, lr := range row.Checked {
 		if deciding = deciding && lr.Decided == lr.Cases; deciding {
 			row.DecisionLimit = lr.N

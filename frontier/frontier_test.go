@@ -185,6 +185,61 @@ func TestSummariseNotMonotone(t *testing.T) {
 	}
 }
 
+// TestDecisionLimit: a decision limit is reported for outputs that
+// decide something (truth values, symbols), and only for them: a value
+// output counts every case as decided, which says nothing.
+func TestDecisionLimit(t *testing.T) {
+	fail := &check.Failure{Reason: "inexact"}
+	checked := []check.LengthReport{
+		{N: 1, Cases: 2, Decided: 2, Level: check.Exhaustive},
+		{N: 2, Cases: 4, Decided: 4, Level: check.Sampled, Failure: fail},
+		{N: 3, Cases: 4, Decided: 3, Level: check.Sampled, Failure: fail},
+	}
+	row := Row{Checked: checked}
+	row.summarise()
+	if got := row.DecisionText(); got != "" {
+		t.Errorf("no decisions: DecisionText %q, want none", got)
+	}
+	row = Row{Checked: checked, Decisions: []string{"accept"}}
+	row.summarise()
+	if got := row.DecisionText(); got != "2ˢ" {
+		t.Errorf("accept decides: DecisionText %q, want 2ˢ", got)
+	}
+	if lo, hi := decisionBracket(checked, 1); lo != 2 || hi != 3 {
+		t.Errorf("decisionBracket (%d, %d), want (2, 3)", lo, hi)
+	}
+}
+
+// TestBracket: the gaps the bisection closes. A failure brackets with the
+// last length below it; a sampled pass where the analysis saw an order
+// break brackets with the length below it until that one is checked, for
+// the first such length only (else every length above it would be
+// checked).
+func TestBracket(t *testing.T) {
+	fail := &check.Failure{Reason: "wrong"}
+	clean := func(n int) check.LengthReport { return check.LengthReport{N: n, Level: check.Certified} }
+	suspect := func(n int) check.LengthReport {
+		return check.LengthReport{N: n, Level: check.Sampled, Candidates: 3}
+	}
+	failing := func(n int) check.LengthReport { return check.LengthReport{N: n, Level: check.Sampled, Failure: fail} }
+	tests := []struct {
+		name    string
+		checked []check.LengthReport
+		lo, hi  int
+	}{
+		{"all clean", []check.LengthReport{clean(1), clean(2), clean(4)}, 4, 0},
+		{"a failure", []check.LengthReport{clean(1), clean(4), failing(8), clean(9)}, 4, 8},
+		{"a first suspect", []check.LengthReport{clean(1), clean(4), suspect(8), suspect(16)}, 4, 8},
+		{"its predecessor checked", []check.LengthReport{clean(1), clean(7), suspect(8), suspect(16), suspect(32)}, 32, 0},
+		{"a failure above it", []check.LengthReport{clean(7), suspect(8), suspect(16), failing(32)}, 16, 32},
+	}
+	for _, tc := range tests {
+		if lo, hi := bracket(tc.checked, 1); lo != tc.lo || hi != tc.hi {
+			t.Errorf("%s: bracket (%d, %d), want (%d, %d)", tc.name, lo, hi, tc.lo, tc.hi)
+		}
+	}
+}
+
 // TestFrontierInterrupted: a stop request ends the sweep after the
 // lengths already checked, and the report says so.
 func TestFrontierInterrupted(t *testing.T) {

@@ -45,7 +45,7 @@ func Merge(shards []*Report) (*Report, error) {
 	out := *first
 	out.Shard, out.Rows = "", make([]Row, len(first.Rows))
 	for r := range first.Rows {
-		row := Row{Precision: first.Rows[r].Precision, Error: first.Rows[r].Error}
+		row := Row{Precision: first.Rows[r].Precision, Error: first.Rows[r].Error, Decisions: first.Rows[r].Decisions}
 		for l := range first.Rows[r].Checked {
 			parts := make([]check.LengthReport, len(shards))
 			for k, s := range shards {

@@ -54,8 +54,11 @@ type Row struct {
 	// DecisionLimit, for outputs that decide (truth values, symbols), is
 	// the largest n such that every case of every checked length up to n
 	// decides right, exact or not (check.Decides), with its evidence.
-	DecisionLimit int    `json:"decision_limit,omitempty"`
-	DecisionLevel string `json:"decision_level,omitempty"`
+	// Decisions lists what the outputs decide (check.Decisions): none,
+	// and there is no decision limit.
+	Decisions     []string `json:"decisions,omitempty"`
+	DecisionLimit int      `json:"decision_limit,omitempty"`
+	DecisionLevel string   `json:"decision_level,omitempty"`
 	// PassesAgain lists checked lengths above the first failure that
 	// passed: the failures are not monotone in n.
 	PassesAgain []int `json:"passes_again,omitempty"`

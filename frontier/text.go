@@ -182,7 +182,11 @@ func WriteText(w io.Writer, rep *Report) error {
 				fmt.Fprintf(w, "  not monotone: passes again at n = %s\n", joinInts(row.PassesAgain))
 			}
 			if d := row.DecisionText(); d != "" {
-				fmt.Fprintf(w, "  decisions every output decides right up to n = %s (%s)", d, levelWords(row.DecisionLevel))
+				if strings.HasPrefix(d, "≥") {
+					fmt.Fprintf(w, "  decisions every output decides right at every checked length (%s)", levelWords(row.DecisionLevel))
+				} else {
+					fmt.Fprintf(w, "  decisions every output decides right up to n = %s (%s)", d, levelWords(row.DecisionLevel))
+				}
 				if _, hi := decisionBracket(row.Checked, 1); hi > 0 {
 					fmt.Fprintf(w, "; one decides wrong at n = %d", hi)
 				}
