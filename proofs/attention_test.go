@@ -92,8 +92,46 @@ func TestAttnHardmaxCheckersCatchWrongDefinitions(t *testing.T) {
 func TestAttnEdelmanCatchesSmallerConstant(t *testing.T) {
 	ev, err := attnEdelman(big.NewRat(1, 1), 7, 50)
 	attnWantVerdict(t, "‖·‖₁ ≤ n e^{−γ}", ev, err, Refuted)
+	// 1.999: the boundary ratio 2(n−1)/(n(1 + (n−1)e^{−γ})) stays below
+	// 2·999/1000 = 1.998 on the search's grid (n ≤ 1000), and passes
+	// 1.999 only beyond n = 2000: the vector built for the best constant
+	// (n = 10^6) refutes it.
+	ev, err = attnEdelman(big.NewRat(1999, 1000), 7, 50)
+	attnWantVerdict(t, "‖·‖₁ ≤ 1.999 n e^{−γ}", ev, err, Refuted)
+	if !strings.Contains(ev.Summary, "n = 1000000") {
+		t.Errorf("1.999 refuted by %q, want the vector with n = 10^6", ev.Summary)
+	}
 	ev, err = attnEdelman(big.NewRat(2, 1), 7, 50)
-	attnWantVerdict(t, "‖·‖₁ ≤ 2n e^{−γ}", ev, err, Holds)
+	attnWantVerdict(t, "‖·‖₁ ≤ 2n e^{−γ}", ev, err, Proved)
+}
+
+// TestAttnEdelmanTightness: the lemma's constant 2 is the best possible
+// (‖·‖₁ = 2S/(1 + S), S = (n−1)e^{−γ} at the boundary, and the ratio
+// to n e^{−γ} tends to 2), so the registered claim must report a sharp
+// constant, and a looser one (4) must be reported loose by half.
+func TestAttnEdelmanTightness(t *testing.T) {
+	c, err := Get("lemma.edelman")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := c.Check()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Verdict != Proved || ev.Tight == nil {
+		t.Fatalf("lemma.edelman: %s, tightness %v; want PROVED with its tightness", ev.Verdict, ev.Tight)
+	}
+	if lo, hi := ev.Tight.Ratio(); lo.Cmp(big.NewRat(999, 1000)) < 0 || hi.Cmp(big.NewRat(1, 1)) != 0 {
+		t.Errorf("lemma.edelman: best/claimed in [%s, %s], want the constant sharp (in [0.999, 1])", lo.FloatString(6), hi.FloatString(6))
+	}
+	ev, err = attnEdelman(big.NewRat(4, 1), 7, 50)
+	attnWantVerdict(t, "‖·‖₁ ≤ 4n e^{−γ}", ev, err, Proved)
+	if lo, hi := ev.Tight.Ratio(); hi.Cmp(big.NewRat(1, 2)) != 0 || lo.Cmp(big.NewRat(49, 100)) < 0 {
+		t.Errorf("constant 4: best/claimed in [%s, %s], want 1/2", lo.FloatString(6), hi.FloatString(6))
+	}
+	if !strings.Contains(ev.Summary, "loose") {
+		t.Errorf("constant 4: the summary does not say the constant is loose: %s", ev.Summary)
+	}
 }
 
 // TestAttnLinearCatchesPerturbation: Avg with W^V = 2I differs from the

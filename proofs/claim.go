@@ -2,6 +2,7 @@ package proofs
 
 import (
 	"fmt"
+	"math/big"
 	"sort"
 	"strings"
 	"time"
@@ -48,6 +49,25 @@ type Evidence struct {
 	Explain []string
 	// Elapsed is how long the check took.
 	Elapsed time.Duration
+	// Tight, for a claimed bound, compares its constant with the best
+	// one: nil when the checker does not measure it.
+	Tight *Tightness
+}
+
+// Tightness is how a bound's constant compares with the best possible:
+// Best is the supremum, over the claim's domain, of the error divided by
+// the bound without its constant, enclosed in [BestLo, BestHi].
+type Tightness struct {
+	Claimed        *big.Rat
+	BestLo, BestHi *big.Rat
+	// How says how the enclosure was obtained.
+	How string
+}
+
+// Ratio encloses Best/Claimed: 1 for a sharp constant, below 1 for a
+// loose one (and above 1 for a constant too small, which refutes it).
+func (t *Tightness) Ratio() (lo, hi *big.Rat) {
+	return new(big.Rat).Quo(t.BestLo, t.Claimed), new(big.Rat).Quo(t.BestHi, t.Claimed)
 }
 
 var registry = map[string]*Claim{}

@@ -24,6 +24,16 @@ type claimJSON struct {
 	Evidence  string   `json:"evidence"`
 	Explain   []string `json:"explain,omitempty"`
 	Seconds   float64  `json:"seconds"`
+	// Tightness, for a bound whose best constant the checker encloses:
+	// the claimed constant and the best one's enclosure, as fractions.
+	Tightness *tightnessJSON `json:"tightness,omitempty"`
+}
+
+type tightnessJSON struct {
+	Claimed string `json:"claimed"`
+	BestLo  string `json:"best_lo"`
+	BestHi  string `json:"best_hi"`
+	How     string `json:"how"`
 }
 
 // cmdClaims checks the claims of the registry and prints their verdicts:
@@ -57,6 +67,9 @@ func cmdClaims(args []string, stdout io.Writer) error {
 				Recorded: string(c.Recorded), Verdict: r.Verdict(), Evidence: r.Summary()}
 			if r.Evidence != nil {
 				out[k].Explain, out[k].Seconds = r.Evidence.Explain, r.Evidence.Elapsed.Seconds()
+				if t := r.Evidence.Tight; t != nil {
+					out[k].Tightness = &tightnessJSON{Claimed: t.Claimed.RatString(), BestLo: t.BestLo.RatString(), BestHi: t.BestHi.RatString(), How: t.How}
+				}
 			}
 		}
 		enc := json.NewEncoder(stdout)
