@@ -56,7 +56,8 @@ type Evidence struct {
 
 // Tightness is how a bound's constant compares with the best possible:
 // Best is the supremum, over the claim's domain, of the error divided by
-// the bound without its constant, enclosed in [BestLo, BestHi].
+// the bound without its constant, enclosed in [BestLo, BestHi] (BestHi
+// nil: only bounded from below).
 type Tightness struct {
 	Claimed        *big.Rat
 	BestLo, BestHi *big.Rat
@@ -65,9 +66,14 @@ type Tightness struct {
 }
 
 // Ratio encloses Best/Claimed: 1 for a sharp constant, below 1 for a
-// loose one (and above 1 for a constant too small, which refutes it).
+// loose one (and above 1 for a constant too small, which refutes it); hi
+// is nil where BestHi is.
 func (t *Tightness) Ratio() (lo, hi *big.Rat) {
-	return new(big.Rat).Quo(t.BestLo, t.Claimed), new(big.Rat).Quo(t.BestHi, t.Claimed)
+	lo = new(big.Rat).Quo(t.BestLo, t.Claimed)
+	if t.BestHi != nil {
+		hi = new(big.Rat).Quo(t.BestHi, t.Claimed)
+	}
+	return lo, hi
 }
 
 var registry = map[string]*Claim{}

@@ -196,6 +196,11 @@ func ffMulTiny() [][2]*big.Rat {
 type ffMulWorst struct {
 	bound, ratio *big.Rat
 	at           [2]*big.Rat
+	// lower is the largest certified lower bound on |ε|/(|x|+|y|)³ (the
+	// low end of its enclosure), at lowerAt: a lower bound on the best
+	// constant.
+	lower   *big.Rat
+	lowerAt [2]*big.Rat
 }
 
 // check returns a refutation, an error when the enclosure is too wide to
@@ -219,6 +224,16 @@ func (w *ffMulWorst) check(x, y *big.Rat, e ffRatInterval) (*Evidence, error) {
 	}
 	if r := new(big.Rat).Quo(m, ffCube(s)); r.Cmp(w.ratio) > 0 {
 		w.ratio, w.at = r, [2]*big.Rat{x, y}
+	}
+	least := new(big.Rat) // the smallest |ε| the enclosure allows
+	switch {
+	case e.lo.Sign() > 0:
+		least.Set(e.lo)
+	case e.hi.Sign() < 0:
+		least.Neg(e.hi)
+	}
+	if r := least.Quo(least, ffCube(s)); w.lower == nil || r.Cmp(w.lower) > 0 {
+		w.lower, w.lowerAt = r, [2]*big.Rat{x, y}
 	}
 	return nil, nil
 }
@@ -278,8 +293,10 @@ func ffCheckMulBound(gelu, mul *model.Model, bound *big.Rat) (*Evidence, error) 
 			return ev, err
 		}
 	}
-	return &Evidence{Verdict: Holds, Summary: fmt.Sprintf("no counterexample: %d points (x, y), every multiple of 1/2 in [−8, 8]² and of 1/8 in [−2, 2]² (from certified GELU enclosures), and %d inputs of the block mul (multiples of 4 in [−8, 8]², (±1, ±1), ±2^−k with k ≤ 20 against ±2^−k, ±1, 8), each certified (interval:%d); largest |ε|/(|x|+|y|)³ = %s at (%s, %s) (the bound is %s)",
-		dense+len(ps), len(ps), ffMulPrec, w.ratio.FloatString(4), w.at[0].RatString(), w.at[1].RatString(), bound.RatString())}, nil
+	tight := &Tightness{Claimed: bound, BestLo: w.lower,
+		How: fmt.Sprintf("from below only: |ε|/(|x|+|y|)³ ≥ %s at (%s, %s), certified; the supremum over ℝ² is not enclosed from above", w.lower.FloatString(4), w.lowerAt[0].RatString(), w.lowerAt[1].RatString())}
+	return &Evidence{Verdict: Holds, Tight: tight, Summary: fmt.Sprintf("no counterexample: %d points (x, y), every multiple of 1/2 in [−8, 8]² and of 1/8 in [−2, 2]² (from certified GELU enclosures), and %d inputs of the block mul (multiples of 4 in [−8, 8]², (±1, ±1), ±2^−k with k ≤ 20 against ±2^−k, ±1, 8), each certified (interval:%d); largest |ε|/(|x|+|y|)³ = %s at (%s, %s) (the bound is %s: the best constant is at least %s of it)",
+		dense+len(ps), len(ps), ffMulPrec, w.ratio.FloatString(4), w.at[0].RatString(), w.at[1].RatString(), bound.RatString(), new(big.Rat).Quo(w.lower, bound).FloatString(2))}, nil
 }
 
 func ffMulModel(act model.Activation) (*model.Model, error) {

@@ -32,7 +32,7 @@ type claimJSON struct {
 type tightnessJSON struct {
 	Claimed string `json:"claimed"`
 	BestLo  string `json:"best_lo"`
-	BestHi  string `json:"best_hi"`
+	BestHi  string `json:"best_hi,omitempty"` // absent: bounded from below only
 	How     string `json:"how"`
 }
 
@@ -68,7 +68,10 @@ func cmdClaims(args []string, stdout io.Writer) error {
 			if r.Evidence != nil {
 				out[k].Explain, out[k].Seconds = r.Evidence.Explain, r.Evidence.Elapsed.Seconds()
 				if t := r.Evidence.Tight; t != nil {
-					out[k].Tightness = &tightnessJSON{Claimed: t.Claimed.RatString(), BestLo: t.BestLo.RatString(), BestHi: t.BestHi.RatString(), How: t.How}
+					out[k].Tightness = &tightnessJSON{Claimed: t.Claimed.RatString(), BestLo: t.BestLo.RatString(), How: t.How}
+					if t.BestHi != nil {
+						out[k].Tightness.BestHi = t.BestHi.RatString()
+					}
 				}
 			}
 		}
