@@ -117,6 +117,43 @@ func TestBinaryBadInput(t *testing.T) {
 	}
 }
 
+// TestBinaryOutsideDomain: --outside-domain runs what the recipe makes no
+// claim about and labels it so. GTZero_ε(x) = ReLU(x/ε) − ReLU(x/ε − 1)
+// at x = 1/8 in the gray region of ε = 1/4 is 1/2 − 0 = 1/2 (by hand);
+// a lookup longer than N runs on the model built for N.
+func TestBinaryOutsideDomain(t *testing.T) {
+	tests := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"run", "--recipe", "gtzero", "--input", "1/8", "--outside-domain"}, []string{"gray region", "out=1/2"}},
+		{[]string{"run", "--recipe", "lookup", "--input", "1:1 1:0 1:1", "--max-n", "2", "--outside-domain"}, []string{"3 positions, more than N = 2"}},
+	}
+	for _, tc := range tests {
+		stdout, stderr, status := execVerify(t, tc.args...)
+		if status != 0 || stderr != "" {
+			t.Errorf("verify %q: exit status %d, stderr %q", tc.args, status, stderr)
+		}
+		for _, w := range append(tc.want, "OUTSIDE THE CLAIMED DOMAIN") {
+			if !strings.Contains(stdout, w) {
+				t.Errorf("verify %q: output lacks %q:\n%s", tc.args, w, stdout)
+			}
+		}
+		rows := 0
+		for _, line := range strings.Split(stdout, "\n") {
+			if f := strings.Fields(line); len(f) > 0 && f[0] >= "1" && f[0] <= "9" {
+				rows++
+				if !strings.HasSuffix(line, "outside the claimed domain") {
+					t.Errorf("verify %q: a row with a verdict outside the domain: %q", tc.args, line)
+				}
+			}
+		}
+		if rows == 0 {
+			t.Errorf("verify %q: no output rows:\n%s", tc.args, stdout)
+		}
+	}
+}
+
 // TestBinaryExactPasses: in exact arithmetic AHAT lookup is right at every
 // length it is given (the paper's claim for AHAT lookup), and the closing
 // line says so with the largest length checked.

@@ -50,7 +50,7 @@ Usage:
   verify list [--params]                         every recipe, with its section in the paper
                                                  (--params: and each recipe's parameters)
   verify run --recipe NAME --input STRING [--precision P] [--weighting W] [--max-n N]
-             [--param K=V] [--trace]
+             [--param K=V] [--trace] [--outside-domain]
                                                  run one input, with the residual stream
   verify claims [--json] [--id ID [--explain]]   check the paper's claims: verdict and evidence of each
                                                  (PROVED, HOLDS, REFUTED, OUT OF SCOPE); exit 1 when

@@ -12,7 +12,7 @@ import (
 	"github.com/transformer-cookbook/verify/recipes"
 )
 
-var runFlags = []string{"recipe", "input", "precision", "weighting", "param", "max-n", "trace"}
+var runFlags = []string{"recipe", "input", "precision", "weighting", "param", "max-n", "trace", "outside-domain"}
 
 // cmdRun runs a recipe on one input and prints its outputs beside the
 // intended ones, and the residual stream with --trace.
@@ -67,9 +67,17 @@ func cmdRun(args []string, stdout io.Writer) error {
 	if err != nil {
 		return badInput("%v", err)
 	}
+	// --outside-domain runs an input the recipe does not claim anything
+	// about (a comparison's gray region, a lookup's query past the end,
+	// more positions than N), and says so instead of refusing it.
+	outside := a.flags["outside-domain"] == "true"
+	var outsideWhy string
 	if con.Valid != nil {
 		if err := con.Valid(c); err != nil {
-			return badInput("input outside the domain of %s (%s): %v", r.Name, r.Domain, err)
+			if !outside {
+				return badInput("input outside the domain of %s (%s): %v (--outside-domain runs it anyway)", r.Name, r.Domain, err)
+			}
+			outsideWhy = err.Error()
 		}
 	}
 	n := c.Len()
@@ -79,7 +87,12 @@ func cmdRun(args []string, stdout io.Writer) error {
 	if maxN == 0 {
 		maxN = n
 	} else if n > maxN {
-		return badInput("the input has %d positions, more than --max-n = %d", n, maxN)
+		if !outside {
+			return badInput("the input has %d positions, more than --max-n = %d (--outside-domain runs it anyway)", n, maxN)
+		}
+		if outsideWhy == "" {
+			outsideWhy = fmt.Sprintf("%d positions, more than N = %d", n, maxN)
+		}
 	}
 	if maxN != guess {
 		if con, err = r.Construct(w, maxN, params); err != nil {
@@ -90,9 +103,9 @@ func cmdRun(args []string, stdout io.Writer) error {
 		}
 	}
 	m := con.Model
-	if con.Valid != nil {
+	if con.Valid != nil && !outside {
 		if err := con.Valid(c); err != nil {
-			return badInput("input outside the domain of %s (%s): %v", r.Name, r.Domain, err)
+			return badInput("input outside the domain of %s (%s): %v (--outside-domain runs it anyway)", r.Name, r.Domain, err)
 		}
 	}
 	var notes []string
@@ -127,6 +140,9 @@ func cmdRun(args []string, stdout io.Writer) error {
 	for _, note := range append(append(notes, con.Notes...), runner.Notes()...) {
 		fmt.Fprintf(stdout, "note: %s\n", note)
 	}
+	if outsideWhy != "" {
+		fmt.Fprintf(stdout, "note: OUTSIDE THE CLAIMED DOMAIN (%s): %s; the outputs are shown, but %s claims nothing about them\n", r.Domain, outsideWhy, r.Name)
+	}
 	symbols := make([]string, n)
 	for i := range symbols {
 		if c.Stream != nil {
@@ -142,8 +158,17 @@ func cmdRun(args []string, stdout io.Writer) error {
 		}
 	}
 	bounds := con.Bounds
-	want := con.Expected(c)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	if outsideWhy != "" {
+		// The reference is defined on the domain only: no expected
+		// column, no verdict.
+		fmt.Fprintln(tw, "position\tsymbol\toutput\tverdict")
+		for i, got := range res.Outputs {
+			fmt.Fprintf(tw, "%d\t%s\t%s\toutside the claimed domain\n", i+1, symbols[i], outputText(m, got))
+		}
+		return tw.Flush()
+	}
+	want := con.Expected(c)
 	fmt.Fprintln(tw, "position\tsymbol\toutput\texpected\tverdict")
 	wrong := 0
 	for i, got := range res.Outputs {
