@@ -326,6 +326,7 @@ func (a *analysis[T]) outputs(cur *states[T]) string {
 			}
 			got, err := a.m.Output(fm)
 			if err != nil {
+				a.undecided = true // an output that cannot be read decides nothing
 				a.suspect("output", "the model's output cannot be read: "+err.Error(), s.w)
 				return ""
 			}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
 )
 
 // pairTable numbers distinct pairs of vectors (the reference's exact one,
@@ -21,9 +22,28 @@ type pairTable[T any] struct {
 	// converts exactly (exact), computed when first asked.
 	f     [][]float64
 	exact []int8 // 0: not converted yet, 1: exact, −1: not
+	fin   []int8 // 0: not known yet, 1: every model component finite, −1: not
 }
 
 func newPairTable[T any]() *pairTable[T] { return &pairTable[T]{ids: map[string]int{}} }
+
+// finite reports whether every component of the model's vector of pair
+// id is finite (cached).
+func (t *pairTable[T]) finite(b numeric.Backend[T], id int) bool {
+	for len(t.fin) < len(t.m) {
+		t.fin = append(t.fin, 0)
+	}
+	if t.fin[id] == 0 {
+		t.fin[id] = 1
+		for _, x := range t.m[id] {
+			if !b.Finite(x) {
+				t.fin[id] = -1
+				break
+			}
+		}
+	}
+	return t.fin[id] == 1
+}
 
 func (t *pairTable[T]) id(a *analysis[T], r []*big.Rat, m []T, w witness) int {
 	return t.add(pairKey(a.b, r, m), r, m, w)
@@ -376,6 +396,19 @@ func (a *analysis[T]) headOutputs(h *head[T], qid, i int, qw witness) ([]int, st
 	if why := a.charge(4 * len(items)); why != "" {
 		return nil, why
 	}
+	// Run's weighted sum reads every visible position: a NaN score makes
+	// every weight NaN, and an unselected position's non-finite value
+	// makes 0·∞ = NaN. Neither is an order or a selection the analysis
+	// follows.
+	for x := range items {
+		it := &items[x]
+		if a.b.Cmp(it.sm, it.sm) != numeric.Equal {
+			return nil, fmt.Sprintf("layer %d attention, head %d: at position %d, the model computes a NaN score (key at position %d)", h.l+1, h.hd+1, i, it.pos)
+		}
+		if !h.vals.finite(a.b, it.vid) {
+			return nil, fmt.Sprintf("layer %d attention, head %d: at position %d, the value at position %d is not finite in the model (its weight 0 would give 0·∞ = NaN)", h.l+1, h.hd+1, i, it.pos)
+		}
+	}
 	candR := candidates(items, cmpExact[T])
 	var pairs [][2]int
 	kept, sorted := a.orderKept(h, items, candR, qw, i)
@@ -393,11 +426,6 @@ func (a *analysis[T]) headOutputs(h *head[T], qid, i int, qw witness) ([]int, st
 			}
 		}
 	} else {
-		for x := range items {
-			if a.b.Cmp(items[x].sm, items[x].sm) != 0 {
-				return nil, fmt.Sprintf("layer %d attention, head %d: at position %d, the model computes a NaN score", h.l+1, h.hd+1, i)
-			}
-		}
 		candM := candidates(items, func(x, y *scored[T]) int { return int(a.b.Cmp(x.sm, y.sm)) })
 		xs, ys := marked(candR), marked(candM)
 		for _, x := range xs {

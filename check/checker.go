@@ -163,6 +163,9 @@ func (ck *Checker) length(n, shard, shards int, sh *shared) LengthReport {
 	lr.Analysis = an.why()
 	if an.res != nil && an.res.Decided && !an.res.Certified {
 		lr.DecisionLevel = Certified
+		if f := lr.Failure; f != nil && lr.Decided < lr.Cases {
+			f.Reason = "the analysis certified the decisions of this length, but an input decides wrong (a bug in the engine's analysis): " + f.Reason
+		}
 	}
 	if an.res != nil && an.res.Certified {
 		lr.Level = Certified
