@@ -63,9 +63,11 @@
 //
 // The analysis gives up, and says why, where its sets stop being finite
 // and small or its argument does not apply: softmax attention,
-// a tie set whose values differ under average hardmax, a layer norm or
-// weight that exact arithmetic cannot compute, more states at a position
-// than Options.MaxStates, models of different shapes. A broken order
+// a tie set whose values differ under average hardmax, a NaN score or a
+// non-finite value at a visible position (the weighted sum reads every
+// visible position, and 0·∞ is NaN), a layer norm or weight that exact
+// arithmetic cannot compute, more states at a position than
+// Options.MaxStates, models of different shapes. A broken order
 // between two keys whose values differ is a Suspect: the positions and
 // symbols that produce the query and the two keys, from which Candidates
 // builds concrete inputs for the checker to run. A candidate that fails
