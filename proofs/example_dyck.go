@@ -37,6 +37,21 @@ func exDyckGrammar(w string) bool {
 	return s() && pos == len(w)
 }
 
+// exDyckDepth is the largest nesting depth of w (the largest prefix
+// balance).
+func exDyckDepth(w string) int {
+	depth, deepest := 0, 0
+	for i := range w {
+		if w[i] == '(' {
+			depth++
+		} else {
+			depth--
+		}
+		deepest = max(deepest, depth)
+	}
+	return deepest
+}
+
 // exDyckProperties are the paper's Property 1 (every prefix has at least
 // as many "(" as ")") and Property 2 (equal counts in the whole string).
 func exDyckProperties(w string) (prefix, balance bool) {
@@ -668,10 +683,19 @@ func init() {
 			Check:     func() (*Evidence, error) { return exCheckStep1(7) }},
 		&Claim{ID: "example.dyck12.literal", Section: "A Transformer Construction for Dyck-1-2", Label: "sec:dyck-1-2",
 			Statement: "step 2 finds the nearest unmatched neighbours by UHAT on j/n − (a_j − 1) (as printed)",
-			Domain:    "the paper's own example (())(()()); dyck12-literal under UHAT, exact",
+			Domain:    "the paper's own example (())(()()), then every string over {(, )} of length ≤ 8 (accepted or rejected, against membership); dyck12-literal under UHAT, exact",
 			Recorded:  Refuted,
 			Check: func() (*Evidence, error) {
-				return exLiteral(sweep{recipe: "dyck12-literal", weighting: model.LeftHardmax, maxN: 10}, "(())(()())")
+				ev, err := exLiteral(sweep{recipe: "dyck12-literal", weighting: model.LeftHardmax, maxN: 10}, "(())(()())")
+				if err != nil || ev.Verdict != Refuted {
+					return ev, err
+				}
+				behaviour, err := exDyck12LiteralBehaviour(8)
+				if err != nil {
+					return nil, err
+				}
+				ev.Summary += "; " + behaviour
+				return ev, nil
 			}},
 		&Claim{ID: "example.dyck12.exact", Section: "A Transformer Construction for Dyck-1-2", Label: "sec:dyck-1-2",
 			Statement: "the construction (two rounds of select-nearest-active and check-match, then the all-matched check) recognizes Dyck-1-2 (with step 2's score corrected to j/n + (a_j − 1))",
@@ -700,4 +724,56 @@ func init() {
 				return exSweeps(kd(1, 1, 6), kd(1, 3, 8), kd(2, 1, 4), kd(2, 3, 4), kd(3, 2, 3))
 			}},
 	)
+}
+
+// exDyck12LiteralBehaviour runs the printed construction (dyck12-literal,
+// leftmost UHAT, exact) on every string of length ≤ maxLen, built for
+// N = that length, and says what it accepts: members of Dyck-1-2 (depth ≤
+// 2) accepted and rejected, the smallest member rejected, and non-members
+// accepted.
+func exDyck12LiteralBehaviour(maxLen int) (string, error) {
+	var membersOK, membersRejected, nonMembersAccepted, nonMembers int
+	smallest := ""
+	for n := 1; n <= maxLen; n++ {
+		con, err := exConstruct("dyck12-literal", model.LeftHardmax, n, nil)
+		if err != nil {
+			return "", err
+		}
+		r, err := model.New(numeric.MustParsePrecision("exact"), con.Model)
+		if err != nil {
+			return "", err
+		}
+		for mask := 0; mask < 1<<n; mask++ {
+			w := make([]byte, n)
+			for i := range w {
+				w[i] = "()"[mask>>(n-1-i)&1]
+			}
+			in, err := con.Model.Tokenize(string(w))
+			if err != nil {
+				return "", err
+			}
+			res, err := r.Run(in, false)
+			if err != nil {
+				return "", err
+			}
+			accepted := res.Outputs[n-1].Values[0].Equals(big.NewRat(1, 1))
+			member := exDyckGrammar(string(w)) && exDyckDepth(string(w)) <= 2
+			switch {
+			case member && accepted:
+				membersOK++
+			case member:
+				membersRejected++
+				if smallest == "" {
+					smallest = string(w)
+				}
+			case accepted:
+				nonMembersAccepted++
+				nonMembers++
+			default:
+				nonMembers++
+			}
+		}
+	}
+	return fmt.Sprintf("on every string of length ≤ %d it accepts %d of the %d members of depth ≤ 2 (the smallest it rejects: %s) and %d of the %d non-members",
+		maxLen, membersOK, membersOK+membersRejected, smallest, nonMembersAccepted, nonMembers), nil
 }

@@ -1,7 +1,10 @@
 package proofs
 
 import (
+	"fmt"
 	"math/big"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/transformer-cookbook/verify/model"
@@ -83,5 +86,30 @@ func TestExAcceptModelCatchesDyck1N(t *testing.T) {
 	}
 	if _, wrong, err := exCheckAcceptModel(con.Model, 5); err != nil || wrong == "" {
 		t.Errorf("N = 3 on lengths ≤ 5: no failure found (%v)", err)
+	}
+}
+
+// TestDyck12LiteralBehaviour: what the printed Dyck-1-2 construction
+// accepts, against an independent simulation of the paper's description
+// (testdata/dyck12_literal.py, its output in dyck12_literal.txt): how many
+// members of depth ≤ 2 it accepts, the smallest it rejects, and how many
+// non-members it accepts, over every string of length ≤ 8.
+func TestDyck12LiteralBehaviour(t *testing.T) {
+	golden, err := os.ReadFile("testdata/dyck12_literal.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var okM, allM, okN, allN int
+	var smallest string
+	if _, err := fmt.Sscanf(string(golden), "members %d/%d smallest-rejected %s non-members %d/%d", &okM, &allM, &smallest, &okN, &allN); err != nil {
+		t.Fatalf("testdata/dyck12_literal.txt: %v", err)
+	}
+	want := fmt.Sprintf("it accepts %d of the %d members of depth ≤ 2 (the smallest it rejects: %s) and %d of the %d non-members", okM, allM, smallest, okN, allN)
+	got, err := exDyck12LiteralBehaviour(8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, want) {
+		t.Errorf("dyck12-literal: %s\nwant (from the simulation): %s", got, want)
 	}
 }

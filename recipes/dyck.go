@@ -674,13 +674,19 @@ var Dyck12 = &Recipe{
 	Build:       func(cfg Config) (*Construction, error) { return buildDyckRounds(cfg, "dyck12", 1, 2, false) },
 }
 
-// Dyck12Literal is Dyck12 with step 2's scores as printed: UHAT on
-// j/n − (a_j − 1) (and −j/n − (a_j − 1) for the right neighbour, under
-// strict past masking). What is wrong: a matched position (a_j = 0) then
-// scores j/n + 1 and an active one j/n, so the head selects the nearest
-// matched position whenever there is one, the opposite of "the nearest
-// left and right components that are not yet matched"; its retrieved bit
-// is 0 and the round matches nothing there. On the paper's own example
+// Dyck12Literal is Dyck12 with step 2's scores as printed: UHAT on the
+// one sequence j/n − (a_j − 1) for both neighbour searches (strict future
+// masking on the left, strict past on the right). What is wrong: a
+// matched position (a_j = 0) then scores j/n + 1 and an active one j/n,
+// so the left head selects the nearest matched position whenever there
+// is one, and the right head the farthest matched one (the sequence
+// grows with j), the opposite of "the nearest left and right components
+// that are not yet matched"; the retrieved bit is 0 and the round
+// matches nothing there. (Where no position to the right is matched,
+// the right head selects the farthest active one, which after step 1 is
+// the nearest's type: the outputs are those of mirroring the sequence on
+// the right, on every string to length 14, by an independent
+// simulation.) On the paper's own example
 // "(())(()())" round 1 leaves positions 1, 4, 5, 10 active, and every
 // one of them has a matched neighbour, so it outputs accept = 0,
 // s = 4/10 instead of accept = 1, s = 0; "(())" gives s = 1/2. Round 1
@@ -689,7 +695,7 @@ var Dyck12 = &Recipe{
 var Dyck12Literal = &Recipe{
 	Name:        "dyck12-literal",
 	Booleans:    []string{"accept"},
-	Title:       "Dyck-1-2 as printed: step 2 runs UHAT on j/n − (a_j − 1), which selects the nearest matched position",
+	Title:       "Dyck-1-2 as printed: step 2 runs UHAT on the one sequence j/n − (a_j − 1) for both neighbours, which selects matched positions",
 	Section:     "A Transformer Construction for Dyck-1-2",
 	Label:       "sec:dyck-1-2",
 	Domain:      Dyck12.Domain,
@@ -817,9 +823,12 @@ func buildDyckRounds(cfg Config, name string, k, d int, literal bool) (*Construc
 			return stream.Values{"1": numeric.LitInt(1), "i/n": numeric.Frac(int64(i), int64(n))}
 		})
 	for r := 1; r <= d; r++ {
-		left := blocks.NearestActive(fmt.Sprintf("left-nearest-active(%d)", r), false, literal, "i/n", "1", "a",
+		// Step 1 is the predecessor and successor of §Predecessor; the
+		// printed sequence is step 2's.
+		lit := literal && r >= 2
+		left := blocks.NearestActive(fmt.Sprintf("left-nearest-active(%d)", r), false, lit, "i/n", "1", "a",
 			[]string{"o", "a"}, []string{"l.o", "l.a"}, w)
-		right := blocks.NearestActive(fmt.Sprintf("right-nearest-active(%d)", r), true, literal, "i/n", "1", "a",
+		right := blocks.NearestActive(fmt.Sprintf("right-nearest-active(%d)", r), true, lit, "i/n", "1", "a",
 			[]string{"o", "a"}, []string{"r.o", "r.a"}, w)
 		// The scratch is 0 at the start of every round (the input, then
 		// the check-match FFN clears it): the heads add to it.

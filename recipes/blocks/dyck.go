@@ -45,10 +45,12 @@ func NegPart(x, out string) *stream.FF {
 // every bit 1 (the first round) the scores are ±j/n: the predecessor and
 // successor of §Predecessor with strict masking and i/n encodings.
 //
-// literal takes the score as printed, j/n − (a_j − 1) (and −j/n − (a_j −
-// 1) on the right): an inactive position then scores 1 more than an
-// active one, so the head selects the nearest inactive position whenever
-// there is one.
+// literal takes the score as printed, the one sequence j/n − (a_j − 1)
+// for both searches: an inactive position then scores 1 more than an
+// active one, so the left head selects the nearest inactive position
+// whenever there is one, and the right head, which the same sequence
+// sends to the largest j, the farthest inactive one (else the farthest
+// active one).
 //
 // W^V copies the components vals (typically o and the active bit) to
 // outs. The scores are q·k (d_key = 1, so √d_key = 1 anyway).
@@ -69,7 +71,10 @@ func NearestActive(name string, right, literal bool, pos, one, active string, va
 	}
 	mask := model.StrictFuture
 	if right {
-		sp, mask = -1, model.StrictPast
+		mask = model.StrictPast
+		if !literal {
+			sp = -1
+		}
 	}
 	k.Set(0, at(active), numeric.LitInt(sa))
 	k.Set(0, at(one), numeric.LitInt(s1))
