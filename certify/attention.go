@@ -240,14 +240,7 @@ func (a *analysis[T]) headVector(l, hd int, p model.Projection, xr []*big.Rat, x
 	// The model's projection is computed whole, each weight a
 	// multiply-add in the machine's arithmetic (a unit is about sixteen
 	// of those).
-	h := a.m.Attention(l).Heads[hd]
-	w := h.Q
-	switch p {
-	case model.KeyProjection:
-		w = h.K
-	case model.ValueProjection:
-		w = h.V
-	}
+	w := projectionOf(a.m.Attention(l).Heads[hd], p)
 	if why := a.charge(len(w.Data) / 16); why != "" {
 		return vecPair[T]{}, why
 	}
@@ -286,14 +279,7 @@ func (a *analysis[T]) projCache(l, hd int, p model.Projection) *projections {
 	if c, ok := a.proj[key]; ok {
 		return c
 	}
-	head := a.r.Model.Layers[l].Attention.Heads[hd]
-	w := head.Q
-	switch p {
-	case model.KeyProjection:
-		w = head.K
-	case model.ValueProjection:
-		w = head.V
-	}
+	w := projectionOf(a.r.Model.Layers[l].Attention.Heads[hd], p)
 	c := &projections{ids: map[string]int{}}
 	for col, on := range w.ReadColumns() {
 		if on {
@@ -808,4 +794,15 @@ func (a *analysis[T]) zeroOutput(h *head[T]) []int {
 	or, _ := a.r.HeadOutput(h.l, h.hd, nil, nil)
 	om, _ := a.m.HeadOutput(h.l, h.hd, nil, nil)
 	return []int{h.outs.id(a, or, om, witness{known: true})}
+}
+
+// projectionOf is head h's W^Q, W^K or W^V.
+func projectionOf(h model.Head, p model.Projection) model.Matrix {
+	switch p {
+	case model.KeyProjection:
+		return h.K
+	case model.ValueProjection:
+		return h.V
+	}
+	return h.Q
 }

@@ -183,9 +183,9 @@ func WriteText(w io.Writer, rep *Report) error {
 			}
 			if d := row.DecisionText(); d != "" {
 				if strings.HasPrefix(d, "≥") {
-					fmt.Fprintf(w, "  decisions every output decides right at every checked length (%s)", levelWords(row.DecisionLevel))
+					fmt.Fprintf(w, "  decisions every output decides right at every checked length (%s)", levelName(row.DecisionLevel))
 				} else {
-					fmt.Fprintf(w, "  decisions every output decides right up to n = %s (%s)", d, levelWords(row.DecisionLevel))
+					fmt.Fprintf(w, "  decisions every output decides right up to n = %s (%s)", d, levelName(row.DecisionLevel))
 				}
 				if _, hi := decisionBracket(row.Checked, 1); hi > 0 {
 					fmt.Fprintf(w, "; one decides wrong at n = %d", hi)
@@ -229,15 +229,4 @@ func shorten(s string, max int) string {
 		return string(r[:max]) + fmt.Sprintf(" … (%d characters; --json has it whole)", len(r))
 	}
 	return s
-}
-
-// levelWords says a level of evidence in words.
-func levelWords(level string) string {
-	switch level {
-	case check.Certified:
-		return "certified: every input"
-	case check.Exhaustive:
-		return "every input run"
-	}
-	return "sampled"
 }

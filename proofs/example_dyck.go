@@ -565,15 +565,7 @@ func exCheckIntuition() (*Evidence, error) {
 	if got := res.Outputs[0].Values[0]; !got.Equals(big.NewRat(1, 1)) {
 		return fail(fmt.Sprintf("%s: accept = %s", w, got.Text))
 	}
-	depth, maxDepth := 0, 0
-	for i := range w {
-		if w[i] == '(' {
-			depth++
-		} else {
-			depth--
-		}
-		maxDepth = max(maxDepth, depth)
-	}
+	maxDepth := exDyckDepth(w)
 	if !exDyckGrammar(w) || maxDepth != 2 {
 		return fail(fmt.Sprintf("%s: member %v, depth %d", w, exDyckGrammar(w), maxDepth))
 	}
