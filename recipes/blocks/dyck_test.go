@@ -62,11 +62,12 @@ func TestNearestActive(t *testing.T) {
 			// o = −1) where the nearest active is j = 1 (for i = 4) and j = 4 (i = 5).
 			{"left literal", false, true, "-1 1 1 0", model.StrictFuture,
 				[]string{"l=0 la=0", "l=1 la=1", "l=1 la=0", "l=-1 la=0", "l=-1 la=0"}},
-			// As printed, mirrored: s_j = −j/5 − (a_j − 1) = (−1/5, 3/5, 2/5, −4/5, −1):
-			// i = 1 picks j = 2 (inactive); i = 2 picks j = 3 (inactive); i = 3
-			// picks j = 4; i = 4 picks j = 5.
-			{"right literal", true, true, "-1 1 -1 0", model.StrictPast,
-				[]string{"l=1 la=0", "l=-1 la=0", "l=-1 la=1", "l=1 la=1", "l=0 la=0"}},
+			// As printed, the same sequence on the right: s_j = j/5 − (a_j − 1)
+			// = (1/5, 7/5, 8/5, 4/5, 1) over j > i: i = 1, 2 pick j = 3 (the
+			// inactive one with the largest j, o = −1); i = 3, 4 pick j = 5
+			// (active, o = 1; the nearest active for i = 3 is j = 4, o = −1).
+			{"right literal", true, true, "-1 1 1 0", model.StrictPast,
+				[]string{"l=-1 la=0", "l=-1 la=0", "l=1 la=1", "l=1 la=1", "l=0 la=0"}},
 		} {
 			a := blocks.NearestActive(c.name, c.right, c.literal, "pos", "one", "a", vals, outs, w)
 			// W^Q = [1] on one; W^V copies o (column 4) to l and a (column 1) to la.
