@@ -505,7 +505,7 @@ func init() {
 		&Claim{ID: "assembly.routing.ffn", Section: "Routing Lemma", Label: "sec:routing",
 			Statement: "L∘ff∘R is an FFN: ff′.W1 = (ff.W1) R, ff′.b1 = ff.b1, ff′.W2 = L (ff.W2), ff′.b2 = L (ff.b2) (thm:routing, with the proof's W2 corrected)",
 			Domain:    "x ∈ ℝ^d, for 4 cases: random rational FFNs on ℝ³ and ℝ² with random rational L, R (seed 2032), singular L, R that duplicate, reorder and zero out, and the min FFN with non-square R (2×3) and L (2×1)",
-			Recorded:  Proved,
+			Recorded:  Holds,
 			Check:     func() (*Evidence, error) { return asmCheckRouting(asmRouteCases(), asmRouteLemma(false)) }},
 		&Claim{ID: "assembly.routing.ffn-literal", Section: "Routing Lemma", Label: "sec:routing",
 			Statement: "the proof's ff′.W2 = L (ff.W1) (as printed) gives L∘ff∘R",
@@ -517,7 +517,7 @@ func init() {
 		&Claim{ID: "assembly.routing.attention", Section: "Routing Lemma", Label: "sec:routing",
 			Statement: "L∘sa∘R is a self-attention layer: sa′.W^Q = (sa.W^Q) R, sa′.W^K = (sa.W^K) R, sa′.W^V = L (sa.W^V) R",
 			Domain:    "sequences of length ≤ 3 over {−1, 0, 1}² (819) and {0, 1}² (84), for 2 heads with random rational projections and L, R (seed 2036; one R singular), under leftmost and rightmost UHAT and AHAT, unmasked and future-masked; exact",
-			Recorded:  Proved,
+			Recorded:  Holds,
 			Check:     func() (*Evidence, error) { return asmCheckAttnRouting(asmAttnCases(), asmRouteHeadLemma, 3) }},
 	)
 }

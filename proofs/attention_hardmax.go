@@ -230,13 +230,13 @@ func init() {
 		// §Self-Attention Layers: Definition Hardmax.
 		attnClaim("attn.hardmax.definition", attnSecAttn,
 			"Definition Hardmax: with I(s) = {i | s_i = max s}, [lhardmax(s)]_i = 𝕀[i = min I(s)], [rhardmax(s)]_i = 𝕀[i = max I(s)], [avghardmax(s)]_i = 𝕀[i ∈ I(s)]/|I(s)| (the engine's weightings are these)",
-			attnHardProbe(3, 5), Proved,
+			attnHardProbe(3, 5), Holds,
 			func() (*Evidence, error) { return attnHardmaxDefinition(attnHardmaxDef, 3, 5) }),
 
 		// §Simulating Average-Hard Attention with Soft Attention: Definition tieless.
 		attnClaim("attn.hardmax.tieless", attnSecApprox,
 			"\"If s is tieless, then lhardmax(s) = rhardmax(s) = avghardmax(s)\" (Definition tieless: |{i | s_i = max s}| = 1)",
-			attnHardProbe(3, 5)+"; Definition Hardmax and the engine", Proved,
+			attnHardProbe(3, 5)+"; Definition Hardmax and the engine", Holds,
 			func() (*Evidence, error) { return attnTieless(attnHardmaxDef, 3, 5) }),
 	)
 }

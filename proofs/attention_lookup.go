@@ -586,7 +586,7 @@ func init() {
 		// §Index Lookup: tab:lookup-summary.
 		attnClaim("attn.lookup-onehot.width", attnSecLookup,
 			"tab:lookup-summary: one-hot lookup ohLookup: (ℝ^{2N+1})^+ → ℝ^+, width Θ(N)",
-			"the lookup head of lookup-onehot built for N ∈ {1, 2, 5, 16}: the components its W^Q, W^K, W^V read, against 2N+1", Proved,
+			"the lookup head of lookup-onehot built for N ∈ {1, 2, 5, 16}: the components its W^Q, W^K, W^V read, against 2N+1", Holds,
 			func() (*Evidence, error) {
 				return attnLookupWidth("lookup-onehot", nil, []int{1, 2, 5, 16}, func(_ *recipes.Construction, n int) (int, string, error) {
 					return 2*n + 1, fmt.Sprintf("2N+1 = 2·%d+1", n), nil
@@ -594,7 +594,7 @@ func init() {
 			}),
 		attnClaim("attn.lookup-ao.width", attnSecLookup,
 			"tab:lookup-summary: almost orthogonal lookup aoLookup: (ℝ^{2m+1})^+ → ℝ^+ with m = ⌈(12k/ε²) log(2N)⌉ = O(log N)",
-			"the lookup head of lookup-ao (ε = 1/4, δ = 1/2) built for N ∈ {2, 3, 4}: the components it reads against 2m+1, m computed from the paper's formula with k = log(1/δ)/log N (certified ceiling)", Proved,
+			"the lookup head of lookup-ao (ε = 1/4, δ = 1/2) built for N ∈ {2, 3, 4}: the components it reads against 2m+1, m computed from the paper's formula with k = log(1/δ)/log N (certified ceiling)", Holds,
 			func() (*Evidence, error) {
 				return attnLookupWidth("lookup-ao", attnParams("eps", "1/4", "delta", "1/2", "seed", "1"), []int{2, 3, 4}, func(_ *recipes.Construction, n int) (int, string, error) {
 					m, err := attnAODimension(n, q("1/4"), q("1/2"))
@@ -603,13 +603,13 @@ func init() {
 			}),
 		attnClaim("attn.lookup-lh.width", attnSecLookup,
 			"tab:lookup-summary: layernorm-hash lookup lhLookup: (ℝ^9)^+ → ℝ^+ (lh(q_i), lh(i), v_i), width Θ(1)",
-			"the lookup head of lookup-lh built for N ∈ {1, 4, 64}: the components it reads against 9", Proved,
+			"the lookup head of lookup-lh built for N ∈ {1, 4, 64}: the components it reads against 9", Holds,
 			func() (*Evidence, error) {
 				return attnLookupWidth("lookup-lh", nil, []int{1, 4, 64}, func(*recipes.Construction, int) (int, string, error) { return 9, "9", nil })
 			}),
 		attnClaim("attn.lookup-qm.width", attnSecLookup,
 			"tab:lookup-summary: quadratic-maximization lookup qmLookup: (ℝ^5)^+ → ℝ^+ (q_i, 1, i, i², v_i), width Θ(1)",
-			"the lookup head of lookup built for N ∈ {1, 4, 64}: the components it reads against 5", Proved,
+			"the lookup head of lookup built for N ∈ {1, 4, 64}: the components it reads against 5", Holds,
 			func() (*Evidence, error) {
 				return attnLookupWidth("lookup", nil, []int{1, 4, 64}, func(*recipes.Construction, int) (int, string, error) { return 5, "5", nil })
 			}),
@@ -617,11 +617,11 @@ func init() {
 		// §One-Hot Encodings.
 		attnClaim("attn.lookup-onehot.exact", attnSecOneHot,
 			"ohLookup with W^Q = [I 0 0], W^K = [0 I 0], W^V = [0 0 1]: q_i·k_j = 𝕀[j = q_i], and \"with hard attention, this suffices to concentrate all attention on j = q_i\"",
-			"N = 3, every input of length n ≤ 3 (q_i ∈ [n], v_i ∈ {0,1}); AHAT and UHAT (leftmost); exact", Proved,
+			"N = 3, every input of length n ≤ 3 (q_i ∈ [n], v_i ∈ {0,1}); AHAT and UHAT (leftmost); exact", Holds,
 			attnSweepEvidence(attnLookupHard("lookup-onehot", attnAHAT), attnLookupHard("lookup-onehot", attnUHAT))),
 		attnClaim("attn.lookup-onehot.gap", attnSecOneHot,
 			"\"there is a minimum gap between the highest attention score and the next-highest attention score of γ = 1\"",
-			"lookup-onehot built for N ∈ {2, …, 12}: every query q ∈ [N] against every key position j ∈ [N]; exact", Proved,
+			"lookup-onehot built for N ∈ {2, …, 12}: every query q ∈ [N] against every key position j ∈ [N]; exact", Holds,
 			func() (*Evidence, error) {
 				return attnLookupGap("lookup-onehot", nil, []int{2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, func(int) *big.Rat { return big.NewRat(1, 1) }, false)
 			}),
@@ -629,11 +629,11 @@ func init() {
 		// §Almost Orthogonal Embeddings.
 		attnClaim("attn.lookup-ao.exact", attnSecAO,
 			"aoLookup with the projections of eq. one_hot_qkv over an almost orthogonal family: \"Under hard attention, the output at position i is then exactly v_{q_i}\"",
-			"N = 3, ε = 1/4, δ = 9/10 (m = 33, the sampled family checked exactly), every input of length n ≤ 3; AHAT and UHAT (leftmost); exact", Proved,
+			"N = 3, ε = 1/4, δ = 9/10 (m = 33, the sampled family checked exactly), every input of length n ≤ 3; AHAT and UHAT (leftmost); exact", Holds,
 			attnSweepEvidence(attnLookupHard("lookup-ao", attnAHAT), attnLookupHard("lookup-ao", attnUHAT))),
 		attnClaim("attn.lookup-ao.gap", attnSecAO,
 			"\"The minimum gap between the attention scores q_i·k_{q_i} and q_i·k_j for j ≠ q_i is γ = 1 − 2ε\" (a lower bound: |x_i·x_j| ≤ ε, x_i·x_i ≥ 1 − ε)",
-			"the family lookup-ao samples and checks for ε = 1/4, δ = 1/2, N ∈ {2, …, 8}: every query q ∈ [N] against every key j ∈ [N]; exact", Proved,
+			"the family lookup-ao samples and checks for ε = 1/4, δ = 1/2, N ∈ {2, …, 8}: every query q ∈ [N] against every key j ∈ [N]; exact", Holds,
 			func() (*Evidence, error) {
 				return attnLookupGap("lookup-ao", attnParams("eps", "1/4", "delta", "1/2", "seed", "1"), []int{2, 3, 4, 5, 6, 7, 8}, func(int) *big.Rat { return big.NewRat(1, 2) }, true)
 			}),
@@ -649,15 +649,15 @@ func init() {
 		// §Layernorm hash.
 		attnClaim("attn.lookup-lh.exact", attnSecLH,
 			"lhLookup: q_i = lh(q_i), k_j = lh(j), W^V = [0 0 1]; \"Under hard attention, this allows us to attend only to position j = q_i\", retrieving v_{q_i}",
-			"N = 3, every input of length n ≤ 3 under AHAT; N = 2, n ≤ 2 under UHAT (leftmost); certified interval arithmetic (interval:64), every output an exact point", Proved,
+			"N = 3, every input of length n ≤ 3 under AHAT; N = 2, n ≤ 2 under UHAT (leftmost); certified interval arithmetic (interval:64), every output an exact point", Holds,
 			attnPointEvidence(attnLookupHard("lookup-lh", attnAHAT), attnLookupHard("lookup-lh", attnUHAT))),
 		attnClaim("attn.lookup-lh.unique-max", attnSecLH,
 			"\"the dot product s_ij = lh(q_i)·lh(j) is uniquely maximized when q_i = j\", with lh(x) = √(2/(x²+1))·[x, 1, −x, −1]",
-			"q, j ∈ [40]; exact integer arithmetic", Proved,
+			"q, j ∈ [40]; exact integer arithmetic", Holds,
 			func() (*Evidence, error) { return attnLHUniqueMax(40) }),
 		attnClaim("attn.lookup-lh.gap", attnSecLH,
 			"\"the minimum gap between the score at the desired position s_{i,q_i} and the score at other positions decreases with n\"; its value (derived in recipes/lookups.go, lhGap) is γ(N) = 4 − lh(N−1)·lh(N) ≈ 2/N⁴",
-			"N ≤ 40, every q ≠ j ∈ [N]; exact integer arithmetic (and interval enclosures for the values)", Proved,
+			"N ≤ 40, every q ≠ j ∈ [N]; exact integer arithmetic (and interval enclosures for the values)", Holds,
 			func() (*Evidence, error) { return attnLHGap(40) }),
 		attnClaim("attn.lookup-lh.joint-norm", attnSecLH,
 			"one selective layer norm, y = sa(LN(W^N x)) + x, with W^N selecting the hash inputs, gives the lookup's queries lh(q_i) and keys lh(j) (read as one LN over both hashes' components)",
@@ -673,11 +673,11 @@ func init() {
 		// §Quadratic Maximization.
 		attnClaim("attn.lookup-qm.exact", attnSecQM,
 			"qmLookup with q_i = [q_i; 1], k_j = [2j; −j²]: s_ij = 2q_i j − j²; \"Under hard attention, this solves the lookup problem exactly\"",
-			"N = 3, every input of length n ≤ 3; AHAT and UHAT (leftmost); exact", Proved,
+			"N = 3, every input of length n ≤ 3; AHAT and UHAT (leftmost); exact", Holds,
 			attnSweepEvidence(attnLookupHard("lookup", attnAHAT), attnLookupHard("lookup", attnUHAT))),
 		attnClaim("attn.lookup-qm.gap", attnSecQM,
 			"\"the minimum gap between the score at the desired position s_{i,q_i} and the score at any other position s_{i,j} (j ≠ q_i) is γ = 1\"",
-			"lookup built for N ∈ {2, …, 32}: every query q ∈ [N] against every key position j ∈ [N]; exact", Proved,
+			"lookup built for N ∈ {2, …, 32}: every query q ∈ [N] against every key position j ∈ [N]; exact", Holds,
 			func() (*Evidence, error) {
 				var ns []int
 				for n := 2; n <= 32; n++ {
@@ -687,12 +687,12 @@ func init() {
 			}),
 		attnClaim("attn.lookup-qm.scaled", attnSecQM,
 			"\"2q_i j − j² … is uniquely maximized when j = q_i. This is true even if either q_i or k_j is scaled by some factor (for example, 1/i or 1/n)\"",
-			"n ≤ 12, every position i ∈ [n] and query q_i ∈ [n]; factors 1/i and 1/n on the query, 1/n on every key; exact", Proved,
+			"n ≤ 12, every position i ∈ [n] and query q_i ∈ [n]; factors 1/i and 1/n on the query, 1/n on every key; exact", Holds,
 			func() (*Evidence, error) { return attnQMScaled(12) }),
 
 		// The cheat sheet (tab:sa_cheatsheet, see attnCheatsheet): Index Lookup.
 		attnClaim("attn.cheatsheet.index-lookup.smat", attnSecLookup, attnCheatsheet+"Index Lookup, \"lookup values at a particular index in the sequence\": SMAT",
-			"the four lookups of §Index Lookup with the softmax simulation (y exact, |c − v| ≤ 1/4): one-hot and qm for each N ≤ 3, ao (ε = 9/20) and lh for each N ≤ 2, every input of length n ≤ N; interval:64", Proved,
+			"the four lookups of §Index Lookup with the softmax simulation (y exact, |c − v| ≤ 1/4): one-hot and qm for each N ≤ 3, ao (ε = 9/20) and lh for each N ≤ 2, every input of length n ≤ N; interval:64", Holds,
 			func() (*Evidence, error) {
 				var fs []func() (*Evidence, error)
 				for _, r := range attnLookups {
@@ -701,10 +701,10 @@ func init() {
 				return attnAll(fs...)
 			}),
 		attnClaim("attn.cheatsheet.index-lookup.ahat", attnSecLookup, attnCheatsheet+"Index Lookup: AHAT",
-			"the four lookups (one-hot, ao with ε = 1/4, lh, qm), N = 3, every input of length n ≤ 3; exact (lh: interval:64, every output a point)", Proved,
+			"the four lookups (one-hot, ao with ε = 1/4, lh, qm), N = 3, every input of length n ≤ 3; exact (lh: interval:64, every output a point)", Holds,
 			attnPointEvidence(attnLookupsUnder(attnAHAT)...)),
 		attnClaim("attn.cheatsheet.index-lookup.uhat", attnSecLookup, attnCheatsheet+"Index Lookup: UHAT",
-			"the four lookups, N = 3, every input of length n ≤ 3 (lh: N = 2, n ≤ 2); leftmost UHAT; exact (lh: interval:64, every output a point)", Proved,
+			"the four lookups, N = 3, every input of length n ≤ 3 (lh: N = 2, n ≤ 2); leftmost UHAT; exact (lh: interval:64, every output a point)", Holds,
 			attnPointEvidence(attnLookupsUnder(attnUHAT)...)),
 	)
 }

@@ -104,20 +104,20 @@ func init() {
 		// §Simulating Multi-Head Attention with Single-Head Attention.
 		attnClaim("attn.multihead.simulation", attnSecMulti,
 			"\"an attention layer with H heads can be simulated by H single-headed attention layers, and the results summed together at the end\"",
-			"H = 2 quadratic-maximization heads (v_{q_i} and v_{n+1−q_i}), N = 3, every input of length n ≤ 3; AHAT and UHAT (leftmost); exact, both forms compared output by output", Proved,
+			"H = 2 quadratic-maximization heads (v_{q_i} and v_{n+1−q_i}), N = 3, every input of length n ≤ 3; AHAT and UHAT (leftmost); exact, both forms compared output by output", Holds,
 			func() (*Evidence, error) { return attnMultiheadForms(3, attnAHAT, attnUHAT) }),
 
 		// The cheat sheet (tab:sa_cheatsheet, see attnCheatsheet): Multi-head.
 		attnClaim("attn.cheatsheet.multi-head.smat", attnSecMulti, attnCheatsheet+"Multi-head, \"simulate multi-headed attention using a single head\": SMAT",
-			"two quadratic-maximization heads simulated by two single-head layers (softmax simulation, each head rounded), each N ≤ 3, every input of length n ≤ N; interval:64; the rounding FFN by exact/cpwl", Proved,
+			"two quadratic-maximization heads simulated by two single-head layers (softmax simulation, each head rounded), each N ≤ 3, every input of length n ≤ N; interval:64; the rounding FFN by exact/cpwl", Holds,
 			func() (*Evidence, error) {
 				return attnSoftmaxSim(sweep{recipe: "multihead", weighting: attnSMAT, maxN: 3, precision: attnIV})
 			}),
 		attnClaim("attn.cheatsheet.multi-head.ahat", attnSecMulti, attnCheatsheet+"Multi-head: AHAT",
-			"the simulation of two heads, N = 3, every input of length n ≤ 3; exact", Proved,
+			"the simulation of two heads, N = 3, every input of length n ≤ 3; exact", Holds,
 			attnSweepEvidence(sweep{recipe: "multihead", weighting: attnAHAT, maxN: 3})),
 		attnClaim("attn.cheatsheet.multi-head.uhat", attnSecMulti, attnCheatsheet+"Multi-head: UHAT",
-			"the simulation of two heads, N = 3, every input of length n ≤ 3; leftmost UHAT; exact", Proved,
+			"the simulation of two heads, N = 3, every input of length n ≤ 3; leftmost UHAT; exact", Holds,
 			attnSweepEvidence(sweep{recipe: "multihead", weighting: attnUHAT, maxN: 3})),
 	)
 }

@@ -80,7 +80,7 @@ func init() {
 		// §Predecessor.
 		attnClaim("attn.pred.exact", attnSecPred,
 			"pred((1, (−1)^1, v_1), …, (1, (−1)^n, v_n)) = (0, v_1, …, v_{n−1}) by pred.odd, pred.even, first and a conditional (with if(first, 0, ·) added; see attn.pred.literal)",
-			"every input of length n ≤ 5 with v_i ∈ {0, 1/2, 1}; rightmost UHAT, and AHAT with the tie-breaking terms −1/j and j/n; exact", Proved,
+			"every input of length n ≤ 5 with v_i ∈ {0, 1/2, 1}; rightmost UHAT, and AHAT with the tie-breaking terms −1/j and j/n; exact", Holds,
 			attnSweepEvidence(sweep{recipe: "pred", weighting: attnUHATRight, maxN: 5},
 				sweep{recipe: "pred", weighting: attnAHAT, maxN: 5, params: attnParams("t", "-1/j")},
 				sweep{recipe: "pred", weighting: attnAHAT, maxN: 5, params: attnParams("t", "j/n")})),
@@ -92,7 +92,7 @@ func init() {
 			}),
 		attnClaim("attn.pred.odd-even", attnSecPred,
 			"pred.odd (W^Q = [1 0 0], W^K = [0 1 0], W^V = [0 0 1]): \"If i is odd, the result of pred.odd is v_{i−1}\"; pred.even (W^K = [0 −1 0]): \"if i is even, the result of pred.even is v_{i−1}\" (future-masked, rightmost UHAT)",
-			"i ≥ 2, every input of length n ≤ 5 with v_i ∈ {0, 1/2, 1}; rightmost UHAT (the paper's), and AHAT with the tie-breaking term −1/j; exact", Proved,
+			"i ≥ 2, every input of length n ≤ 5 with v_i ∈ {0, 1/2, 1}; rightmost UHAT (the paper's), and AHAT with the tie-breaking term −1/j; exact", Holds,
 			func() (*Evidence, error) {
 				return attnAll(
 					func() (*Evidence, error) { return attnPredOddEven(5, attnUHATRight, nil) },
@@ -118,17 +118,17 @@ func init() {
 			}),
 		attnClaim("attn.pred-strict.exact", attnSecPred,
 			"with strict future masking and the positional encoding i/n, \"the i−1 position will automatically be selected by UHAT\" (position 1 attends to nothing and outputs 0, a \"special value\")",
-			"every input of length n ≤ 5 with v_i ∈ {0, 1/2, 1}; UHAT (leftmost), rightmost UHAT and AHAT; exact", Proved,
+			"every input of length n ≤ 5 with v_i ∈ {0, 1/2, 1}; UHAT (leftmost), rightmost UHAT and AHAT; exact", Holds,
 			attnSweepEvidence(attnSweepsEach("pred-strict", 5, nil, "", attnUHAT, attnUHATRight, attnAHAT)...)),
 
 		// The cheat sheet (tab:sa_cheatsheet, see attnCheatsheet): Predecessor.
 		attnClaim("attn.cheatsheet.predecessor.ahat", attnSecPred, attnCheatsheet+"Predecessor, \"each token retrieves the content of the previous position (i−1)\": AHAT",
-			"pred with the tie-breaking terms −1/j and j/n, and pred-strict, every input of length n ≤ 5, v_i ∈ {0, 1/2, 1}; exact", Proved,
+			"pred with the tie-breaking terms −1/j and j/n, and pred-strict, every input of length n ≤ 5, v_i ∈ {0, 1/2, 1}; exact", Holds,
 			attnSweepEvidence(sweep{recipe: "pred", weighting: attnAHAT, maxN: 5, params: attnParams("t", "-1/j")},
 				sweep{recipe: "pred", weighting: attnAHAT, maxN: 5, params: attnParams("t", "j/n")},
 				sweep{recipe: "pred-strict", weighting: attnAHAT, maxN: 5})),
 		attnClaim("attn.cheatsheet.predecessor.uhat", attnSecPred, attnCheatsheet+"Predecessor: UHAT",
-			"pred under rightmost UHAT (the section's), pred-strict under leftmost and rightmost UHAT; every input of length n ≤ 5, v_i ∈ {0, 1/2, 1}; exact", Proved,
+			"pred under rightmost UHAT (the section's), pred-strict under leftmost and rightmost UHAT; every input of length n ≤ 5, v_i ∈ {0, 1/2, 1}; exact", Holds,
 			attnSweepEvidence(sweep{recipe: "pred", weighting: attnUHATRight, maxN: 5},
 				sweep{recipe: "pred-strict", weighting: attnUHAT, maxN: 5}, sweep{recipe: "pred-strict", weighting: attnUHATRight, maxN: 5})),
 		attnClaim("attn.cheatsheet.predecessor.smat", attnSecPred, attnCheatsheet+"Predecessor is not listed for SMAT: §Predecessor's strict-mask construction run under softmax (τ = 1) does not retrieve x_{i−1}",

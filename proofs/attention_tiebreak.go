@@ -170,11 +170,11 @@ func init() {
 		// §Simulating Unique-Hard Attention with Average-Hard Attention.
 		attnClaim("attn.tiebreak.exact", attnSecTie,
 			"with scores that are maximal or below the maximum by more than γ, q̂_i = [q_i; γ], k̂_j = [k_j; t(j)] with t(j) = −1/j or j/n (rightmost), 1/j or −j/n (leftmost) makes average-hard attention select the rightmost (leftmost) maximum",
-			"keys k_j ∈ {0,1,2} (gap 1), values v_j ∈ {0,1}, every input of length n ≤ 3; each t, masks future and none, γ = 1 (gap exactly γ, outside the strict assumption) and γ = 1/2; AHAT; exact", Proved,
+			"keys k_j ∈ {0,1,2} (gap 1), values v_j ∈ {0,1}, every input of length n ≤ 3; each t, masks future and none, γ = 1 (gap exactly γ, outside the strict assumption) and γ = 1/2; AHAT; exact", Holds,
 			attnSweepEvidence(attnTieSweeps(3)...)),
 		attnClaim("attn.tiebreak.softmax", attnSecTie,
 			"the tie-broken head under softmax (cheat sheet: Tie-breaking works under SMAT), via §Simulating Average-Hard Attention with Soft Attention with the tie-broken gap",
-			"each t, future mask, γ = 1, built for each N ≤ 3, every input of length n ≤ N; certified interval arithmetic (interval:64); the rounding FFN by exact/cpwl", Proved,
+			"each t, future mask, γ = 1, built for each N ≤ 3, every input of length n ≤ N; certified interval arithmetic (interval:64); the rounding FFN by exact/cpwl", Holds,
 			func() (*Evidence, error) {
 				var ss []sweep
 				for _, t := range []string{"-1/j", "1/j", "j/n", "-j/n"} {
@@ -185,15 +185,15 @@ func init() {
 
 		// The cheat sheet (tab:sa_cheatsheet, see attnCheatsheet): Tie-breaking.
 		attnClaim("attn.cheatsheet.tie-breaking.ahat", attnSecTie, attnCheatsheet+"Tie-breaking: \"add a tiny bias (±1/(j+1)) to scores so softmax emulates left- or right-hardmax\": AHAT",
-			"the bias ±1/(j+1) (not one of the section's four terms) on keys k_j ∈ {0,1,2}, values v_j ∈ {0,1}, every input of length n ≤ 3, masks future and none, γ ∈ {1, 1/2}; exact", Proved,
+			"the bias ±1/(j+1) (not one of the section's four terms) on keys k_j ∈ {0,1,2}, values v_j ∈ {0,1}, every input of length n ≤ 3, masks future and none, γ ∈ {1, 1/2}; exact", Holds,
 			func() (*Evidence, error) {
 				return attnBias(attnAHAT, 3, "exact", []model.Mask{model.Future, model.NoMask}, "1", "1/2")
 			}),
 		attnClaim("attn.cheatsheet.tie-breaking.smat", attnSecTie, attnCheatsheet+"Tie-breaking, bias ±1/(j+1): SMAT",
-			"the bias ±1/(j+1) with the softmax simulation (gap γ/(N(N+1))), N = 3, every input of length n ≤ 3, future mask, γ = 1; interval:64; the rounding FFN by exact/cpwl", Proved,
+			"the bias ±1/(j+1) with the softmax simulation (gap γ/(N(N+1))), N = 3, every input of length n ≤ 3, future mask, γ = 1; interval:64; the rounding FFN by exact/cpwl", Holds,
 			func() (*Evidence, error) { return attnBias(attnSMAT, 3, attnIV, []model.Mask{model.Future}, "1") }),
 		attnClaim("attn.cheatsheet.tie-breaking.uhat", attnSecTie, attnCheatsheet+"Tie-breaking is not listed for UHAT, which needs none; the bias ±1/(j+1) under UHAT still selects the position it is meant to (it overrides UHAT's own direction)",
-			"keys k_j ∈ {0,1,2}, values v_j ∈ {0,1}, every input of length n ≤ 3, masks future and none, γ ∈ {1, 1/2}; leftmost and rightmost UHAT; exact", Proved,
+			"keys k_j ∈ {0,1,2}, values v_j ∈ {0,1}, every input of length n ≤ 3, masks future and none, γ ∈ {1, 1/2}; leftmost and rightmost UHAT; exact", Holds,
 			func() (*Evidence, error) {
 				return attnAll(func() (*Evidence, error) {
 					return attnBias(attnUHAT, 3, "exact", []model.Mask{model.Future, model.NoMask}, "1", "1/2")

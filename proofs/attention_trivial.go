@@ -289,7 +289,7 @@ func init() {
 		// §Identity.
 		attnClaim("attn.identity.exact", attnSecID,
 			"id(x) = att_zero(x) + x with att_zero.W^Q = att_zero.W^K = att_zero.W^V = 0: \"the residual connection will pass the input through unchanged\"",
-			"x ∈ ℝ^{n×d} (every real input), n ≤ 6, d ∈ {1, 2, 3}; SMAT, AHAT, UHAT (leftmost) and rightmost UHAT; exact", Proved,
+			"x ∈ ℝ^{n×d} (every real input), n ≤ 6, d ∈ {1, 2, 3}; SMAT, AHAT, UHAT (leftmost) and rightmost UHAT; exact", Holds,
 			func() (*Evidence, error) {
 				return attnLinear("identity-attn", 6, []int{1, 2, 3}, attnSMAT, attnAHAT, attnUHAT, attnUHATRight)
 			}),
@@ -297,17 +297,17 @@ func init() {
 		// §Average.
 		attnClaim("attn.avg.exact", attnSecAvg,
 			"Avg(x_1, …, x_n)_i = (1/n) Σ_{k=1}^n x_k with Avg.W^Q = Avg.W^K = 0, Avg.W^V = I: \"all positions receive the same value\"",
-			"x ∈ ℝ^{n×d} (every real input), n ≤ 6, d ∈ {1, 2, 3}; SMAT and AHAT; exact", Proved,
+			"x ∈ ℝ^{n×d} (every real input), n ≤ 6, d ∈ {1, 2, 3}; SMAT and AHAT; exact", Holds,
 			func() (*Evidence, error) { return attnLinear("avg", 6, []int{1, 2, 3}, attnSMAT, attnAHAT) }),
 		attnClaim("attn.avg-prefix.exact", attnSecAvg,
 			"Avg←(x_1, …, x_n)_i = (1/i) Σ_{k=1}^i x_k: Avg with future masking, \"the average over all previous positions\"",
-			"x ∈ ℝ^{n×d} (every real input), n ≤ 6, d ∈ {1, 2, 3}; SMAT and AHAT; exact", Proved,
+			"x ∈ ℝ^{n×d} (every real input), n ≤ 6, d ∈ {1, 2, 3}; SMAT and AHAT; exact", Holds,
 			func() (*Evidence, error) { return attnLinear("avg-prefix", 6, []int{1, 2, 3}, attnSMAT, attnAHAT) }),
 
 		// §First.
 		attnClaim("attn.first.average", attnSecFirst,
 			"first.W^Q = first.W^K = 0, first.W^V = −I, future-masked, on (−1)^i: \"If i = 1 … c_i is 1. If i > 1, then c_i is the average of −1's and 1's, and so will always be at most 1/3\"",
-			"every position i ≤ 128 of every input (the output c_i depends on i only); SMAT and AHAT; exact", Proved,
+			"every position i ≤ 128 of every input (the output c_i depends on i only); SMAT and AHAT; exact", Holds,
 			func() (*Evidence, error) { return attnFirstAverage(128, attnSMAT, attnAHAT) }),
 		attnClaim("attn.first.threshold", attnSecFirst,
 			"\"we can map values in [0, 1/3] to 0 via GTZero_{1/3}(c_i − 1/3)\" (and c_1 = 1 to 1)",
@@ -315,35 +315,35 @@ func init() {
 			func() (*Evidence, error) { return attnFirstThreshold(blocks.GTZeroEps("c", "first", third, third)) }),
 		attnClaim("attn.first.exact", attnSecFirst,
 			"first((−1)^1, …, (−1)^n) = (1, 0, …, 0): the head above and GTZero_{1/3}(c_i − 1/3)",
-			"every input of length n ≤ 8 (the symbols are ignored); SMAT and AHAT; exact", Proved,
+			"every input of length n ≤ 8 (the symbols are ignored); SMAT and AHAT; exact", Holds,
 			attnSweepEvidence(attnSweepsEach("first", 8, nil, "", attnSMAT, attnAHAT)...)),
 		attnClaim("attn.first.inverse-position", attnSecFirst,
 			"first allows one \"to compute the value 1/i in every position while only using the positional encoding (−1)^i\" (first, then Avg← of first)",
-			"every input of length n ≤ 8; SMAT and AHAT; exact", Proved,
+			"every input of length n ≤ 8; SMAT and AHAT; exact", Holds,
 			attnSweepEvidence(attnSweepsEach("inverse-position", 8, nil, "", attnSMAT, attnAHAT)...)),
 		attnClaim("attn.first-uhat.exact", attnSecFirst,
 			"(not in the paper: the corrected UHAT version of the cheat sheet's First) score and value (−1)^j, future-masked, then GTZero_1(−c): first_i = 𝕀[i = 1] under unique-hard attention",
-			"every input of length n ≤ 8; UHAT (leftmost), rightmost UHAT and AHAT; exact", Proved,
+			"every input of length n ≤ 8; UHAT (leftmost), rightmost UHAT and AHAT; exact", Holds,
 			attnSweepEvidence(attnSweepsEach("first-uhat", 8, nil, "", attnUHAT, attnUHATRight, attnAHAT)...)),
 
 		// The cheat sheet (tab:sa_cheatsheet, see attnCheatsheet): Identity, Uniform Average and First.
 		attnClaim("attn.cheatsheet.identity.smat", attnSecID, attnCheatsheet+"Identity, (ℝ^d)^+ → (ℝ^d)^+, \"passes each token through unchanged\": SMAT",
-			"x ∈ ℝ^{n×d}, n ≤ 6, d ∈ {1, 2}; exact", Proved,
+			"x ∈ ℝ^{n×d}, n ≤ 6, d ∈ {1, 2}; exact", Holds,
 			func() (*Evidence, error) { return attnLinear("identity-attn", 6, []int{1, 2}, attnSMAT) }),
 		attnClaim("attn.cheatsheet.identity.ahat", attnSecID, attnCheatsheet+"Identity: AHAT",
-			"x ∈ ℝ^{n×d}, n ≤ 6, d ∈ {1, 2}; exact", Proved,
+			"x ∈ ℝ^{n×d}, n ≤ 6, d ∈ {1, 2}; exact", Holds,
 			func() (*Evidence, error) { return attnLinear("identity-attn", 6, []int{1, 2}, attnAHAT) }),
 		attnClaim("attn.cheatsheet.identity.uhat", attnSecID, attnCheatsheet+"Identity: UHAT",
-			"x ∈ ℝ^{n×d}, n ≤ 6, d ∈ {1, 2}; leftmost UHAT (and rightmost); exact", Proved,
+			"x ∈ ℝ^{n×d}, n ≤ 6, d ∈ {1, 2}; leftmost UHAT (and rightmost); exact", Holds,
 			func() (*Evidence, error) { return attnLinear("identity-attn", 6, []int{1, 2}, attnUHAT, attnUHATRight) }),
 		attnClaim("attn.cheatsheet.uniform-average.smat", attnSecAvg, attnCheatsheet+"Uniform Average, \"each token outputs the mean of all unmasked tokens (prefix-mean if causal mask is used)\": SMAT",
-			"Avg and Avg←, x ∈ ℝ^{n×d}, n ≤ 6, d ∈ {1, 2}; exact", Proved,
+			"Avg and Avg←, x ∈ ℝ^{n×d}, n ≤ 6, d ∈ {1, 2}; exact", Holds,
 			func() (*Evidence, error) {
 				return attnAll(func() (*Evidence, error) { return attnLinear("avg", 6, []int{1, 2}, attnSMAT) },
 					func() (*Evidence, error) { return attnLinear("avg-prefix", 6, []int{1, 2}, attnSMAT) })
 			}),
 		attnClaim("attn.cheatsheet.uniform-average.ahat", attnSecAvg, attnCheatsheet+"Uniform Average: AHAT",
-			"Avg and Avg←, x ∈ ℝ^{n×d}, n ≤ 6, d ∈ {1, 2}; exact", Proved,
+			"Avg and Avg←, x ∈ ℝ^{n×d}, n ≤ 6, d ∈ {1, 2}; exact", Holds,
 			func() (*Evidence, error) {
 				return attnAll(func() (*Evidence, error) { return attnLinear("avg", 6, []int{1, 2}, attnAHAT) },
 					func() (*Evidence, error) { return attnLinear("avg-prefix", 6, []int{1, 2}, attnAHAT) })
@@ -355,10 +355,10 @@ func init() {
 					attnUnlisted(sweep{recipe: "avg-prefix", weighting: attnUHAT, maxN: 4, cases: 20, seed: 7}))
 			}),
 		attnClaim("attn.cheatsheet.first.smat", attnSecFirst, attnCheatsheet+"First, \"retrieves the value at the first position\" (§First's first predicate): SMAT",
-			"the construction of §First, every input of length n ≤ 8; exact", Proved,
+			"the construction of §First, every input of length n ≤ 8; exact", Holds,
 			attnSweepEvidence(sweep{recipe: "first", weighting: attnSMAT, maxN: 8})),
 		attnClaim("attn.cheatsheet.first.ahat", attnSecFirst, attnCheatsheet+"First: AHAT",
-			"the construction of §First, every input of length n ≤ 8; exact", Proved,
+			"the construction of §First, every input of length n ≤ 8; exact", Holds,
 			attnSweepEvidence(sweep{recipe: "first", weighting: attnAHAT, maxN: 8})),
 		attnClaim("attn.cheatsheet.first.uhat", attnSecFirst, attnCheatsheet+"First: UHAT (the construction of §First, future-masked uniform attention with W^V = −I, then GTZero_{1/3}(c − 1/3))",
 			"every input of length n ≤ 8; leftmost UHAT; exact", Refuted,
@@ -366,7 +366,7 @@ func init() {
 				return exhaustive(sweep{recipe: "first-literal", weighting: attnUHAT, maxN: 8})
 			}),
 		attnClaim("attn.cheatsheet.first.uhat-retrieve", attnSecFirst, attnCheatsheet+"First, read as its description says, \"retrieves the value at the first position\": UHAT (not §First's construction: a head with all scores equal)",
-			"x ∈ ℝ^{n×d}, n ≤ 6, d ∈ {1, 2}; leftmost UHAT, unmasked and future-masked; exact", Proved,
+			"x ∈ ℝ^{n×d}, n ≤ 6, d ∈ {1, 2}; leftmost UHAT, unmasked and future-masked; exact", Holds,
 			func() (*Evidence, error) { return attnRetrieveFirst(6, []int{1, 2}) }),
 	)
 }

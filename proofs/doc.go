@@ -8,14 +8,21 @@
 //
 // # Verdicts
 //
-//   - PROVED: decided for every point of a stated domain. Finite domains
-//     by exhaustive evaluation in exact arithmetic (the evidence says the
-//     bound: "every input of length ≤ 6"); ReLU FFNs on polyhedral domains
-//     by the exact decision procedure of package exact/cpwl (linear
-//     regions enumerated by exact LP, affine maps compared exactly on
-//     each cell); identities by exact algebra on symbolic cases.
-//   - HOLDS: no counterexample in a recorded search (how many cases, which
-//     generator, which seed). Not a proof, and never shown as one.
+//   - PROVED: decided for every point of the domain the paper states the
+//     claim on. Finite domains by exhaustive evaluation in exact
+//     arithmetic (the paper's example strings, truth tables of a fixed
+//     number of bits); ReLU FFNs on polyhedral domains by the exact
+//     decision procedure of package exact/cpwl (linear regions enumerated
+//     by exact LP, affine maps compared exactly on each cell); identities
+//     by exact algebra with the family's parameter a symbol; existence and
+//     negative claims by a certified witness.
+//   - HOLDS: checked on finitely many members of an infinite family the
+//     paper states the claim for (every n, every N, every ε > 0, every
+//     FFN), each member decided exactly; Run lowers a checker's PROVED to
+//     HOLDS for the claims listed in families.go and says so in the
+//     evidence. Or: no counterexample in a recorded search (how many
+//     cases, which generator, which seed). Not a proof, and never shown
+//     as one.
 //   - REFUTED: a concrete counterexample, certified: exact arithmetic where
 //     possible, otherwise an interval enclosure that excludes the claimed
 //     value. Where the paper's formula is wrong as printed and right

@@ -578,7 +578,7 @@ func init() {
 		&Claim{ID: "example.dyck.definition", Section: "The Dyck Languages", Label: "",
 			Statement: "Dyck-1, defined by Property 1 (every prefix has #( ≥ #)) and Property 2 (#( = #) overall), is the language of S → ε | ( S ) S",
 			Domain:    "every string over {(, )} of length ≤ 14 (the grammar by recursive descent); exact",
-			Recorded:  Proved,
+			Recorded:  Holds,
 			Check:     func() (*Evidence, error) { return exCheckDyckDefinition(14) }},
 		&Claim{ID: "example.dyck.examples", Section: "The Dyck Languages", Label: "",
 			Statement: "()(()) is in Dyck-1, ())(() is not",
@@ -593,24 +593,24 @@ func init() {
 		&Claim{ID: "example.dyck1.values", Section: "A Transformer Construction for Dyck-1", Label: "sec:dyck-1",
 			Statement: "the two layers compute (Avg←(o))_i = (O_i − C_i)/i = B_i/i (eqn:dyck1_B_write), E_i = ReLU(−B_i/i) and t_i = (1/i) Σ_{j≤i} E_j (eqn:dyck1-states)",
 			Domain:    "every string over {(, )} of length ≤ 9; dyck1 under AHAT; exact",
-			Recorded:  Proved,
+			Recorded:  Holds,
 			Check: func() (*Evidence, error) {
 				return exExhaustive(sweep{recipe: "dyck1", weighting: model.AverageHardmax, maxN: 9})
 			}},
 		&Claim{ID: "example.dyck1.violation", Section: "A Transformer Construction for Dyck-1", Label: "sec:dyck-1",
 			Statement: "E_i > 0 iff the non-negativity of the running balance is violated; t_n > 0 iff it was violated at some position, t_n = 0 otherwise; accept iff t_n = 0 (Property 1) and B_n/n = 0 (Property 2)",
 			Domain:    "every position of every string over {(, )} of length ≤ 9; dyck1 under AHAT; exact",
-			Recorded:  Proved,
+			Recorded:  Holds,
 			Check:     func() (*Evidence, error) { return exCheckViolations(9) }},
 		&Claim{ID: "example.dyck1.magnitudes", Section: "A Transformer Construction for Dyck-1", Label: "sec:dyck-1",
 			Statement: "the smallest nonzero magnitude of B_i/i is 1/i (≥ 1/n), and the smallest nonzero magnitude of t_n is 1/n²",
 			Domain:    "every position of every string over {(, )} of length ≤ 10; dyck1 under AHAT; exact",
-			Recorded:  Proved,
+			Recorded:  Holds,
 			Check:     func() (*Evidence, error) { return exCheckMagnitudes(10) }},
 		&Claim{ID: "example.dyck1-n.thresholds", Section: "A Transformer Construction for Dyck-1", Label: "sec:dyck-1",
 			Statement: "with GTZero_{1/n²} on t, EqZero_{1/n} on B/i and a logical AND (one additional layer), a transformer built for length N outputs the 0/1 decision",
 			Domain:    "for each N = 1 … 8: every string over {(, )} of length ≤ N, at every position (membership of the prefix); dyck1-n (3 layers) under AHAT; exact",
-			Recorded:  Proved,
+			Recorded:  Holds,
 			Check: func() (*Evidence, error) {
 				var ss []sweep
 				for n := 1; n <= 8; n++ {
@@ -630,7 +630,7 @@ func init() {
 		&Claim{ID: "example.dyck1-n.edges", Section: "A Transformer Construction for Dyck-1", Label: "sec:dyck-1",
 			Statement: "1/n² and 1/n are the magnitudes the thresholds must resolve: GTZero_{1/n²} and EqZero_{1/n} \"would suffice\", with no room to spare",
 			Domain:    "N = 7, the strings ()()()) and ()()()(; dyck1-n under AHAT, with the paper's thresholds and with 1/48, 1/6; exact",
-			Recorded:  Proved,
+			Recorded:  Holds,
 			Check:     exCheckEdges},
 		&Claim{ID: "example.dyck1-n.one-ffn", Section: "A Transformer Construction for Dyck-1", Label: "sec:dyck-1",
 			Statement: "the additional layer's one FFN, \"built from the components GTZero_ε, EqZero_ε and logical AND\", renders the 0/1 decision",
@@ -648,7 +648,7 @@ func init() {
 		&Claim{ID: "example.dyck1-n.single-unit", Section: "A Transformer Construction for Dyck-1", Label: "sec:dyck-1",
 			Statement: "(refining \"one could add an additional transformer layer\") no layer needs to be added: one ReLU unit in layer 2's FFN, accept_i = ReLU(1 − N·B_i/i − 2N²·t_i), is the 0/1 decision for inputs of length ≤ N",
 			Domain:    "for each N = 1 … 8: every string over {(, )} of length ≤ N, at every position; Dyck-1's two layers from blocks plus the unit, AHAT; exact",
-			Recorded:  Proved,
+			Recorded:  Holds,
 			Check: func() (*Evidence, error) {
 				return exCheckSingleUnit(8, func(n int) *big.Rat { return big.NewRat(int64(2*n*n), 1) })
 			}},
@@ -671,7 +671,7 @@ func init() {
 		&Claim{ID: "example.dyck12.step1", Section: "A Transformer Construction for Dyck-1-2", Label: "sec:dyck-1-2",
 			Statement: "Step 1 (predecessor and successor heads, then an FFN) sets a_i = 0 if o_i = +1 and o_{i+1} = −1, or o_i = −1 and o_{i−1} = +1, and a_i = 1 otherwise",
 			Domain:    "every position of every string over {(, )} of length ≤ 7; dyck12 under UHAT (the state after layer 2); exact",
-			Recorded:  Proved,
+			Recorded:  Holds,
 			Check:     func() (*Evidence, error) { return exCheckStep1(7) }},
 		&Claim{ID: "example.dyck12.literal", Section: "A Transformer Construction for Dyck-1-2", Label: "sec:dyck-1-2",
 			Statement: "step 2 finds the nearest unmatched neighbours by UHAT on j/n − (a_j − 1) (as printed)",
@@ -692,7 +692,7 @@ func init() {
 		&Claim{ID: "example.dyck12.exact", Section: "A Transformer Construction for Dyck-1-2", Label: "sec:dyck-1-2",
 			Statement: "the construction (two rounds of select-nearest-active and check-match, then the all-matched check) recognizes Dyck-1-2 (with step 2's score corrected to j/n + (a_j − 1))",
 			Domain:    "every string over {(, )}: of length ≤ 8 under leftmost UHAT, ≤ 7 under rightmost UHAT and AHAT; built for N = that length; exact",
-			Recorded:  Proved,
+			Recorded:  Holds,
 			Check: func() (*Evidence, error) {
 				return exSweeps(sweep{recipe: "dyck12", weighting: model.LeftHardmax, maxN: 8},
 					sweep{recipe: "dyck12", weighting: model.RightHardmax, maxN: 7},
@@ -701,14 +701,14 @@ func init() {
 		&Claim{ID: "example.dyck-kd.k2-d2", Section: "Generalization to Dyck-k-D", Label: "sec:dyck-k-D",
 			Statement: "repeating select-nearest-active and check-match (typed for k bracket pairs) D times recognizes Dyck-k-D: here Dyck-2-2",
 			Domain:    "every string over ( ) [ ] of length ≤ 4; dyck-kd (k = 2, D = 2) under UHAT; exact",
-			Recorded:  Proved,
+			Recorded:  Holds,
 			Check: func() (*Evidence, error) {
 				return exExhaustive(sweep{recipe: "dyck-kd", weighting: model.LeftHardmax, maxN: 4, params: map[string]string{"k": "2", "D": "2"}})
 			}},
 		&Claim{ID: "example.dyck-kd.depths", Section: "Generalization to Dyck-k-D", Label: "sec:dyck-k-D",
 			Statement: "D rounds recognize Dyck-k-D for other k and D (a word of depth D + 1 keeps a bracket active)",
 			Domain:    "dyck-kd under UHAT: k = 1 with D = 1 (every string of length ≤ 6) and D = 3 (≤ 8, where depth 4 is first possible); k = 2 with D = 1 and 3, length ≤ 4; k = 3 with D = 2, length ≤ 3; exact",
-			Recorded:  Proved,
+			Recorded:  Holds,
 			Check: func() (*Evidence, error) {
 				kd := func(k, d, n int) sweep {
 					return sweep{recipe: "dyck-kd", weighting: model.LeftHardmax, maxN: n, params: map[string]string{"k": fmt.Sprint(k), "D": fmt.Sprint(d)}}

@@ -365,7 +365,7 @@ func init() {
 		&Claim{ID: "example.induction.recent.exact", Section: "Most-Recent Induction", Label: "",
 			Statement: "the construction (WE one-hot, Pred, an induction head q_i = WE(x_i), k_j = Pred(x_j), v_j = WE(x_j) under rightmost hard attention) computes Induct_rightmost",
 			Domain:    "every string over {A, B, C} of length ≤ 6, under UHAT-right and under AHAT (tie-breaking t = j/n); exact",
-			Recorded:  Proved,
+			Recorded:  Holds,
 			Check: func() (*Evidence, error) {
 				return exSweeps(sweep{recipe: "induction-recent", weighting: model.RightHardmax, maxN: 6, params: exAlphabetABC},
 					sweep{recipe: "induction-recent", weighting: model.AverageHardmax, maxN: 6, params: exAlphabetABC})
@@ -411,7 +411,7 @@ func init() {
 		&Claim{ID: "example.induction.frequent.exact", Section: "Most-Frequent Induction", Label: "",
 			Statement: "the construction (Pred, bigram counts, comparisons, the alphabetically first most frequent follower) computes Induct_frequent (with the counting step corrected and the fallback to the current symbol)",
 			Domain:    "every string over {A, B, C} of length ≤ 5 (built for N = 5, ε = 1/N) and over {A, B} of length ≤ 8 (N = 8); AHAT; exact",
-			Recorded:  Proved,
+			Recorded:  Holds,
 			Check: func() (*Evidence, error) {
 				return exSweeps(sweep{recipe: "induction-frequent", weighting: model.AverageHardmax, maxN: 5, params: exAlphabetABC},
 					sweep{recipe: "induction-frequent", weighting: model.AverageHardmax, maxN: 8, params: map[string]string{"alphabet": "AB"}})

@@ -103,10 +103,10 @@ func init() {
 			"x ∈ ℝ", Proved, ffAll(ffIdentityCases(1)...)),
 		ffClaim("ffn.identity.vector", ffSecIdentity, "sec:ffnn_identity",
 			"eqn:ffwd_id_parallel_d2: W1 = [I^d; −I^d], W2 = [I^d, −I^d], b = 0 computes id on ℝ^d",
-			"x ∈ ℝ^d, d = 2, 3, 4", Proved, ffAll(ffIdentityCases(2, 3, 4)...)),
+			"x ∈ ℝ^d, d = 2, 3, 4", Holds, ffAll(ffIdentityCases(2, 3, 4)...)),
 		ffClaim("ffn.zero.residual", ffSecIdentity, "sec:ffnn_identity",
 			"the zero FFN (all weights and biases 0) satisfies x + zero(x) = x",
-			"x ∈ ℝ^d, d = 1, 2, 3: zero(x) = 0 on all of ℝ^d", Proved,
+			"x ∈ ℝ^d, d = 1, 2, 3: zero(x) = 0 on all of ℝ^d", Holds,
 			func() (*Evidence, error) {
 				var cs []ffnCase
 				for d := 1; d <= 3; d++ {
@@ -134,7 +134,7 @@ func init() {
 			"(x, y) ∈ ℝ²", Proved, ffOne(ffSubCase(ffXY(blocks.Sub)))),
 		ffClaim("ffn.scale.exact", ffSecMul, "sec:ffnn_multiplication",
 			"multiplication by a constant c: the identity recipe with the routing lemma to premultiply or postmultiply by c computes c·x",
-			"x ∈ ℝ, c ∈ {0, 1, −3/2, 7, 1/3}, both postmultiplied (W2 scaled) and premultiplied (W1 scaled)", Proved,
+			"x ∈ ℝ, c ∈ {0, 1, −3/2, 7, 1/3}, both postmultiplied (W2 scaled) and premultiplied (W1 scaled)", Holds,
 			func() (*Evidence, error) { return ffProveCases(ffScaleCases(ffScaleBlock)) }),
 	)
 }

@@ -63,7 +63,7 @@ func init() {
 			ffAll(ffIfCases(blocks.If("p", "x", "y", "out"), "0", "1")...)),
 		ffClaim("ffn.if.interval", ffSecIf, "sec:ffnn_conditional",
 			"\"the construction is easily generalized for any bounded interval\": with r = b − a, W1 = [[r, 1, 0], [−r, 0, 1]], b1 = [−a − r; −a], W2 = [1, 1], b2 = a gives x at p = 1 and y at p = 0",
-			"the faces p = 1 and p = 0 with x, y ∈ [a, b] for [a, b] = [0, 1], [−1, 1], [−5/2, 3], [2, 7], [−8, −1/2]", Proved,
+			"the faces p = 1 and p = 0 with x, y ∈ [a, b] for [a, b] = [0, 1], [−1, 1], [−5/2, 3], [2, 7], [−8, −1/2]", Holds,
 			func() (*Evidence, error) { return ffCheckIfIntervals(ffIfInterval) }),
 		ffClaim("ffn.if.bounds-needed", ffSecIf, "sec:ffnn_conditional",
 			"the assumption x, y ∈ [0, 1] is needed: on the face p = 1 with x, y unbounded, if(1, x, y) ≠ x somewhere",

@@ -129,11 +129,11 @@ func init() {
 	Register(
 		ffClaim("ffn.cpwl.exact", ffSecCPWL, "sec:ffnn_cpwl",
 			"the FFN W1 = [−1; 1; …; 1], b1 = [0; 0; −x_2; …; −x_n], W2 = [−m_1, m_1, m_2 − m_1, …, m_n − m_{n−1}], b2 = y_1 − m_1 x_1 computes the CPWL f through (x_1, y_1), …, (x_{n+1}, y_{n+1})",
-			"x ∈ ℝ, for 4 point sets (n = 2 … 6 pieces, a zero slope, a repeated slope, fractional knots)", Proved,
+			"x ∈ ℝ, for 4 point sets (n = 2 … 6 pieces, a zero slope, a repeated slope, fractional knots)", Holds,
 			ffCheckCPWL(ffCPWLBlock, ffInterpolation)),
 		ffClaim("ffn.cpwl.rewrite", ffSecCPWL, "sec:ffnn_cpwl",
 			"f(x) = y_1 + m_1(x − x_1) + Σ_{k=2}^n (m_k − m_{k−1}) ReLU(x − x_k) equals the cases y_1 + m_1(x − x_1) (x ≤ x_2), y_k + m_k(x − x_k) (x_k ≤ x ≤ x_{k+1}), y_n + m_n(x − x_n) (x ≥ x_n)",
-			"x ∈ ℝ, for the same 4 point sets; the formula as an FFN (its linear part as m_1 ReLU(x) − m_1 ReLU(−x))", Proved,
+			"x ∈ ℝ, for the same 4 point sets; the formula as an FFN (its linear part as m_1 ReLU(x) − m_1 ReLU(−x))", Holds,
 			ffCheckCPWL(func(xs, ys []*big.Rat) (*stream.FF, error) { return ffCPWLRewrite(xs, ys), nil }, ffCPWLCases)),
 	)
 }

@@ -119,7 +119,7 @@ func init() {
 	Register(
 		ffClaim("ffn.cancel-residual.exact", ffSecCancel, "sec:ffnn_cancel_residual",
 			"f′ with W1′ = [f.W1; I; −I], b1′ = [f.b1; 0; 0], W2′ = [f.W2, −I, I], b2′ = f.b2 gives f′(x) + x = f(x)",
-			"x ∈ ℝ^d for four f: sort (min, max) on ℝ², clip_{1/2} on ℝ², seeded random ReLU blocks on ℝ² (3 units) and ℝ³ (2 units); f′ is checked against f − x on f's own linear regions", Proved,
+			"x ∈ ℝ^d for four f: sort (min, max) on ℝ², clip_{1/2} on ℝ², seeded random ReLU blocks on ℝ² (3 units) and ℝ³ (2 units); f′ is checked against f − x on f's own linear regions", Holds,
 			func() (*Evidence, error) { return ffCheckCancel(blocks.CancelResidual, ffCancelCases()) }),
 	)
 }

@@ -21,7 +21,7 @@ func init() {
 		&Claim{ID: "pe.inverse.bos", Section: "Simple Positional Encodings",
 			Statement: "the value 1/i at position i can be computed using a future-masked uniform attention layer and the presence of a BOS token",
 			Domain:    "the recipe bos: its future-masked head gives 1/p at model position p (BOS at p = 1), under SMAT and AHAT, every input of length ≤ 8, exact",
-			Recorded:  Proved,
+			Recorded:  Holds,
 			Check: func() (*Evidence, error) {
 				return basExhaustiveAll("bos", 8)
 			}},
@@ -38,12 +38,12 @@ func init() {
 		&Claim{ID: "pe.onehot.dot", Section: "One-Hot Encodings", Label: "sec:one-hot",
 			Statement: "positions as one-hot vectors e_1 … e_N ∈ ℝ^N: q·k = e_{q_i}·e_j = 𝕀[j = q_i], so the highest score beats the next by γ = 1",
 			Domain:    "N = 64: every pair i, j ≤ 64 of the recipe pe-onehot's position embeddings, exact",
-			Recorded:  Proved,
+			Recorded:  Holds,
 			Check:     basCheckOneHot},
 		&Claim{ID: "pe.ao.family", Section: "Almost Orthogonal Embeddings", Label: "sec:almost_orthogonal",
 			Statement: "vectors x_1 … x_N ∈ {±1/√m}^m with |x_i·x_j| ≤ ε (i ≠ j) and x_i·x_i ≥ 1 − ε (eq. near_ortho)",
 			Domain:    "the families the recipe pe-ao samples (ε = 1/4, δ = 1/2, seed 1) for N = 4, 8, 16: every pair, exact",
-			Recorded:  Proved,
+			Recorded:  Holds,
 			Check:     basCheckAOFamily},
 		&Claim{ID: "pe.ao.probability", Section: "Almost Orthogonal Embeddings", Label: "sec:almost_orthogonal",
 			Statement: "read as intended (\"at least\"): for any k > 0 with 1/N^k ≤ δ and m = ⌈(12k/ε²) log(2N)⌉ = O(log N), the sampled vectors satisfy eq. near_ortho with probability at least 1 − δ",
@@ -53,7 +53,7 @@ func init() {
 		&Claim{ID: "pe.ao.probability-corrected", Section: "Almost Orthogonal Embeddings", Label: "sec:almost_orthogonal",
 			Statement: "corrected: for a constant k ≥ 1 (not shrinking with N) and m = ⌈(12k/ε²) log(2N)⌉, the sampled vectors satisfy eq. near_ortho with probability at least 1 − 1/N^k (so at least 1 − δ when 1/N^k ≤ δ)",
 			Domain:    "k ∈ {1, 2}, ε ∈ {1/4, 1/3}, N ∈ {2, 4, 16, 64, 256, 1024}, natural log: the union bound with exact binomial tails",
-			Recorded:  Proved,
+			Recorded:  Holds,
 			Check:     basCheckAOCorrected},
 	)
 }

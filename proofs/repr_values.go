@@ -28,7 +28,7 @@ func init() {
 		&Claim{ID: "repr.cat.onehot", Section: "Categorical Representations", Label: "sec:symbols",
 			Statement: "categorical representations as one-hot vectors: k symbols as orthogonal vectors e_1 … e_k, separated by a minimum distance, read back exactly (argmax unembedding)",
 			Domain:    "k = 26: e_s·e_t = [s = t], ‖e_s − e_t‖² = 2 for s ≠ t (the word embeddings of the recipe categorical); the recipe categorical (k = 4) on every string of length ≤ 4",
-			Recorded:  Proved,
+			Recorded:  Holds,
 			Check:     basCheckCategorical},
 		&Claim{ID: "repr.cat.width", Section: "Categorical Representations", Label: "sec:symbols",
 			Statement: "to accommodate a set of k categories as orthogonal (one-hot) vectors, a width d ≥ k is required",
@@ -41,14 +41,14 @@ func init() {
 		&Claim{ID: "repr.int.count", Section: "Integer Representations", Label: "sec:integers",
 			Statement: "a count C is stored as C/n using unmasked uniform attention, and as C/i using future-masked uniform attention",
 			Domain:    "the recipe count (C = number of a's) under SMAT and AHAT, every string over {a, b} of length ≤ 7, exact",
-			Recorded:  Proved,
+			Recorded:  Holds,
 			Check: func() (*Evidence, error) {
 				return basExhaustiveAll("count", 7)
 			}},
 		&Claim{ID: "repr.int.precision", Section: "Integer Representations", Label: "sec:integers",
 			Statement: "representing integers requires greater numerical precision to represent larger integers: precision bounds the integers that can be represented",
 			Domain:    "binary formats fp8-e4m3, bf16, fp16, fp32, fp64 (P significand bits), round to nearest even",
-			Recorded:  Proved,
+			Recorded:  Holds,
 			Check:     basCheckIntPrecision},
 		&Claim{ID: "repr.int.bounded", Section: "Integer Representations", Label: "sec:integers",
 			Statement: "with bounded position embeddings and Lipschitz position-wise functions (Hahn 2020), or even non-Lipschitz layer normalization (Chiang et al. 2023), all computed values are bounded",
@@ -61,7 +61,7 @@ func init() {
 		&Claim{ID: "repr.bos.uniform", Section: "Special Symbols",
 			Statement: "with a BOS symbol in the sequence, uniform attention computes 1/(n+1) (unmasked), or 1/(i+1) if future-masked",
 			Domain:    "the recipe bos (^w, BOS at the first position only) under SMAT and AHAT, every w ∈ {a, b}* with |w| + 1 ≤ 8, exact",
-			Recorded:  Proved,
+			Recorded:  Holds,
 			Check: func() (*Evidence, error) {
 				return basExhaustiveAll("bos", 8)
 			}},

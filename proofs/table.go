@@ -92,7 +92,28 @@ func WriteMarkdown(w io.Writer, results []Result) error {
 		return err
 	}
 	for _, r := range results {
-		if _, err := fmt.Fprintf(w, "| `%s` | %s | %s | %s |\n", r.Claim.ID, cell(r.Claim.Section), r.Verdict(), cell(r.Summary())); err != nil {
+		// The anchor lets the errata table link to the row.
+		if _, err := fmt.Fprintf(w, "| <a id=\"%s\"></a>`%s` | %s | %s | %s |\n", r.Claim.ID, r.Claim.ID, cell(r.Claim.Section), r.Verdict(), cell(r.Summary())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteErrata prints the refuted claims as the README's errata table:
+// each claim linked to its row of docs/claims.md, what the paper says,
+// and the counterexample the checker found.
+func WriteErrata(w io.Writer, results []Result) error {
+	cell := func(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+	if _, err := fmt.Fprint(w, "| claim | section | the paper says | counterexample |\n|---|---|---|---|\n"); err != nil {
+		return err
+	}
+	for _, r := range results {
+		if r.Verdict() != string(Refuted) {
+			continue
+		}
+		c := r.Claim
+		if _, err := fmt.Fprintf(w, "| [`%s`](docs/claims.md#%s) | %s | %s | %s |\n", c.ID, c.ID, cell(c.Section), cell(c.Statement), cell(r.Summary())); err != nil {
 			return err
 		}
 	}

@@ -23,7 +23,7 @@ var errFindings = fmt.Errorf("a check failed")
 var checkFlags = []string{"recipe", "precision", "weighting", "param", "max-n", "cases", "exhaustive", "seed", "lengths", "all-lengths", "json", "force", "model", "spec", "no-analysis", "analysis-budget"}
 
 // boolFlags take no value.
-var boolFlags = map[string]bool{"no-analysis": true, "force": true, "all-lengths": true, "all": true, "no-bisect": true, "quiet": true, "json": true, "trace": true, "params": true, "markdown": true, "explain": true, "outside-domain": true}
+var boolFlags = map[string]bool{"no-analysis": true, "force": true, "all-lengths": true, "all": true, "no-bisect": true, "quiet": true, "json": true, "trace": true, "params": true, "markdown": true, "errata": true, "explain": true, "outside-domain": true}
 
 // cmdCheck is the main job: run a recipe over a sweep of lengths and
 // inputs at one precision and compare with the exact reference.

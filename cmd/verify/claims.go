@@ -10,7 +10,7 @@ import (
 	"github.com/transformer-cookbook/verify/proofs"
 )
 
-var claimsFlags = []string{"id", "explain", "json", "markdown"}
+var claimsFlags = []string{"id", "explain", "json", "markdown", "errata"}
 
 // claimJSON is one claim with what its checker found, as --json prints it.
 type claimJSON struct {
@@ -37,7 +37,8 @@ type tightnessJSON struct {
 }
 
 // cmdClaims checks the claims of the registry and prints their verdicts:
-// a table, JSON, the Markdown table of docs/claims.md, or one claim explained. It
+// a table, JSON, the Markdown table of docs/claims.md, the README's errata
+// table of the refuted claims, or one claim explained. It
 // exits 1 when a verdict differs from the recorded one.
 func cmdClaims(args []string, stdout io.Writer) error {
 	a, err := parseArgs(args, claimsFlags...)
@@ -82,6 +83,10 @@ func cmdClaims(args []string, stdout io.Writer) error {
 		}
 	case a.flags["markdown"] == "true":
 		if err := proofs.WriteMarkdown(stdout, results); err != nil {
+			return err
+		}
+	case a.flags["errata"] == "true":
+		if err := proofs.WriteErrata(stdout, results); err != nil {
 			return err
 		}
 	case a.flags["explain"] == "true":

@@ -6,7 +6,7 @@
 //	verify --recipe NAME [--precision P] [flags]  check a recipe over lengths and inputs
 //	verify list                                   list the recipes
 //	verify run --recipe NAME --input STRING       run one input, with its trace
-//	verify claims [--json] [--id ID --explain]    the claim registry's verdicts
+//	verify claims [--json] [--id ID --explain] [--errata]  the claim registry's verdicts
 //	verify bench [--case REGEX] [--quick]         performance figures beside bare baselines
 //	verify format [NAME]                          describe a number format
 //	verify round --precision NAME VALUE...        round values to a format
@@ -52,7 +52,7 @@ Usage:
   verify run --recipe NAME --input STRING [--precision P] [--weighting W] [--max-n N]
              [--param K=V] [--trace] [--outside-domain]
                                                  run one input, with the residual stream
-  verify claims [--json] [--id ID [--explain]]   check the paper's claims: verdict and evidence of each
+  verify claims [--json] [--id ID [--explain]] [--errata]   check the paper's claims: verdict and evidence of each
                                                  (PROVED, HOLDS, REFUTED, OUT OF SCOPE); exit 1 when
                                                  a verdict differs from the one recorded
   verify frontier --recipe NAME[,NAME…] | --all uniformity limits: for each precision, the largest n at which
