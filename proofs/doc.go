@@ -31,6 +31,12 @@
 //   - OUT OF SCOPE: with the reason (lower bounds by communication
 //     complexity, statements about training).
 //
+// Every run in interval arithmetic (a sweep at interval:64, a layer norm
+// at interval:128) is run again at twice the bits: the verdict must be the
+// same and each output's two enclosures must intersect, as two sound
+// enclosures of one number do; otherwise the checker fails with an error
+// naming the output. An unsound operation (rounding inward) shows there.
+//
 // # Claims
 //
 // A Claim has an ID that reads well (ffn.min.exact, attn.first.uhat,

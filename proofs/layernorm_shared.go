@@ -281,11 +281,7 @@ func lnxRunVector(m *model.Model, precision string, vals ...*big.Rat) ([]model.V
 	if err != nil {
 		return nil, err
 	}
-	runner, err := model.New(numeric.MustParsePrecision(precision), m)
-	if err != nil {
-		return nil, err
-	}
-	res, err := runner.RunStream(h, false)
+	res, err := runStream(m, precision, h)
 	if err != nil {
 		return nil, err
 	}

@@ -174,11 +174,7 @@ func rdPerturbed(g *cpwl.FFN, x, dx []*big.Rat) (xh, fx, fxh []*big.Rat, err err
 // rdRunRows runs m on the given residual stream (one exact vector per
 // position) at precision p.
 func rdRunRows(m *model.Model, p string, rows [][]*big.Rat) ([]model.PositionOutput, error) {
-	runner, err := model.New(numeric.MustParsePrecision(p), m)
-	if err != nil {
-		return nil, err
-	}
-	res, err := runner.RunStream(rows, false)
+	res, err := runStream(m, p, rows)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,8 @@ package proofs
 
 import (
 	"fmt"
+	"math/big"
+	"math/rand/v2"
 	"sort"
 	"strings"
 
@@ -45,7 +47,132 @@ func (s sweep) run() (*check.Report, *recipes.Recipe, error) {
 	opts := check.Options{Precision: numeric.MustParsePrecision(p), Weighting: s.weighting, MaxN: s.maxN,
 		Params: s.params, Lengths: lengths, Cases: max(s.cases, 1), Seed: s.seed, Exhaustive: 1 << 16, Unlisted: s.unlisted}
 	rep, err := check.Run(r, opts)
-	return rep, r, err
+	if err != nil || opts.Precision.Kind != numeric.KindInterval {
+		return rep, r, err
+	}
+	// A verdict from interval arithmetic rests on the enclosures being
+	// sound; an unsound operation (rounding inward, say) would go
+	// unnoticed at one precision, so the sweep is re-run at twice the bits:
+	// the verdict must be the same, and every output's two enclosures must
+	// intersect, as two sound enclosures of one number do.
+	again := opts
+	again.Precision = numeric.Precision{Kind: numeric.KindInterval, Bits: 2 * opts.Precision.Bits}
+	rep2, err := check.Run(r, again)
+	if err != nil {
+		return nil, nil, err
+	}
+	if rep2.Passed != rep.Passed {
+		return nil, nil, fmt.Errorf("%s: the verdict at %s (passed: %v) differs from the one at %s (passed: %v): an enclosure is unsound", s.describe(), rep.Precision, rep.Passed, rep2.Precision, rep2.Passed)
+	}
+	outputs, err := s.enclosuresIntersect(r, opts.Precision, again.Precision)
+	if err != nil {
+		return nil, nil, err
+	}
+	rep.Precision += fmt.Sprintf(", re-checked at %s (the same verdict; the two enclosures of each of %d outputs intersect)", rep2.Precision, outputs)
+	return rep, r, nil
+}
+
+// enclosuresIntersect runs every input the sweep checks (or its seeded
+// sample) at both interval precisions and returns the number of output
+// values compared, or an error naming the first whose enclosures are
+// disjoint.
+func (s sweep) enclosuresIntersect(r *recipes.Recipe, lo, hi numeric.Precision) (int, error) {
+	con, err := r.Construct(s.weighting, s.maxN, s.params)
+	if err != nil {
+		return 0, err
+	}
+	var runners [2]model.Runner
+	for k, p := range []numeric.Precision{lo, hi} {
+		if runners[k], err = model.New(p, con.Model); err != nil {
+			return 0, err
+		}
+	}
+	rng := rand.New(rand.NewPCG(s.seed, 0))
+	compared := 0
+	for n := max(1, r.MinN); n <= s.maxN; n++ {
+		cases, _ := con.Inputs(n, rng, max(s.cases, 1<<16))
+		for _, c := range cases {
+			var res [2]*model.Result
+			for k, runner := range runners {
+				if c.Stream != nil {
+					res[k], err = runner.RunStream(c.Stream, false)
+				} else {
+					res[k], err = runner.Run(c.Symbols, false)
+				}
+				if err != nil {
+					return 0, err
+				}
+			}
+			k, err := intersecting(res[0], res[1], lo, hi)
+			if err != nil {
+				return 0, fmt.Errorf("%s: %v", s.describe(), err)
+			}
+			compared += k
+		}
+	}
+	return compared, nil
+}
+
+// intersecting checks that every output value of a (run at precision lo)
+// and b (at hi) could be the same number, and returns how many it
+// compared.
+func intersecting(a, b *model.Result, lo, hi numeric.Precision) (int, error) {
+	compared := 0
+	for i := range a.Outputs {
+		for j, x := range a.Outputs[i].Values {
+			y := b.Outputs[i].Values[j]
+			compared++
+			if x.Lo == nil || y.Lo == nil {
+				continue // not finite at either precision: nothing to intersect
+			}
+			if x.Hi.Cmp(y.Lo) < 0 || y.Hi.Cmp(x.Lo) < 0 {
+				return 0, fmt.Errorf("position %d, output %d: [%s, %s] at %s and [%s, %s] at %s are disjoint: an enclosure is unsound",
+					i+1, j+1, x.Lo.FloatString(20), x.Hi.FloatString(20), lo, y.Lo.FloatString(20), y.Hi.FloatString(20), hi)
+			}
+		}
+	}
+	return compared, nil
+}
+
+// runSymbols is runStream for an input of symbols.
+func runSymbols(m *model.Model, p string, symbols []int) (*model.Result, error) {
+	return runCrossChecked(m, p, func(r model.Runner) (*model.Result, error) { return r.Run(symbols, false) })
+}
+
+// runStream runs m on the input stream h at precision p; at an interval
+// precision it runs h again at twice the bits and returns an error unless
+// every output's two enclosures intersect (see sweep.run), so that every
+// interval run of the registry is checked for soundness.
+func runStream(m *model.Model, p string, h [][]*big.Rat) (*model.Result, error) {
+	return runCrossChecked(m, p, func(r model.Runner) (*model.Result, error) { return r.RunStream(h, false) })
+}
+
+func runCrossChecked(m *model.Model, p string, run func(model.Runner) (*model.Result, error)) (*model.Result, error) {
+	prec, err := numeric.ParsePrecision(p)
+	if err != nil {
+		return nil, err
+	}
+	runner, err := model.New(prec, m)
+	if err != nil {
+		return nil, err
+	}
+	res, err := run(runner)
+	if err != nil || prec.Kind != numeric.KindInterval {
+		return res, err
+	}
+	hi := numeric.Precision{Kind: numeric.KindInterval, Bits: 2 * prec.Bits}
+	again, err := model.New(hi, m)
+	if err != nil {
+		return nil, err
+	}
+	res2, err := run(again)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := intersecting(res, res2, prec, hi); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 func (s sweep) describe() string {
@@ -167,10 +294,10 @@ func runInputs(s sweep, inputs []string) (*Evidence, error) {
 		}
 		var res *model.Result
 		if c.Stream != nil {
-			res, err = runner.RunStream(c.Stream, false)
+			res, err = runStream(con.Model, p, c.Stream)
 			c.Stream = check.RoundStream(runner, c.Stream)
 		} else {
-			res, err = runner.Run(c.Symbols, false)
+			res, err = runSymbols(con.Model, p, c.Symbols)
 		}
 		if err != nil {
 			return nil, err
