@@ -164,6 +164,21 @@ func basCheckIntPrecision() (*Evidence, error) {
 			return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
 		}
 		p := fmt.Sprintf("%s (P = %d): 2^%d + 1 rounds to %s", f.Name, f.P, f.P, got.RatString())
+		if f.P <= 25 {
+			// Counting past 2^P in the format's own arithmetic, as a model
+			// run at this precision does: both sums are ties, which round
+			// to the even neighbour, 2^P + 1 down to 2^P and 2^P + 3 up to
+			// 2^P + 4 (so neither truncation nor rounding ties up passes).
+			e := numeric.NewEmulated(f)
+			two := float64(top.Int64())
+			for _, c := range []struct{ add, want float64 }{{1, two}, {3, two + 4}} {
+				if got := e.Add(0, e.SetInt64(0, top.Int64()), c.add); got != c.want {
+					s := fmt.Sprintf("%s: 2^%d + %g = %g in the format's arithmetic, want %g (ties to even)", f.Name, f.P, c.add, got, c.want)
+					return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
+				}
+			}
+			p += fmt.Sprintf(" and 2^%d + 3 to 2^%d + 4 in its own additions", f.P, f.P)
+		}
 		if upTo > 0 {
 			p += fmt.Sprintf(", every integer 0 … %d exact", upTo)
 		} else {
