@@ -40,6 +40,8 @@ import (
 //	attention_multihead.go    §Simulating Multi-Head Attention with Single-Head Attention
 //	attention_tiebreak.go     §Simulating Unique-Hard Attention with Average-Hard Attention
 //	attention_softmax.go      §Simulating Average-Hard Attention with Soft Attention
+//	attention_scaled.go       the claims above whose statement depends on the scores' scale,
+//	                          read again under Definition def:attn (scores q·k/√d_key)
 //
 // The cheat sheet's cells are registered with the claims of the section
 // each is filed under.
@@ -119,7 +121,7 @@ type attnMemoEntry struct {
 }
 
 func attnKey(s sweep) string {
-	return fmt.Sprintf("%s|%d|%v|%d|%s|%d|%d|%v", s.recipe, s.weighting, s.params, s.maxN, s.precision, s.cases, s.seed, s.unlisted)
+	return fmt.Sprintf("%s|%d|%v|%d|%s|%d|%d|%v|%v", s.recipe, s.weighting, s.params, s.maxN, s.precision, s.cases, s.seed, s.unlisted, s.sqrtDKey)
 }
 
 // attnRun runs s once per process.
@@ -231,6 +233,8 @@ type attnSoftResult struct {
 	cases int
 	fail  string
 	worst *big.Rat
+	// dKeys is the model's distinct d_key (attnDKeys).
+	dKeys []int
 }
 
 var attnSoftMemo = struct {
@@ -274,7 +278,14 @@ func attnSoftCompute(s sweep) (*attnSoftResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return attnSoftCheck(con, max(1, r.MinN), s.maxN, s.precision, s.seed, fmt.Sprintf("%s, N = %d", s.describe(), s.maxN))
+	if s.sqrtDKey {
+		con.Model = attnSqrtDKeyModel(con.Model)
+	}
+	res, err := attnSoftCheck(con, max(1, r.MinN), s.maxN, s.precision, s.seed, fmt.Sprintf("%s, N = %d", s.describe(), s.maxN))
+	if res != nil {
+		res.dKeys = attnDKeys(con.Model)
+	}
+	return res, err
 }
 
 // attnSoftCheck is attnSoftRun on a construction, for lengths minN …
@@ -299,7 +310,10 @@ func attnSoftCheck(con *recipes.Construction, minN, maxLen int, precision string
 			}
 			res.cases++
 			for i, w := range con.Expected(c) {
-				for k, v := range w.Values {
+				// The bounded outputs first: where both fail, the bound
+				// |c − v| ≤ 1/4 is the claim's, the rounded y its consequence.
+				for _, k := range attnBoundedFirst(len(w.Values), con.Bounds) {
+					v := w.Values[k]
 					got := out.Outputs[i].Values[k]
 					where := fmt.Sprintf("%s, on %q, position %d", name, check.CaseText(con.Model, c), i+1)
 					if !got.Finite() {
@@ -331,6 +345,20 @@ func attnSoftCheck(con *recipes.Construction, minN, maxLen int, precision string
 		}
 	}
 	return res, nil
+}
+
+// attnBoundedFirst orders the outputs 0 … n−1 with those bounds bounds
+// first, each group in order.
+func attnBoundedFirst(n int, bounds []recipes.Bound) []int {
+	var first, rest []int
+	for k := 0; k < n; k++ {
+		if k < len(bounds) && bounds[k].Max != nil {
+			first = append(first, k)
+		} else {
+			rest = append(rest, k)
+		}
+	}
+	return append(first, rest...)
 }
 
 // attnSoftmaxSim proves a softmax simulation (§Simulating Average-Hard

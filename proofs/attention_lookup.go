@@ -389,8 +389,11 @@ func attnLHUniqueMax(maxN int64) (*Evidence, error) {
 
 // attnLHGap: for every N ≤ maxN the smallest gap 4 − lh(q)·lh(j) over
 // q ≠ j ∈ [N] is 4 − lh(N−1)·lh(N) (attained only by {N − 1, N}), and it
-// decreases strictly with N; exact comparisons of squares.
-func attnLHGap(maxN int64) (*Evidence, error) {
+// decreases strictly with N; exact comparisons of squares. With dKey > 1
+// the scores are read under Definition def:attn, lh(q)·lh(j)/√d_key: the
+// one positive factor keeps where the smallest gap is and that it
+// decreases, and the values reported are γ(N)/√d_key.
+func attnLHGap(maxN int64, dKey int) (*Evidence, error) {
 	for n := int64(2); n <= maxN; n++ {
 		for a := int64(1); a <= n; a++ {
 			for b := int64(1); b <= n; b++ {
@@ -411,15 +414,27 @@ func attnLHGap(maxN int64) (*Evidence, error) {
 		}
 	}
 	var vals []string
+	name, rate := func(n int64) string { return fmt.Sprintf("γ(%d)", n) }, "2/N⁴"
+	if dKey > 1 {
+		name = func(n int64) string { return fmt.Sprintf("γ(%d)/√%d", n, dKey) }
+		rate = fmt.Sprintf("2/(√%d·N⁴)", dKey)
+	}
 	for _, n := range []int64{2, 3, 10, maxN} {
 		e := numeric.Sub(numeric.LitInt(4), numeric.Quo(numeric.LitInt(4*((n-1)*n+1)), numeric.Sqrt(numeric.LitInt(((n-1)*(n-1)+1)*(n*n+1)))))
+		if dKey > 1 {
+			e = numeric.Quo(e, numeric.Sqrt(numeric.LitInt(int64(dKey))))
+		}
 		lo, hi, err := e.Enclose(128)
 		if err != nil {
 			return nil, err
 		}
-		vals = append(vals, fmt.Sprintf("γ(%d) ∈ [%s, %s]", n, attnDecimal(lo, 6), attnDecimal(hi, 6)))
+		vals = append(vals, fmt.Sprintf("%s ∈ [%s, %s]", name(n), attnDecimal(lo, 6), attnDecimal(hi, 6)))
 	}
-	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("for every N ≤ %d: the smallest gap over q ≠ j ∈ [N] is γ(N) = 4 − lh(N−1)·lh(N), attained only at {N−1, N}, and γ(N+1) < γ(N), exactly (squares of positive scores compared in integers); %s (≈ 2/N⁴)", maxN, strings.Join(vals, ", "))}, nil
+	sum := fmt.Sprintf("for every N ≤ %d: the smallest gap over q ≠ j ∈ [N] is γ(N) = 4 − lh(N−1)·lh(N), attained only at {N−1, N}, and γ(N+1) < γ(N), exactly (squares of positive scores compared in integers); %s (≈ %s)", maxN, strings.Join(vals, ", "), rate)
+	if dKey > 1 {
+		sum = fmt.Sprintf("d_key = %d (rows of the lookup head's W^Q): the scores lh(q)·lh(j)/√%d share one positive factor, so the smallest gap is γ(N)/√%d at the same pair and decreases with N as γ(N) does; %s", dKey, dKey, dKey, sum)
+	}
+	return &Evidence{Verdict: Proved, Summary: sum}, nil
 }
 
 // attnQMScaled: for every n ≤ maxN, position i ∈ [n] and query q ∈ [n],
@@ -620,7 +635,7 @@ func init() {
 			"N = 3, every input of length n ≤ 3 (q_i ∈ [n], v_i ∈ {0,1}); AHAT and UHAT (leftmost); exact", Holds,
 			attnSweepEvidence(attnLookupHard("lookup-onehot", attnAHAT), attnLookupHard("lookup-onehot", attnUHAT))),
 		attnClaim("attn.lookup-onehot.gap", attnSecOneHot,
-			"\"there is a minimum gap between the highest attention score and the next-highest attention score of γ = 1\"",
+			"\"there is a minimum gap between the highest attention score and the next-highest attention score of γ = 1\""+attnReadQK,
 			"lookup-onehot built for N ∈ {2, …, 12}: every query q ∈ [N] against every key position j ∈ [N]; exact", Holds,
 			func() (*Evidence, error) {
 				return attnLookupGap("lookup-onehot", nil, []int{2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, func(int) *big.Rat { return big.NewRat(1, 1) }, false)
@@ -632,7 +647,7 @@ func init() {
 			"N = 3, ε = 1/4, δ = 9/10 (m = 33, the sampled family checked exactly), every input of length n ≤ 3; AHAT and UHAT (leftmost); exact", Holds,
 			attnSweepEvidence(attnLookupHard("lookup-ao", attnAHAT), attnLookupHard("lookup-ao", attnUHAT))),
 		attnClaim("attn.lookup-ao.gap", attnSecAO,
-			"\"The minimum gap between the attention scores q_i·k_{q_i} and q_i·k_j for j ≠ q_i is γ = 1 − 2ε\" (a lower bound: |x_i·x_j| ≤ ε, x_i·x_i ≥ 1 − ε)",
+			"\"The minimum gap between the attention scores q_i·k_{q_i} and q_i·k_j for j ≠ q_i is γ = 1 − 2ε\" (a lower bound: |x_i·x_j| ≤ ε, x_i·x_i ≥ 1 − ε)"+attnReadQK,
 			"the family lookup-ao samples and checks for ε = 1/4, δ = 1/2, N ∈ {2, …, 8}: every query q ∈ [N] against every key j ∈ [N]; exact", Holds,
 			func() (*Evidence, error) {
 				return attnLookupGap("lookup-ao", attnParams("eps", "1/4", "delta", "1/2", "seed", "1"), []int{2, 3, 4, 5, 6, 7, 8}, func(int) *big.Rat { return big.NewRat(1, 2) }, true)
@@ -656,9 +671,9 @@ func init() {
 			"q, j ∈ [40]; exact integer arithmetic", Holds,
 			func() (*Evidence, error) { return attnLHUniqueMax(40) }),
 		attnClaim("attn.lookup-lh.gap", attnSecLH,
-			"\"the minimum gap between the score at the desired position s_{i,q_i} and the score at other positions decreases with n\"; its value (derived in recipes/lookups.go, lhGap) is γ(N) = 4 − lh(N−1)·lh(N) ≈ 2/N⁴",
+			"\"the minimum gap between the score at the desired position s_{i,q_i} and the score at other positions decreases with n\"; its value (derived in recipes/lookups.go, lhGap) is γ(N) = 4 − lh(N−1)·lh(N) ≈ 2/N⁴"+attnReadQK,
 			"N ≤ 40, every q ≠ j ∈ [N]; exact integer arithmetic (and interval enclosures for the values)", Holds,
-			func() (*Evidence, error) { return attnLHGap(40) }),
+			func() (*Evidence, error) { return attnLHGap(40, 1) }),
 		attnClaim("attn.lookup-lh.joint-norm", attnSecLH,
 			"one selective layer norm, y = sa(LN(W^N x)) + x, with W^N selecting the hash inputs, gives the lookup's queries lh(q_i) and keys lh(j) (read as one LN over both hashes' components)",
 			"N = 2, every input of length n ≤ 2 with one LN over [q, 1, −q, −1, j, 1, −j, −1], then lhLookup's head, AHAT; interval:64", Refuted,
@@ -676,7 +691,7 @@ func init() {
 			"N = 3, every input of length n ≤ 3; AHAT and UHAT (leftmost); exact", Holds,
 			attnSweepEvidence(attnLookupHard("lookup", attnAHAT), attnLookupHard("lookup", attnUHAT))),
 		attnClaim("attn.lookup-qm.gap", attnSecQM,
-			"\"the minimum gap between the score at the desired position s_{i,q_i} and the score at any other position s_{i,j} (j ≠ q_i) is γ = 1\"",
+			"\"the minimum gap between the score at the desired position s_{i,q_i} and the score at any other position s_{i,j} (j ≠ q_i) is γ = 1\""+attnReadQK,
 			"lookup built for N ∈ {2, …, 32}: every query q ∈ [N] against every key position j ∈ [N]; exact", Holds,
 			func() (*Evidence, error) {
 				var ns []int
@@ -686,12 +701,12 @@ func init() {
 				return attnLookupGap("lookup", nil, ns, func(int) *big.Rat { return big.NewRat(1, 1) }, false)
 			}),
 		attnClaim("attn.lookup-qm.scaled", attnSecQM,
-			"\"2q_i j − j² … is uniquely maximized when j = q_i. This is true even if either q_i or k_j is scaled by some factor (for example, 1/i or 1/n)\"",
+			"\"2q_i j − j² … is uniquely maximized when j = q_i. This is true even if either q_i or k_j is scaled by some factor (for example, 1/i or 1/n)\""+attnReadQK,
 			"n ≤ 12, every position i ∈ [n] and query q_i ∈ [n]; factors 1/i and 1/n on the query, 1/n on every key; exact", Holds,
 			func() (*Evidence, error) { return attnQMScaled(12) }),
 
 		// The cheat sheet (tab:sa_cheatsheet, see attnCheatsheet): Index Lookup.
-		attnClaim("attn.cheatsheet.index-lookup.smat", attnSecLookup, attnCheatsheet+"Index Lookup, \"lookup values at a particular index in the sequence\": SMAT",
+		attnClaim("attn.cheatsheet.index-lookup.smat", attnSecLookup, attnCheatsheet+"Index Lookup, \"lookup values at a particular index in the sequence\": SMAT"+attnReadQK,
 			"the four lookups of §Index Lookup with the softmax simulation (y exact, |c − v| ≤ 1/4): one-hot and qm for each N ≤ 3, ao (ε = 9/20) and lh for each N ≤ 2, every input of length n ≤ N; interval:64", Holds,
 			func() (*Evidence, error) {
 				var fs []func() (*Evidence, error)

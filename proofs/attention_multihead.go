@@ -108,7 +108,7 @@ func init() {
 			func() (*Evidence, error) { return attnMultiheadForms(3, attnAHAT, attnUHAT) }),
 
 		// The cheat sheet (tab:sa_cheatsheet, see attnCheatsheet): Multi-head.
-		attnClaim("attn.cheatsheet.multi-head.smat", attnSecMulti, attnCheatsheet+"Multi-head, \"simulate multi-headed attention using a single head\": SMAT",
+		attnClaim("attn.cheatsheet.multi-head.smat", attnSecMulti, attnCheatsheet+"Multi-head, \"simulate multi-headed attention using a single head\": SMAT"+attnReadQK,
 			"two quadratic-maximization heads simulated by two single-head layers (softmax simulation, each head rounded), each N ≤ 3, every input of length n ≤ N; interval:64; the rounding FFN by exact/cpwl", Holds,
 			func() (*Evidence, error) {
 				return attnSoftmaxSim(sweep{recipe: "multihead", weighting: attnSMAT, maxN: 3, precision: attnIV})

@@ -83,18 +83,35 @@ func attnUHATWant(rightmost, future bool, bound *big.Rat) func(in []int) []attnW
 // ≤ maxN. Under SMAT (certified intervals) c must be within 1/4 of v and
 // y exactly v by the rounding proof; otherwise c and y exactly v.
 func attnBias(w model.Weighting, maxN int, p string, masks []model.Mask, gammas ...string) (*Evidence, error) {
+	return attnBiasRead(false, w, maxN, p, masks, gammas...)
+}
+
+// attnBiasScaled is attnBias under SMAT read under Definition def:attn:
+// the same models, τ from the tie-broken gap of q·k, with every score
+// divided by √d_key.
+func attnBiasScaled(maxN int, p string, masks []model.Mask, gammas ...string) (*Evidence, error) {
+	return attnBiasRead(true, attnSMAT, maxN, p, masks, gammas...)
+}
+
+// attnBiasRead is attnBias, with scaled the scores divided by √d_key.
+func attnBiasRead(scaled bool, w model.Weighting, maxN int, p string, masks []model.Mask, gammas ...string) (*Evidence, error) {
 	inputs := attnUpToLength(len(attnTieSymbols), maxN)
 	var bound *big.Rat
 	if w == model.Softmax {
 		bound = blocks.SoftmaxBound()
 	}
 	runs := 0
+	var dKeys []int
 	for _, sign := range []int64{1, -1} {
 		for _, mask := range masks {
 			for _, g := range gammas {
 				m, err := attnBiasModel(sign, w, mask, q(g), maxN)
 				if err != nil {
 					return nil, err
+				}
+				if scaled {
+					m = attnSqrtDKeyModel(m)
+					dKeys = attnDKeys(m)
 				}
 				want := attnUHATWant(sign < 0, mask == model.Future, bound)
 				if w == model.Softmax {
@@ -116,6 +133,13 @@ func attnBias(w model.Weighting, maxN int, p string, masks []model.Mask, gammas 
 				}
 				if fail != "" {
 					s := fmt.Sprintf("mask %s, γ = %s: %s", mask, g, fail)
+					if scaled {
+						lead, _, err := attnLeadText(maxN, dKeys)
+						if err != nil {
+							return nil, err
+						}
+						s += "; " + lead
+					}
 					return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
 				}
 				runs += cases
@@ -133,6 +157,16 @@ func attnBias(w model.Weighting, maxN int, p string, masks []model.Mask, gammas 
 			return nil, err
 		}
 		sum += fmt.Sprintf("; softmax simulation with 1/τ = log(8N)·N(N+1)/γ, N = %d: |c − v| ≤ 1/4 certified, and %s, so y = v", maxN, round)
+		if scaled {
+			lead, over, err := attnLeadText(maxN, dKeys)
+			if err != nil {
+				return nil, err
+			}
+			if over {
+				lead += ": the lemma no longer gives 1/4, the certified check does"
+			}
+			sum = fmt.Sprintf("scores q·k/√d_key (%s): %s; %s", attnDKeyText(dKeys), sum, lead)
+		}
 	} else {
 		sum += "; y and c exactly v"
 	}
@@ -165,23 +199,27 @@ func attnTieSweeps(maxN int) []sweep {
 	return ss
 }
 
+// attnTieSoftSweeps is the tiebreak recipe under SMAT for each term,
+// future mask, γ = 1, built for each N ≤ maxN.
+func attnTieSoftSweeps(maxN int) []sweep {
+	var ss []sweep
+	for _, t := range []string{"-1/j", "1/j", "j/n", "-j/n"} {
+		ss = append(ss, sweep{recipe: "tiebreak", weighting: attnSMAT, maxN: maxN, precision: attnIV, params: attnParams("t", t)})
+	}
+	return ss
+}
+
 func init() {
 	Register(
 		// §Simulating Unique-Hard Attention with Average-Hard Attention.
 		attnClaim("attn.tiebreak.exact", attnSecTie,
-			"with scores that are maximal or below the maximum by more than γ, q̂_i = [q_i; γ], k̂_j = [k_j; t(j)] with t(j) = −1/j or j/n (rightmost), 1/j or −j/n (leftmost) makes average-hard attention select the rightmost (leftmost) maximum",
+			"with scores that are maximal or below the maximum by more than γ, q̂_i = [q_i; γ], k̂_j = [k_j; t(j)] with t(j) = −1/j or j/n (rightmost), 1/j or −j/n (leftmost) makes average-hard attention select the rightmost (leftmost) maximum"+attnReadQK,
 			"keys k_j ∈ {0,1,2} (gap 1), values v_j ∈ {0,1}, every input of length n ≤ 3; each t, masks future and none, γ = 1 (gap exactly γ, outside the strict assumption) and γ = 1/2; AHAT; exact", Holds,
 			attnSweepEvidence(attnTieSweeps(3)...)),
 		attnClaim("attn.tiebreak.softmax", attnSecTie,
-			"the tie-broken head under softmax (cheat sheet: Tie-breaking works under SMAT), via §Simulating Average-Hard Attention with Soft Attention with the tie-broken gap",
+			"the tie-broken head under softmax (cheat sheet: Tie-breaking works under SMAT), via §Simulating Average-Hard Attention with Soft Attention with the tie-broken gap"+attnReadQK,
 			"each t, future mask, γ = 1, built for each N ≤ 3, every input of length n ≤ N; certified interval arithmetic (interval:64); the rounding FFN by exact/cpwl", Holds,
-			func() (*Evidence, error) {
-				var ss []sweep
-				for _, t := range []string{"-1/j", "1/j", "j/n", "-j/n"} {
-					ss = append(ss, sweep{recipe: "tiebreak", weighting: attnSMAT, maxN: 3, precision: attnIV, params: attnParams("t", t)})
-				}
-				return attnSoftmaxSim(ss...)
-			}),
+			func() (*Evidence, error) { return attnSoftmaxSim(attnTieSoftSweeps(3)...) }),
 
 		// The cheat sheet (tab:sa_cheatsheet, see attnCheatsheet): Tie-breaking.
 		attnClaim("attn.cheatsheet.tie-breaking.ahat", attnSecTie, attnCheatsheet+"Tie-breaking: \"add a tiny bias (±1/(j+1)) to scores so softmax emulates left- or right-hardmax\": AHAT",
@@ -189,7 +227,7 @@ func init() {
 			func() (*Evidence, error) {
 				return attnBias(attnAHAT, 3, "exact", []model.Mask{model.Future, model.NoMask}, "1", "1/2")
 			}),
-		attnClaim("attn.cheatsheet.tie-breaking.smat", attnSecTie, attnCheatsheet+"Tie-breaking, bias ±1/(j+1): SMAT",
+		attnClaim("attn.cheatsheet.tie-breaking.smat", attnSecTie, attnCheatsheet+"Tie-breaking, bias ±1/(j+1): SMAT"+attnReadQK,
 			"the bias ±1/(j+1) with the softmax simulation (gap γ/(N(N+1))), N = 3, every input of length n ≤ 3, future mask, γ = 1; interval:64; the rounding FFN by exact/cpwl", Holds,
 			func() (*Evidence, error) { return attnBias(attnSMAT, 3, attnIV, []model.Mask{model.Future}, "1") }),
 		attnClaim("attn.cheatsheet.tie-breaking.uhat", attnSecTie, attnCheatsheet+"Tie-breaking is not listed for UHAT, which needs none; the bias ±1/(j+1) under UHAT still selects the position it is meant to (it overrides UHAT's own direction)",

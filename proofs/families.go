@@ -1,5 +1,7 @@
 package proofs
 
+import "strings"
+
 // families lists the claims the paper states for every member of an
 // infinite family (every length n, every N, every ε > 0, every FFN)
 // whose checkers decide finitely many members only: every input up to a
@@ -126,5 +128,9 @@ var families = map[string]string{
 }
 
 // Family is the infinite family the paper states c for when its checker
-// decides finitely many members only, or "" (see families).
-func (c *Claim) Family() string { return families[c.ID] }
+// decides finitely many members only, or "" (see families). A claim's
+// reading under Definition def:attn (ID suffix .sqrt-dkey) ranges over the
+// family of the claim it re-reads.
+func (c *Claim) Family() string {
+	return families[strings.TrimSuffix(c.ID, ".sqrt-dkey")]
+}

@@ -40,10 +40,21 @@ func init() {
 			Recorded:  Proved,
 			Check:     lnxCheckLHArgmax},
 		&Claim{ID: "ln.hash.gap", Section: "Layernorm hash", Label: "sec:layernorm_hash",
-			Statement: "the minimum gap between the score at the desired position s_{i,q_i} and the scores at other positions decreases with n",
+			Statement: "the minimum gap between the score at the desired position s_{i,q_i} and the scores at other positions decreases with n" + attnReadQK,
 			Domain:    "q, j ∈ [N], N = 2 … 256 (exact); the rate at N = 1000 (certified enclosure)",
 			Recorded:  Holds,
-			Check:     lnxCheckLHGap},
+			Check:     func() (*Evidence, error) { return lnxCheckLHGap(1) }},
+		&Claim{ID: "ln.hash.gap.sqrt-dkey", Section: "Layernorm hash", Label: "sec:layernorm_hash",
+			Statement: "the minimum gap between the score at the desired position s_{i,q_i} and the scores at other positions decreases with n" + attnReadScaled,
+			Domain:    "q, j ∈ [N], N = 2 … 256 (exact), d_key = 4 from the lookup-lh head; the rate at N = 1000 (certified enclosure)",
+			Recorded:  Holds,
+			Check: func() (*Evidence, error) {
+				d, err := attnRecipeDKey("lookup-lh", 2)
+				if err != nil {
+					return nil, err
+				}
+				return lnxCheckLHGap(d)
+			}},
 	)
 }
 
@@ -236,7 +247,12 @@ func lnxLhRatio(a, b int64) *big.Rat {
 // attained at {N − 1, N}, and it increases strictly with N, so the
 // minimum gap γ(N) = 4 − lh(N−1)·lh(N) decreases strictly; exact, by
 // comparing the rationals r(q, j). The rate: N⁴γ(N) at N = 1000.
-func lnxCheckLHGap() (*Evidence, error) {
+//
+// With dKey > 1 the scores are read under Definition def:attn,
+// lh(q)·lh(j)/√d_key: one positive factor, which keeps the pair where the
+// gap is smallest and its strict decrease; the gap and its rate are then
+// those above divided by √d_key.
+func lnxCheckLHGap(dKey int) (*Evidence, error) {
 	const maxN = 256
 	best := new(big.Rat) // max r over q < j ≤ N so far
 	var prev *big.Rat
@@ -270,6 +286,15 @@ func lnxCheckLHGap() (*Evidence, error) {
 		s := fmt.Sprintf("N⁴γ(N) at N = 1000 lies in [%.10f, %.10f], not near 2", flo, fhi)
 		return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
 	}
-	return &Evidence{Verdict: Proved,
-		Summary: fmt.Sprintf("for N = 2 … %d: among q ≠ j ∈ [N] the largest score is lh(N−1)·lh(N), and it increases strictly with N, so the minimum gap γ(N) = 4 − lh(N−1)·lh(N) decreases strictly (exact, comparing (qj + 1)²/((q² + 1)(j² + 1))); N⁴γ(N) ∈ [%.6f, %.6f] at N = 1000 (certified): γ(N) ≈ 2/N⁴ → 0", maxN, flo, fhi)}, nil
+	sum := fmt.Sprintf("for N = 2 … %d: among q ≠ j ∈ [N] the largest score is lh(N−1)·lh(N), and it increases strictly with N, so the minimum gap γ(N) = 4 − lh(N−1)·lh(N) decreases strictly (exact, comparing (qj + 1)²/((q² + 1)(j² + 1))); N⁴γ(N) ∈ [%.6f, %.6f] at N = 1000 (certified): γ(N) ≈ 2/N⁴ → 0", maxN, flo, fhi)
+	if dKey > 1 {
+		slo, shi, err := numeric.Quo(numeric.Mul(numeric.LitInt(1e12), gap), numeric.Sqrt(numeric.LitInt(int64(dKey)))).Enclose(256)
+		if err != nil {
+			return nil, err
+		}
+		sflo, _ := slo.Float64()
+		sfhi, _ := shi.Float64()
+		sum = fmt.Sprintf("d_key = %d (rows of the lookup-lh head's W^Q): every score lh(q)·lh(j)/√%d shares one positive factor, so the smallest gap γ(N)/√%d sits at the same pair and decreases as γ(N) does, with N⁴γ(N)/√%d ∈ [%.6f, %.6f] at N = 1000 (certified); %s", dKey, dKey, dKey, dKey, sflo, sfhi, sum)
+	}
+	return &Evidence{Verdict: Proved, Summary: sum}, nil
 }

@@ -29,9 +29,17 @@ type sweep struct {
 	seed  uint64
 	// unlisted allows a weighting the paper does not give the recipe for.
 	unlisted bool
+	// sqrtDKey reads the recipe's model under Definition def:attn: every
+	// head's scores divided by √d_key (model.ScaleSqrtDKey). Only the
+	// proofs' own runners honour it (attnSoftRun, attnScaledRun); check.Run
+	// runs the recipe's model as built.
+	sqrtDKey bool
 }
 
 func (s sweep) run() (*check.Report, *recipes.Recipe, error) {
+	if s.sqrtDKey {
+		return nil, nil, fmt.Errorf("%s: the recipe's own check runs its model as built, not under q·k/√d_key", s.describe())
+	}
 	r, err := recipes.Get(s.recipe)
 	if err != nil {
 		return nil, nil, err
@@ -187,6 +195,9 @@ func (s sweep) describe() string {
 	}
 	if len(ps) > 0 {
 		d += " (" + strings.Join(ps, ", ") + ")"
+	}
+	if s.sqrtDKey {
+		d += ", scores q·k/√d_key"
 	}
 	return d
 }
