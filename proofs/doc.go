@@ -13,7 +13,13 @@
 //     bound: "every input of length ≤ 6"); ReLU FFNs on polyhedral domains
 //     by the exact decision procedure of package exact/cpwl (linear
 //     regions enumerated by exact LP, affine maps compared exactly on
-//     each cell); identities by exact algebra on symbolic cases.
+//     each cell), whose answer stands only after its certificate is
+//     checked independently of the enumeration (cpwl.CheckVerify,
+//     CheckEquivalent, CheckRegions: the cells, rebuilt from the network,
+//     cover the domain, decided by LPs whose certificates exact.LP.Check
+//     verifies, and the maps agree on each; the evidence gives the number
+//     of those LPs); a certificate that fails is an error, never a proof;
+//     identities by exact algebra on symbolic cases.
 //   - HOLDS: no counterexample in a recorded search (how many cases, which
 //     generator, which seed). Not a proof, and never shown as one.
 //   - REFUTED: a concrete counterexample, certified: exact arithmetic where
