@@ -204,7 +204,7 @@ func asmComposedPieces(f *stream.FF, L, R exact.Matrix) ([]cpwl.Piece, error) {
 	if err != nil {
 		return nil, err
 	}
-	regions, err := cpwl.Regions(g, space(g.In()), nil)
+	regions, err := cpwlRegions(g, space(g.In()), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -250,6 +250,7 @@ func asmComposedPieces(f *stream.FF, L, R exact.Matrix) ([]cpwl.Piece, error) {
 func asmCheckRouting(cases []asmRouteCase, route asmRoute) (*Evidence, error) {
 	var parts []string
 	var last *Evidence
+	var cert certTally
 	for _, c := range cases {
 		g, err := route(c.f, c.L, c.R)
 		if err != nil {
@@ -270,8 +271,9 @@ func asmCheckRouting(cases []asmRouteCase, route asmRoute) (*Evidence, error) {
 		}
 		parts = append(parts, fmt.Sprintf("%s (ℝ^%d → ℝ^%d, %d hidden units; %d pieces of L∘ff∘R): %s", c.name, c.R.Cols, c.L.Rows, c.f.W1.Rows, len(pieces), ev.Summary))
 		last = ev
+		cert.addAll(ev.cert)
 	}
-	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("ff′ = L∘ff∘R on all of ℝ^d for each of %d cases (random rational L, R, seed 2032; singular and non-square ones included), decided exactly against L∘ff∘R built from ff's own linear regions", len(cases)),
+	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("ff′ = L∘ff∘R on all of ℝ^d for each of %d cases (random rational L, R, seed 2032; singular and non-square ones included), decided exactly against L∘ff∘R built from ff's own linear regions; %s", len(cases), cert.note()),
 		Explain: append(parts, last.Explain...)}, nil
 }
 

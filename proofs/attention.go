@@ -223,7 +223,9 @@ func attnRoundProof() (string, error) {
 	if ev.Verdict != Proved || ev2.Verdict != Proved {
 		return "", fmt.Errorf("GTZero_{1/2}(c − 1/4) is not 0 on c ≤ 1/4 and 1 on c ≥ 3/4: %s; %s", ev.Summary, ev2.Summary)
 	}
-	return "GTZero_{1/2}(c − 1/4) proved 0 on c ≤ 1/4 and 1 on c ≥ 3/4 (exact/cpwl)", nil
+	cert := ev.cert
+	cert.addAll(ev2.cert)
+	return "GTZero_{1/2}(c − 1/4) proved 0 on c ≤ 1/4 and 1 on c ≥ 3/4 (exact/cpwl; " + cert.note() + ")", nil
 }
 
 // attnSoftResult is one softmax-simulation sweep: how many inputs, the

@@ -48,7 +48,7 @@ func TestHomogeneityCheckerRefutesBiases(t *testing.T) {
 func TestLipschitzCheckerSeesAWeight(t *testing.T) {
 	f := blocks.Min("x", "y", "m")
 	f.W2 = model.Ints([]int64{2, -2, -2})
-	l, _, err := lnxLipschitz(lnxBlockFFN("2·min", f).f)
+	l, _, _, err := lnxLipschitz(lnxBlockFFN("2·min", f).f)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,6 +52,9 @@ type Evidence struct {
 	// Tight, for a claimed bound, compares its constant with the best
 	// one: nil when the checker does not measure it.
 	Tight *Tightness
+	// cert counts the checks of the decision procedure's certificates
+	// the evidence rests on, for evidence that sums several.
+	cert certTally
 }
 
 // Tightness is how a bound's constant compares with the best possible:

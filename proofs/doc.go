@@ -13,9 +13,15 @@
 //     arithmetic (the paper's example strings, truth tables of a fixed
 //     number of bits); ReLU FFNs on polyhedral domains by the exact
 //     decision procedure of package exact/cpwl (linear regions enumerated
-//     by exact LP, affine maps compared exactly on each cell); identities
-//     by exact algebra with the family's parameter a symbol; existence and
-//     negative claims by a certified witness.
+//     by exact LP, affine maps compared exactly on each cell), whose
+//     answer stands only after its certificate is checked independently
+//     of the enumeration (cpwl.CheckVerify, CheckEquivalent,
+//     CheckRegions: the cells, rebuilt from the network, cover the
+//     domain, decided by LPs whose certificates exact.LP.Check verifies,
+//     and the maps agree on each; the evidence gives the number of those
+//     LPs); a certificate that fails is an error, never a proof;
+//     identities by exact algebra with the family's parameter a symbol;
+//     existence and negative claims by a certified witness.
 //   - HOLDS: checked on finitely many members of an infinite family the
 //     paper states the claim for (every n, every N, every ε > 0, every
 //     FFN), each member decided exactly; Run lowers a checker's PROVED to

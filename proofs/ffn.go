@@ -27,6 +27,103 @@ func ffnOf(f *stream.FF) (*cpwl.FFN, error) {
 	return ffnFromModel(&model.FeedForward{W1: f.W1, B1: b1, W2: f.W2, B2: b2, Activation: model.ReLU})
 }
 
+// The decision procedure's entry points, as variables so that a test can
+// put a faulty enumeration in their place (one that loses a linear
+// region) and see that no proof survives it.
+var (
+	cpwlVerify     = cpwl.Verify
+	cpwlEquivalent = cpwl.Equivalent
+	cpwlRegions    = cpwl.Regions
+)
+
+// decideVerify runs cpwl.Verify and, when it answers equal, checks the
+// answer's certificate with cpwl.CheckVerify, which re-derives every
+// cell from the network, the domain and the pieces and decides the cover
+// by its own LPs, without the enumeration. A certificate that fails is an
+// error (the engine is wrong), never a proof; the report is nil unless
+// the verdict is equal.
+func decideVerify(f *cpwl.FFN, domain *exact.Polyhedron, pieces []cpwl.Piece) (*cpwl.Result, *cpwl.Report, error) {
+	res, err := cpwlVerify(f, domain, pieces, &cpwl.Options{Explain: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	rep, err := checkCertificate(res, func(c *cpwl.Certificate) (*cpwl.Report, error) {
+		return cpwl.CheckVerify(f, domain, pieces, c)
+	})
+	return res, rep, err
+}
+
+// decideEquivalent is decideVerify for two networks.
+func decideEquivalent(f, g *cpwl.FFN, domain *exact.Polyhedron) (*cpwl.Result, *cpwl.Report, error) {
+	res, err := cpwlEquivalent(f, g, domain, &cpwl.Options{Explain: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	rep, err := checkCertificate(res, func(c *cpwl.Certificate) (*cpwl.Report, error) {
+		return cpwl.CheckEquivalent(f, g, domain, c)
+	})
+	return res, rep, err
+}
+
+func checkCertificate(res *cpwl.Result, check func(*cpwl.Certificate) (*cpwl.Report, error)) (*cpwl.Report, error) {
+	if res.Verdict != cpwl.Equal {
+		return nil, nil
+	}
+	rep, err := check(res.Certificate)
+	if err != nil {
+		return nil, fmt.Errorf("the decision procedure answered equal, but its certificate fails the independent check: %w", err)
+	}
+	return rep, nil
+}
+
+// checkedRegions returns f's linear regions on domain after checking them
+// with cpwl.CheckRegions (their maps are f's, and they cover the domain),
+// so that what holds on every region holds on the domain.
+func checkedRegions(f *cpwl.FFN, domain *exact.Polyhedron, opts *cpwl.Options) ([]cpwl.Region, *cpwl.Report, error) {
+	rs, err := cpwlRegions(f, domain, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	rep, err := cpwl.CheckRegions(f, domain, rs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the linear regions fail the independent check: %w", err)
+	}
+	return rs, rep, nil
+}
+
+// certTally adds up the independent checks that a piece of evidence
+// rests on.
+type certTally struct{ checks, cells, lps int }
+
+func (t *certTally) add(r *cpwl.Report) {
+	if r != nil {
+		t.checks++
+		t.cells += r.Cells
+		t.lps += r.LPs
+	}
+}
+
+func (t *certTally) addAll(u certTally) {
+	t.checks += u.checks
+	t.cells += u.cells
+	t.lps += u.lps
+}
+
+// note says what was checked, in the evidence's words.
+func (t certTally) note() string {
+	if t.checks == 1 {
+		return fmt.Sprintf("certificate checked independently of the enumeration: %s, covering the domain, the maps agreeing on each (%s)", ffPlural(t.cells, "cell"), ffPlural(t.lps, "exact LP"))
+	}
+	return fmt.Sprintf("%d certificates checked independently of the enumeration: %s, covering the domains, the maps agreeing on each (%s)", t.checks, ffPlural(t.cells, "cell"), ffPlural(t.lps, "exact LP"))
+}
+
+// regionsNote is note's wording for checked lists of linear regions,
+// whose maps are f's by definition rather than compared with a
+// reference.
+func (t certTally) regionsNote() string {
+	return fmt.Sprintf("the regions' cover of ℝ^d and their maps checked independently of the enumeration (%s)", ffPlural(t.lps, "exact LP"))
+}
+
 // proveFFN decides whether the block f equals the CPWL reference given by
 // pieces on domain: PROVED, or REFUTED with the exact counterexample.
 func proveFFN(f *stream.FF, domain *exact.Polyhedron, pieces []cpwl.Piece) (*Evidence, error) {
@@ -34,11 +131,11 @@ func proveFFN(f *stream.FF, domain *exact.Polyhedron, pieces []cpwl.Piece) (*Evi
 	if err != nil {
 		return nil, err
 	}
-	res, err := cpwl.Verify(g, domain, pieces, &cpwl.Options{Explain: true})
+	res, rep, err := decideVerify(g, domain, pieces)
 	if err != nil {
 		return nil, err
 	}
-	return cpwlEvidence(res, f.In, f.Out), nil
+	return cpwlEvidence(res, rep, f.In, f.Out)
 }
 
 // proveEquivalent decides whether two blocks over the same inputs compute
@@ -52,29 +149,36 @@ func proveEquivalent(f, g *stream.FF, domain *exact.Polyhedron) (*Evidence, erro
 	if err != nil {
 		return nil, err
 	}
-	res, err := cpwl.Equivalent(a, b, domain, &cpwl.Options{Explain: true})
+	res, rep, err := decideEquivalent(a, b, domain)
 	if err != nil {
 		return nil, err
 	}
-	return cpwlEvidence(res, f.In, f.Out), nil
+	return cpwlEvidence(res, rep, f.In, f.Out)
 }
 
-func cpwlEvidence(res *cpwl.Result, in, out []string) *Evidence {
+// cpwlEvidence words a decision; rep is the check of an equal verdict's
+// certificate, without which the verdict is not a proof (an error).
+func cpwlEvidence(res *cpwl.Result, rep *cpwl.Report, in, out []string) (*Evidence, error) {
 	switch res.Verdict {
 	case cpwl.Equal:
-		ev := &Evidence{Verdict: Proved, Summary: fmt.Sprintf("on the whole domain: %d linear regions, %d cells compared exactly (exact LP)", res.Regions, res.Cells)}
+		if rep == nil {
+			return nil, fmt.Errorf("the decision procedure answered equal, but its certificate was not checked")
+		}
+		ev := &Evidence{Verdict: Proved}
+		ev.cert.add(rep)
+		ev.Summary = fmt.Sprintf("on the whole domain: %d linear regions, %d cells compared exactly (exact LP); %s", res.Regions, res.Cells, ev.cert.note())
 		for _, c := range res.Explained {
 			ev.Explain = append(ev.Explain, fmt.Sprintf("cell: activation pattern %v, reference piece %d, dimension %d, interior point %s", c.Pattern, c.Piece+1, c.Dim, point(in, c.Point)))
 		}
-		return ev
+		return ev, nil
 	case cpwl.Differ:
 		ce := res.Counterexample
 		s := fmt.Sprintf("at %s the FFN gives %s, the reference %s", point(in, ce.X), point(out, ce.F), point(out, ce.G))
 		return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{"counterexample (exact): " + s,
-			fmt.Sprintf("activation pattern there: %v", ce.Pattern)}}
+			fmt.Sprintf("activation pattern there: %v", ce.Pattern)}}, nil
 	}
 	s := fmt.Sprintf("the reference's pieces miss %s", point(in, res.Gap))
-	return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}
+	return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
 }
 
 // point prints a vector with its components' names: (x = 1/2, y = −3).
@@ -181,19 +285,19 @@ type ffnCase struct {
 	g      *stream.FF
 }
 
-func (c ffnCase) decide() (*cpwl.Result, error) {
+func (c ffnCase) decide() (*cpwl.Result, *cpwl.Report, error) {
 	f, err := ffnOf(c.f)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if c.pieces == nil {
 		g, err := ffnOf(c.g)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return cpwl.Equivalent(f, g, c.domain, &cpwl.Options{Explain: true})
+		return decideEquivalent(f, g, c.domain)
 	}
-	return cpwl.Verify(f, c.domain, c.pieces, &cpwl.Options{Explain: true})
+	return decideVerify(f, c.domain, c.pieces)
 }
 
 // ffProveCases decides every case: PROVED when each is, else the first
@@ -201,12 +305,16 @@ func (c ffnCase) decide() (*cpwl.Result, error) {
 func ffProveCases(cases []ffnCase) (*Evidence, error) {
 	var parts, explain []string
 	cells := 0
+	var cert certTally
 	for _, c := range cases {
-		res, err := c.decide()
+		res, rep, err := c.decide()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", c.label, err)
 		}
-		ev := cpwlEvidence(res, c.f.In, c.f.Out)
+		ev, err := cpwlEvidence(res, rep, c.f.In, c.f.Out)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", c.label, err)
+		}
 		if ev.Verdict != Proved {
 			if c.label != "" {
 				ev.Summary = c.label + ": " + ev.Summary
@@ -217,24 +325,28 @@ func ffProveCases(cases []ffnCase) (*Evidence, error) {
 			return ev, nil
 		}
 		cells += res.Cells
+		cert.addAll(ev.cert)
 		parts = append(parts, fmt.Sprintf("%s (%s)", c.label, ffPlural(res.Regions, "region")))
 		for _, e := range ev.Explain {
 			explain = append(explain, c.label+": "+e)
 		}
 	}
-	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("on the whole domain of every case: %s; %d cells compared exactly (exact LP)",
-		joinComma(parts), cells), Explain: explain}, nil
+	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("on the whole domain of every case: %s; %d cells compared exactly (exact LP); %s",
+		joinComma(parts), cells, cert.note()), Explain: explain, cert: cert}, nil
 }
 
 // ffExpectDiffer turns a refutation into the proof of a negative claim ("the
 // bound is needed", "not exact"): PROVED with the counterexample when the
 // procedure finds one, REFUTED when the block turns out equal after all.
 func ffExpectDiffer(c ffnCase, what string) (*Evidence, error) {
-	res, err := c.decide()
+	res, rep, err := c.decide()
 	if err != nil {
 		return nil, err
 	}
-	ev := cpwlEvidence(res, c.f.In, c.f.Out)
+	ev, err := cpwlEvidence(res, rep, c.f.In, c.f.Out)
+	if err != nil {
+		return nil, err
+	}
 	if ev.Verdict == Proved {
 		return &Evidence{Verdict: Refuted, Summary: c.label + ": the block equals the reference on the whole domain after all (" + ev.Summary + ")", Explain: ev.Explain}, nil
 	}

@@ -25,7 +25,7 @@ func ffRegionPieces(f *stream.FF, shift int64) ([]cpwl.Piece, error) {
 		return nil, err
 	}
 	d := g.In()
-	regions, err := cpwl.Regions(g, space(d), nil)
+	regions, err := cpwlRegions(g, space(d), nil)
 	if err != nil {
 		return nil, err
 	}

@@ -217,6 +217,7 @@ func lnxCheckNonLipschitz() (*Evidence, error) {
 // amplify agrees exactly on {±δ, ±3δ}^3.
 func lnxCheckAmplify() (*Evidence, error) {
 	regions := 0
+	var cert certTally
 	for _, d := range []string{"1/4", "1/2", "1", "3"} {
 		delta := q(d)
 		nd := new(big.Rat).Neg(delta).RatString()
@@ -234,6 +235,7 @@ func lnxCheckAmplify() (*Evidence, error) {
 				return ev, nil
 			}
 			regions++
+			cert.addAll(ev.cert)
 		}
 	}
 	patterns := 0
@@ -283,6 +285,6 @@ func lnxCheckAmplify() (*Evidence, error) {
 		return res, nil
 	}
 	return &Evidence{Verdict: Proved,
-		Summary: fmt.Sprintf("clip_δ = δ on x ≥ δ and −δ on x ≤ −δ (cpwl, δ ∈ {1/4, 1/2, 1, 3}, %d half-lines); for every δ > 0 and all %d sign patterns s ∈ {±1}^d, d ≤ 8, LN([sδ; −sδ]) = [s; −s] (mean 0, σ² = δ²: coefficients compared); the recipe amplify gives sign(x) exactly on all 64 inputs of {±δ, ±3δ}^3, δ = 1/2", regions, patterns),
+		Summary: fmt.Sprintf("clip_δ = δ on x ≥ δ and −δ on x ≤ −δ (cpwl, δ ∈ {1/4, 1/2, 1, 3}, %d half-lines; %s); for every δ > 0 and all %d sign patterns s ∈ {±1}^d, d ≤ 8, LN([sδ; −sδ]) = [s; −s] (mean 0, σ² = δ²: coefficients compared); the recipe amplify gives sign(x) exactly on all 64 inputs of {±δ, ±3δ}^3, δ = 1/2", regions, cert.note(), patterns),
 		Explain: []string{"So for |x_c| ≥ δ: clip_δ(x) ∈ {±δ}^d, and the layer norm of its ± pairs is exactly [sign(x); −sign(x)].", res.Summary}}, nil
 }

@@ -53,7 +53,7 @@ func lnxRandomBiasFree(rng *rand.Rand, d, h, k int) *cpwl.FFN {
 
 // lnxHomogeneous decides whether f is positively 1-homogeneous on ℝ^d,
 // f(cx) = c f(x) for every x and c ≥ 0. It enumerates f's linear regions
-// (which cover ℝ^d). If every region's affine map has offset 0, f is
+// (checkedRegions: their cover of ℝ^d is checked independently). If every region's affine map has offset 0, f is
 // linear on each region; being continuous, f is then homogeneous: along
 // a ray t ↦ f(tx), t > 0, it is t·(A_r x) on finitely many intervals, and
 // continuity at each break makes the slopes agree, so f(tx) = t f(x); and
@@ -61,11 +61,11 @@ func lnxRandomBiasFree(rng *rand.Rand, d, h, k int) *cpwl.FFN {
 // an exact witness is returned: x = 0 with c = 2 when f(0) ≠ 0, else a
 // point z strictly inside the region with c = 1 + η close enough to 1
 // that cz stays in it, where f(cz) − c f(z) = (1 − c) C ≠ 0.
-func lnxHomogeneous(f *cpwl.FFN) (regions int, witness string, err error) {
+func lnxHomogeneous(f *cpwl.FFN) (regions int, witness string, rep *cpwl.Report, err error) {
 	d := f.In()
-	rs, err := cpwl.Regions(f, space(d), &cpwl.Options{MaxRegions: 5000})
+	rs, rep, err := checkedRegions(f, space(d), &cpwl.Options{MaxRegions: 5000})
 	if err != nil {
-		return 0, "", err
+		return 0, "", nil, err
 	}
 	for _, r := range rs {
 		if r.Map.C.IsZero() {
@@ -74,36 +74,36 @@ func lnxHomogeneous(f *cpwl.FFN) (regions int, witness string, err error) {
 		zero := exact.NewVector(d)
 		f0, err := f.Eval(zero)
 		if err != nil {
-			return 0, "", err
+			return 0, "", nil, err
 		}
 		if !f0.IsZero() {
-			return len(rs), fmt.Sprintf("f(2·0) = f(0) = %s ≠ 2·f(0)", f0), nil
+			return len(rs), fmt.Sprintf("f(2·0) = f(0) = %s ≠ 2·f(0)", f0), rep, nil
 		}
 		for j := 1; j <= 64; j++ {
 			c := new(big.Rat).Add(big.NewRat(1, 1), new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), uint(j))))
 			cz := lnxScaleVec(c, r.Point)
 			pat, err := f.PatternAt(cz)
 			if err != nil {
-				return 0, "", err
+				return 0, "", nil, err
 			}
 			if fmt.Sprint(pat) != fmt.Sprint(r.Pattern) {
 				continue
 			}
 			fcz, err := f.Eval(cz)
 			if err != nil {
-				return 0, "", err
+				return 0, "", nil, err
 			}
 			fz, err := f.Eval(r.Point)
 			if err != nil {
-				return 0, "", err
+				return 0, "", nil, err
 			}
 			if cfz := lnxScaleVec(c, fz); !cfz.Equal(fcz) {
-				return len(rs), fmt.Sprintf("at x = %s, c = %s: f(cx) = %s ≠ c·f(x) = %s", r.Point, c.RatString(), fcz, cfz), nil
+				return len(rs), fmt.Sprintf("at x = %s, c = %s: f(cx) = %s ≠ c·f(x) = %s", r.Point, c.RatString(), fcz, cfz), rep, nil
 			}
 		}
-		return 0, "", fmt.Errorf("region %v has offset %s but no witness was found near its point %s", r.Pattern, r.Map.C, r.Point)
+		return 0, "", nil, fmt.Errorf("region %v has offset %s but no witness was found near its point %s", r.Pattern, r.Map.C, r.Point)
 	}
-	return len(rs), "", nil
+	return len(rs), "", rep, nil
 }
 
 func lnxScaleVec(c *big.Rat, x exact.Vector) exact.Vector {
@@ -119,11 +119,12 @@ func lnxScaleVec(c *big.Rat, x exact.Vector) exact.Vector {
 // regions. It is a Lipschitz constant because a segment from x to y
 // crosses finitely many regions, on each of which f is affine with one of
 // the A_r; and no smaller constant works, since inside a region f is
-// A_r x + C_r.
-func lnxLipschitz(f *cpwl.FFN) (*big.Rat, int, error) {
-	rs, err := cpwl.Regions(f, space(f.In()), &cpwl.Options{MaxRegions: 5000})
+// A_r x + C_r. The regions are checked (checkedRegions): they cover
+// ℝ^d and their maps are f's.
+func lnxLipschitz(f *cpwl.FFN) (*big.Rat, int, *cpwl.Report, error) {
+	rs, rep, err := checkedRegions(f, space(f.In()), &cpwl.Options{MaxRegions: 5000})
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
 	best := new(big.Rat)
 	for _, r := range rs {
@@ -137,7 +138,7 @@ func lnxLipschitz(f *cpwl.FFN) (*big.Rat, int, error) {
 			}
 		}
 	}
-	return best, len(rs), nil
+	return best, len(rs), rep, nil
 }
 
 // lnxBiasFreeBlocks are the cookbook's bias-free ReLU blocks, and ReLU
@@ -177,8 +178,9 @@ func lnxRandomBiasFreeFFNs() []lnxNamedFFN {
 func lnxCheckHomogeneous(fs []lnxNamedFFN) (*Evidence, error) {
 	ev := &Evidence{Verdict: Proved, Explain: []string{"Why offsets 0 suffice: the closed linear regions cover ℝ^d and f is linear on each; along a ray t ↦ f(tx), t > 0, f is t·A_r x on finitely many intervals, and continuity at each break makes consecutive A_r x agree, so f(tx) = t f(x); f(0) = 0. Conversely a region with offset C ≠ 0 gives f(cz) − c f(z) = (1 − c)C ≠ 0 for z inside it and c near 1."}}
 	total := 0
+	var cert certTally
 	for _, nf := range fs {
-		n, w, err := lnxHomogeneous(nf.f)
+		n, w, rep, err := lnxHomogeneous(nf.f)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", nf.name, err)
 		}
@@ -187,9 +189,10 @@ func lnxCheckHomogeneous(fs []lnxNamedFFN) (*Evidence, error) {
 			return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
 		}
 		total += n
+		cert.add(rep)
 		ev.Explain = append(ev.Explain, fmt.Sprintf("%s: %d linear regions on ℝ^%d, every affine map with offset 0", nf.name, n, nf.f.In()))
 	}
-	ev.Summary = fmt.Sprintf("%d FFNs (the cookbook's bias-free blocks, ReLU, and 4 seeded random bias-free FFNs) on all of ℝ^d: %d linear regions, every one linear (offset 0, exact), so f(cx) = c f(x) for all c ≥ 0", len(fs), total)
+	ev.Summary = fmt.Sprintf("%d FFNs (the cookbook's bias-free blocks, ReLU, and 4 seeded random bias-free FFNs) on all of ℝ^d: %d linear regions, every one linear (offset 0, exact), so f(cx) = c f(x) for all c ≥ 0; %s", len(fs), total, cert.regionsNote())
 	return ev, nil
 }
 
@@ -260,8 +263,9 @@ func lnxLipschitzCases() []struct {
 func lnxCheckLipschitz() (*Evidence, error) {
 	ev := &Evidence{Verdict: Proved}
 	var parts []string
+	var cert certTally
 	for _, c := range lnxLipschitzCases() {
-		l, n, err := lnxLipschitz(c.f.f)
+		l, n, rep, err := lnxLipschitz(c.f.f)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", c.f.name, err)
 		}
@@ -270,9 +274,10 @@ func lnxCheckLipschitz() (*Evidence, error) {
 			return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
 		}
 		parts = append(parts, fmt.Sprintf("%s %s", c.f.name, l.RatString()))
+		cert.add(rep)
 		ev.Explain = append(ev.Explain, fmt.Sprintf("%s: %d linear regions, max ‖A_r‖_∞ = %s (%s)", c.f.name, n, l.RatString(), c.why))
 	}
-	ev.Summary = fmt.Sprintf("%d blocks on ℝ^d, ∞-norm Lipschitz constants from their linear regions (exact), each as worked out by hand: %s", len(parts), strings.Join(parts, ", "))
+	ev.Summary = fmt.Sprintf("%d blocks on ℝ^d, ∞-norm Lipschitz constants from their linear regions (exact), each as worked out by hand: %s; %s", len(parts), strings.Join(parts, ", "), cert.regionsNote())
 	return ev, nil
 }
 

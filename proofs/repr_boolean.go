@@ -529,6 +529,7 @@ func basCheckConvert() (*Evidence, error) {
 	}
 	sources := []string{"01", "pm1", "ge1", "pair", "pair-delta"}
 	proofs, regions := 0, 0
+	var cert certTally
 	for _, from := range sources {
 		for _, to := range []string{"01", "pm1", "pair", "pair-delta"} {
 			con, err := r.Construct(model.Softmax, 1, map[string]string{"from": from, "to": to, "delta": "1/4"})
@@ -592,22 +593,26 @@ func basCheckConvert() (*Evidence, error) {
 						zero[k][c] = "0"
 					}
 				}
-				res, err := cpwl.Verify(f, dom, []cpwl.Piece{piece(space(d), affine(zero, out...))}, nil)
+				res, rep, err := decideVerify(f, dom, []cpwl.Piece{piece(space(d), affine(zero, out...))})
 				if err != nil {
 					return nil, err
 				}
-				ev := cpwlEvidence(res, m.Components, m.Components)
+				ev, err := cpwlEvidence(res, rep, m.Components, m.Components)
+				if err != nil {
+					return nil, err
+				}
 				if ev.Verdict != Proved {
 					ev.Summary = fmt.Sprintf("bool-convert %s→%s, %v: %s", from, to, truth == 1, ev.Summary)
 					return ev, nil
 				}
 				proofs++
 				regions += res.Regions
+				cert.addAll(ev.cert)
 			}
 		}
 	}
 	return &Evidence{Verdict: Proved,
-		Summary: fmt.Sprintf("the recipe bool-convert's FFN, for all 20 conversions from 01, pm1, ge1, pair, pair-delta (δ = 1/4) to 01, pm1, pair, pair-delta, gives exactly the target on every representative (%d cpwl proofs, %d regions; true in ge1 is the whole half-line x ≥ 1)", proofs, regions),
+		Summary: fmt.Sprintf("the recipe bool-convert's FFN, for all 20 conversions from 01, pm1, ge1, pair, pair-delta (δ = 1/4) to 01, pm1, pair, pair-delta, gives exactly the target on every representative (%d cpwl proofs, %d regions; true in ge1 is the whole half-line x ≥ 1; %s)", proofs, regions, cert.note()),
 		Explain: []string{"(−∞, 0]/(0, ∞) and (−∞, 0)/(0, ∞) cannot be converted to 0/1 by any FFN (no minimum gap; the recipe refuses them): see repr.bool.nonpos-pos.ops."}}, nil
 }
 

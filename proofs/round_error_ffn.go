@@ -5,7 +5,6 @@ import (
 	"math/big"
 
 	"github.com/transformer-cookbook/verify/exact"
-	"github.com/transformer-cookbook/verify/exact/cpwl"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/recipes/stream"
 )
@@ -84,16 +83,18 @@ func rdCheckFFNLipschitz(ffs []*stream.FF, seed uint64, kScale *big.Rat) (*Evide
 	worst, pairs := new(big.Rat), 0
 	worstAt := ""
 	attained := 0
+	var cert certTally
 	for n, f := range ffs {
 		g, err := ffnOf(f)
 		if err != nil {
 			return nil, err
 		}
 		d := g.In()
-		regions, err := cpwl.Regions(g, space(d), nil)
+		regions, rep, err := checkedRegions(g, space(d), nil)
 		if err != nil {
 			return nil, err
 		}
+		cert.add(rep)
 		L := new(big.Rat)
 		for _, reg := range regions {
 			if v := rdOp11(reg.Map.A); v.Cmp(L) > 0 {
@@ -134,8 +135,8 @@ func rdCheckFFNLipschitz(ffs []*stream.FF, seed uint64, kScale *big.Rat) (*Evide
 			pairs++
 		}
 	}
-	return &Evidence{Verdict: Holds, Summary: fmt.Sprintf("no counterexample: %d seeded random ReLU FFNs (ℝ^d → ℝ^k, d, k ≤ 3, 1 … 4 units, seed %d), each with its exact ℓ1 Lipschitz constant L over its linear regions, and %d random pairs (x, x̂), all exact; largest L/K = %s (%s); L = K for %d of them",
-		len(ffs), seed, pairs, worst.FloatString(4), worstAt, attained),
+	return &Evidence{Verdict: Holds, Summary: fmt.Sprintf("no counterexample: %d seeded random ReLU FFNs (ℝ^d → ℝ^k, d, k ≤ 3, 1 … 4 units, seed %d), each with its exact ℓ1 Lipschitz constant L over its linear regions, and %d random pairs (x, x̂), all exact; largest L/K = %s (%s); L = K for %d of them; %s",
+		len(ffs), seed, pairs, worst.FloatString(4), worstAt, attained, cert.regionsNote()),
 		Explain: []string{
 			"Norms: ℓ1 on vectors, so that the paper's ‖A‖_{∞,1} = Σ_i max_j |A_ij| bounds the operator norm (its largest column sum of |A|).",
 			"A CPWL f is affine with matrix J_R on each linear region R, and a segment from x to x̂ crosses finitely many regions, so ‖f(x̂) − f(x)‖₁ ≤ max_R ‖J_R‖ ‖x̂ − x‖₁: L = max_R ‖J_R‖ is f's exact Lipschitz constant, and ReLU being 1-Lipschitz componentwise gives L ≤ ‖W2‖ ‖W1‖.",
@@ -156,6 +157,7 @@ func rdRandomFFNs(seed uint64, count int) []*stream.FF {
 // itself; the decision procedure proves ff = ff on ℝ^d, so the left side
 // is 0 and any K ≥ 0 works.
 func rdCheckFFNLiteral(ffs []*stream.FF) (*Evidence, error) {
+	var cert certTally
 	for n, f := range ffs {
 		ev, err := proveEquivalent(f, f, space(len(f.In)))
 		if err != nil {
@@ -164,8 +166,9 @@ func rdCheckFFNLiteral(ffs []*stream.FF) (*Evidence, error) {
 		if ev.Verdict != Proved {
 			return &Evidence{Verdict: Refuted, Summary: fmt.Sprintf("FFN %d: ff(x̂) ≠ ff(x̂): %s", n+1, ev.Summary)}, nil
 		}
+		cert.addAll(ev.cert)
 	}
-	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("vacuous: ff(x̂) − ff(x̂) = 0 on all of ℝ^d (proved for %d FFNs by the decision procedure, and true of any function), so any K ≥ 0 works; the intended ‖ff(x̂) − ff(x)‖ ≤ Kδ is round.error.ffn", len(ffs))}, nil
+	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("vacuous: ff(x̂) − ff(x̂) = 0 on all of ℝ^d (proved for %d FFNs by the decision procedure, %s; and true of any function), so any K ≥ 0 works; the intended ‖ff(x̂) − ff(x)‖ ≤ Kδ is round.error.ffn", len(ffs), cert.note())}, nil
 }
 
 // rdCheckLinf1Euclidean: with Euclidean vector norms, K = ‖W2‖_{∞,1}‖W1‖_{∞,1}

@@ -247,6 +247,9 @@ func TestCookbookProofs(t *testing.T) {
 				t.Errorf("dim %d, %d regions, %d cells; want %d, %d, %d", res.Dim, res.Regions, res.Cells, tc.dim, tc.regions, tc.cells)
 			}
 			checkExplained(t, tc.f, tc.domain, tc.pieces, res)
+			if _, err := CheckVerify(tc.f, tc.domain, tc.pieces, res.Certificate); err != nil {
+				t.Errorf("certificate rejected: %v", err)
+			}
 		})
 	}
 }

@@ -80,6 +80,32 @@
 // checked by exact.LP.Check; counterexamples and gap points are checked
 // against D, the pieces, f and g by direct evaluation.
 //
+// Nor does an Equal verdict rest on the enumeration being right: a
+// search that missed a region would compare fewer cells and still answer
+// Equal. So the verdict comes with a Certificate, the cells compared
+// (patterns and pieces), and CheckVerify, CheckEquivalent and
+// CheckRegions re-check it from f, g, D and the pieces alone, in ℝ^d and
+// without the affine-hull frame, the region search or its shortcuts:
+//
+//   - each cell is rebuilt as D ∩ P ∩ {the pattern's sign rows}, so it
+//     lies in D and its pattern holds on all of it by construction, and
+//     f's map there is recomputed from the pattern (W2 diag(s) W1 x +
+//     W2 diag(s) b1 + b2, by exact matrix products);
+//   - on each cell the two maps agree: equal as maps, or else each output
+//     of their difference has maximum and minimum 0 over the cell, by two
+//     certified LPs (a lower-dimensional D, where maps that differ in ℝ^d
+//     agree on D's hull);
+//   - the cells cover: the pieces cover D, and the cells of each piece P
+//     cover D ∩ P (Equivalent: the cells cover D). Cover decides D ∖ ⋃
+//     cells = ∅ exactly, splitting by the first violated row of one cell
+//     at a time, every part either certified empty by an LP (the dual of
+//     its slack LP, or a Farkas certificate, checked by exact.LP.Check) or
+//     settled by a parallel row, or holding a point that some cell must
+//     contain; a point in no cell is a gap, and the check fails with it.
+//
+// The checks cost about as much as the enumeration (on the benchmark's
+// 242 regions, 669 LPs against its 533).
+//
 // # Cost
 //
 // h hidden units in ℝ^k have at most Σ_{i≤k} C(h, i) linear regions (the

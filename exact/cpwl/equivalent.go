@@ -42,6 +42,7 @@ func Equivalent(f, g *FFN, domain *exact.Polyhedron, opts *Options) (*Result, er
 		return nil, err
 	}
 	res := &Result{Dim: fr.k()}
+	cert := &Certificate{}
 	hf := f.Hidden()
 	e := &enumerator{
 		w:    append(rowsOf(lf.w1), rowsOf(lg.w1)...),
@@ -53,6 +54,7 @@ func Equivalent(f, g *FFN, domain *exact.Polyhedron, opts *Options) (*Result, er
 		sf, sg := reg.pattern[:hf], reg.pattern[hf:]
 		fm, gm := lf.regionMap(sf), lg.regionMap(sg)
 		res.Cells++
+		cert.Cells = append(cert.Cells, CertCell{Pattern: sf, PatternG: sg, Piece: -1})
 		if opts.explain() {
 			x, err := fr.point(reg.z)
 			if err != nil {
@@ -95,6 +97,6 @@ func Equivalent(f, g *FFN, domain *exact.Polyhedron, opts *Options) (*Result, er
 	if err != nil {
 		return nil, err
 	}
-	res.Verdict = Equal
+	res.Verdict, res.Certificate = Equal, cert
 	return res, nil
 }

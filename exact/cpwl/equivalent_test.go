@@ -76,6 +76,9 @@ func TestEquivalent(t *testing.T) {
 						t.Errorf("explained cell at %v: f = %v, g = %v", c.Point, fx, gx)
 					}
 				}
+				if _, err := CheckEquivalent(tc.f, tc.g, tc.domain, res.Certificate); err != nil {
+					t.Errorf("certificate rejected: %v", err)
+				}
 				return
 			}
 			ce := res.Counterexample
@@ -218,6 +221,9 @@ func TestLowerDimensionalDomainByInequalities(t *testing.T) {
 	if res.Verdict != Equal || res.Dim != 1 || res.Regions != 2 {
 		t.Errorf("verdict %v, dim %d, %d regions; want equal, 1, 2", res.Verdict, res.Dim, res.Regions)
 	}
+	if _, err := CheckVerify(minFFN, poly(t, 2, "1 -1 <= 0", "1 -1 >= 0"), []Piece{piece(t, 2, "1/2 1/2 | 0")}, res.Certificate); err != nil {
+		t.Errorf("certificate rejected: %v", err)
+	}
 }
 
 // TestZeroDimensional: an FFN on ℝ⁰ is the constant W2 ReLU(b1) + b2,
@@ -227,7 +233,10 @@ func TestZeroDimensional(t *testing.T) {
 	one := Piece{Domain: &exact.Polyhedron{}, Map: exact.Affine{A: exact.NewMatrix(1, 0), C: vec(t, "1")}}
 	res, err := Verify(f, &exact.Polyhedron{}, []Piece{one}, nil)
 	if err != nil || res.Verdict != Equal || res.Dim != 0 || res.Regions != 1 || res.Cells != 1 {
-		t.Errorf("Verify on ℝ⁰: %+v, %v", res, err)
+		t.Fatalf("Verify on ℝ⁰: %+v, %v", res, err)
+	}
+	if _, err := CheckVerify(f, &exact.Polyhedron{}, []Piece{one}, res.Certificate); err != nil {
+		t.Errorf("certificate on ℝ⁰ rejected: %v", err)
 	}
 	two := Piece{Domain: &exact.Polyhedron{}, Map: exact.Affine{A: exact.NewMatrix(1, 0), C: vec(t, "2")}}
 	res, err = Verify(f, &exact.Polyhedron{}, []Piece{two}, nil)

@@ -177,6 +177,11 @@ func TestRandomEquivalent(t *testing.T) {
 		if kind != nudged && res.Verdict != Equal {
 			t.Errorf("trial %d (kind %d): a function-preserving change, verdict %v at %v", trial, kind, res.Verdict, res.Counterexample.X)
 		}
+		if res.Verdict == Equal {
+			if _, err := CheckEquivalent(f, g, dom, res.Certificate); err != nil {
+				t.Errorf("trial %d (kind %d): certificate rejected: %v", trial, kind, err)
+			}
+		}
 		if res.Verdict == Differ {
 			differ++
 			if found {
@@ -250,6 +255,9 @@ func TestRandomInterpolants(t *testing.T) {
 		if res.Verdict != Equal || res.Cells < n {
 			t.Fatalf("trial %d: points %v %v: verdict %v, %d cells", trial, xs, ys, res.Verdict, res.Cells)
 		}
+		if _, err := CheckVerify(f, poly(t, 1), pieces, res.Certificate); err != nil {
+			t.Errorf("trial %d: certificate rejected: %v", trial, err)
+		}
 		// Move y_j by 1 in the reference only.
 		j := rng.IntN(n + 1)
 		ys2 := slices.Clone(ys)
@@ -317,6 +325,9 @@ func TestRandomRegionsAsPieces(t *testing.T) {
 		}
 		if res.Verdict != Equal || res.Cells != len(regs) {
 			t.Fatalf("trial %d: verdict %v with %d cells for %d regions", trial, res.Verdict, res.Cells, len(regs))
+		}
+		if _, err := CheckVerify(f, dom, pieces, res.Certificate); err != nil {
+			t.Errorf("trial %d: certificate rejected: %v", trial, err)
 		}
 		i := rng.IntN(len(pieces))
 		spoiled := slices.Clone(pieces)
@@ -428,6 +439,9 @@ func TestRegionsBruteForce(t *testing.T) {
 			if !want[s] {
 				t.Errorf("trial %d: %s is not a full-dimensional region", trial, s)
 			}
+		}
+		if _, err := CheckRegions(f, dom, regs); err != nil {
+			t.Errorf("trial %d: regions rejected: %v", trial, err)
 		}
 	}
 }

@@ -15,6 +15,11 @@ var ErrTooManyRegions = errors.New("cpwl: too many linear regions")
 // errStop ends an enumeration early (a counterexample was found).
 var errStop = errors.New("stop")
 
+// skipRegion, when positive, makes every enumeration drop the skipRegion-th
+// full-dimensional region it finds (counting it, never visiting it): the
+// mutation the certificate check must catch. Only tests set it.
+var skipRegion int
+
 // region is a full-dimensional linear region of a ReLU layer within the
 // domain, in hull coordinates: its activation pattern, its constraints
 // (the domain's rows and one sign row per non-constant unit) and a point
@@ -53,6 +58,9 @@ func (e *enumerator) dfs(i int, cons halfspaces, z exact.Vector, s Pattern) erro
 		e.regions++
 		if e.max > 0 && e.regions > e.max {
 			return fmt.Errorf("%w: more than %d", ErrTooManyRegions, e.max)
+		}
+		if e.regions == skipRegion {
+			return nil
 		}
 		return e.visit(&region{pattern: s.clone(), cons: cons, z: z})
 	}
@@ -147,7 +155,8 @@ type Region struct {
 
 // Regions returns the full-dimensional linear regions of f on the closed
 // polyhedron domain, in depth-first order (unit 1 active before inactive,
-// except where the search meets the inactive side first).
+// except where the search meets the inactive side first). CheckRegions
+// re-checks such a list without this search.
 func Regions(f *FFN, domain *exact.Polyhedron, opts *Options) ([]Region, error) {
 	if err := f.Validate(); err != nil {
 		return nil, err

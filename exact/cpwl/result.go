@@ -75,6 +75,9 @@ type Result struct {
 	LPs int
 	// Explained lists the cells compared, when Options.Explain is set.
 	Explained []Cell
+	// Certificate is set when Verdict is Equal: the cells compared, for
+	// CheckVerify or CheckEquivalent to re-check without the enumeration.
+	Certificate *Certificate
 }
 
 // Cell is one comparison of the proof: on the cell, f computes the

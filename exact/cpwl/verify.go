@@ -109,6 +109,7 @@ func (v *verifier) run() error {
 	if err != nil {
 		return err
 	}
+	cert := &Certificate{}
 	e := &enumerator{w: rowsOf(l.w1), beta: l.b1, max: v.opts.maxRegions(), lps: &fr.lps}
 	e.visit = func(reg *region) error {
 		fm := l.regionMap(reg.pattern)
@@ -125,6 +126,7 @@ func (v *verifier) run() error {
 				}
 			}
 			res.Cells++
+			cert.Cells = append(cert.Cells, CertCell{Pattern: reg.pattern, Piece: p.index})
 			if v.opts.explain() {
 				x, err := fr.point(z)
 				if err != nil {
@@ -166,6 +168,12 @@ func (v *verifier) run() error {
 		}
 		res.Cells += sr.Cells
 		res.LPs += sr.LPs
+		if sr.Certificate != nil {
+			for _, c := range sr.Certificate.Cells {
+				c.Piece = r
+				cert.Cells = append(cert.Cells, c)
+			}
+		}
 		for _, c := range sr.Explained {
 			c.Piece = r
 			res.Explained = append(res.Explained, c)
@@ -179,7 +187,7 @@ func (v *verifier) run() error {
 			return fmt.Errorf("cpwl: internal error: piece %d does not cover its own intersection with the domain", r)
 		}
 	}
-	res.Verdict = Equal
+	res.Verdict, res.Certificate = Equal, cert
 	return nil
 }
 
