@@ -91,7 +91,7 @@ func (ck *Checker) runAnalysis(n int) *analysis {
 	}
 	probe, _ := con.Inputs(n, rand.New(rand.NewPCG(0, 1)), 1)
 	if len(probe) == 0 || probe[0].Stream != nil {
-		return &analysis{skipped: "the inputs are real vectors, not strings over a finite alphabet"}
+		return &analysis{skipped: "the inputs are given by their residual streams (real vectors, or rational values the alphabet does not hold), not strings over a finite alphabet"}
 	}
 	budget := ck.opts.AnalysisBudget
 	if budget <= 0 {

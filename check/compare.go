@@ -26,6 +26,9 @@ type target struct {
 	// √(2/50) = 1/5 is, since the recipe's outputs are irrational in
 	// general and only enclosures can be asked of them.
 	real bool
+	// unclaimed, when set, says why the paper claims nothing about this
+	// output (Want.Unclaimed): it is not compared and has no error.
+	unclaimed string
 }
 
 // targetsOf returns w's intended values, Reals enclosed where irrational.
@@ -33,12 +36,20 @@ func targetsOf(w recipes.Want) []target {
 	if w.Reals == nil {
 		ts := make([]target, len(w.Values))
 		for k, v := range w.Values {
+			if !w.Claimed(k) {
+				ts[k] = target{unclaimed: w.Unclaimed[k], text: "not claimed"}
+				continue
+			}
 			ts[k] = target{r: v, text: v.RatString()}
 		}
 		return ts
 	}
 	ts := make([]target, len(w.Reals))
 	for k, e := range w.Reals {
+		if !w.Claimed(k) {
+			ts[k] = target{unclaimed: w.Unclaimed[k], text: "not claimed"}
+			continue
+		}
 		if r, ok, err := e.Rat(); err == nil && ok {
 			ts[k] = target{r: r, text: r.RatString(), real: true}
 			continue
@@ -62,6 +73,11 @@ func targetsOf(w recipes.Want) []target {
 // got's enclosure to t's), or nil when got is not finite or t has no
 // value.
 func (t target) errorOf(got model.Value) *big.Rat {
+	if t.unclaimed != "" {
+		// Nothing is claimed, so nothing is measured: it adds nothing to
+		// the largest error.
+		return new(big.Rat)
+	}
 	if !got.Finite() {
 		return nil
 	}
@@ -113,7 +129,7 @@ func exactlyEqual(w recipes.Want, got model.PositionOutput) bool {
 		return false
 	}
 	for k, t := range targetsOf(w) {
-		if !t.equals(got.Values[k]) {
+		if t.unclaimed == "" && !t.equals(got.Values[k]) {
 			return false
 		}
 	}
@@ -139,6 +155,9 @@ func Compare(w recipes.Want, got model.PositionOutput, bounds []recipes.Bound, l
 		return false, fmt.Sprintf("output symbol %q, want %q", got.Symbol, w.Symbol)
 	}
 	for k, t := range targetsOf(w) {
+		if t.unclaimed != "" {
+			continue
+		}
 		g := got.Values[k]
 		e := t.errorOf(g)
 		b := boundOf(bounds, k)
@@ -195,7 +214,7 @@ func Decides(w recipes.Want, got model.PositionOutput, labels, booleans []string
 	}
 	half := big.NewRat(1, 2)
 	for k, t := range targetsOf(w) {
-		if k >= len(labels) || !slices.Contains(booleans, labels[k]) || t.r == nil {
+		if k >= len(labels) || !slices.Contains(booleans, labels[k]) || t.r == nil || t.unclaimed != "" {
 			continue
 		}
 		g := got.Values[k]

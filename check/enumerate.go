@@ -251,7 +251,7 @@ func positionVerdict(con *recipes.Construction, w recipes.Want, got model.Positi
 // leave the case to them, when any value differs, a reference is
 // irrational, or a bound is negative (which even an error of 0 exceeds).
 func exactVerdict(con *recipes.Construction, w recipes.Want, got model.PositionOutput) (verdict, bool) {
-	if w.Reals != nil || w.Symbol != "" && got.Symbol != w.Symbol || len(got.Values) < len(w.Values) {
+	if w.Reals != nil || w.Unclaimed != nil || w.Symbol != "" && got.Symbol != w.Symbol || len(got.Values) < len(w.Values) {
 		return verdict{}, false
 	}
 	for k, r := range w.Values {
@@ -267,7 +267,7 @@ func exactVerdict(con *recipes.Construction, w recipes.Want, got model.PositionO
 // values, each a point (model.Prefix.PointOutput): without making the
 // PositionOutput, whose values Output prints and copies.
 func pointVerdict(con *recipes.Construction, w recipes.Want, symbol string, values []*big.Rat) (verdict, bool) {
-	if w.Reals != nil || w.Symbol != "" && symbol != w.Symbol || len(values) < len(w.Values) {
+	if w.Reals != nil || w.Unclaimed != nil || w.Symbol != "" && symbol != w.Symbol || len(values) < len(w.Values) {
 		return verdict{}, false
 	}
 	for k, r := range w.Values {
@@ -346,6 +346,7 @@ func sameRat(x, y *big.Rat) bool {
 // expression (and so the same enclosure).
 func sameWant(a, b recipes.Want) bool {
 	if a.Symbol != b.Symbol || len(a.Values) != len(b.Values) || len(a.Reals) != len(b.Reals) || len(a.Tol) != len(b.Tol) ||
+		!slices.Equal(a.Unclaimed, b.Unclaimed) ||
 		(a.Values == nil) != (b.Values == nil) || (a.Reals == nil) != (b.Reals == nil) {
 		return false
 	}

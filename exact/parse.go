@@ -64,3 +64,53 @@ func ParseRat(s string) (*big.Rat, error) {
 	}
 	return r, nil
 }
+
+// ParseMatrix parses a matrix of exact rationals written by rows: rows
+// separated by ';', entries within a row by spaces or commas ("1 0; 0 1",
+// "1/2, -3; 0.25, 7"). Every row must have the same number of entries, at
+// least one; an error names the row and entry at fault.
+func ParseMatrix(s string) ([][]*big.Rat, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, fmt.Errorf("empty matrix (write rows separated by ';', entries by spaces or commas)")
+	}
+	var rows [][]*big.Rat
+	for i, text := range strings.Split(s, ";") {
+		row, err := parseEntries(text)
+		if err != nil {
+			return nil, fmt.Errorf("row %d: %v", i+1, err)
+		}
+		if len(row) == 0 {
+			return nil, fmt.Errorf("row %d is empty (write rows separated by ';', entries by spaces or commas)", i+1)
+		}
+		if i > 0 && len(row) != len(rows[0]) {
+			return nil, fmt.Errorf("row %d has %d entries, row 1 has %d", i+1, len(row), len(rows[0]))
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+// ParseVector parses a vector of exact rationals: entries separated by
+// spaces, commas or semicolons ("1, -1/2, 0.25"; "0; 0" reads as the
+// column it looks like).
+func ParseVector(s string) ([]*big.Rat, error) {
+	v, err := parseEntries(strings.ReplaceAll(s, ";", ","))
+	if err == nil && len(v) == 0 {
+		err = fmt.Errorf("empty vector (write entries separated by spaces or commas)")
+	}
+	return v, err
+}
+
+// parseEntries reads the rationals of s, separated by spaces or commas.
+func parseEntries(s string) ([]*big.Rat, error) {
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' })
+	out := make([]*big.Rat, len(fields))
+	for k, f := range fields {
+		r, err := ParseRat(f)
+		if err != nil {
+			return nil, fmt.Errorf("entry %d: %v", k+1, err)
+		}
+		out[k] = r
+	}
+	return out, nil
+}

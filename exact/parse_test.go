@@ -64,3 +64,50 @@ func TestParseRatErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestParseMatrix(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want [][]string // by hand
+	}{
+		{"1 0; 0 1", [][]string{{"1", "0"}, {"0", "1"}}},
+		{"1/2, -3; 0.25,7", [][]string{{"1/2", "-3"}, {"1/4", "7"}}},
+		{" -1  2  3 ", [][]string{{"-1", "2", "3"}}},
+		{"1;2;3", [][]string{{"1"}, {"2"}, {"3"}}},
+	} {
+		got, err := ParseMatrix(tc.in)
+		if err != nil {
+			t.Errorf("ParseMatrix(%q): %v", tc.in, err)
+			continue
+		}
+		if len(got) != len(tc.want) {
+			t.Errorf("ParseMatrix(%q): %d rows, want %d", tc.in, len(got), len(tc.want))
+			continue
+		}
+		for i, row := range tc.want {
+			for k, w := range row {
+				if r, _ := new(big.Rat).SetString(w); k >= len(got[i]) || got[i][k].Cmp(r) != 0 {
+					t.Errorf("ParseMatrix(%q)[%d][%d] = %v, want %s", tc.in, i, k, got[i], w)
+				}
+			}
+		}
+	}
+	for _, tc := range []struct{ in, msg string }{
+		{"", "empty matrix"},
+		{"1 2; 3", "row 2 has 1 entries, row 1 has 2"},
+		{"1 2;", "row 2 is empty"},
+		{"1 x", "row 1: entry 2"},
+		{"1/0", "zero denominator"},
+	} {
+		if _, err := ParseMatrix(tc.in); err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("ParseMatrix(%q): error %v, want one containing %q", tc.in, err, tc.msg)
+		}
+	}
+	v, err := ParseVector("0; -1/2, 3")
+	if err != nil || len(v) != 3 || v[1].Cmp(big.NewRat(-1, 2)) != 0 {
+		t.Errorf("ParseVector: %v, %v", v, err)
+	}
+	if _, err := ParseVector("  "); err == nil {
+		t.Error("ParseVector accepted an empty vector")
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/exact"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes/blocks"
 	"github.com/transformer-cookbook/verify/recipes/stream"
 )
@@ -247,29 +248,138 @@ func interpolate(xs, ys []*big.Rat, x *big.Rat) *big.Rat {
 	return y.Add(y, ys[k])
 }
 
-// CancelResidual is §Canceling Residual Connections: f′ with W1′ =
-// [W1; I; −I], W2′ = [W2, −I, I] makes f′(x) + x = f(x). Here f sorts a
-// pair in place, f(x, y) = (min(x, y), max(x, y)), so the layer with its
-// residual connection replaces (x, y) by (min, max). Domain: ℝ².
+// CancelResidual is §Canceling Residual Connections: for an FFN f: ℝ^d →
+// ℝ^d, the FFN f′ with
+//
+//	W1′ = [f.W1; I; −I], b1′ = [f.b1; 0; 0], W2′ = [f.W2, −I, I], b2′ = f.b2
+//
+// (blocks.CancelResidual) makes f′(x) + x = f(x): with its residual
+// connection the layer replaces x by f(x) in place. f is the user's
+// (parameters W1, b1, W2, b2, exact rationals); by default the sort of a
+// pair, f(x, y) = (min(x, y), max(x, y)), the parallel min and max of
+// §Min and Max. The reference is f(x) = W2 ReLU(W1 x + b1) + b2 evaluated
+// directly from the given matrices (ffnReLU), not from f′.
+//
+// Domain: x ∈ ℝ^d, d the number of columns of W1 (and rows of W2).
 var CancelResidual = &Recipe{
-	Name: "cancel-residual", Title: "f′(x) + x = f(x): here f(x, y) = (min, max), computed in place",
-	Section: "Canceling Residual Connections", Label: "sec:ffnn_cancel_residual", Domain: "x, y ∈ ℝ", Exact: true,
-	Width: "2 (the pair, replaced in place)", MinN: 1, DefaultMaxN: 4,
+	Name: "cancel-residual", Title: "f′(x) + x = f(x) for a ReLU FFN f: ℝ^d → ℝ^d given by W1, b1, W2, b2 (by default f(x, y) = (min, max)), computed in place",
+	Section: "Canceling Residual Connections", Label: "sec:ffnn_cancel_residual", Domain: "x ∈ ℝ^d (d = the columns of W1)", Exact: true,
+	Width: "d (x, replaced in place)", MinN: 1, DefaultMaxN: 4,
+	Params: []Param{
+		{Name: "W1", Default: "1 0; -1 0; 1 -1; 1 0; -1 0; -1 1", Doc: "f's first layer, h×d: rows separated by ';', entries (exact rationals) by spaces or commas; the default, with W2's, is min and max of §Min and Max side by side"},
+		{Name: "b1", Default: "", Doc: "f's first bias, h entries; empty: zeros"},
+		{Name: "W2", Default: "1 -1 -1 0 0 0; 0 0 0 1 -1 1", Doc: "f's second layer, d×h"},
+		{Name: "b2", Default: "", Doc: "f's second bias, d entries; empty: zeros"},
+	},
 	Build: func(cfg Config) (*Construction, error) {
-		sort := stream.Parallel(blocks.Min("x", "y", "x"), blocks.Max("x", "y", "y"))
-		f := mergeFF("sort", sort)
+		ff, err := ffnParams(cfg)
+		if err != nil {
+			return nil, err
+		}
+		d := len(ff.w1[0])
+		xs := componentNames("x", d)
+		f := &stream.FF{Name: "f", In: xs, Out: xs, W1: ratMatrix(ff.w1), B1: ratVector(ff.b1), W2: ratMatrix(ff.w2), B2: ratVector(ff.b2)}
 		g, err := blocks.CancelResidual(f)
 		if err != nil {
 			return nil, err
 		}
-		m, err := ffModel("cancel-residual", []string{"x", "y"}, []string{"x", "y"}, g)
+		m, err := ffModel("cancel-residual", xs, xs, g)
 		if err != nil {
 			return nil, err
 		}
-		return realVectors([]string{"x", "y"}).Construction(m, pointwise(func(x []*big.Rat) Want {
-			return values(ratMin(x[0], x[1]), ratMax(x[0], x[1]))
-		})), nil
+		return realVectors(xs).Construction(m, pointwise(func(x []*big.Rat) Want { return values(ff.eval(x)...) })), nil
 	},
+}
+
+// ffnFunc is a ReLU FFN given by its matrices: f(x) = W2 ReLU(W1 x + b1)
+// + b2.
+type ffnFunc struct {
+	w1, w2 [][]*big.Rat
+	b1, b2 []*big.Rat
+}
+
+// ffnParams reads W1, b1, W2 and b2 and checks their shapes: W1 h×d, b1
+// of h entries, W2 d×h (f maps ℝ^d to itself), b2 of d entries.
+func ffnParams(cfg Config) (*ffnFunc, error) {
+	var f ffnFunc
+	var err error
+	if f.w1, err = exact.ParseMatrix(cfg.Params["W1"]); err != nil {
+		return nil, fmt.Errorf("parameter W1: %v", err)
+	}
+	if f.w2, err = exact.ParseMatrix(cfg.Params["W2"]); err != nil {
+		return nil, fmt.Errorf("parameter W2: %v", err)
+	}
+	h, d := len(f.w1), len(f.w1[0])
+	if d > 64 || h > 1024 {
+		return nil, fmt.Errorf("parameter W1 is %d×%d: at most 1024 hidden units and 64 components", h, d)
+	}
+	if len(f.w2) != d || len(f.w2[0]) != h {
+		return nil, fmt.Errorf("parameter W2 is %d×%d, but W1 is %d×%d: W2 must be %d×%d (d×h, f maps ℝ^%d to itself)", len(f.w2), len(f.w2[0]), h, d, d, h, d)
+	}
+	for _, b := range []struct {
+		name string
+		dst  *[]*big.Rat
+		n    int
+	}{{"b1", &f.b1, h}, {"b2", &f.b2, d}} {
+		text := cfg.Params[b.name]
+		if strings.TrimSpace(text) == "" {
+			*b.dst = make([]*big.Rat, b.n)
+			for k := range *b.dst {
+				(*b.dst)[k] = new(big.Rat)
+			}
+			continue
+		}
+		if *b.dst, err = exact.ParseVector(text); err != nil {
+			return nil, fmt.Errorf("parameter %s: %v", b.name, err)
+		}
+		if len(*b.dst) != b.n {
+			return nil, fmt.Errorf("parameter %s has %d entries, want %d (W1 is %d×%d)", b.name, len(*b.dst), b.n, h, d)
+		}
+	}
+	return &f, nil
+}
+
+// eval is f(x) = W2 ReLU(W1 x + b1) + b2, exactly: the plain evaluation
+// the recipe's reference is, independent of the model's routing.
+func (f *ffnFunc) eval(x []*big.Rat) []*big.Rat {
+	hidden := make([]*big.Rat, len(f.w1))
+	for r, row := range f.w1 {
+		z := new(big.Rat).Set(f.b1[r])
+		for c, w := range row {
+			z.Add(z, new(big.Rat).Mul(w, x[c]))
+		}
+		if z.Sign() < 0 {
+			z.SetInt64(0)
+		}
+		hidden[r] = z
+	}
+	out := make([]*big.Rat, len(f.w2))
+	for r, row := range f.w2 {
+		y := new(big.Rat).Set(f.b2[r])
+		for c, w := range row {
+			y.Add(y, new(big.Rat).Mul(w, hidden[c]))
+		}
+		out[r] = y
+	}
+	return out
+}
+
+func ratMatrix(rows [][]*big.Rat) model.Matrix {
+	m := model.Zeros(len(rows), len(rows[0]))
+	for r, row := range rows {
+		for c, x := range row {
+			m.Set(r, c, numeric.Lit(x))
+		}
+	}
+	return m
+}
+
+func ratVector(xs []*big.Rat) model.Vector {
+	v := make(model.Vector, len(xs))
+	for k, x := range xs {
+		v[k] = numeric.Lit(x)
+	}
+	return v
 }
 
 // mergeFF joins parallel FF blocks over the same inputs into one block

@@ -369,3 +369,50 @@ func TestFeedForwardNegativeControl(t *testing.T) {
 		t.Errorf("perturbed min(3, 1) = %s, want 6/5 by hand", res.Outputs[0].Values[0].Text)
 	}
 }
+
+// TestCancelResidualUserFFN: cancel-residual replaces x by f(x) in place
+// for a user's FFN. f below, by hand: h = ReLU(x − y, 2y − 1, 1/2 − x),
+// f(x, y) = (h1 − h3 + 1, 2h1 + h2 − 1/3), evaluated at points in
+// different linear regions.
+func TestCancelResidualUserFFN(t *testing.T) {
+	params := map[string]string{"W1": "1 -1; 0 2; -1 0", "b1": "0, -1, 1/2", "W2": "1 0 -1; 2 1 0", "b2": "1 -1/3"}
+	con := construct(t, recipes.CancelResidual, model.Softmax, 4, params)
+	c := parseCase(t, con, "0, 0; 3, 1; -1, 2; 0.25, -0.5")
+	want := [][]string{{"1/2", "-1/3"}, {"3", "14/3"}, {"-1/2", "8/3"}, {"3/2", "7/6"}}
+	for i, o := range runCase(t, con, "exact", c) {
+		for k, w := range want[i] {
+			if !o.Values[k].Equals(rat(w)) {
+				t.Errorf("position %d, output %d: %s, want %s", i+1, k+1, o.Values[k].Text, w)
+			}
+		}
+	}
+	// The reference is the same f, evaluated apart from the model.
+	for i, w := range con.Expected(c) {
+		for k := range want[i] {
+			if w.Values[k].Cmp(rat(want[i][k])) != 0 {
+				t.Errorf("reference at position %d, output %d: %s, want %s", i+1, k+1, w.Values[k].RatString(), want[i][k])
+			}
+		}
+	}
+}
+
+// TestCancelResidualShapes: a user's matrices that do not make an FFN
+// from ℝ^d to itself are refused with the shapes.
+func TestCancelResidualShapes(t *testing.T) {
+	for _, tc := range []struct {
+		params map[string]string
+		want   string
+	}{
+		{map[string]string{"W1": "1 1", "W2": "2 1; -1 0"}, "W2 is 2×2, but W1 is 1×2: W2 must be 2×1"},
+		{map[string]string{"W1": "1 1", "W2": "2; -1", "b1": "1 2"}, "b1 has 2 entries, want 1"},
+		{map[string]string{"W1": "1 0; 0 1", "W2": "1 0; 0 1", "b2": "1"}, "b2 has 1 entries, want 2"},
+		{map[string]string{"W1": "1 0; 0", "W2": "1 0; 0 1"}, "parameter W1: row 2 has 1 entries"},
+		{map[string]string{"W1": "", "W2": "1"}, "parameter W1: empty matrix"},
+		{map[string]string{"W2": "1 x"}, "parameter W2: row 1: entry 2"},
+	} {
+		_, err := recipes.CancelResidual.Construct(model.Softmax, 2, tc.params)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want one containing %q", tc.params, err, tc.want)
+		}
+	}
+}

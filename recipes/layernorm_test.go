@@ -1,6 +1,11 @@
 package recipes_test
 
 import (
+	"bufio"
+	"fmt"
+	"math/big"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/transformer-cookbook/verify/check"
@@ -144,5 +149,109 @@ func TestLHScaleInvariance(t *testing.T) {
 	}
 	if !rep.Passed {
 		t.Errorf("lh sweep: %+v", rep.FirstFailure)
+	}
+}
+
+// TestLayerNormGolden: at every case of testdata/layernorm.txt (mpmath, by
+// gen_layernorm.py) the certified enclosures of the layernorm recipe's
+// outputs contain mpmath's values and are narrow, and the check passes;
+// where σ² + ε is the square of a rational the output is rational and
+// exact arithmetic gives it exactly.
+func TestLayerNormGolden(t *testing.T) {
+	f, err := os.Open("testdata/layernorm.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	slack, narrow := rat("1/1000000000000000000000000000000000000000000000"), rat("1/1000000000000000000000000000000")
+	lines, exactRuns := 0, 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fs := strings.Split(sc.Text(), "|")
+		gamma, beta, eps, xs, golden := strings.TrimSpace(fs[0]), strings.TrimSpace(fs[1]), strings.TrimSpace(fs[2]), strings.Fields(fs[3]), strings.Fields(fs[4])
+		lines++
+		params := map[string]string{"d": fmt.Sprint(len(xs)), "gamma": gamma, "beta": beta, "eps": eps}
+		con := construct(t, recipes.LayerNormVector, model.Softmax, 1, params)
+		c := parseCase(t, con, strings.Join(xs, ", "))
+		out := runCase(t, con, "interval:128", c)[0]
+		for k, g := range golden {
+			v, want := out.Values[k], rat(g)
+			if want.Cmp(new(big.Rat).Sub(v.Lo, slack)) < 0 || want.Cmp(new(big.Rat).Add(v.Hi, slack)) > 0 {
+				t.Errorf("LN(%v) with γ = %q, β = %q, ε = %s: y%d = %s does not contain mpmath's %s", xs, gamma, beta, eps, k+1, v.Text, g)
+			}
+			if new(big.Rat).Sub(v.Hi, v.Lo).Cmp(narrow) > 0 {
+				t.Errorf("LN(%v): y%d = %s is wider than 1e-30", xs, k+1, v.Text)
+			}
+		}
+		if ok, why := check.Compare(con.Expected(c)[0], out, con.Bounds, con.Model.Output.Labels); !ok {
+			t.Errorf("LN(%v) with γ = %q, β = %q, ε = %s: %s", xs, gamma, beta, eps, why)
+		}
+		// Rational golden values (mpmath prints them with at most a few
+		// digits) come out exactly in exact arithmetic.
+		if r, err := model.New(numeric.MustParsePrecision("exact"), con.Model); err == nil {
+			if res, err := r.RunStream(c.Stream, false); err == nil {
+				exactRuns++
+				for k, g := range golden {
+					if !res.Outputs[0].Values[k].Equals(rat(g)) {
+						t.Errorf("LN(%v) exact: y%d = %s, want %s", xs, k+1, res.Outputs[0].Values[k].Text, g)
+					}
+				}
+			}
+		}
+	}
+	if lines < 8 || exactRuns < 3 {
+		t.Errorf("%d golden cases, %d of them rational; want at least 8 and 3", lines, exactRuns)
+	}
+}
+
+// TestLayerNormParams: γ and β must have d entries, ε ≥ 0, and a constant
+// x with ε = 0 is outside the domain.
+func TestLayerNormParams(t *testing.T) {
+	for _, tc := range []struct {
+		params map[string]string
+		want   string
+	}{
+		{map[string]string{"d": "3", "gamma": "1 2"}, "gamma has 2 entries, want d = 3"},
+		{map[string]string{"d": "2", "beta": "1 x"}, "parameter beta: entry 2"},
+		{map[string]string{"eps": "-1/2"}, "eps must be ≥ 0"},
+		{map[string]string{"d": "0"}, "parameter d must be an integer from 1 to 64"},
+	} {
+		if _, err := recipes.LayerNormVector.Construct(model.Softmax, 1, tc.params); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want one containing %q", tc.params, err, tc.want)
+		}
+	}
+	con := construct(t, recipes.LayerNormVector, model.Softmax, 1, nil)
+	if err := con.Valid(parseCase(t, con, "2, 2, 2")); err == nil {
+		t.Error("a constant x with ε = 0 is inside the domain")
+	}
+}
+
+// TestLNCircumventGammaBeta: with a uniform γ = 3 the form holds with
+// c = 3/√(‖x‖²/d + ε); a non-uniform γ, or β ≠ 0, makes the recipe's check
+// fail (the literal claim), by hand: γ = (2, 1), x = 1, ε = 0 gives
+// LN([1; −1]) = (2, −1), while the form with c = 2 wants (2, −2).
+func TestLNCircumventGammaBeta(t *testing.T) {
+	for _, tc := range []struct {
+		params map[string]string
+		input  string
+		pass   bool
+	}{
+		{map[string]string{"d": "1", "gamma": "3 3"}, "1", true},
+		{map[string]string{"d": "2", "gamma": "3 3 3 3", "eps": "1"}, "0, 2", true},
+		{map[string]string{"d": "1", "gamma": "2 1"}, "1", false},
+		{map[string]string{"d": "2", "gamma": "2 1 2 1"}, "1, 1", false},
+		{map[string]string{"d": "1", "beta": "1/2 0"}, "1", false},
+	} {
+		con := construct(t, recipes.LNCircumvent, model.Softmax, 1, tc.params)
+		c := parseCase(t, con, tc.input)
+		out := runCase(t, con, "interval:128", c)[0]
+		if ok, why := check.Compare(con.Expected(c)[0], out, con.Bounds, con.Model.Output.Labels); ok != tc.pass {
+			t.Errorf("%v on %s: passed %v (%s), want %v", tc.params, tc.input, ok, why, tc.pass)
+		}
+	}
+	con := construct(t, recipes.LNCircumvent, model.Softmax, 1, map[string]string{"d": "1", "gamma": "2 1"})
+	out := runCase(t, con, "exact", parseCase(t, con, "1"))[0]
+	if !out.Values[0].Equals(rat("2")) || !out.Values[1].Equals(rat("-1")) {
+		t.Errorf("γ = (2, 1): LN([1; −1]) = (%s, %s), want (2, −1)", out.Values[0].Text, out.Values[1].Text)
 	}
 }

@@ -5,6 +5,9 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"strconv"
+	"strings"
+
+	"github.com/transformer-cookbook/verify/exact"
 
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
@@ -30,14 +33,20 @@ import (
 // Attention, which with Edelman's lemma gives |c − v_{q_i}| ≤ 2N e^{−γ/τ}
 // = 1/4 for n ≤ N, and y = v_{q_i} exactly.
 //
-// Domain: n ≤ N, q_i ∈ [n], v_i ∈ {0, 1}. Output: y (exact) and c.
+// The section states lookup: (ℝ³)^+ → ℝ^+, for any values: an input may
+// hold any rational v_i ("2:3/7 1:-5/2", lookupParse), and c is then
+// v_{q_i} exactly under AHAT and UHAT, within max_j |v_j|/4 under SMAT
+// (softmaxValueBound); y rounds c to a bit and is claimed for bits only.
+//
+// Domain: n ≤ N, q_i ∈ [n], v_i rational (c); v_i ∈ {0, 1} for y.
+// Output: y (exact) and c.
 var Lookup = &Recipe{
 	Name:       "lookup",
 	Booleans:   []string{"y"},
 	Title:      "index lookup by quadratic maximization: position i retrieves v_{q_i}",
 	Section:    "Quadratic Maximization",
 	Label:      "sec:quadratic-maximization",
-	Domain:     "n ≤ N, q_i ∈ [n], v_i ∈ {0,1}",
+	Domain:     lookupDomain,
 	Weightings: []model.Weighting{model.AverageHardmax, model.LeftHardmax, model.Softmax},
 	Exact:      true,
 	Width:      "7 (Θ(1): q, 1, j, j², v, and the outputs c, y)",
@@ -46,8 +55,12 @@ var Lookup = &Recipe{
 	// the sweep must pass that length to show where it stops.
 	DefaultMaxN: 8192,
 	LimitN:      1 << 16,
+	Params:      []Param{lookupValuesParam},
 	Build:       buildLookup,
 }
+
+// lookupDomain is the domain of the lookups.
+const lookupDomain = "n ≤ N, q_i ∈ [n], v_i ∈ ℚ (typed q:v, e.g. 2:-3/7); y is claimed for v_i ∈ {0,1} only"
 
 func init() { Register(Lookup) }
 
@@ -77,19 +90,148 @@ func buildLookup(cfg Config) (*Construction, error) {
 		V:         model.Ints([]int64{0, 0, 0, 0, 1}),
 		Weighting: w, Scale: model.NoScale,
 	}
-	con := &Construction{Inputs: lookupInputs, Valid: lookupValid, Expected: lookupExpected, Symbols: lookupSymbols}
 	if w == model.Softmax {
 		// W^Q' = (1/τ) W^Q with τ = γ/log(8N), γ = 1.
 		var err error
 		if head, err = blocks.SoftmaxSimulation(head, numeric.LitInt(1), maxN); err != nil {
 			return nil, err
 		}
-		con.Bounds = []Bound{{}, {Max: blocks.SoftmaxBound(), Source: "|c − v| ≤ 2N·exp(−γ/τ) = 1/4 (§Simulating Average-Hard Attention with Soft Attention, Edelman's lemma)"}}
 	}
 	p.Then(head, blocks.Round01("c", "y"))
 	m, err := p.Readout("y", "c").Model()
-	con.Model = m
-	return con, err
+	if err != nil {
+		return nil, err
+	}
+	return lookupConstruction(cfg, m, w == model.Softmax)
+}
+
+// lookupValuesParam is the values parameter of the lookups.
+var lookupValuesParam = valuesParam("bits", "v ∈ {0, 1}, the symbols q:0 and q:1")
+
+// lookupConstruction is the construction of a lookup model m (the
+// symbols "q:v", a component v, outputs y and c) built for N = cfg.MaxN:
+// its inputs, domain and reference, for bits and for any rational value.
+// A typed input "q:v" takes any rational v (lookupParse); under SMAT the
+// bound on c scales with the values (softmaxValueBound).
+func lookupConstruction(cfg Config, m *model.Model, softmax bool) (*Construction, error) {
+	rationals, err := valueMode(cfg, "bits")
+	if err != nil {
+		return nil, err
+	}
+	col, err := component(m, "v")
+	if err != nil {
+		return nil, err
+	}
+	con := &Construction{Model: m, Inputs: lookupInputs, Valid: lookupValid, Symbols: lookupSymbols,
+		Expected: lookupReference(col, softmax), Parse: lookupParse(m, col, cfg.MaxN)}
+	if softmax {
+		con.Bounds = []Bound{{}, {Max: blocks.SoftmaxBound(), Source: softmaxBoundText}}
+	}
+	if _, err := valueCase(m, col, []int{lookupIndex(1, 0)}, []*big.Rat{big.NewRat(1, 2)}, []string{"1:1/2"}, " "); err != nil {
+		return nil, err
+	}
+	if rationals {
+		con.Inputs = lookupValueInputs(m, col)
+		c := "c is compared with v_{q_i} exactly"
+		if softmax {
+			c = "c is compared with v_{q_i} within max_j |v_j|/4"
+		}
+		con.Notes = append(con.Notes, "values=rationals: every position holds a seeded random rational value (bits among them); "+c+"; y, which the paper claims for bits only, is compared on inputs of bits only (its max |error| counts those only)")
+	}
+	return con, nil
+}
+
+// lookupParse reads a lookup input typed as "q:v q:v …": a query q ∈ [N]
+// and any rational value v ("2:3/7", "1:-0.25") at each position. An
+// input of bits is the string of symbols it always was; any other value
+// makes it an input given by its stream (valueCase).
+func lookupParse(m *model.Model, col, maxN int) func(text string) (Case, error) {
+	return func(text string) (Case, error) {
+		fields := strings.Fields(text)
+		if len(fields) == 0 {
+			return Case{}, fmt.Errorf("empty input: a transformer maps non-empty strings")
+		}
+		base, vals := make([]int, len(fields)), make([]*big.Rat, len(fields))
+		for i, f := range fields {
+			qs, vs, ok := strings.Cut(f, ":")
+			q, err := strconv.Atoi(qs)
+			if !ok || err != nil || q < 1 {
+				return Case{}, fmt.Errorf("position %d: %q is not q:v, a query q ≥ 1 and a value v (like 2:1 or 2:-3/7)", i+1, f)
+			}
+			if q > maxN {
+				return Case{}, fmt.Errorf("position %d: %q queries %d, past N = %d", i+1, f, q, maxN)
+			}
+			if vals[i], err = exact.ParseRat(vs); err != nil {
+				return Case{}, fmt.Errorf("position %d: %q: the value: %v", i+1, f, err)
+			}
+			base[i] = lookupIndex(q, 0)
+		}
+		if allBits(vals) {
+			for i, v := range vals {
+				base[i] += int(v.Num().Int64())
+			}
+			return Case{Symbols: base}, nil
+		}
+		return valueCase(m, col, base, vals, fields, " ")
+	}
+}
+
+// lookupValueInputs draws inputs of seeded random rational values
+// (randValue), the queries drawn as lookupInputs draws them.
+func lookupValueInputs(m *model.Model, col int) func(n int, rng *rand.Rand, budget int) ([]Case, bool) {
+	return func(n int, rng *rand.Rand, budget int) ([]Case, bool) {
+		cases := make([]Case, budget)
+		for k := range cases {
+			base, vals, tokens := make([]int, n), make([]*big.Rat, n), make([]string, n)
+			for i := range base {
+				q := 1 + rng.IntN(n)
+				if rng.IntN(2) == 0 {
+					q = max(1, n-rng.IntN(8))
+				}
+				base[i], vals[i] = lookupIndex(q, 0), randValue(rng)
+				tokens[i] = strconv.Itoa(q) + ":" + vals[i].RatString()
+			}
+			c, err := valueCase(m, col, base, vals, tokens, " ")
+			if err != nil {
+				panic("recipes: " + err.Error()) // lookupConstruction built one
+			}
+			cases[k] = c
+		}
+		return cases, false
+	}
+}
+
+// lookupReference is the reference of a lookup: c = v_{q_i}, and
+// y = v_{q_i} where every value is a bit. Under SMAT c is within
+// max_j |v_j|/4 of it (softmaxValueBound; the construction's 1/4 for
+// bits).
+func lookupReference(col int, softmax bool) func(c Case) []Want {
+	return func(c Case) []Want {
+		if c.Stream == nil {
+			return lookupExpected(c)
+		}
+		vals := caseValues(c, col, nil)
+		bits := allBits(vals)
+		var tol []Bound
+		if softmax {
+			tol = []Bound{{}, softmaxValueBound(vals)}
+		}
+		want := make([]Want, len(c.Symbols))
+		unclaimed := []string{"", ""}
+		if !bits {
+			unclaimed[0] = roundingUnclaimed
+		}
+		for i, s := range c.Symbols {
+			v := vals[s/2]
+			y := v
+			if !bits {
+				y = new(big.Rat) // a placeholder: not claimed
+			}
+			want[i] = valueWant([]*big.Rat{y, v}, unclaimed)
+			want[i].Tol = tol
+		}
+		return want
+	}
 }
 
 // lookupAlphabet lists the symbols "q:v" for q ∈ [N], v ∈ {0, 1}.

@@ -17,8 +17,9 @@ import (
 // layernorm hash, and the softmax simulation of §Simulating Average-Hard
 // Attention with Soft Attention on the one-hot lookup. All read the
 // alphabet of lookup ("q:v": query q ∈ [N], value v ∈ {0, 1}) and share
-// its inputs, domain and reference (lookupInputs, lookupValid,
-// lookupExpected): position i retrieves v_{q_i}. Each ends like lookup:
+// its inputs, domain and reference (lookupConstruction): position i
+// retrieves v_{q_i}, for any rational value typed as "q:v" (c exactly
+// under AHAT and UHAT, within max_j |v_j|/4 under SMAT; y for bits only). Each ends like lookup:
 // the attention output c, then y = GTZero_{1/2}(c − 1/4) (blocks.Round01),
 // and reads out (y, c). Scores are q·k, not divided by √d_key, as the
 // sections compute their gaps for q·k.
@@ -39,20 +40,22 @@ import (
 // its embedding is 0, so its key is 0 (it is never the maximum, as every
 // query is some e_q with q ≤ N).
 //
-// Domain: n ≤ N, q_i ∈ [n], v_i ∈ {0, 1}. Width 2N+1 (+ c, y).
+// Domain: n ≤ N, q_i ∈ [n], v_i rational (c); v_i ∈ {0, 1} for y. Width
+// 2N+1 (+ c, y).
 var LookupOneHot = &Recipe{
 	Name:        "lookup-onehot",
 	Booleans:    []string{"y"},
 	Title:       "index lookup with one-hot positions: position i retrieves v_{q_i}",
 	Section:     "One-Hot Encodings",
 	Label:       "sec:one-hot",
-	Domain:      "n ≤ N, q_i ∈ [n], v_i ∈ {0,1}",
+	Domain:      lookupDomain,
 	Weightings:  []model.Weighting{model.AverageHardmax, model.LeftHardmax, model.Softmax},
 	Exact:       true,
 	Width:       "2N+1 (e_{q_i}, e_i, v) + 2 (the outputs c, y)",
 	MinN:        1,
 	DefaultMaxN: 32,
 	LimitN:      1024,
+	Params:      []Param{lookupValuesParam},
 	Build:       func(cfg Config) (*Construction, error) { return buildOneHot(cfg, "lookup-onehot") },
 }
 
@@ -70,8 +73,8 @@ var LookupOneHot = &Recipe{
 // but y's cannot be the point v (interval arithmetic encloses GTZero's two
 // ReLU branches separately), so y is undecided there.
 //
-// Domain: n ≤ N, q_i ∈ [n], v_i ∈ {0, 1}. Outputs: y (exact) and c
-// (within 1/4). Past N the bound fails: with N = 1, the input
+// Domain: n ≤ N, q_i ∈ [n], v_i rational (c, within max_j |v_j|/4);
+// v_i ∈ {0, 1} for y. Outputs: y (exact) and c (within 1/4 for bits). Past N the bound fails: with N = 1, the input
 // "1:1 1:0 1:0 1:0" gives c = 8/11 and y = 21/22 at position 1.
 var HardmaxSoftmax = &Recipe{
 	Name:        "hardmax-softmax",
@@ -79,13 +82,14 @@ var HardmaxSoftmax = &Recipe{
 	Title:       "average-hard attention simulated by softmax with τ = γ/log(8N), then rounded: the one-hot lookup under SMAT",
 	Section:     "Simulating Average-Hard Attention with Soft Attention",
 	Label:       "sec:att_approx",
-	Domain:      "n ≤ N, q_i ∈ [n], v_i ∈ {0,1}",
+	Domain:      lookupDomain,
 	Weightings:  []model.Weighting{model.Softmax},
 	Exact:       true,
 	Width:       "2N+1 (e_{q_i}, e_i, v) + 2 (the outputs c, y)",
 	MinN:        1,
 	DefaultMaxN: 32,
 	LimitN:      1024,
+	Params:      []Param{lookupValuesParam},
 	Build:       func(cfg Config) (*Construction, error) { return buildOneHot(cfg, "hardmax-softmax") },
 }
 
@@ -131,14 +135,15 @@ var HardmaxSoftmax = &Recipe{
 // in 10 at N = 6, 79 in 80 at N = 7, and all of 2000 at N = 8, where
 // m = 27 and the paper promises success with probability 1/10).
 //
-// Domain: n ≤ N, q_i ∈ [n], v_i ∈ {0, 1}. Width 2m+1 (+ c, y).
+// Domain: n ≤ N, q_i ∈ [n], v_i rational (c); v_i ∈ {0, 1} for y. Width
+// 2m+1 (+ c, y).
 var LookupAO = &Recipe{
 	Name:        "lookup-ao",
 	Booleans:    []string{"y"},
 	Title:       "index lookup with almost orthogonal positions: position i retrieves v_{q_i}",
 	Section:     "Almost Orthogonal Embeddings",
 	Label:       "sec:almost_orthogonal",
-	Domain:      "n ≤ N, q_i ∈ [n], v_i ∈ {0,1}",
+	Domain:      lookupDomain,
 	Weightings:  []model.Weighting{model.AverageHardmax, model.LeftHardmax, model.Softmax},
 	Exact:       true,
 	Width:       "2m+1 (s_{q_i}, s_i, v; m = ⌈(12k/ε²) log 2N⌉ = O(log N)) + 2 (the outputs c, y)",
@@ -150,6 +155,7 @@ var LookupAO = &Recipe{
 		{Name: "delta", Default: "1/2", Doc: "the failure probability δ of one sample, 0 < δ < 1: k = log(1/δ)/log N (m = 185 at N = 6; a larger δ gives a smaller m, e.g. 29 at δ = 9/10; a failed sample is resampled)"},
 		{Name: "k", Default: "", Doc: "the constant k of m = ⌈(12k/ε²) log 2N⌉; empty: the smallest k with 1/N^k ≤ δ, k = log(1/δ)/log N (which makes m bounded in N: the union bound needs k ≥ about 2/5, which the paper does not say)"},
 		{Name: "seed", Default: "1", Doc: "the first seed of the sampler (PCG); a family failing the check is resampled with the next seed"},
+		lookupValuesParam,
 	},
 	Build: buildAO,
 }
@@ -203,15 +209,15 @@ var LookupAO = &Recipe{
 // the interval backend evaluates slowly (one input of length 32, built
 // for N = 32, takes about 1 s; of length 64, about 36 s).
 //
-// Domain: n ≤ N, q_i ∈ [n], v_i ∈ {0, 1} (AHAT and UHAT do not depend on
-// N). Width 9 (+ 6 to compute the hashes, + c, y).
+// Domain: n ≤ N, q_i ∈ [n], v_i rational (c); v_i ∈ {0, 1} for y (AHAT
+// and UHAT do not depend on N). Width 9 (+ 6 to compute the hashes, + c, y).
 var LookupLH = &Recipe{
 	Name:        "lookup-lh",
 	Booleans:    []string{"y"},
 	Title:       "index lookup with the layernorm hash: position i retrieves v_{q_i}",
 	Section:     "Layernorm hash",
 	Label:       "sec:layernorm_hash",
-	Domain:      "n ≤ N, q_i ∈ [n], v_i ∈ {0,1}",
+	Domain:      lookupDomain,
 	Weightings:  []model.Weighting{model.AverageHardmax, model.LeftHardmax, model.Softmax},
 	Exact:       true,
 	Width:       "9 (lh(q_i), lh(i), v) + 6 (q, −q, 1, −1, j, −j, which the hashes are computed from) + 2 (the outputs c, y)",
@@ -223,6 +229,7 @@ var LookupLH = &Recipe{
 	// with c within 1/4 of v): interval enclosures cannot show y exact, a
 	// 53-bit run can.
 	SoftmaxPrecision: "53",
+	Params:           []Param{lookupValuesParam},
 	Build:            buildLH,
 }
 
@@ -236,22 +243,20 @@ func init() {
 // v) with scores of gap gamma: under SMAT it applies the softmax
 // simulation (τ = γ/log 8N) and sets the bound |c − v| ≤ 1/4, then adds
 // y = GTZero_{1/2}(c − 1/4) and reads out (y, c).
-func lookupTail(p *stream.Program, head *stream.Attn, gamma numeric.Expr, maxN int) (*Construction, error) {
-	con := &Construction{Inputs: lookupInputs, Valid: lookupValid, Expected: lookupExpected, Symbols: lookupSymbols}
-	if head.Weighting == model.Softmax {
+func lookupTail(cfg Config, p *stream.Program, head *stream.Attn, gamma numeric.Expr) (*Construction, error) {
+	softmax := head.Weighting == model.Softmax
+	if softmax {
 		var err error
-		if head, err = blocks.SoftmaxSimulation(head, gamma, maxN); err != nil {
+		if head, err = blocks.SoftmaxSimulation(head, gamma, cfg.MaxN); err != nil {
 			return nil, err
 		}
-		con.Bounds = []Bound{{}, {Max: blocks.SoftmaxBound(), Source: "|c − v| ≤ 2N·exp(−γ/τ) = 1/4 (§Simulating Average-Hard Attention with Soft Attention, Edelman's lemma)"}}
 	}
 	p.Then(head, blocks.Round01("c", "y"))
 	m, err := p.Readout("y", "c").Model()
 	if err != nil {
 		return nil, err
 	}
-	con.Model = m
-	return con, nil
+	return lookupConstruction(cfg, m, softmax)
 }
 
 // lookupProjections returns W^Q = f[I 0 0], W^K = [0 I 0] (d×(2d+1)) and
@@ -295,7 +300,7 @@ func buildOneHot(cfg Config, name string) (*Construction, error) {
 	q, k, v := lookupProjections(maxN, numeric.LitInt(1))
 	head := &stream.Attn{Name: "oh-lookup", In: lookupConcat(eq, ei, []string{"v"}), Out: []string{"c"},
 		Q: q, K: k, V: v, Weighting: w, Scale: model.NoScale}
-	return lookupTail(p, head, numeric.LitInt(1), maxN)
+	return lookupTail(cfg, p, head, numeric.LitInt(1))
 }
 
 // aoMaxTries is the number of seeds the almost orthogonal sampler tries.
@@ -488,7 +493,7 @@ func buildAO(cfg Config) (*Construction, error) {
 	head := &stream.Attn{Name: "ao-lookup", In: lookupConcat(sq, si, []string{"v"}), Out: []string{"c"},
 		Q: q, K: k, V: v, Weighting: w, Scale: model.NoScale}
 	gamma := new(big.Rat).Sub(big.NewRat(1, 1), new(big.Rat).Mul(big.NewRat(2, 1), eps))
-	con, err := lookupTail(p, head, numeric.Lit(gamma), maxN)
+	con, err := lookupTail(cfg, p, head, numeric.Lit(gamma))
 	if err != nil {
 		return nil, err
 	}
@@ -547,5 +552,5 @@ func buildLH(cfg Config) (*Construction, error) {
 	q, k, v := lookupProjections(4, one)
 	head := &stream.Attn{Name: "lh-lookup", In: lookupConcat(lq, lj, []string{"v"}), Out: []string{"c"},
 		Q: q, K: k, V: v, Weighting: w, Scale: model.NoScale}
-	return lookupTail(p, head, lhGap(maxN), maxN)
+	return lookupTail(cfg, p, head, lhGap(maxN))
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand/v2"
+	"slices"
+	"strings"
 
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
@@ -18,7 +20,10 @@ import (
 //
 // The values v_i are bounded to [0, 1]; the input symbols are "0", "h"
 // and "1", with the values 0, 1/2 and 1 ("h" for one half, so that inputs
-// are typed as plain strings like "0h1").
+// are typed as plain strings like "0h1"). Any other rational value is
+// typed as values separated by spaces or commas ("0.25, 3/7, h"), and run
+// from its stream (predParse): the section states pred for every
+// v_i ∈ [0, 1], and the strict variant copies any value.
 
 // predSymbols is the alphabet of the predecessor recipes and predValue
 // the value each symbol holds.
@@ -60,13 +65,14 @@ func predValue(s int) *big.Rat { return big.NewRat(int64(s), 2) }
 // Scores are q·k, not divided by √d_key (√2 once the tie-breaking row is
 // added; γ is quoted for q·k).
 //
-// Domain: v_i ∈ [0, 1] (here {0, 1/2, 1}), any n. Output: pred_i, exact.
+// Domain: v_i ∈ [0, 1] rational (the symbols 0, h, 1, or typed values),
+// any n. Output: pred_i, exact.
 var Pred = &Recipe{
 	Name:       "pred",
 	Title:      "predecessor with positional encoding (−1)^i: position i retrieves v_{i−1}, and 0 at i = 1",
 	Section:    "Predecessor",
 	Label:      "sec:predecessor",
-	Domain:     "v_i ∈ [0,1] (symbols 0, h = 1/2, 1), any n",
+	Domain:     "v_i ∈ [0,1] ∩ ℚ (symbols 0, h = 1/2, 1, or values like \"0.25, 3/7\"), any n",
 	Weightings: []model.Weighting{model.RightHardmax, model.AverageHardmax},
 	Exact:      true,
 	Width:      "Θ(1): 1, (−1)^i, v, zero, [t(i)], the heads' outputs, even, first, lit, pred",
@@ -107,7 +113,10 @@ var PredLiteral = &Recipe{
 }
 
 var predParams = []Param{{Name: "t", Default: "-1/j",
-	Doc: "under AHAT, the tie-breaking term t(j) of §Simulating Unique-Hard Attention with Average-Hard Attention that makes the heads rightmost: -1/j or j/n (a position-encoding component; unused under UHAT-right)"}}
+	Doc: "under AHAT, the tie-breaking term t(j) of §Simulating Unique-Hard Attention with Average-Hard Attention that makes the heads rightmost: -1/j or j/n (a position-encoding component; unused under UHAT-right)"},
+	predValuesParam}
+
+var predValuesParam = valuesParam("alphabet", "the symbols 0, h = 1/2 and 1")
 
 // PredStrict is the strict-masking variant at the end of §Predecessor:
 // "it suffices to use a positional encoding of i/n along with UHAT". One
@@ -118,13 +127,17 @@ var predParams = []Param{{Name: "t", Default: "-1/j",
 // of the section's "special value" options). The maximum is unique, so
 // leftmost and rightmost UHAT and AHAT all retrieve v_{i−1}.
 //
-// Domain: any v_i (here {0, 1/2, 1}), any n. Output: pred_i, exact.
+// The section assumes v_i ∈ [0, 1] for the conditional of Pred; this
+// head has none, and copies any value exactly.
+//
+// Domain: any rational v_i (the symbols 0, h, 1, or typed values), any n.
+// Output: pred_i, exact.
 var PredStrict = &Recipe{
 	Name:       "pred-strict",
 	Title:      "predecessor with strict future masking and positional encoding i/n",
 	Section:    "Predecessor",
 	Label:      "sec:predecessor",
-	Domain:     "v_i ∈ [0,1] (symbols 0, h = 1/2, 1), any n",
+	Domain:     "v_i ∈ ℚ (symbols 0, h = 1/2, 1, or values like \"-2.5, 3/7\"; the section's bound [0,1] is needed by pred's conditional only), any n",
 	Weightings: []model.Weighting{model.LeftHardmax, model.RightHardmax, model.AverageHardmax},
 	Exact:      true,
 	Width:      "3: i/n, v, pred",
@@ -135,6 +148,7 @@ var PredStrict = &Recipe{
 	// averages. Rightmost UHAT never fails this way, since rounding is
 	// monotone and a tie goes to i−1.
 	DefaultMaxN: 2048,
+	Params:      []Param{predValuesParam},
 	Build:       buildPredStrict,
 }
 
@@ -232,7 +246,10 @@ func buildPred(cfg Config, literal bool) (*Construction, error) {
 	if literal {
 		p.Then(stream.Parallel(odd, even), isEven, sel)
 		m, err := p.Readout("lit").Model()
-		return &Construction{Model: m, Inputs: predInputs, AllStrings: true, Expected: predExpected}, err
+		if err != nil {
+			return nil, err
+		}
+		return predConstruction(cfg, m, true)
 	}
 	// first_i = GTZero_{1/3}(c − 1/3) (§First).
 	third := big.NewRat(1, 3)
@@ -240,7 +257,122 @@ func buildPred(cfg Config, literal bool) (*Construction, error) {
 	p.Then(stream.Parallel(odd, even, predFirstHead(w)), stream.Parallel(isEven, first), sel,
 		blocks.If("first", "zero", "lit", "pred"))
 	m, err := p.Readout("pred").Model()
-	return &Construction{Model: m, Inputs: predInputs, AllStrings: true, Expected: predExpected}, err
+	if err != nil {
+		return nil, err
+	}
+	return predConstruction(cfg, m, true)
+}
+
+// predConstruction is the construction of a predecessor model m (the
+// symbols 0, h, 1 and a component v): its inputs and reference for the
+// alphabet and for any rational value, with the values bounded to [0, 1]
+// where bounded is set (the conditional of pred needs it).
+func predConstruction(cfg Config, m *model.Model, bounded bool) (*Construction, error) {
+	rationals, err := valueMode(cfg, "alphabet")
+	if err != nil {
+		return nil, err
+	}
+	col, err := component(m, "v")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := valueCase(m, col, []int{0}, []*big.Rat{big.NewRat(1, 3)}, []string{"1/3"}, ", "); err != nil {
+		return nil, err
+	}
+	con := &Construction{Model: m, Inputs: predInputs, AllStrings: true,
+		Expected: func(c Case) []Want {
+			if c.Stream == nil {
+				return predExpected(c)
+			}
+			return predValues(caseValues(c, col, nil))
+		},
+		Parse: func(text string) (Case, error) { return predParse(m, col, text) }}
+	if bounded {
+		con.Valid = func(c Case) error {
+			for i, v := range caseValues(c, col, predValue) {
+				if v.Sign() < 0 || v.Cmp(big.NewRat(1, 1)) > 0 {
+					return fmt.Errorf("position %d: v = %s is outside [0, 1], which the section assumes (the conditional choosing pred.even or pred.odd is exact for values in [0, 1] only)", i+1, v.RatString())
+				}
+			}
+			return nil
+		}
+	}
+	if rationals {
+		draw := randValue
+		if bounded {
+			draw = randUnit
+		}
+		con.AllStrings = false
+		con.Inputs = func(n int, rng *rand.Rand, budget int) ([]Case, bool) {
+			cases := make([]Case, budget)
+			for k := range cases {
+				vals, tokens := make([]*big.Rat, n), make([]string, n)
+				for i := range vals {
+					vals[i] = draw(rng)
+					tokens[i] = vals[i].RatString()
+				}
+				c, err := valueCase(m, col, make([]int, n), vals, tokens, ", ")
+				if err != nil {
+					panic("recipes: " + err.Error()) // built once above
+				}
+				cases[k] = c
+			}
+			return cases, false
+		}
+		where := ""
+		if bounded {
+			where = " in [0, 1]"
+		}
+		con.Notes = append(con.Notes, "values=rationals: every position holds a seeded random rational value"+where+", compared exactly")
+	}
+	return con, nil
+}
+
+// predNamed are the values the alphabet names.
+var predNamed = map[string]*big.Rat{"0": big.NewRat(0, 1), "h": big.NewRat(1, 2), "1": big.NewRat(1, 1)}
+
+// predParse reads an input: a string of the symbols 0, h, 1 ("0h1",
+// "0 h 1"), or values separated by spaces or commas, each a rational or
+// h ("0.25, 3/7, h"). Values of the alphabet make a string of symbols;
+// any other value, an input given by its stream.
+func predParse(m *model.Model, col int, text string) (Case, error) {
+	if syms, err := m.Tokenize(text); err == nil {
+		return Case{Symbols: syms}, nil
+	}
+	fields := strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' })
+	if len(fields) == 0 {
+		return Case{}, fmt.Errorf("empty input: a transformer maps non-empty strings")
+	}
+	vals, syms := make([]*big.Rat, len(fields)), make([]int, len(fields))
+	symbolic := true
+	for i, f := range fields {
+		v, err := parseValue(f, predNamed)
+		if err != nil {
+			return Case{}, fmt.Errorf("position %d: %v (type the symbols 0, h, 1, or values separated by spaces or commas)", i+1, err)
+		}
+		vals[i] = v
+		k := slices.IndexFunc(predSymbols, func(s string) bool { return predNamed[s].Cmp(v) == 0 })
+		symbolic = symbolic && k >= 0
+		syms[i] = max(k, 0)
+	}
+	if symbolic {
+		return Case{Symbols: syms}, nil
+	}
+	return valueCase(m, col, make([]int, len(fields)), vals, fields, ", ")
+}
+
+// predValues is the paper's function on any values: 0 at position 1,
+// v_{i−1} at position i ≥ 2.
+func predValues(vals []*big.Rat) []Want {
+	want := make([]Want, len(vals))
+	for i := range vals {
+		v := new(big.Rat)
+		if i > 0 {
+			v = vals[i-1]
+		}
+		want[i] = valueWant([]*big.Rat{v}, nil)
+	}
+	return want
 }
 
 func buildPredStrict(cfg Config) (*Construction, error) {
@@ -254,7 +386,10 @@ func buildPredStrict(cfg Config) (*Construction, error) {
 			return stream.Values{"i/n": numeric.Frac(int64(i), int64(n))}
 		}).
 		Then(head).Readout("pred").Model()
-	return &Construction{Model: m, Inputs: predInputs, AllStrings: true, Expected: predExpected}, err
+	if err != nil {
+		return nil, err
+	}
+	return predConstruction(cfg, m, false)
 }
 
 // predInputs enumerates {0, h, 1}^n when there are at most budget inputs,

@@ -296,6 +296,10 @@ type Case struct {
 	// Text is how the case prints, and what Parse reads back; empty for
 	// symbol inputs, which print as their symbols.
 	Text string
+	// Tokens, when set, is how each position prints (a trace's column
+	// heads): an input given by its stream whose positions are still
+	// symbols with values, like the lookups' "2:3/7".
+	Tokens []string
 }
 
 // Len is the number of positions.
@@ -321,13 +325,21 @@ func SymbolCases(inputs [][]int) []Case {
 // root, a sine): only a certified interval enclosure can confirm those.
 // Tol, where set, bounds |output − value| for this case (error terms that
 // depend on the input, like the GELU product's), overriding the
-// construction's Bounds.
+// construction's Bounds. Unclaimed, where its entry is not empty, says
+// why the paper claims nothing about that output on this case (the
+// lookups' rounding y of a value that is not a bit): the output is shown
+// but neither compared nor counted, and its entry in Values is a
+// placeholder.
 type Want struct {
-	Symbol string
-	Values []*big.Rat
-	Reals  []numeric.Expr
-	Tol    []Bound
+	Symbol    string
+	Values    []*big.Rat
+	Reals     []numeric.Expr
+	Tol       []Bound
+	Unclaimed []string
 }
+
+// Claimed reports whether the paper claims anything about output k of w.
+func (w Want) Claimed(k int) bool { return k >= len(w.Unclaimed) || w.Unclaimed[k] == "" }
 
 // Bound is a claimed bound on an output value's error, with where the
 // paper states it; a nil Max means the claim is exact equality.

@@ -5,6 +5,9 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"strconv"
+	"strings"
+
+	"github.com/transformer-cookbook/verify/exact"
 
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
@@ -51,15 +54,20 @@ import (
 // by at least γ/n, non-maximal scores are γ/n below), and γ for N = 1.
 // W^Q is scaled by log(8N)/gap, so |c − v| ≤ 1/4 and y = v.
 //
-// Domain: k_i ∈ {0, 1, 2}, v_i ∈ {0, 1}, any n (n ≤ N under SMAT).
-// Output: y (exact) and c.
+// The value is copied, not compared: an input may hold any rational v_i
+// ("2:3/7 1:-5", tieBreakParse), and c is then the selected value
+// exactly under AHAT, within max_j |v_j|/4 (over the positions attended)
+// under SMAT; y rounds c to a bit and is claimed for bits only.
+//
+// Domain: k_i ∈ {0, 1, 2}, v_i rational (c), v_i ∈ {0, 1} for y, any n
+// (n ≤ N under SMAT). Output: y (exact) and c.
 var TieBreaking = &Recipe{
 	Name:       "tiebreak",
 	Booleans:   []string{"y"},
 	Title:      "tie-breaking: average-hard attention simulates leftmost or rightmost unique-hard attention",
 	Section:    "Simulating Unique-Hard Attention with Average-Hard Attention",
 	Label:      "sec:tie-breaking",
-	Domain:     "k_i ∈ {0,1,2}, v_i ∈ {0,1} (symbols k:v), any n; n ≤ N under SMAT",
+	Domain:     "k_i ∈ {0,1,2}, v_i ∈ ℚ (typed k:v, e.g. 2:-3/7), any n; n ≤ N under SMAT; y is claimed for v_i ∈ {0,1} only",
 	Weightings: []model.Weighting{model.AverageHardmax, model.Softmax},
 	Exact:      true,
 	Width:      "6: k, v, 1, t, c, y",
@@ -75,6 +83,7 @@ var TieBreaking = &Recipe{
 		{Name: "t", Default: "-1/j", Doc: "the tie-breaking term t(j): -1/j or j/n (rightmost), 1/j or -j/n (leftmost)"},
 		{Name: "mask", Default: "future", Doc: "the head's mask: future (position i considers j ≤ i) or none"},
 		{Name: "gamma", Default: "1", Doc: "γ in q̂ = [q; γ]; the paper's precondition is that the base scores' gap (here 1) is at least γ: a larger γ can overturn the maximum (allowed under AHAT to show it)"},
+		valuesParam("bits", "v ∈ {0, 1}, the symbols k:0 and k:1"),
 	},
 	Build: buildTieBreak,
 }
@@ -151,10 +160,7 @@ func buildTieBreak(cfg Config) (*Construction, error) {
 		Q: model.Ints([]int64{0, 0, 1}), K: model.Ints([]int64{1, 0, 0}), V: model.Ints([]int64{0, 1, 0}),
 		Mask: mask, Weighting: model.AverageHardmax, Scale: model.NoScale}
 	head := blocks.TieBreak(base, "1", "t", gamma)
-	con := &Construction{
-		Inputs:   tieBreakInputs,
-		Expected: func(c Case) []Want { return tieBreakExpected(c, term.Rightmost, mask == model.Future) },
-	}
+	con := &Construction{Inputs: tieBreakInputs}
 	if w == model.Softmax {
 		if maxN < 1 {
 			return nil, fmt.Errorf("the maximum length N must be at least 1, got %d", maxN)
@@ -166,12 +172,108 @@ func buildTieBreak(cfg Config) (*Construction, error) {
 		if head, err = blocks.SoftmaxSimulation(head, gap, maxN); err != nil {
 			return nil, err
 		}
-		con.Bounds = []Bound{{}, {Max: blocks.SoftmaxBound(), Source: "|c − v| ≤ 2N·exp(−gap/τ) = 1/4 with the tie-broken gap " + gap.String() + " (§Simulating Average-Hard Attention with Soft Attention)"}}
+		con.Bounds = []Bound{{}, {Max: blocks.SoftmaxBound(), Source: "|c − v| ≤ 2N·exp(−gap/τ)·max_j |v_j| = 1/4 for v ∈ {0, 1}, max_j |v_j|/4 over the positions attended for other values, with the tie-broken gap " + gap.String() + " (§Simulating Average-Hard Attention with Soft Attention)"}}
 		con.Notes = append(con.Notes, "tie-broken gap "+gap.String()+" for n ≤ N = "+strconv.Itoa(maxN))
 	}
 	m, err := p.Then(head, blocks.Round01("c", "y")).Readout("y", "c").Model()
+	if err != nil {
+		return nil, err
+	}
 	con.Model = m
-	return con, err
+	rationals, err := valueMode(cfg, "bits")
+	if err != nil {
+		return nil, err
+	}
+	col, err := component(m, "v")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := valueCase(m, col, []int{0}, []*big.Rat{big.NewRat(1, 2)}, []string{"0:1/2"}, " "); err != nil {
+		return nil, err
+	}
+	future, softmax := mask == model.Future, w == model.Softmax
+	con.Expected = func(c Case) []Want {
+		if c.Stream == nil {
+			return tieBreakExpected(c, term.Rightmost, future)
+		}
+		return tieBreakValues(c, caseValues(c, col, nil), term.Rightmost, future, softmax)
+	}
+	con.Parse = func(text string) (Case, error) { return tieBreakParse(m, col, text) }
+	if rationals {
+		con.Inputs = func(n int, rng *rand.Rand, budget int) ([]Case, bool) {
+			// The keys as tieBreakInputs draws them, the values at random.
+			ins, _ := tieBreakInputs(n, rng, budget)
+			cases := make([]Case, len(ins))
+			for k, in := range ins {
+				base, vals, tokens := make([]int, n), make([]*big.Rat, n), make([]string, n)
+				for i, s := range in.Symbols {
+					base[i], vals[i] = s/2*2, randValue(rng)
+					tokens[i] = strconv.Itoa(s/2) + ":" + vals[i].RatString()
+				}
+				c, err := valueCase(m, col, base, vals, tokens, " ")
+				if err != nil {
+					panic("recipes: " + err.Error()) // built once above
+				}
+				cases[k] = c
+			}
+			return cases, false
+		}
+		con.Notes = append(con.Notes, "values=rationals: every position holds a seeded random rational value (bits among them); c is compared with the selected value exactly (within max_j |v_j|/4 under SMAT); y, which the paper claims for bits only, is compared on inputs of bits only (its max |error| counts those only)")
+	}
+	return con, nil
+}
+
+// tieBreakParse reads "k:v k:v …": a key k ∈ {0, 1, 2} and any rational
+// value v at each position; an input of bits is a string of symbols.
+func tieBreakParse(m *model.Model, col int, text string) (Case, error) {
+	fields := strings.Fields(text)
+	if len(fields) == 0 {
+		return Case{}, fmt.Errorf("empty input: a transformer maps non-empty strings")
+	}
+	base, vals := make([]int, len(fields)), make([]*big.Rat, len(fields))
+	for i, f := range fields {
+		ks, vs, ok := strings.Cut(f, ":")
+		k, err := strconv.Atoi(ks)
+		if !ok || err != nil || k < 0 || k > 2 {
+			return Case{}, fmt.Errorf("position %d: %q is not k:v, a key k ∈ {0, 1, 2} and a value v (like 2:1 or 1:-3/7)", i+1, f)
+		}
+		if vals[i], err = exact.ParseRat(vs); err != nil {
+			return Case{}, fmt.Errorf("position %d: %q: the value: %v", i+1, f, err)
+		}
+		base[i] = 2 * k
+	}
+	if allBits(vals) {
+		for i, v := range vals {
+			base[i] += int(v.Num().Int64())
+		}
+		return Case{Symbols: base}, nil
+	}
+	return valueCase(m, col, base, vals, fields, " ")
+}
+
+// tieBreakValues is tieBreakExpected for any values: c is the value at
+// the selected position; y is claimed where every value is a bit. Under
+// SMAT c is within max_j |v_j|/4 over the positions the head attends
+// (softmaxValueBound).
+func tieBreakValues(c Case, vals []*big.Rat, rightmost, future, softmax bool) []Want {
+	want := make([]Want, len(vals))
+	bits := allBits(vals)
+	for i := range want {
+		last := len(vals)
+		if future {
+			last = i + 1
+		}
+		v := vals[tieBreakSelect(c.Symbols, i, rightmost, future)]
+		y, unclaimed := v, []string{"", ""}
+		if !bits {
+			y, unclaimed[0] = new(big.Rat), roundingUnclaimed // y: a placeholder
+		}
+		want[i] = valueWant([]*big.Rat{y, v}, unclaimed)
+		if softmax {
+			want[i].Tol = []Bound{{}, softmaxValueBound(vals[:last])}
+		}
+	}
+	return want
 }
 
 // tieBreakInputs draws keys mostly from {1, 2}, so that the maximum is
@@ -219,18 +321,25 @@ func tieBreakExpected(c Case, rightmost, future bool) []Want {
 	in := c.Symbols
 	want := make([]Want, len(in))
 	for i := range in {
-		last := len(in) - 1
-		if future {
-			last = i
-		}
-		best := 0
-		for j := 1; j <= last; j++ {
-			if k, kb := in[j]/2, in[best]/2; k > kb || k == kb && rightmost {
-				best = j
-			}
-		}
+		best := tieBreakSelect(in, i, rightmost, future)
 		v := big.NewRat(int64(in[best]%2), 1)
 		want[i] = Want{Values: []*big.Rat{v, v}}
 	}
 	return want
+}
+
+// tieBreakSelect is the position (0-based) position i selects: the
+// leftmost or rightmost of maximal key among those it considers.
+func tieBreakSelect(in []int, i int, rightmost, future bool) int {
+	last := len(in) - 1
+	if future {
+		last = i
+	}
+	best := 0
+	for j := 1; j <= last; j++ {
+		if k, kb := in[j]/2, in[best]/2; k > kb || k == kb && rightmost {
+			best = j
+		}
+	}
+	return best
 }

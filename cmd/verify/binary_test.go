@@ -94,7 +94,7 @@ func TestBinaryBadInput(t *testing.T) {
 		{[]string{"run", "--recipe", "gtzero", "--input", "1/8"}, "gray region"},
 		{[]string{"list", "extra"}, "list takes no arguments"},
 		{[]string{"run", "--recipe", "lookup"}, "run needs --input"},
-		{[]string{"run", "--recipe", "lookup", "--input", "2:1 x"}, "is not a symbol of the alphabet"},
+		{[]string{"run", "--recipe", "lookup", "--input", "2:1 x"}, `"x" is not q:v`},
 		// Query 3 points past the end of a length-2 input.
 		{[]string{"run", "--recipe", "lookup", "--input", "3:1 1:0", "--max-n", "3"}, "outside the domain"},
 		{[]string{"run", "--recipe", "lookup", "--input", "1:1 1:0 1:1", "--max-n", "2"}, "more than --max-n"},

@@ -8,6 +8,7 @@
 //	verify run --recipe NAME --input STRING       run one input, with its trace
 //	verify claims [--json] [--id ID --explain] [--errata]  the claim registry's verdicts
 //	verify bench [--case REGEX] [--quick]         performance figures beside bare baselines
+//	verify edelman --scores "s1, s2, …"           Edelman's lemma evaluated on one score vector
 //	verify format [NAME]                          describe a number format
 //	verify round --precision NAME VALUE...        round values to a format
 //
@@ -70,6 +71,10 @@ Usage:
                                                  the engine's performance figures, each beside its bare
                                                  baseline, with allocations and peak RSS (each case runs in
                                                  a process of its own); --quick: small sizes, a smoke test
+  verify edelman --scores "s1, s2, …" [--gamma G] [--json]
+                                                 Edelman's lemma on one score vector: its gap, the certified
+                                                 ‖hardmax(s) − softmax(s)‖₁, the bound 2n e^{−γ} and the sharp
+                                                 form 2S/(1 + S); a tied maximum (no gap) is bad input
   verify format [NAME]                           describe a number format (all without NAME)
   verify round --precision NAME VALUE...         round each VALUE (1/3, 0.1, 1e-3, 0x1p-3)
 
@@ -140,11 +145,13 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return cmdExport(args[1:], stdout)
 	case "bench":
 		return cmdBench(args[1:], stdout, stderr)
+	case "edelman":
+		return cmdEdelman(args[1:], stdout)
 	}
 	if strings.HasPrefix(args[0], "-") {
 		return cmdCheck(args, stdout)
 	}
-	return badInput("unknown command %q; commands: --recipe (check), check --model, list, run, claims, frontier, merge, export, bench, format, round, help", args[0])
+	return badInput("unknown command %q; commands: --recipe (check), check --model, list, run, claims, frontier, merge, export, bench, edelman, format, round, help", args[0])
 }
 
 // parsedArgs holds the flags and positional arguments of a subcommand.

@@ -199,3 +199,35 @@ func TestDocsRecipeTable(t *testing.T) {
 		t.Errorf("docs/recipes.md's recipe table is out of date: run\n  go run ./cmd/verify list --markdown\nand paste it between the markers")
 	}
 }
+
+// TestRunRationalValues: 'verify run' reads any rational value where a
+// construction copies one, compares c exactly, and marks the rounding y,
+// claimed for bits only, as not claimed; outside pred's [0, 1] it refuses
+// without --outside-domain (exit 2).
+func TestRunRationalValues(t *testing.T) {
+	out, errOut, status := runCmd("run", "--recipe", "lookup", "--input", "2:3/7 1:-5/2")
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	// Position 1 queries 2 (v_2 = −5/2), position 2 queries 1 (v_1 = 3/7).
+	for _, want := range [][]string{{"1", "2:3/7", "y=0", "c=-5/2", "y=not", "claimed", "c=-5/2", "ok"}, {"2", "1:-5/2", "y=5/14", "c=3/7", "y=not", "claimed", "c=3/7", "ok"}} {
+		if f := field(t, out, want[0]); strings.Join(f[:len(want)], " ") != strings.Join(want, " ") {
+			t.Errorf("row %s: %q, want %q", want[0], f, want)
+		}
+	}
+	if !strings.Contains(out, "y outside the claimed domain") {
+		t.Errorf("no note on y:\n%s", out)
+	}
+	out, _, status = runCmd("run", "--recipe", "lookup", "--input", "2:1.5 1:-1000", "--weighting", "smat")
+	if status != 0 || !strings.Contains(out, "c within 250") {
+		t.Errorf("SMAT (status %d): no bound max|v|/4 = 250 in\n%s", status, out)
+	}
+	_, errOut, status = runCmd("run", "--recipe", "pred", "--input", "0.25, 2")
+	if status != 2 || !strings.Contains(errOut, "v = 2 is outside [0, 1]") {
+		t.Errorf("pred on 2: status %d, %q", status, errOut)
+	}
+	_, errOut, status = runCmd("run", "--recipe", "cancel-residual", "--input", "1, 2", "--param", "W1=1 1", "--param", "W2=1 1; 1 1")
+	if status != 2 || !strings.Contains(errOut, "W2 is 2×2, but W1 is 1×2") || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("cancel-residual with a 2×2 W2 after a 1×2 W1: status %d, %q", status, errOut)
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math/big"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -145,7 +146,9 @@ func cmdRun(args []string, stdout io.Writer) error {
 	}
 	symbols := make([]string, n)
 	for i := range symbols {
-		if c.Stream != nil {
+		if i < len(c.Tokens) {
+			symbols[i] = c.Tokens[i]
+		} else if c.Stream != nil {
 			symbols[i] = strconv.Itoa(i + 1)
 		} else {
 			symbols[i] = m.Alphabet[c.Symbols[i]]
@@ -177,6 +180,7 @@ func cmdRun(args []string, stdout io.Writer) error {
 		if !ok {
 			verdict, wrong = "WRONG: "+why, wrong+1
 		}
+		verdict += noteText(m, want[i])
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", i+1, symbols[i], outputText(m, got), wantText(m, want[i]), verdict)
 	}
 	tw.Flush()
@@ -195,6 +199,36 @@ func parseCase(con *recipes.Construction, text string) (recipes.Case, error) {
 	}
 	syms, err := con.Model.Tokenize(text)
 	return recipes.Case{Symbols: syms}, err
+}
+
+// noteText names the bounds that depend on this input (a softmax
+// lookup's max_j |v_j|/4), and the outputs the recipe claims nothing
+// about on it, and why: those are shown, not compared.
+func noteText(m *model.Model, w recipes.Want) string {
+	var parts []string
+	for k, b := range w.Tol {
+		if b.Max != nil && w.Claimed(k) {
+			parts = append(parts, labelOf(m, k)+" within "+shortRat(b.Max))
+		}
+	}
+	for k, why := range w.Unclaimed {
+		if why != "" {
+			parts = append(parts, labelOf(m, k)+" outside the claimed domain: "+why)
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
+}
+
+// shortRat prints r as a fraction, or, when that is long (a value
+// rounded to a binary format), as a decimal of 6 digits.
+func shortRat(r *big.Rat) string {
+	if s := r.RatString(); len(s) <= 16 {
+		return s
+	}
+	return "≈" + new(big.Float).SetRat(r).Text('g', 6)
 }
 
 func outputText(m *model.Model, o model.PositionOutput) string {
