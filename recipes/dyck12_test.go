@@ -178,6 +178,18 @@ func TestDyck12Literal(t *testing.T) {
 			dyckWant(t, "dyck12 s "+tc.text, dyckOutputs(t, fix, "exact", tc.text, 1)[:1], "0")
 		}
 	}
+	// A non-member, rejected by both: "(()" has a = 1 0 0 after round 1;
+	// position 1 then searches right. The literal scores j/3 − (a_j − 1)
+	// give j = 3 (2 against 5/3), the corrected −j/3 + (a_j − 1) give
+	// j = 2 (−5/3 against −2); both are inactive, so position 1 stays
+	// active: s = 1/3, accept = 0.
+	for _, w := range recipes.Dyck12.Weightings {
+		for _, r := range []*recipes.Recipe{recipes.Dyck12Literal, recipes.Dyck12} {
+			m := construct(t, r, w, 3, nil).Model
+			dyckWant(t, r.Name+" accept (()", dyckOutputs(t, m, "exact", "(()", 0)[:1], "0")
+			dyckWant(t, r.Name+" s (()", dyckOutputs(t, m, "exact", "(()", 1)[:1], "1/3")
+		}
+	}
 	// And the checker finds it: the first failure of a sweep of the
 	// literal recipe is "(())", the first member needing round 2 in the
 	// enumeration order ("(" before ")").
