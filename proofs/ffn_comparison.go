@@ -46,9 +46,11 @@ func ffEqzeroEps(eps *big.Rat) *stream.FF { return blocks.EqZeroEps("x", "y", ep
 // polyhedron of its exact region (given as (lo, hi, value) intervals of
 // multiples of ε), for every ε.
 func ffExactRegions(build func(eps *big.Rat) *stream.FF, regions [][3]string) func() (*Evidence, error) {
-	return func() (*Evidence, error) {
+	// The regions' bounds are multiples of ε and the indicator's values do
+	// not scale, so the proof at ε = 1 covers every ε (ffEveryEps).
+	return ffEveryEps(build, 0, epsilons, func() (*Evidence, error) {
 		var cases []ffnCase
-		for _, e := range epsilons {
+		for _, e := range []string{"1"} {
 			eps := q(e)
 			for _, r := range regions {
 				lo, hi := ffScaled(r[0], eps), ffScaled(r[1], eps)
@@ -57,7 +59,7 @@ func ffExactRegions(build func(eps *big.Rat) *stream.FF, regions [][3]string) fu
 			}
 		}
 		return ffProveCases(cases)
-	}
+	})
 }
 
 // scaled is k·ε for the multiple k ("" stays unbounded).
@@ -155,24 +157,27 @@ func init() {
 	Register(
 		ffClaim("ffn.gtzero-eps.definition", ffSecCompare, "sec:comparison",
 			"GTZero_ε (W1 = [1; 1], b1 = [0; −ε], W2 = [1/ε, −1/ε]) is 0 for x ≤ 0, x/ε for 0 < x < ε (gray), 1 for x ≥ ε",
-			"x ∈ ℝ, ε ∈ {1/4, 1, 3}", Holds, proveAt(epsilons, ffGtzeroEps, ffGtzeroPieces)),
+			"x ∈ ℝ and every ε > 0 (the region proof at ε = 1, and positive homogeneity)", Proved,
+			ffEveryEps(ffGtzeroEps, 0, epsilons, proveAt([]string{"1"}, ffGtzeroEps, ffGtzeroPieces))),
 		ffClaim("ffn.gezero-eps.definition", ffSecCompare, "sec:comparison",
 			"GEZero_ε (W1 = [1; 1], b1 = [ε; 0], W2 = [1/ε, −1/ε]) is 0 for x ≤ −ε, 1 + x/ε for −ε < x < 0 (gray), 1 for x ≥ 0",
-			"x ∈ ℝ, ε ∈ {1/4, 1, 3}", Holds, proveAt(epsilons, ffGezeroEps, ffGezeroPieces)),
+			"x ∈ ℝ and every ε > 0 (the region proof at ε = 1, and positive homogeneity)", Proved,
+			ffEveryEps(ffGezeroEps, 0, epsilons, proveAt([]string{"1"}, ffGezeroEps, ffGezeroPieces))),
 		ffClaim("ffn.eqzero-eps.definition", ffSecCompare, "sec:comparison",
 			"EqZero_ε (W1 = [1; 1; 1], b1 = [ε; 0; −ε], W2 = [1/ε, −2/ε, 1/ε]) is 0 for |x| ≥ ε, 1 − |x/ε| for 0 < |x| < ε (gray), 1 at x = 0",
-			"x ∈ ℝ, ε ∈ {1/4, 1, 3}", Holds, proveAt(epsilons, ffEqzeroEps, ffEqzeroPieces)),
+			"x ∈ ℝ and every ε > 0 (the region proof at ε = 1, and positive homogeneity)", Proved,
+			ffEveryEps(ffEqzeroEps, 0, epsilons, proveAt([]string{"1"}, ffEqzeroEps, ffEqzeroPieces))),
 		ffClaim("ffn.gtzero-eps.indicator", ffSecCompare, "sec:comparison",
 			"GTZero_ε computes 𝕀[x > 0] exactly outside the gray region",
-			"x ≤ 0 and x ≥ ε as separate polyhedra, ε ∈ {1/4, 1, 3}", Holds,
+			"x ≤ 0 and x ≥ ε as separate polyhedra, every ε > 0 (the proof at ε = 1, and positive homogeneity)", Proved,
 			ffExactRegions(ffGtzeroEps, [][3]string{{"", "0", "0"}, {"1", "", "1"}})),
 		ffClaim("ffn.gezero-eps.indicator", ffSecCompare, "sec:comparison",
 			"GEZero_ε computes 𝕀[x ≥ 0] exactly outside the gray region",
-			"x ≤ −ε and x ≥ 0 as separate polyhedra, ε ∈ {1/4, 1, 3}", Holds,
+			"x ≤ −ε and x ≥ 0 as separate polyhedra, every ε > 0 (the proof at ε = 1, and positive homogeneity)", Proved,
 			ffExactRegions(ffGezeroEps, [][3]string{{"", "-1", "0"}, {"0", "", "1"}})),
 		ffClaim("ffn.eqzero-eps.indicator", ffSecCompare, "sec:comparison",
 			"EqZero_ε computes 𝕀[x = 0] exactly outside the gray region",
-			"x ≤ −ε, x = 0 and x ≥ ε as separate polyhedra, ε ∈ {1/4, 1, 3}", Holds,
+			"x ≤ −ε, x = 0 and x ≥ ε as separate polyhedra, every ε > 0 (the proof at ε = 1, and positive homogeneity)", Proved,
 			ffExactRegions(ffEqzeroEps, [][3]string{{"", "-1", "0"}, {"0", "0", "1"}, {"1", "", "0"}})),
 		ffClaim("ffn.gtzero.definition", ffSecCompare, "sec:comparison",
 			"GTZero(x, ε) (W1 = [[1, 0], [1, −1]], W2 = [1, −1]) is 0 for x ≤ 0, x for 0 < x < ε (gray), ε for x ≥ ε",

@@ -45,16 +45,9 @@ func init() {
 			}},
 		&Claim{ID: "ln.clip.exact", Section: "Amplification", Label: "sec:layernorm_amplify",
 			Statement: "clip_δ with W1 = [1; 1], b1 = [δ; −δ], W2 = [1, −1], b2 = −δ clips its input to [−δ, δ]",
-			Domain:    "x ∈ ℝ, δ ∈ {1/4, 1/2, 1, 3}",
-			Recorded:  Holds,
-			Check: lnxDeltas(proveAt([]string{"1/4", "1/2", "1", "3"}, func(d *big.Rat) *stream.FF { return blocks.Clip("x", "y", d) },
-				func(d *big.Rat) []cpwl.Piece {
-					ds, nd := d.RatString(), new(big.Rat).Neg(d).RatString()
-					return []cpwl.Piece{
-						piece(halfspaces(1, []string{"1", nd}), affine([][]string{{"0"}}, nd)),
-						piece(halfspaces(1, []string{"-1", ds}, []string{"1", ds}), affine([][]string{{"1"}})),
-						piece(halfspaces(1, []string{"-1", nd}), affine([][]string{{"0"}}, ds))}
-				}))},
+			Domain:    "x ∈ ℝ and every δ > 0 (the region proof at δ = 1, and positive homogeneity)",
+			Recorded:  Proved,
+			Check:     lnxDeltas(ffEveryEps(lnxClip, 1, []string{"1/4", "1/2", "3"}, proveAt([]string{"1"}, lnxClip, lnxClipPieces)))},
 		&Claim{ID: "ln.amplify.literal", Section: "Amplification", Label: "sec:layernorm_amplify",
 			Statement: "as printed: for x ∈ ℝ^d with |x_c| ≥ δ and zero mean, clipping every component to ±δ (clip_δ) and applying LN (ε = 0, β = 0, γ = 1) \"will normalize all activations to ±1\"",
 			Domain:    "the recipe amplify-literal, δ = 1/2, d = 5, exact arithmetic",
@@ -70,6 +63,17 @@ func init() {
 	)
 }
 
+func lnxClip(d *big.Rat) *stream.FF { return blocks.Clip("x", "y", d) }
+
+// lnxClipPieces is clip_δ as printed: −δ for x ≤ −δ, x between, δ above.
+func lnxClipPieces(d *big.Rat) []cpwl.Piece {
+	ds, nd := d.RatString(), new(big.Rat).Neg(d).RatString()
+	return []cpwl.Piece{
+		piece(halfspaces(1, []string{"1", nd}), affine([][]string{{"0"}}, nd)),
+		piece(halfspaces(1, []string{"-1", ds}, []string{"1", ds}), affine([][]string{{"1"}})),
+		piece(halfspaces(1, []string{"-1", nd}), affine([][]string{{"0"}}, ds))}
+}
+
 // lnxDeltas relabels the parameter of proveAt's evidence (which calls it
 // ε) as δ.
 func lnxDeltas(check func() (*Evidence, error)) func() (*Evidence, error) {
@@ -78,6 +82,7 @@ func lnxDeltas(check func() (*Evidence, error)) func() (*Evidence, error) {
 		if ev != nil {
 			ev.Summary = strings.ReplaceAll(ev.Summary, "ε = ", "δ = ")
 			ev.Summary = strings.ReplaceAll(ev.Summary, "each ε", "each δ")
+			ev.Summary = strings.ReplaceAll(ev.Summary, "ε", "δ")
 		}
 		return ev, err
 	}
