@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"os"
@@ -133,30 +134,67 @@ func TestBinaryBadFiles(t *testing.T) {
 func TestBinaryInterrupt(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "f.json")
-	for _, args := range [][]string{
-		{"frontier", "--recipe", "lookup", "--precision", "113", "--max-n", "8192", "--out", out},
-		{"--recipe", "lookup", "--precision", "113", "--max-n", "8192"},
+	// The check streams a row per length: it is interrupted once length 8
+	// is reported, however loaded the machine (a fixed wait would come too
+	// early on a slow one). The frontier prints its table at the end, so
+	// it is given the time the check took to reach length 8, and its
+	// table must say how far it got.
+	var toLength8 time.Duration
+	for _, tc := range []struct {
+		args     []string
+		streams  bool
+		reported string
+	}{
+		{[]string{"--recipe", "lookup", "--precision", "113", "--max-n", "8192"}, true, " 8 "},
+		{[]string{"frontier", "--recipe", "lookup", "--precision", "113", "--max-n", "8192", "--out", out}, false, "lengths checked"},
 	} {
-		cmd := exec.Command(verifyBin, args...)
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		cmd := exec.Command(verifyBin, tc.args...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		pipe, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		// Long enough for the small lengths to be checked, far less than
-		// the sweep to 8192 at 113 bits takes.
-		time.Sleep(1500 * time.Millisecond)
+		var stdout strings.Builder
+		reached, done := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(done)
+			sc := bufio.NewScanner(pipe)
+			signalled := false
+			for sc.Scan() {
+				stdout.WriteString(sc.Text() + "\n")
+				if f := strings.Fields(sc.Text()); !signalled && len(f) > 0 && f[0] == "8" {
+					signalled = true
+					close(reached)
+				}
+			}
+		}()
+		if tc.streams {
+			select {
+			case <-reached:
+				toLength8 = time.Since(start)
+			case <-time.After(2 * time.Minute):
+				t.Errorf("%q: length 8 not reported within 2 minutes", tc.args)
+			}
+		} else {
+			time.Sleep(max(toLength8, 500*time.Millisecond))
+		}
 		cmd.Process.Signal(os.Interrupt)
-		err := cmd.Wait()
+		<-done
+		err = cmd.Wait()
 		var exit *exec.ExitError
 		if !errors.As(err, &exit) || exit.ExitCode() != 1 {
-			t.Errorf("%q: %v, want exit status 1", args, err)
+			t.Errorf("%q: %v, want exit status 1", tc.args, err)
 		}
 		if !strings.Contains(stderr.String(), "interrupted") || strings.Count(stderr.String(), "\n") != 1 {
-			t.Errorf("%q: stderr %q", args, stderr.String())
+			t.Errorf("%q: stderr %q", tc.args, stderr.String())
 		}
-		if !strings.Contains(stdout.String(), "lookup") || !strings.Contains(stdout.String(), " 8") {
-			t.Errorf("%q: the lengths checked are not reported:\n%s", args, stdout.String())
+		if !strings.Contains(stdout.String(), "lookup") || !strings.Contains(stdout.String(), tc.reported) {
+			t.Errorf("%q: the lengths checked are not reported:\n%s", tc.args, stdout.String())
 		}
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
