@@ -44,22 +44,17 @@ func ffIdentityCases(ds ...int) []ffnCase {
 
 var ffScaleConstants = []string{"0", "1", "-3/2", "7", "1/3"}
 
-// ffScaleCases: c·x by the identity postmultiplied by c (blocks.Scale) and
-// premultiplied by c (the identity block with W1 scaled by c), on ℝ.
-func ffScaleCases(build func(c *big.Rat) *stream.FF) []ffnCase {
-	var cs []ffnCase
-	for _, c := range ffScaleConstants {
-		cs = append(cs, ffnCase{label: "post c = " + c, f: build(q(c)), domain: space(1),
-			pieces: []cpwl.Piece{piece(space(1), ffLine(c, "0"))}})
-		pre := blocks.Identity([]string{"x"}, []string{"y"})
-		pre.W1 = pre.W1.Scale(numeric.Lit(q(c)))
-		cs = append(cs, ffnCase{label: "pre c = " + c, f: pre, domain: space(1),
-			pieces: []cpwl.Piece{piece(space(1), ffLine(c, "0"))}})
-	}
-	return cs
+func ffScaleBlock(c *big.Rat) *stream.FF { return blocks.Scale([]string{"x"}, []string{"y"}, c) }
+
+// ffPreScaleBlock is the identity premultiplied by c: W1 scaled.
+func ffPreScaleBlock(c *big.Rat) *stream.FF {
+	pre := ffIdentityBlock(1)
+	pre.W1 = pre.W1.Scale(numeric.Lit(c))
+	return pre
 }
 
-func ffScaleBlock(c *big.Rat) *stream.FF { return blocks.Scale([]string{"x"}, []string{"y"}, c) }
+// ffIdentityBlock is eqn:ffwd_id_parallel_d2's identity on ℝ^d.
+func ffIdentityBlock(d int) *stream.FF { return blocks.Identity(ffNames("x", d), ffNames("y", d)) }
 
 func ffMinCase(f *stream.FF) ffnCase {
 	return ffnCase{label: "min", f: f, domain: space(2), pieces: []cpwl.Piece{
@@ -103,18 +98,12 @@ func init() {
 			"x ∈ ℝ", Proved, ffAll(ffIdentityCases(1)...)),
 		ffClaim("ffn.identity.vector", ffSecIdentity, "sec:ffnn_identity",
 			"eqn:ffwd_id_parallel_d2: W1 = [I^d; −I^d], W2 = [I^d, −I^d], b = 0 computes id on ℝ^d",
-			"x ∈ ℝ^d, d = 2, 3, 4", Holds, ffAll(ffIdentityCases(2, 3, 4)...)),
+			"x ∈ ℝ^d, every d ≥ 1 (the proof at d = 1, coordinatewise)", Proved, ffEveryWidth(ffIdentityBlock, []int{2, 3, 4, 16}, ffAll(ffIdentityCases(1)...))),
 		ffClaim("ffn.zero.residual", ffSecIdentity, "sec:ffnn_identity",
 			"the zero FFN (all weights and biases 0) satisfies x + zero(x) = x",
-			"x ∈ ℝ^d, d = 1, 2, 3: zero(x) = 0 on all of ℝ^d", Holds,
-			func() (*Evidence, error) {
-				var cs []ffnCase
-				for d := 1; d <= 3; d++ {
-					cs = append(cs, ffnCase{label: fmt.Sprintf("d = %d", d), f: blocks.Zero(ffNames("x", d)), domain: space(d),
-						pieces: []cpwl.Piece{piece(space(d), ffIdentityMap(d, "0"))}})
-				}
-				return ffProveCases(cs)
-			}),
+			"x ∈ ℝ^d, every d ≥ 1: zero(x) = 0 (the proof at d = 1, coordinatewise)", Proved,
+			ffEveryWidth(func(d int) *stream.FF { return blocks.Zero(ffNames("x", d)) }, []int{2, 3, 16},
+				ffAll(ffnCase{label: "d = 1", f: blocks.Zero(ffNames("x", 1)), domain: space(1), pieces: []cpwl.Piece{piece(space(1), ffIdentityMap(1, "0"))}}))),
 		ffClaim("ffn.min.exact", ffSecMinMax, "sec:ffnn_minmax",
 			"min(x, y) = ReLU(x) − ReLU(−x) − ReLU(x − y) with W1 = [[1,0],[−1,0],[1,−1]], W2 = [1,−1,−1]",
 			"(x, y) ∈ ℝ²", Proved, ffOne(ffMinCase(blocks.Min("x", "y", "min")))),
@@ -134,7 +123,7 @@ func init() {
 			"(x, y) ∈ ℝ²", Proved, ffOne(ffSubCase(ffXY(blocks.Sub)))),
 		ffClaim("ffn.scale.exact", ffSecMul, "sec:ffnn_multiplication",
 			"multiplication by a constant c: the identity recipe with the routing lemma to premultiply or postmultiply by c computes c·x",
-			"x ∈ ℝ, c ∈ {0, 1, −3/2, 7, 1/3}, both postmultiplied (W2 scaled) and premultiplied (W1 scaled)", Holds,
-			func() (*Evidence, error) { return ffProveCases(ffScaleCases(ffScaleBlock)) }),
+			"x ∈ ℝ and every c ∈ ℚ, both postmultiplied (W2 scaled) and premultiplied (W1 scaled): the identity's proof and the scaling", Proved,
+			ffEveryConstant(ffScaleBlock, ffPreScaleBlock, ffScaleConstants, ffIdentityBlock(1))),
 	)
 }

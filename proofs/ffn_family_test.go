@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes/stream"
 )
 
@@ -45,5 +46,61 @@ func TestEveryEpsNeedsThePrintedScaling(t *testing.T) {
 		case tc.want == Proved && !strings.HasPrefix(ev.Summary, "for every ε > 0"):
 			t.Errorf("%s: summary %q does not claim every ε", tc.name, ev.Summary)
 		}
+	}
+}
+
+// TestEveryWidthNeedsACoordinatewiseBlock: the proof at d = 1 extends to
+// every d only for a block whose outputs each read their own coordinate
+// through f_1's units; an identity with a cross term (y_1 also reading
+// x_2) or with output 2 computed otherwise must be refused.
+func TestEveryWidthNeedsACoordinatewiseBlock(t *testing.T) {
+	atOne := ffAll(ffIdentityCases(1)...)
+	cross := func(d int) *stream.FF {
+		f := ffIdentityBlock(d)
+		if d > 1 {
+			f.W1 = f.W1.Scale(numeric.LitInt(1)) // a copy: the block's own matrix stays
+			f.W1.Set(0, 1, numeric.LitInt(1))    // unit 1 reads x_1 + x_2
+		}
+		return f
+	}
+	doubled := func(d int) *stream.FF {
+		f := ffIdentityBlock(d)
+		if d > 1 {
+			f.W2 = f.W2.Scale(numeric.LitInt(2)) // y = 2x: not f_1 per coordinate
+		}
+		return f
+	}
+	for _, tc := range []struct {
+		name    string
+		build   func(int) *stream.FF
+		wantErr string
+	}{
+		{"identity", ffIdentityBlock, ""},
+		{"cross term", cross, "not coordinatewise"},
+		{"doubled", doubled, "is computed by units"},
+	} {
+		ev, err := ffEveryWidth(tc.build, []int{2, 3}, atOne)()
+		switch {
+		case tc.wantErr == "" && (err != nil || ev.Verdict != Proved):
+			t.Errorf("%s: %v %v, want PROVED", tc.name, ev, err)
+		case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+			t.Errorf("%s: error %v, want one saying %q", tc.name, err, tc.wantErr)
+		}
+	}
+}
+
+// TestEveryConstantNeedsTheScaling: c·x for every c rests on the blocks
+// being c times the identity; a "scaled" block that ignores c is refused.
+func TestEveryConstantNeedsTheScaling(t *testing.T) {
+	ignores := func(*big.Rat) *stream.FF { return ffIdentityBlock(1) }
+	if _, err := ffEveryConstant(ignores, ffPreScaleBlock, []string{"7"}, ffIdentityBlock(1))(); err == nil || !strings.Contains(err.Error(), "post W2") {
+		t.Errorf("a post-scaling that ignores c: error %v, want post W2 named", err)
+	}
+	if _, err := ffEveryConstant(ffScaleBlock, ignores, []string{"7"}, ffIdentityBlock(1))(); err == nil || !strings.Contains(err.Error(), "pre W1") {
+		t.Errorf("a pre-scaling that ignores c: error %v, want pre W1 named", err)
+	}
+	ev, err := ffEveryConstant(ffScaleBlock, ffPreScaleBlock, []string{"7", "-3/2"}, ffIdentityBlock(1))()
+	if err != nil || ev.Verdict != Proved {
+		t.Errorf("the printed scalings: %v %v, want PROVED", ev, err)
 	}
 }
