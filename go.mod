@@ -6,6 +6,7 @@ require (
 	github.com/ALTree/bigfloat v0.2.0
 	github.com/google/go-cmp v0.7.0
 	github.com/leanovate/gopter v0.2.11
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	gonum.org/v1/plot v0.17.0
 )
 

@@ -122,13 +122,17 @@ import (
 //     label for argmax and softmax), labels (required for argmax and
 //     softmax; for readout optional names of the rows).
 //
-// A matrix is a list of rows, each a list of weights. Every weight is a
-// JSON string: an exact rational "-3/7", "0", "12", or an irrational
-// constant in numeric's expression syntax, "log(512)/(1/4)",
-// "sqrt(2)*(-1/3)" (see weightText for the grammar, which has no
-// decimals). Reading is strict: an unknown or repeated field, a missing
-// one, a wrong JSON type, a matrix of the wrong shape, a weight that does
-// not parse or has no real value ("1/0", "log(0)", "NaN"), an unknown
+// A matrix is a list of rows, each a list of weights. WriteJSON writes
+// every weight as a JSON string: an exact rational "-3/7", "0", "12", or
+// an irrational constant in numeric's expression syntax,
+// "log(512)/(1/4)", "sqrt(2)*(-1/3)" (see weightText for the grammar).
+// ReadJSON also reads exact decimals, "0.25" or "-1.5e-3", and JSON
+// numbers, from their text: 0.1 is exactly 1/10, never the float64
+// nearest to it. docs/model-format.md specifies the format in full, and
+// docs/model.schema.json is its JSON Schema. Reading is strict: an
+// unknown or repeated field, a missing one, a wrong JSON type, a matrix
+// of the wrong shape, a weight that does not parse or has no real value
+// ("1/0", "log(0)", "NaN", "1e999999999"), an unknown
 // name of a mask, weighting, activation, norm placement or output kind,
 // and anything after the JSON object are errors naming the field's path,
 // like layers[2].attention.heads[0].query[3]. Sizes are checked against

@@ -448,9 +448,17 @@ func TestFileParseWeightErrors(t *testing.T) {
 		{"sqrt(-2)*pi", "no real value"},
 		{"exp(exp(exp(100)))", "no real value"},
 		{"exp(" + strings.Repeat("pi*", 60) + "pi)", "no real value"},
-		{"1.5", "without decimals"},
-		{"1e3", "without decimals"},
-		{"0x1p3", "without decimals"},
+		{"0x1p3", "without hex floats"},
+		{".5", "without hex floats"},
+		{"1.", "a decimal point needs digits after it"},
+		{"1e", "an exponent needs digits"},
+		{"1e+", "an exponent needs digits"},
+		{"1.5e-", "an exponent needs digits"},
+		{"1e401", "exponent 401 out of range (at most ±400)"},
+		{"1e-999999999", "exponent 999999999 out of range"},
+		{"1e" + strings.Repeat("9", 30), "out of range"},
+		{"1.5.5", `unexpected ".5"`},
+		{"1e5e5", `unexpected "e5"`},
 		{"2+", "unexpected end"},
 		{"(1", "missing )"},
 		{"1)", `unexpected ")"`},
@@ -474,12 +482,17 @@ func TestFileParseWeightErrors(t *testing.T) {
 // withField returns the model file data with the field at path (like
 // "layers[0].attention.heads[0].query") set to the JSON value, or deleted
 // when value is "". Objects lose their field order, which files need not
-// keep. A path that does not lead to an existing object fails the test, so
-// that no test checks an unchanged file.
+// keep; numbers keep their text. A path that does not lead to an existing
+// object fails the test, so that no test checks an unchanged file.
 func withField(t *testing.T, data []byte, path, value string) []byte {
 	t.Helper()
+	unmarshal := func(data []byte, v any) error {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		return dec.Decode(v)
+	}
 	var root any
-	if err := json.Unmarshal(data, &root); err != nil {
+	if err := unmarshal(data, &root); err != nil {
 		t.Fatal(err)
 	}
 	parts := strings.Split(path, ".")
@@ -499,7 +512,7 @@ func withField(t *testing.T, data []byte, path, value string) []byte {
 				delete(obj, name)
 			} else {
 				var v any
-				if err := json.Unmarshal([]byte(value), &v); err != nil {
+				if err := unmarshal([]byte(value), &v); err != nil {
 					t.Fatalf("%s: bad value %s: %v", path, value, err)
 				}
 				obj[name] = v
@@ -519,7 +532,7 @@ func withField(t *testing.T, data []byte, path, value string) []byte {
 			}
 			if last && idx == "" {
 				var v any
-				if err := json.Unmarshal([]byte(value), &v); err != nil {
+				if err := unmarshal([]byte(value), &v); err != nil {
 					t.Fatalf("%s: bad value %s: %v", path, value, err)
 				}
 				arr[i] = v
@@ -578,8 +591,9 @@ func TestFileReadErrors(t *testing.T) {
 		{"bias length", set(tiny, "layers[0].feed_forward.b1", `["0", "1"]`), "layers[0].feed_forward.b1: 2 entries, want 1 (hidden units, the rows of w1)"},
 		{"NaN weight", set(tiny, head+".key[0]", `["0", "NaN"]`), head + `.key[0][1]: weight "NaN"`},
 		{"1/0 weight", set(tiny, head+".key[0]", `["0", "1/0"]`), head + `.key[0][1]: "1/0" has no real value: 1/0: division by zero`},
-		{"decimal weight", set(tiny, head+".key[0]", `["0", "0.5"]`), head + `.key[0][1]: weight "0.5" at offset 1: unexpected ".5"`},
-		{"number weight", set(tiny, head+".key[0]", `["0", 0.5]`), head + `.key[0][1]: a number, want a weight as a string`},
+		{"malformed decimal", set(tiny, head+".key[0]", `["0", "0.5e"]`), head + `.key[0][1]: weight "0.5e" at offset 4: an exponent needs digits`},
+		{"exponent bomb", set(tiny, head+".key[0]", `["0", 1e999999999]`), head + `.key[0][1]: weight "1e999999999" at offset 2: exponent 999999999 out of range (at most ±400)`},
+		{"boolean weight", set(tiny, head+".key[0]", `["0", true]`), head + `.key[0][1]: a boolean, want a weight: a number or a string like "-3/7"`},
 		{"irrational without a value", set(tiny, "layers[0].attention.temperature", `"1/log(1)"`), `layers[0].attention.temperature: "1/log(1)"`},
 		{"unknown weighting", set(tiny, "layers[0].attention.weighting", `"hardmax"`), `layers[0].attention.weighting: unknown weighting "hardmax" (known: softmax, lhardmax, rhardmax, avghardmax)`},
 		{"unknown mask", set(tiny, "layers[0].attention.mask", `"causal"`), `layers[0].attention.mask: unknown mask "causal"`},
@@ -702,6 +716,14 @@ func jsonSeeds(t testing.TB) [][]byte {
 	for _, fm := range fileModels() {
 		seeds = append(seeds, writeJSON(t, fm.m, fm.maxN))
 	}
+	// A file written elsewhere, with decimals as strings, as numbers and
+	// inside expressions.
+	dec := bytes.Replace(seeds[0], []byte(`["0", "-3/7"]`), []byte(`["-2.0*pi", -1.5e-3]`), 1)
+	dec = bytes.Replace(dec, []byte(`"1/log(24)"`), []byte(`"0.5/log(2.4e1)"`), 1)
+	if bytes.Equal(dec, seeds[0]) {
+		t.Fatal("the decimal seed is the tiny file")
+	}
+	seeds = append(seeds, dec)
 	return append(seeds, []byte(`{}`), []byte(`{"format": "transformer-cookbook-model", "version": 1}`), []byte(`[`), []byte("\"\\u00"))
 }
 
@@ -756,4 +778,75 @@ func mutations(seeds [][]byte, count int) [][]byte {
 		out[c] = data
 	}
 	return out
+}
+
+// TestFileExactDecimals checks that decimals, as strings and as JSON
+// numbers, read as the exact rational their text names (the values are
+// worked out by hand: 1.5e-3 = 15/10⁴ = 3/2000), and that each malformed
+// one is refused with one error naming its field.
+func TestFileExactDecimals(t *testing.T) {
+	tenTo324 := new(big.Int).Exp(big.NewInt(10), big.NewInt(324), nil)
+	tests := []struct {
+		text string // the weight's JSON: a string or a number
+		want *big.Rat
+	}{
+		{`"0.1"`, big.NewRat(1, 10)},
+		{`0.1`, big.NewRat(1, 10)},
+		{`"0.25"`, big.NewRat(1, 4)},
+		{`-0.25`, big.NewRat(-1, 4)},
+		{`"-1.5e-3"`, big.NewRat(-3, 2000)},
+		{`-1.5e-3`, big.NewRat(-3, 2000)},
+		{`"1e2"`, big.NewRat(100, 1)},
+		{`1E+2`, big.NewRat(100, 1)},
+		{`2.50e-0`, big.NewRat(5, 2)},
+		{`"007.100"`, big.NewRat(71, 10)},
+		{`3`, big.NewRat(3, 1)},
+		{`-0`, new(big.Rat)},
+		{`0.000`, new(big.Rat)},
+		// The float64 nearest 0.1, written out, is not 1/10: the reader
+		// keeps every digit.
+		{`0.1000000000000000055511151231257827021181583404541015625`, new(big.Rat).SetFrac(big.NewInt(3602879701896397), new(big.Int).Lsh(big.NewInt(1), 55))},
+		{`5e-324`, new(big.Rat).SetFrac(big.NewInt(5), tenTo324)},
+		{`"1e400"`, new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(400), nil))},
+		{`"0.5/3"`, big.NewRat(1, 6)},
+	}
+	tiny := writeJSON(t, tinyModel(), 3)
+	path := "layers[0].attention.heads[0].key[0]"
+	for _, tt := range tests {
+		data := withField(t, tiny, path, `["0", `+tt.text+`]`)
+		m, _, err := ReadJSON(bytes.NewReader(data))
+		if err != nil {
+			t.Errorf("%s: %v", tt.text, err)
+			continue
+		}
+		got := m.Layers[0].Attention.Heads[0].K.At(0, 1)
+		r, ok, err := got.Rat()
+		if err != nil || !ok || r.Cmp(tt.want) != 0 {
+			t.Errorf("%s reads as %v (rational %v, %v), want exactly %s", tt.text, got, ok, err, tt.want.RatString())
+		}
+	}
+	// Inside an expression, and in the scalars ε and τ.
+	for _, tt := range []struct{ field, text, want string }{
+		{"layers[0].attention.temperature", `"0.5*log(24)"`, "(1/2)*log(24)"},
+		{"layers[0].attention.temperature", `0.125`, "1/8"},
+	} {
+		m, _, err := ReadJSON(bytes.NewReader(withField(t, tiny, tt.field, tt.text)))
+		if err != nil {
+			t.Errorf("%s = %s: %v", tt.field, tt.text, err)
+			continue
+		}
+		if got := m.Layers[0].Attention.Temperature.String(); got != tt.want {
+			t.Errorf("%s = %s reads as %s, want %s", tt.field, tt.text, got, tt.want)
+		}
+	}
+	for _, bad := range []string{`"1e"`, `"0x1p3"`, `"1/0"`, `"NaN"`, `"inf"`, `"1e999999999"`, `1e999999999`, `"1e-401"`, `"1,5"`, `"1.e3"`, `""`} {
+		_, _, err := ReadJSON(bytes.NewReader(withField(t, tiny, path, `["0", `+bad+`]`)))
+		if err == nil {
+			t.Errorf("%s: read, want an error", bad)
+			continue
+		}
+		if msg := err.Error(); !strings.HasPrefix(msg, path+"[1]: ") || strings.Contains(msg, "\n") {
+			t.Errorf("%s: error %q, want one line starting with the field's path %s[1]", bad, msg, path)
+		}
+	}
 }

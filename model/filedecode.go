@@ -201,11 +201,18 @@ func (d *decoder) scalar(o *jsonObject, key string) numeric.Expr {
 	return d.weight(v, path)
 }
 
-// weight parses one weight of the tree.
+// weight parses one weight of the tree: a string, or a JSON number,
+// which is read from its text (the tree keeps it), exactly like the
+// string of the same text: 0.1 is 1/10.
 func (d *decoder) weight(v any, path string) numeric.Expr {
-	s, isStr := v.(string)
-	if !isStr {
-		d.failf(path, "%s, want a weight as a string like \"-3/7\"", jsonType(v))
+	var s string
+	switch x := v.(type) {
+	case string:
+		s = x
+	case json.Number:
+		s = string(x)
+	default:
+		d.failf(path, "%s, want a weight: a number or a string like \"-3/7\"", jsonType(v))
 		return numeric.Expr{}
 	}
 	e, err := parseWeight(s)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/transformer-cookbook/verify/numeric"
@@ -13,13 +14,15 @@ import (
 // fraction ("-3/7", "0", "12"), an irrational constant as the expression
 // numeric.Expr.String prints ("log(512)/(1/4)", "sqrt(2)*(-1/3)").
 //
-// The reader accepts exactly the language that String prints — integers,
-// pi, sqrt log exp sin cos, + - * /, unary minus and parentheses — and no
-// decimals, exponents or hex floats: a weight's size in memory is then
-// linear in its length in the file, whereas "1e99999" would be 330,000
-// bits from seven bytes. A weight's text is also bounded in length and in
-// nesting, so that no file makes the reader recurse or allocate without
-// bound.
+// The reader accepts the language that String prints — integers, pi,
+// sqrt log exp sin cos, + - * /, unary minus and parentheses — and exact
+// decimals ("0.25", "-1.5e-3", "1E+2"), which a file written by another
+// tool holds: "0.1" is exactly 1/10, never the float64 nearest to it. A
+// decimal's exponent is bounded by maxDecimalExponent, so that a weight's
+// size in memory stays linear in its length in the file, whereas
+// "1e99999" would be 330,000 bits from seven bytes; hex floats are not
+// read. A weight's text is also bounded in length and in nesting, so that
+// no file makes the reader recurse or allocate without bound.
 //
 // Reading is canonical, so that an Expr written and read back prints the
 // same: a negated integer literal ("-3") becomes the literal −3, and an
@@ -39,6 +42,11 @@ const (
 	// checkBits is the precision of the enclosure that checks an
 	// irrational weight has a real value.
 	checkBits = 64
+	// maxDecimalExponent bounds |e| in a decimal "m.fe±x": every finite
+	// number of the IEEE formats up to float64 prints in shortest form
+	// with |e| ≤ 324 (5e-324 is the smallest), so no float written by
+	// Python or numpy is refused, and 10^400 is 1,329 bits.
+	maxDecimalExponent = 400
 )
 
 // weightText returns the text of e in a model file: its exact fraction
@@ -349,20 +357,67 @@ func (p *weightParser) atom() (operand, error) {
 		return p.node(f(x.e), x)
 	case c >= '0' && c <= '9':
 		start := p.pos
-		for p.pos < len(p.src) && p.src[p.pos] >= '0' && p.src[p.pos] <= '9' {
-			p.pos++
+		p.digits()
+		if p.pos == len(p.src) || strings.IndexByte(".eE", p.src[p.pos]) < 0 {
+			n, _ := new(big.Int).SetString(p.src[start:p.pos], 10)
+			return operand{e: numeric.Lit(new(big.Rat).SetInt(n)), kind: natural}, nil
 		}
-		n, _ := new(big.Int).SetString(p.src[start:p.pos], 10)
-		return operand{e: numeric.Lit(new(big.Rat).SetInt(n)), kind: natural}, nil
+		return p.decimal(start)
 	}
 	return operand{}, p.unexpected()
+}
+
+// digits skips a run of decimal digits, and reports how many.
+func (p *weightParser) digits() int {
+	start := p.pos
+	for p.pos < len(p.src) && p.src[p.pos] >= '0' && p.src[p.pos] <= '9' {
+		p.pos++
+	}
+	return p.pos - start
+}
+
+// decimal reads the rest of a decimal whose integer digits start at
+// start and end at p.pos: digits ("." digits)? (("e" | "E") ("+" | "-")?
+// digits)?, as JSON writes a number, read exactly. It is a compound
+// operand, never folded into a fraction: "0.5/3" is the quotient, whose
+// value is the same.
+func (p *weightParser) decimal(start int) (operand, error) {
+	if p.pos < len(p.src) && p.src[p.pos] == '.' {
+		p.pos++
+		if p.digits() == 0 {
+			return operand{}, p.errorf("a decimal point needs digits after it")
+		}
+	}
+	if p.pos < len(p.src) && (p.src[p.pos] == 'e' || p.src[p.pos] == 'E') {
+		p.pos++
+		if p.pos < len(p.src) && (p.src[p.pos] == '+' || p.src[p.pos] == '-') {
+			p.pos++
+		}
+		expStart := p.pos
+		if p.digits() == 0 {
+			return operand{}, p.errorf("an exponent needs digits")
+		}
+		// Checked before big.Rat sees the text, which would compute
+		// 10^e for any e.
+		exp := strings.TrimLeft(p.src[expStart:p.pos], "0")
+		if e, _ := strconv.Atoi(exp); len(exp) > 3 || e > maxDecimalExponent {
+			digits := p.src[expStart:p.pos]
+			p.pos = expStart
+			return operand{}, p.errorf("exponent %s out of range (at most ±%d)", abbreviate(digits), maxDecimalExponent)
+		}
+	}
+	r, ok := new(big.Rat).SetString(p.src[start:p.pos])
+	if !ok {
+		return operand{}, p.errorf("%q is not a decimal", abbreviate(p.src[start:p.pos]))
+	}
+	return operand{e: numeric.Lit(r)}, nil
 }
 
 // unexpected reports the text at the current offset, with a hint when it
 // looks like the rest of a decimal or a float.
 func (p *weightParser) unexpected() error {
-	if p.pos < len(p.src) && strings.IndexByte(".eExXpP", p.src[p.pos]) >= 0 {
-		return p.errorf("unexpected %q: weights are integers, fractions a/b and expressions over them, without decimals or exponents", p.rest())
+	if p.pos < len(p.src) && strings.IndexByte(".xXpP", p.src[p.pos]) >= 0 {
+		return p.errorf("unexpected %q: weights are integers, decimals like 1.5e-3, fractions a/b and expressions over them, without hex floats", p.rest())
 	}
 	return p.errorf("unexpected %q", p.rest())
 }
