@@ -88,9 +88,10 @@ func init() {
 				sweep{recipe: "pred", weighting: attnAHAT, maxN: 5, params: attnParams("t", "j/n")})),
 		attnClaim("attn.pred.literal", attnSecPred,
 			"as printed: pred(x_1, …, x_n) = if(GTZero_1((−1)^i), pred.even(x), pred.odd(x)) outputs (0, v_1, …, v_{n−1}) (\"If i = 1, we output 0\")",
-			"every input of length n ≤ 3 with v_i ∈ {0, 1/2, 1}; rightmost UHAT; exact", Refuted,
+			"every input of length n ≤ 6 with v_i ∈ {0, 1/2, 1} (pred-literal, the printed construction; what it computes at each length); rightmost UHAT, the section's, and AHAT, the cheat sheet's other weighting, with the printed heads (no tie-breaking); exact", Refuted,
 			func() (*Evidence, error) {
-				return exhaustive(sweep{recipe: "pred-literal", weighting: attnUHATRight, maxN: 3})
+				return literalEvidence(sweep{recipe: "pred-literal", weighting: attnUHATRight, maxN: 6},
+					sweep{recipe: "pred-literal", weighting: attnAHAT, maxN: 6})
 			}),
 		attnClaim("attn.pred.odd-even", attnSecPred,
 			"pred.odd (W^Q = [1 0 0], W^K = [0 1 0], W^V = [0 0 1]): \"If i is odd, the result of pred.odd is v_{i−1}\"; pred.even (W^K = [0 −1 0]): \"if i is even, the result of pred.even is v_{i−1}\" (future-masked, rightmost UHAT)",
