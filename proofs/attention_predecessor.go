@@ -17,12 +17,14 @@ import (
 // ---------------------------------------------------------------------
 // §Predecessor.
 
-// attnPredOddEven checks the two heads of §Predecessor inside pred-literal
-// (the paper's heads and weights): at odd i > 1, pred.odd = v_{i−1}; at
-// even i, pred.even = v_{i−1}; every input of length ≤ maxN, exactly,
-// read from the residual stream after the layer.
-func attnPredOddEven(maxN int, w model.Weighting, params map[string]string) (*Evidence, error) {
-	r, err := recipes.Get("pred-literal")
+// attnPredOddEven checks the two heads of §Predecessor inside recipe:
+// at odd i > 1, pred.odd = v_{i−1}; at even i, pred.even = v_{i−1}; every
+// input of length ≤ maxN, exactly, read from the residual stream after
+// the layer. Under rightmost UHAT, pred-literal holds the paper's heads
+// as printed; under AHAT they need the tie-breaking term, which only the
+// corrected pred adds.
+func attnPredOddEven(recipe string, maxN int, w model.Weighting, params map[string]string) (*Evidence, error) {
+	r, err := recipes.Get(recipe)
 	if err != nil {
 		return nil, err
 	}
@@ -55,12 +57,12 @@ func attnPredOddEven(maxN int, w model.Weighting, params map[string]string) (*Ev
 				return nil, fmt.Errorf("v is not exact")
 			}
 			if got := last.Vectors[i-1][at[head]]; !got.Equals(want) {
-				s := fmt.Sprintf("pred-literal under %s on %q: at i = %d %s = %s, want v_%d = %s", recipes.WeightingAcronym(w), attnSymbols(con.Model, in), i, head, got.Text, i-1, want.RatString())
+				s := fmt.Sprintf("%s under %s on %q: at i = %d %s = %s, want v_%d = %s", recipe, recipes.WeightingAcronym(w), attnSymbols(con.Model, in), i, head, got.Text, i-1, want.RatString())
 				return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
 			}
 		}
 	}
-	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("pred.odd = v_{i−1} at every odd i > 1 and pred.even = v_{i−1} at every even i, on every input of length ≤ %d (%d inputs, v ∈ {0, 1/2, 1}, exact, %s%s)", maxN, len(inputs), recipes.WeightingAcronym(w), attnParamText(params))}, nil
+	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("pred.odd = v_{i−1} at every odd i > 1 and pred.even = v_{i−1} at every even i, on every input of length ≤ %d (%d inputs, v ∈ {0, 1/2, 1}, exact, %s, %s%s)", maxN, len(inputs), recipe, recipes.WeightingAcronym(w), attnParamText(params))}, nil
 }
 
 func attnParamText(params map[string]string) string {
@@ -86,17 +88,18 @@ func init() {
 				sweep{recipe: "pred", weighting: attnAHAT, maxN: 5, params: attnParams("t", "j/n")})),
 		attnClaim("attn.pred.literal", attnSecPred,
 			"as printed: pred(x_1, …, x_n) = if(GTZero_1((−1)^i), pred.even(x), pred.odd(x)) outputs (0, v_1, …, v_{n−1}) (\"If i = 1, we output 0\")",
-			"every input of length n ≤ 3 with v_i ∈ {0, 1/2, 1}; rightmost UHAT; exact", Refuted,
+			"every input of length n ≤ 6 with v_i ∈ {0, 1/2, 1} (pred-literal, the printed construction; what it computes at each length); rightmost UHAT, the section's, and AHAT, the cheat sheet's other weighting, with the printed heads (no tie-breaking); exact", Refuted,
 			func() (*Evidence, error) {
-				return exhaustive(sweep{recipe: "pred-literal", weighting: attnUHATRight, maxN: 3})
+				return literalEvidence(sweep{recipe: "pred-literal", weighting: attnUHATRight, maxN: 6},
+					sweep{recipe: "pred-literal", weighting: attnAHAT, maxN: 6})
 			}),
 		attnClaim("attn.pred.odd-even", attnSecPred,
 			"pred.odd (W^Q = [1 0 0], W^K = [0 1 0], W^V = [0 0 1]): \"If i is odd, the result of pred.odd is v_{i−1}\"; pred.even (W^K = [0 −1 0]): \"if i is even, the result of pred.even is v_{i−1}\" (future-masked, rightmost UHAT)",
-			"i ≥ 2, every input of length n ≤ 5 with v_i ∈ {0, 1/2, 1}; rightmost UHAT (the paper's), and AHAT with the tie-breaking term −1/j; exact", Holds,
+			"i ≥ 2, every input of length n ≤ 5 with v_i ∈ {0, 1/2, 1}; rightmost UHAT (the paper's; the heads of pred-literal), and AHAT with the tie-breaking term −1/j (the heads of pred); exact", Holds,
 			func() (*Evidence, error) {
 				return attnAll(
-					func() (*Evidence, error) { return attnPredOddEven(5, attnUHATRight, nil) },
-					func() (*Evidence, error) { return attnPredOddEven(5, attnAHAT, attnParams("t", "-1/j")) })
+					func() (*Evidence, error) { return attnPredOddEven("pred-literal", 5, attnUHATRight, nil) },
+					func() (*Evidence, error) { return attnPredOddEven("pred", 5, attnAHAT, attnParams("t", "-1/j")) })
 			}),
 		attnClaim("attn.pred.even-test", attnSecPred,
 			"\"we can check if i is even using GTZero_1((−1)^i)\"",

@@ -361,9 +361,9 @@ func init() {
 			"the construction of §First, every input of length n ≤ 8; exact", Holds,
 			attnSweepEvidence(sweep{recipe: "first", weighting: attnAHAT, maxN: 8})),
 		attnClaim("attn.cheatsheet.first.uhat", attnSecFirst, attnCheatsheet+"First: UHAT (the construction of §First, future-masked uniform attention with W^V = −I, then GTZero_{1/3}(c − 1/3))",
-			"every input of length n ≤ 8; leftmost UHAT; exact", Refuted,
+			"every input of length n ≤ 8 (first-literal, the printed construction; what it computes at each length); leftmost UHAT; exact", Refuted,
 			func() (*Evidence, error) {
-				return exhaustive(sweep{recipe: "first-literal", weighting: attnUHAT, maxN: 8})
+				return literalEvidence(sweep{recipe: "first-literal", weighting: attnUHAT, maxN: 8})
 			}),
 		attnClaim("attn.cheatsheet.first.uhat-retrieve", attnSecFirst, attnCheatsheet+"First, read as its description says, \"retrieves the value at the first position\": UHAT (not §First's construction: a head with all scores equal)",
 			"x ∈ ℝ^{n×d}, n ≤ 6, d ∈ {1, 2}; leftmost UHAT, unmasked and future-masked; exact", Holds,

@@ -33,7 +33,12 @@
 //     possible, otherwise an interval enclosure that excludes the claimed
 //     value. Where the paper's formula is wrong as printed and right
 //     after a correction, both are registered: the literal one REFUTED,
-//     the corrected one with its own verdict.
+//     the corrected one with its own verdict. A literal recipe's claim
+//     also says what the printed construction computes (literal.go): on
+//     the paper's own examples, and on every input up to a small length,
+//     how many it gets wrong at each length and the smallest wrong one,
+//     checked against an independent simulation of the paper's
+//     description (testdata/literal_recipes.py, dyck12_literal.py).
 //   - OUT OF SCOPE: with the reason (lower bounds by communication
 //     complexity, statements about training).
 //

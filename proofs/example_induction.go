@@ -184,12 +184,18 @@ func exFrequentCounts() ([][][]*big.Rat, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := exRun(con.Model, exInduct, true)
+	return exFrequentCountsOn(con, exABCD, exInduct)
+}
+
+// exFrequentCountsOn reads count_{σσ′}(i) = i·(#σσ′/i) from the trace of
+// an induction-frequent construction over alphabet on word.
+func exFrequentCountsOn(con *recipes.Construction, alphabet, word string) ([][][]*big.Rat, error) {
+	res, err := exRun(con.Model, word, true)
 	if err != nil {
 		return nil, err
 	}
-	k := len(exABCD)
-	counts := make([][][]*big.Rat, len(exInduct))
+	k := len(alphabet)
+	counts := make([][][]*big.Rat, len(word))
 	for i := range counts {
 		counts[i] = make([][]*big.Rat, k)
 		for s := range counts[i] {
@@ -198,7 +204,7 @@ func exFrequentCounts() ([][][]*big.Rat, error) {
 	}
 	for s := 0; s < k; s++ {
 		for t := 0; t < k; t++ {
-			vs, err := exComponent(res, "", "#"+exABCD[s:s+1]+exABCD[t:t+1]+"/i")
+			vs, err := exComponent(res, "", "#"+alphabet[s:s+1]+alphabet[t:t+1]+"/i")
 			if err != nil {
 				return nil, err
 			}
@@ -212,6 +218,85 @@ func exFrequentCounts() ([][][]*big.Rat, error) {
 		}
 	}
 	return counts, nil
+}
+
+// exPrintedRule is the printed comparison rule, without a fallback: at
+// position i, for σ = x_i, the alphabetically first σ′ with
+// count_{σσ′} ≥ count_{σσ″} for every σ″ ≠ σ′ (one always passes: a
+// largest count).
+func exPrintedRule(x []int, counts [][][]*big.Rat) []int {
+	k := len(counts[0])
+	out := make([]int, len(x))
+	for i, s := range x {
+		for t := 0; t < k; t++ {
+			ok := true
+			for u := 0; u < k; u++ {
+				if u != t && counts[i][s][t].Cmp(counts[i][s][u]) < 0 {
+					ok = false
+				}
+			}
+			if ok {
+				out[i] = t
+				break
+			}
+		}
+	}
+	return out
+}
+
+// exRuleAsPrintedBehaviour applies the printed rule to the exact counts of
+// induction-frequent (AHAT, built for N = maxLen) on every string over
+// alphabet of length ≤ maxLen, against Induct_frequent: per length, the
+// strings where some position differs, and the smallest. firstOnly
+// reports whether the wrong strings were exactly those holding a letter
+// other than the first of the alphabet.
+func exRuleAsPrintedBehaviour(alphabet string, maxLen int) (run *literalRun, firstOnly bool, err error) {
+	con, err := exConstruct("induction-frequent", model.AverageHardmax, maxLen, map[string]string{"alphabet": alphabet})
+	if err != nil {
+		return nil, false, err
+	}
+	k := len(alphabet)
+	run, firstOnly = &literalRun{}, true
+	for n := 1; n <= maxLen; n++ {
+		l := literalLength{N: n}
+		x := make([]int, n)
+		for c := 0; ; c++ {
+			// x is the c-th string of length n, in the order the recipes
+			// enumerate: lexicographic, position 1 most significant.
+			rest := c
+			for i := n - 1; i >= 0; i-- {
+				x[i] = rest % k
+				rest /= k
+			}
+			if rest > 0 {
+				break
+			}
+			word := exLetterString(alphabet, x)
+			counts, err := exFrequentCountsOn(con, alphabet, word)
+			if err != nil {
+				return nil, false, err
+			}
+			got, want := exPrintedRule(x, counts), recipes.InductFrequent(x, k)
+			l.Total++
+			wrong := false
+			for i := range got {
+				if got[i] != want[i] {
+					wrong = true
+					l.Wrong++
+					if run.Smallest == "" {
+						run.Smallest, run.Position = word, i+1
+						run.Reason = fmt.Sprintf("the rule gives %s, Induct_frequent %s", alphabet[got[i]:got[i]+1], alphabet[want[i]:want[i]+1])
+					}
+					break
+				}
+			}
+			if wrong != slices.ContainsFunc(x, func(c int) bool { return c != 0 }) {
+				firstOnly = false
+			}
+		}
+		run.Lengths = append(run.Lengths, l)
+	}
+	return run, firstOnly, nil
 }
 
 // exCheckBigramCountAC compares i·(#AC/i) with the printed
@@ -284,31 +369,14 @@ func exCheckCountOrder() (*Evidence, error) {
 }
 
 // exCheckRuleAsPrinted applies the printed comparison rule, without a
-// fallback, to the counts the corrected construction computes: at
-// position i, for σ = w_i, the alphabetically first σ′ with
-// count_{σσ′} ≥ count_{σσ″} for every σ″ ≠ σ′.
+// fallback, to the counts the corrected construction computes: on the
+// paper's example, then on every string over {A, B, C} of length ≤ 5.
 func exCheckRuleAsPrinted() (*Evidence, error) {
 	counts, err := exFrequentCounts()
 	if err != nil {
 		return nil, err
 	}
-	x := exLetters(exABCD, exInduct)
-	var b strings.Builder
-	for i, s := range x {
-		for t := range exABCD {
-			ok := true
-			for u := range exABCD {
-				if u != t && counts[i][s][t].Cmp(counts[i][s][u]) < 0 {
-					ok = false
-				}
-			}
-			if ok {
-				b.WriteByte(exABCD[t])
-				break
-			}
-		}
-	}
-	got := b.String()
+	got := exLetterString(exABCD, exPrintedRule(exLetters(exABCD, exInduct), counts))
 	if got == exInductFrequent {
 		return &Evidence{Verdict: Proved, Summary: "the printed rule gives " + got}, nil
 	}
@@ -320,7 +388,15 @@ func exCheckRuleAsPrinted() (*Evidence, error) {
 	}
 	s := fmt.Sprintf("on %s the printed rule, applied to the exact bigram counts (from induction-frequent's trace), gives %s, not the printed %s: at positions %s the current symbol has no follower yet, every count ties at 0, and the rule returns A; the printed example needs the fallback \"predict the current symbol\" stated only for most-recent induction",
 		exInduct, got, exInductFrequent, strings.Join(wrong, ", "))
-	return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
+	run, firstOnly, err := exRuleAsPrintedBehaviour("ABC", 5)
+	if err != nil {
+		return nil, err
+	}
+	all := fmt.Sprintf("the rule on the exact counts of induction-frequent (AHAT, N = 5, alphabet ABC), against Induct_frequent: %s (%s)", run, run.Reason)
+	if firstOnly {
+		all += "; the wrong strings are exactly those holding a letter other than A, which at its first occurrence has no follower yet"
+	}
+	return &Evidence{Verdict: Refuted, Summary: s + "; " + all, Explain: []string{s, all}}, nil
 }
 
 // The alphabets of the induction claims' sweeps.
@@ -357,10 +433,12 @@ func init() {
 			}},
 		&Claim{ID: "example.induction.recent.literal", Section: "Most-Recent Induction", Label: "",
 			Statement: "the induction head with k_i = WE(x_i), q_j = Pred(x_j) (as printed) retrieves the rightmost position following the current symbol",
-			Domain:    "the paper's example ACABDACDCA; induction-recent-literal under UHAT-right, exact",
+			Domain:    "the paper's example ACABDACDCA, then every string over {A, B, C} of length ≤ 6 (what the printed construction computes at each length); induction-recent-literal under UHAT-right and AHAT (t = j/n), exact",
 			Recorded:  Refuted,
 			Check: func() (*Evidence, error) {
-				return exLiteral(sweep{recipe: "induction-recent-literal", weighting: model.RightHardmax, maxN: len(exInduct), params: exAlphabetABCD}, exInduct)
+				return literalExample(sweep{recipe: "induction-recent-literal", weighting: model.RightHardmax, maxN: len(exInduct), params: exAlphabetABCD}, exInduct,
+					sweep{recipe: "induction-recent-literal", weighting: model.RightHardmax, maxN: 6, params: exAlphabetABC},
+					sweep{recipe: "induction-recent-literal", weighting: model.AverageHardmax, maxN: 6, params: exAlphabetABC})
 			}},
 		&Claim{ID: "example.induction.recent.exact", Section: "Most-Recent Induction", Label: "",
 			Statement: "the construction (WE one-hot, Pred, an induction head q_i = WE(x_i), k_j = Pred(x_j), v_j = WE(x_j) under rightmost hard attention) computes Induct_rightmost",
@@ -398,14 +476,15 @@ func init() {
 			Check:     exCheckCountOrder},
 		&Claim{ID: "example.induction.frequent.count-literal", Section: "Most-Frequent Induction", Label: "",
 			Statement: "the counting head Q = [e_σ1; e_σ2], K = Bigram(x_j), V = 1 (as printed, with §Average) counts bigram occurrences, and the construction computes Induct_frequent",
-			Domain:    "the paper's example ACABDACDCA; induction-frequent-literal under AHAT, exact",
+			Domain:    "the paper's example ACABDACDCA, then every string over {A, B, C} of length ≤ 5, built for N = 5 (what the printed construction computes at each length); induction-frequent-literal under AHAT, exact",
 			Recorded:  Refuted,
 			Check: func() (*Evidence, error) {
-				return exLiteral(sweep{recipe: "induction-frequent-literal", weighting: model.AverageHardmax, maxN: len(exInduct), params: exAlphabetABCD}, exInduct)
+				return literalExample(sweep{recipe: "induction-frequent-literal", weighting: model.AverageHardmax, maxN: len(exInduct), params: exAlphabetABCD}, exInduct,
+					sweep{recipe: "induction-frequent-literal", weighting: model.AverageHardmax, maxN: 5, params: exAlphabetABC})
 			}},
 		&Claim{ID: "example.induction.frequent.rule-literal", Section: "Most-Frequent Induction", Label: "",
 			Statement: "at position i, for σ = w_i, returning the alphabetically first σ′ with ⋀_{σ″≠σ′} BigramCount_σσ′ ≥ BigramCount_σσ″ (as printed, no fallback) gives Induct_frequent(ACABDACDCA) = ACCBDBAAAC",
-			Domain:    "the paper's example; the rule applied to the exact counts of induction-frequent's trace",
+			Domain:    "the paper's example, then every string over {A, B, C} of length ≤ 5 (N = 5); the rule applied to the exact counts of induction-frequent's trace",
 			Recorded:  Refuted,
 			Check:     exCheckRuleAsPrinted},
 		&Claim{ID: "example.induction.frequent.exact", Section: "Most-Frequent Induction", Label: "",

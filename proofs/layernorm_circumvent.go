@@ -8,6 +8,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/exact/cpwl"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes/blocks"
 	"github.com/transformer-cookbook/verify/recipes/stream"
 )
@@ -50,10 +51,20 @@ func init() {
 			Check:     lnxDeltas(ffEveryEps(lnxClip, 1, []string{"1/4", "1/2", "3"}, proveAt([]string{"1"}, lnxClip, lnxClipPieces)))},
 		&Claim{ID: "ln.amplify.literal", Section: "Amplification", Label: "sec:layernorm_amplify",
 			Statement: "as printed: for x ∈ ℝ^d with |x_c| ≥ δ and zero mean, clipping every component to ±δ (clip_δ) and applying LN (ε = 0, β = 0, γ = 1) \"will normalize all activations to ±1\"",
-			Domain:    "the recipe amplify-literal, δ = 1/2, d = 5, exact arithmetic",
+			Domain:    "the recipe amplify-literal, δ = 1/2: x = (2, −1/2, −1/2, −1/2, −1/2) in exact arithmetic, then for d = 2 … 6 one zero-mean x per sign pattern with both signs (what the printed construction computes for each pattern), certified interval arithmetic (interval:128)",
 			Recorded:  Refuted,
 			Check: func() (*Evidence, error) {
-				return runInput(sweep{recipe: "amplify-literal", maxN: 1}, "2, -1/2, -1/2, -1/2, -1/2")
+				ev, err := runInput(sweep{recipe: "amplify-literal", maxN: 1}, "2, -1/2, -1/2, -1/2, -1/2")
+				if err != nil || ev.Verdict != Refuted {
+					return ev, err
+				}
+				run, err := lnxAmplifyLiteralBehaviour(big.NewRat(1, 2), 6)
+				if err != nil {
+					return nil, err
+				}
+				ev.Summary += "; " + run.String()
+				ev.Explain = append(ev.Explain, run.String())
+				return ev, nil
 			}},
 		&Claim{ID: "ln.amplify", Section: "Amplification", Label: "sec:layernorm_amplify",
 			Statement: "corrected: clip every component with clip_δ and normalise the ± pairs [clip_δ(x); −clip_δ(x)]: LN (ε = 0) gives exactly [sign(x); −sign(x)] for |x_c| ≥ δ (zero mean of x no longer needed)",
@@ -292,4 +303,96 @@ func lnxCheckAmplify() (*Evidence, error) {
 	return &Evidence{Verdict: Proved,
 		Summary: fmt.Sprintf("clip_δ = δ on x ≥ δ and −δ on x ≤ −δ (cpwl, δ ∈ {1/4, 1/2, 1, 3}, %d half-lines; %s); for every δ > 0 and all %d sign patterns s ∈ {±1}^d, d ≤ 8, LN([sδ; −sδ]) = [s; −s] (mean 0, σ² = δ²: coefficients compared); the recipe amplify gives sign(x) exactly on all 64 inputs of {±δ, ±3δ}^3, δ = 1/2", regions, cert.note(), patterns),
 		Explain: []string{"So for |x_c| ≥ δ: clip_δ(x) ∈ {±δ}^d, and the layer norm of its ± pairs is exactly [sign(x); −sign(x)].", res.Summary}}, nil
+}
+
+// lnxAmplifyRun is what amplify-literal computes for every sign pattern
+// of a zero-mean x: per dimension d, the patterns it gets wrong among
+// those with both signs (a zero-mean x with |x_c| ≥ δ has both), the
+// smallest wrong x, and whether the right patterns are exactly the
+// balanced ones (as many + as −).
+type lnxAmplifyRun struct {
+	Lengths      []literalLength // N is the dimension d
+	Smallest     string
+	Position     int
+	BalancedOnly bool
+}
+
+// lnxAmplifyLiteralBehaviour runs amplify-literal (δ = delta) for
+// d = 2 … maxD on one x per sign pattern s ∈ {±1}^d with both signs:
+// x_c = mδ where s_c = +1 and −pδ where s_c = −1, p and m the numbers of
+// + and −, so that x has mean 0 and |x_c| ≥ δ. clip_δ(x) = δ·s for every
+// x in the domain, so the pattern decides the output. The patterns are
+// taken in lexicographic order, + before −, position 1 first.
+func lnxAmplifyLiteralBehaviour(delta *big.Rat, maxD int) (*lnxAmplifyRun, error) {
+	run := &lnxAmplifyRun{BalancedOnly: true}
+	for d := 2; d <= maxD; d++ {
+		s := sweep{recipe: "amplify-literal", maxN: 1, precision: "interval:128",
+			params: map[string]string{"d": fmt.Sprint(d), "delta": delta.RatString()}}
+		con, err := exConstruct(s.recipe, s.weighting, s.maxN, s.params)
+		if err != nil {
+			return nil, err
+		}
+		runner, err := model.New(numeric.MustParsePrecision(s.precision), con.Model)
+		if err != nil {
+			return nil, err
+		}
+		l := literalLength{N: d}
+		for mask := 1; mask < 1<<d-1; mask++ {
+			neg := make([]bool, d)
+			p := 0
+			for c := range neg {
+				neg[c] = mask>>(d-1-c)&1 == 1
+				if !neg[c] {
+					p++
+				}
+			}
+			m := d - p
+			xs := make([]string, d)
+			for c := range xs {
+				v := new(big.Rat).Mul(delta, big.NewRat(int64(m), 1))
+				if neg[c] {
+					v.Mul(delta, big.NewRat(int64(-p), 1))
+				}
+				xs[c] = v.RatString()
+			}
+			input := strings.Join(xs, ", ")
+			_, pos, _, err := runOne(s, con, runner, s.precision, input)
+			if err != nil {
+				return nil, err
+			}
+			l.Total++
+			wrong := pos > 0
+			if wrong {
+				l.Wrong++
+				if run.Smallest == "" {
+					run.Smallest, run.Position = input, pos
+				}
+			}
+			if wrong == (p == m) {
+				run.BalancedOnly = false
+			}
+		}
+		run.Lengths = append(run.Lengths, l)
+	}
+	return run, nil
+}
+
+func (r *lnxAmplifyRun) String() string {
+	var per []string
+	wrong, total := 0, 0
+	for _, l := range r.Lengths {
+		per = append(per, fmt.Sprintf("%d/%d", l.Wrong, l.Total))
+		wrong += l.Wrong
+		total += l.Total
+	}
+	first, last := r.Lengths[0].N, r.Lengths[len(r.Lengths)-1].N
+	s := fmt.Sprintf("on one zero-mean x per sign pattern with both signs (x_c = mδ where positive, −pδ where negative, p and m the counts; clip_δ(x) = δ·sign(x), so the pattern decides the output), d = %d … %d: wrong on %d of %d patterns (wrong/all by d: %s)",
+		first, last, wrong, total, strings.Join(per, ", "))
+	if r.BalancedOnly {
+		s += ", right exactly on the balanced ones (as many + as −)"
+	}
+	if r.Smallest != "" {
+		s += fmt.Sprintf("; the smallest wrong x = (%s), at position %d", r.Smallest, r.Position)
+	}
+	return s
 }

@@ -29,6 +29,9 @@ type sweep struct {
 	seed  uint64
 	// unlisted allows a weighting the paper does not give the recipe for.
 	unlisted bool
+	// allLengths runs every length even after one fails, so that a
+	// literal recipe's failures can be counted at each length.
+	allLengths bool
 	// sqrtDKey reads the recipe's model under Definition def:attn: every
 	// head's scores divided by √d_key (model.ScaleSqrtDKey). Only the
 	// proofs' own runners honour it (attnSoftRun, attnScaledRun); check.Run
@@ -53,7 +56,7 @@ func (s sweep) run() (*check.Report, *recipes.Recipe, error) {
 		lengths = append(lengths, n)
 	}
 	opts := check.Options{Precision: numeric.MustParsePrecision(p), Weighting: s.weighting, MaxN: s.maxN,
-		Params: s.params, Lengths: lengths, Cases: max(s.cases, 1), Seed: s.seed, Exhaustive: 1 << 16, Unlisted: s.unlisted}
+		Params: s.params, Lengths: lengths, Cases: max(s.cases, 1), Seed: s.seed, Exhaustive: 1 << 16, Unlisted: s.unlisted, AllLengths: s.allLengths}
 	rep, err := check.Run(r, opts)
 	if err != nil || opts.Precision.Kind != numeric.KindInterval {
 		return rep, r, err
@@ -287,48 +290,63 @@ func runInputs(s sweep, inputs []string) (*Evidence, error) {
 	}
 	var outs []string
 	for _, input := range inputs {
-		var c recipes.Case
-		if con.Parse != nil {
-			c, err = con.Parse(input)
-		} else {
-			var syms []int
-			syms, err = con.Model.Tokenize(input)
-			c = recipes.Case{Symbols: syms}
-		}
+		var pos int
+		var why string
+		outs, pos, why, err = runOne(s, con, runner, p, input)
 		if err != nil {
 			return nil, err
 		}
-		if con.Valid != nil {
-			if err := con.Valid(c); err != nil {
-				return nil, fmt.Errorf("%s on %q: outside the domain: %v", s.describe(), input, err)
-			}
-		}
-		var res *model.Result
-		if c.Stream != nil {
-			res, err = runStream(con.Model, p, c.Stream)
-			c.Stream = check.RoundStream(runner, c.Stream)
-		} else {
-			res, err = runSymbols(con.Model, p, c.Symbols)
-		}
-		if err != nil {
-			return nil, err
-		}
-		want := con.Expected(c)
-		outs = outs[:0]
-		for i, got := range res.Outputs {
-			if ok, why := check.Compare(want[i], got, con.Bounds, con.Model.Output.Labels); !ok {
-				sum := fmt.Sprintf("%s on %q, position %d: %s", s.describe(), input, i+1, why)
-				return &Evidence{Verdict: Refuted, Summary: sum, Explain: []string{sum}}, nil
-			}
-			o := got.Symbol
-			for _, v := range got.Values {
-				o += " " + v.Text
-			}
-			outs = append(outs, strings.TrimSpace(o))
+		if pos > 0 {
+			sum := fmt.Sprintf("%s on %q, position %d: %s", s.describe(), input, pos, why)
+			return &Evidence{Verdict: Refuted, Summary: sum, Explain: []string{sum}}, nil
 		}
 	}
 	if len(inputs) == 1 {
 		return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("%s on %q, %s: every position as stated (%s)", s.describe(), inputs[0], p, strings.Join(outs, "; "))}, nil
 	}
 	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("%s, %s: every one of %d inputs as stated", s.describe(), p, len(inputs))}, nil
+}
+
+// runOne runs one input of con at precision p and compares every
+// position with the reference: the outputs, or the first wrong position
+// (1-based; 0 when every position is right) and what is wrong there.
+func runOne(s sweep, con *recipes.Construction, runner model.Runner, p, input string) (outs []string, pos int, why string, err error) {
+	var c recipes.Case
+	if con.Parse != nil {
+		c, err = con.Parse(input)
+	} else {
+		var syms []int
+		syms, err = con.Model.Tokenize(input)
+		c = recipes.Case{Symbols: syms}
+	}
+	if err != nil {
+		return nil, 0, "", err
+	}
+	if con.Valid != nil {
+		if err := con.Valid(c); err != nil {
+			return nil, 0, "", fmt.Errorf("%s on %q: outside the domain: %v", s.describe(), input, err)
+		}
+	}
+	var res *model.Result
+	if c.Stream != nil {
+		res, err = runStream(con.Model, p, c.Stream)
+		c.Stream = check.RoundStream(runner, c.Stream)
+	} else {
+		res, err = runSymbols(con.Model, p, c.Symbols)
+	}
+	if err != nil {
+		return nil, 0, "", err
+	}
+	want := con.Expected(c)
+	for i, got := range res.Outputs {
+		if ok, why := check.Compare(want[i], got, con.Bounds, con.Model.Output.Labels); !ok {
+			return nil, i + 1, why, nil
+		}
+		o := got.Symbol
+		for _, v := range got.Values {
+			o += " " + v.Text
+		}
+		outs = append(outs, strings.TrimSpace(o))
+	}
+	return outs, 0, "", nil
 }

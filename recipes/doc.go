@@ -21,7 +21,13 @@
 // paper says, the literal version is registered as NAME-literal beside the
 // corrected NAME, and a test pins the counterexample: amplify-literal
 // (§Amplification), first-literal (the cheat sheet's UHAT for §First),
-// pred-literal (§Predecessor's final formula at i = 1).
+// pred-literal (§Predecessor's final formula at i = 1), dyck12-literal
+// (§Dyck-1-2's step-2 scores), induction-recent-literal and
+// induction-frequent-literal (§Induction Heads). A literal recipe is the
+// printed formulas and nothing else: an object the paper prints once and
+// uses in several places is the same object everywhere, no part of the
+// correction is carried over, and its doc comment names the lines of the
+// paper each part comes from.
 //
 // # Layout and imports
 //

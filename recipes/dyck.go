@@ -675,8 +675,12 @@ var Dyck12 = &Recipe{
 }
 
 // Dyck12Literal is Dyck12 with step 2's scores as printed: UHAT on the
-// one sequence j/n − (a_j − 1) for both neighbour searches (strict future
-// masking on the left, strict past on the right). What is wrong: a
+// one sequence j/n − (a_j − 1) (sec:dyck-1-2, cookbook .tex lines
+// 2293–2300) for both neighbour searches (strict future masking on the
+// left, strict past on the right: the ingredients listed at l. 2227).
+// Step 1 is the predecessor and successor (l. 2262), the encoding
+// [o_i, 1, 0, 0, i/n] (eqn:dyck_parens_encoding), the check-match FFN and
+// step 3 are Dyck12's. What is wrong: a
 // matched position (a_j = 0) then scores j/n + 1 and an active one j/n,
 // so the left head selects the nearest matched position whenever there
 // is one, and the right head the farthest matched one (the sequence

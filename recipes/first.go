@@ -130,13 +130,18 @@ var First = &Recipe{
 	Build:       buildFirst("first"),
 }
 
-// FirstLiteral is first of §First with the weightings the cheat sheet
-// claims for it, SMAT, AHAT and UHAT: the same weights as First. Under
-// UHAT it is wrong: every score is 0, so leftmost-hard attention picks
-// position 1 at every i and c_i = −(−1)^1 = 1, whence first_i =
-// GTZero_{1/3}(2/3) = 1 for every i. The smallest counterexample is
-// n = 2: first_2 = 1, want 0 (TestFirstLiteralUHATCounterexample). Under
-// SMAT and AHAT it is First.
+// FirstLiteral is first of §First as printed (sec:first, cookbook .tex
+// lines 1369–1386) with the weightings the cheat sheet claims for it
+// (l. 630: SMAT, AHAT and UHAT): the position encoding (−1)^i (l. 1370),
+// the future-masked head first.W^Q = 0, first.W^K = 0, first.W^V = −I
+// (l. 1380–1382), then GTZero_{1/3}(c_i − 1/3) (l. 1386: §Comparisons'
+// GTZero_ε with ε = 1/3, applied to c_i − 1/3) — the same weights as
+// First. Under UHAT (leftmost, the paper's unique-hard attention) it is
+// wrong: every score is 0, so leftmost-hard attention picks position 1
+// at every i and c_i = −(−1)^1 = 1, whence first_i = GTZero_{1/3}(2/3) = 1
+// for every i: every string of length n ≥ 2 is wrong from position 2 on.
+// The smallest counterexample is n = 2: first_2 = 1, want 0
+// (TestFirstLiteralUHATCounterexample). Under SMAT and AHAT it is First.
 var FirstLiteral = &Recipe{
 	Name: "first-literal", Booleans: []string{"first"}, Title: firstDoc + " (as printed: claimed for SMAT, AHAT and UHAT; wrong under UHAT)",
 	Section: "First", Label: "sec:first",

@@ -93,16 +93,31 @@ var InductionRecent = &Recipe{
 	Build:       func(cfg Config) (*Construction, error) { return buildInductionRecent(cfg, false) },
 }
 
-// InductionRecentLiteral is Most-Recent Induction with the query and key
-// as printed: "k_i = WE(x_i), q_j = Pred(x_j)", i.e. q_i = Pred(x_i) and
-// k_j = WE(x_j) at the attending position i and the attended position j
-// (v_j = WE(x_j) as before). What is wrong: the scores are then
-// s_ij = [x_j = x_{i−1}], which the rightmost j ≤ i maximises at
-// j = i − 1 (or at j = i when x_i = x_{i−1}, holding the same symbol):
-// the head outputs the previous symbol x_{i−1} (and x_1 at i = 1, where
-// every score is 0), not the induction. On "AB" it outputs "AA" instead
-// of "AB"; on the paper's example ACABDACDCA it outputs AACABDACDC
-// instead of ACCBDBAADC. The corrected recipe is induction-recent.
+// InductionRecentLiteral is Most-Recent Induction as printed
+// (§Most-Recent Induction, cookbook .tex lines 2356–2379):
+//
+//   - WE one-hot (l. 2368–2369);
+//   - Pred, "the pred construction from §Predecessor … (returning 0 when
+//     none exists)" (l. 2370): the section's strict-masking variant with
+//     positional encoding i/n (l. 1690–1696), whose first position
+//     returns the special value 0, as InductionRecent (the section's
+//     other construction returns v_1 at i = 1; see pred-literal);
+//   - the induction head with "k_i = WE(x_i), q_j = Pred(x_j), and
+//     v_j = WE(x_j)" (l. 2375): the key of every position p is WE(x_p)
+//     and its query Pred(x_p), so at the attending position i the query
+//     is Pred(x_i) and at the attended position j the key is WE(x_j);
+//   - "right-most unique hard attention (say, using §Simulating
+//     Unique-Hard Attention with Average-Hard Attention)" (l. 2377):
+//     rightmost UHAT, or AHAT with the rightmost tie-breaking term, as
+//     in InductionRecent.
+//
+// What is wrong: the scores are then s_ij = [x_j = x_{i−1}], which the
+// rightmost j ≤ i maximises at j = i − 1 (or at j = i when x_i = x_{i−1},
+// holding the same symbol): the head outputs the previous symbol x_{i−1}
+// (and x_1 at i = 1, where every score is 0), not the induction. On "AB"
+// it outputs "AA" instead of "AB"; on the paper's example ACABDACDCA it
+// outputs AACABDACDC instead of ACCBDBAADC (l. 2362, 2379). The corrected
+// recipe, induction-recent, swaps the query and key.
 var InductionRecentLiteral = &Recipe{
 	Name:        "induction-recent-literal",
 	Title:       "most-recent induction head with the printed k_i = WE(x_i), q_j = Pred(x_j), which retrieves the previous symbol instead",
@@ -217,16 +232,32 @@ var InductionFrequent = &Recipe{
 	Build:       func(cfg Config) (*Construction, error) { return buildInductionFrequent(cfg, inductFrequentPrinted{}) },
 }
 
-// InductionFrequentLiteral is Most-Frequent Induction as printed: the
-// counting step "the construction in §Average can be used to count the
-// occurrences of each bigram σ1σ2 up to each position, using
-// Q = [e_σ1; e_σ2], K = Bigram(x_j), and V = 1", with Bigram(x_j) =
-// [e_{x_j}; e_{x_{j−1}}] as the paper prints it (current symbol on top),
-// and the comparison stage without a fallback: logit_σ′ = Σ_σ e_σ ∧
-// ⋀_{σ″≠σ′} cmp. Here: one future-masked AHAT head per bigram, whose
-// query is the constant [e_σ1; e_σ2] (from a constant component 1), key
-// [e; pred] and value the constant 1, written to the count component
-// #σ1σ2/i; the comparisons are induction-frequent's.
+// InductionFrequentLiteral is Most-Frequent Induction as printed
+// (§Most-Frequent Induction, cookbook .tex lines 2383–2451):
+//
+//   - WE one-hot and Pred "returning 0 when none exists" (l. 2393–2394),
+//     the strict-masking predecessor of §Predecessor, as in
+//     InductionFrequent: the bigram at position j is
+//     Bigram(x_j) = [e_{x_j}; e_{x_{j−1}}], current symbol on top, as the
+//     paper prints it (l. 2399–2438);
+//   - the counting step (l. 2440–2443): "the construction in §Average can
+//     be used to count the occurrences of each bigram σ1σ2 up to each
+//     position, using W^Q = [e_σ1; e_σ2], W^K = Bigram(x_j), and
+//     W^V = 1": one future-masked AHAT head per bigram, whose query is
+//     the constant [e_σ1; e_σ2] (W^Q applied to a constant component 1),
+//     key [e; pred] and value the constant 1, written to the count
+//     component #σ1σ2/i;
+//   - the comparison stage (l. 2448–2449) as printed, without a fallback:
+//     for σ = x_i, every σ′ with ⋀_{σ″≠σ′} BigramCount_σσ′ ≥
+//     BigramCount_σσ″, by GEZero_ε (§Comparisons, ε = 1/N) on each
+//     difference, logit_σ′ = Σ_σ e_σ ∧ ⋀_{σ″≠σ′} [σ:σ′≥σ″]; and "we
+//     return the alphabetically first σ′ for which this is true" by the
+//     argmax unembedding, whose leftmost maximum among the logits of the
+//     passing σ′ (all 1) is the alphabetically first. This is the default
+//     tiebreak=argmax: every comparison is the printed ≥. (With
+//     tiebreak=comparisons, induction-frequent's default, the comparisons
+//     against earlier σ″ are strict instead, which selects the same σ′
+//     but is not the printed check.)
 //
 // What is wrong: hard attention averages V = 1 over the maximal positions
 // (and softmax over all of them, with weights summing to 1), so every
@@ -234,14 +265,14 @@ var InductionFrequent = &Recipe{
 // the positions of a bigram (of the reversed bigram σ2σ1, in fact, with
 // the printed Bigram order: the score is [x_j = σ1] + [x_{j−1} = σ2]) but
 // cannot count them; uniform attention (Q = K = 0) averages but cannot
-// select. With all counts equal every σ′ ties (under either tiebreak), so
-// the output is the first letter of the alphabet everywhere: on the
-// paper's example ACABDACDCA it outputs AAAAAAAAAA instead of
-// ACCBDBAAAC, and on "B" it outputs A, not B. (With correct counts the
-// missing fallback alone still outputs AACAABAAAC on the example; see
-// InductionFrequent.) The corrected recipe, induction-frequent, computes
-// the bigram indicators with a feed-forward layer, averages them with
-// Avg←, and falls back to the current symbol.
+// select. With all counts equal every σ′ passes, so the output is the
+// first letter of the alphabet everywhere: on the paper's example
+// ACABDACDCA it outputs AAAAAAAAAA instead of ACCBDBAAAC, and on "B" it
+// outputs A, not B. (With correct counts the missing fallback alone
+// still outputs AACAABAAAC on the example; see InductionFrequent.) The
+// corrected recipe, induction-frequent, computes the bigram indicators
+// with a feed-forward layer, averages them with Avg←, and falls back to
+// the current symbol.
 var InductionFrequentLiteral = &Recipe{
 	Name:        "induction-frequent-literal",
 	Title:       "most-frequent induction head with the printed counting head Q = [e_σ1; e_σ2], K = Bigram(x_j), V = 1, which outputs 1 instead of a count",
@@ -253,14 +284,20 @@ var InductionFrequentLiteral = &Recipe{
 	Width:       "|Σ|³ + 3|Σ| + 2 (e, i/n, 1, pred, the printed counts, comparisons, logits)",
 	MinN:        1,
 	DefaultMaxN: 256,
-	Params:      inductionFrequentParams,
+	Params:      []Param{inductionAlphabetParam, inductionTiebreakParam("argmax")},
 	Build: func(cfg Config) (*Construction, error) {
 		return buildInductionFrequent(cfg, inductFrequentPrinted{Count: true, Compare: true})
 	},
 }
 
-var inductionFrequentParams = []Param{inductionAlphabetParam,
-	{Name: "tiebreak", Default: "comparisons", Doc: "how the alphabetically first most frequent follower is chosen: comparisons (strict against earlier symbols, so the logits are one-hot) or argmax (≥ against all, the argmax unembedding's leftmost maximum picks among tied logits)"}}
+var inductionFrequentParams = []Param{inductionAlphabetParam, inductionTiebreakParam("comparisons")}
+
+// inductionTiebreakParam is the tiebreak parameter with the given default:
+// comparisons for the corrected recipe (one-hot logits, robust to
+// rounding), argmax for the literal one (the printed ≥ comparisons).
+func inductionTiebreakParam(def string) Param {
+	return Param{Name: "tiebreak", Default: def, Doc: "how the alphabetically first most frequent follower is chosen: comparisons (strict against earlier symbols, so the logits are one-hot) or argmax (≥ against all, as printed; the argmax unembedding's leftmost maximum picks among tied logits)"}
+}
 
 func init() {
 	Register(InductionRecent)

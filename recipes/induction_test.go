@@ -191,10 +191,12 @@ func TestInductionPaperExample(t *testing.T) {
 //     A followed by x_1 … x_9 = AACABDACDC, not ACCBDBAADC.
 //   - induction-frequent-literal (Q = [e_σ1; e_σ2], K = Bigram(x_j),
 //     V = 1, and no fallback): every "count" is the average of V = 1,
-//     i.e. 1, at every position; all counts tie, and the strict
-//     comparisons against A fail for every σ′ ≠ A: the output is A
-//     everywhere. On B: A, not B; on ACABDACDCA: AAAAAAAAAA, not
-//     ACCBDBAAAC.
+//     i.e. 1, at every position; all counts tie, every printed check
+//     ⋀ count_σσ′ ≥ count_σσ″ passes, every logit is 1, and the argmax's
+//     leftmost maximum, the alphabetically first, is A: the output is A
+//     everywhere. On B (the smallest wrong input of the independent
+//     simulation, proofs/testdata/literal_recipes.py): A, not B; on
+//     ACABDACDCA: AAAAAAAAAA, not ACCBDBAAAC.
 //   - the printed comparison stage alone (correct counts, no fallback):
 //     see below.
 func TestInductionLiteralCounterexamples(t *testing.T) {
@@ -257,15 +259,26 @@ func TestInductionLiteralCounterexamples(t *testing.T) {
 		t.Errorf("induction-frequent-literal: %s ↦ %s, want the hand-derived AAAAAAAAAA (the paper prints %s)", inductExample, got.String(), inductExampleFrequent)
 	}
 	final := res.Trace.States[len(res.Trace.States)-1]
+	ge := 0
 	for k, c := range res.Trace.Components {
-		if !strings.HasPrefix(c, "#") {
+		// The comparisons are the printed ≥, none strict.
+		if strings.Contains(c, ">") {
+			t.Errorf("literal comparison %s is strict; the paper prints ≥", c)
+		}
+		if strings.Contains(c, "≥") {
+			ge++
+		}
+		if !strings.HasPrefix(c, "#") && !strings.HasPrefix(c, "logit_") {
 			continue
 		}
 		for i := range inductExample {
 			if v := final.Vectors[i][k]; !v.Equals(big.NewRat(1, 1)) {
-				t.Errorf("literal count %s at position %d = %s, want 1", c, i+1, v.Text)
+				t.Errorf("literal %s at position %d = %s, want 1", c, i+1, v.Text)
 			}
 		}
+	}
+	if ge != 4*4*3 {
+		t.Errorf("literal: %d comparisons ≥, want |Σ|²(|Σ| − 1) = 48", ge)
 	}
 }
 

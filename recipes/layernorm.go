@@ -358,16 +358,22 @@ func signs(x []*big.Rat) Want {
 	return w
 }
 
-// AmplifyLiteral is §Amplification as printed: for x ∈ ℝ^d with
-// |x_c| ≥ δ for every c and zero mean, clip every component to ±δ with
-// clip_δ (replacing x in place: the cancel-residual form), then apply
-// LN with ε = 0, β = 0, γ = 1 to the whole vector (post-norm): the paper
-// says this "will normalize all activations to ±1". It does only when
-// clip_δ(x) has as many +δ as −δ: zero mean of x does not give that.
-// Counterexample (δ = 1/2, d = 5): x = (2, −1/2, −1/2, −1/2, −1/2) has
-// mean 0, clips to (1/2, −1/2, −1/2, −1/2, −1/2) with mean −3/10 and
-// σ = 2/5, and LN gives (2, −1/2, −1/2, −1/2, −1/2), not (1, −1, −1, −1,
-// −1). See Amplify for the corrected recipe.
+// AmplifyLiteral is §Amplification as printed (sec:layernorm_amplify,
+// cookbook .tex lines 1886–1919): for x ∈ ℝ^d with |x_c| ≥ δ for every c
+// and zero mean (l. 1894–1895), clip every component to ±δ with clip_δ
+// (l. 1898–1910: W1 = [1; 1], b1 = [δ; −δ], W2 = [1, −1], b2 = −δ, one
+// copy per component), then apply LN with ε = 0, β = 0, γ = 1
+// (l. 1913–1917) to the whole vector: "applying layernorm after this FFN
+// will normalize all activations to ±1" (l. 1912). The FFN replaces x in
+// place (the cancel-residual form of §Canceling Residual Connections), so
+// that the post-norm LN(f(x) + x) is LN(clip_δ(x)), the composition the
+// section describes. It gives sign(x) only when clip_δ(x) = δ·sign(x) has
+// as many +δ as −δ: zero mean of x does not give that. Counterexample
+// (δ = 1/2, d = 5): x = (2, −1/2, −1/2, −1/2, −1/2) has mean 0, clips to
+// (1/2, −1/2, −1/2, −1/2, −1/2) with mean −3/10 and σ = 2/5, and LN gives
+// (2, −1/2, −1/2, −1/2, −1/2), not (1, −1, −1, −1, −1); the smallest d
+// where it fails is 3 (x = (1/2, 1/2, −1)). See Amplify for the
+// corrected recipe.
 var AmplifyLiteral = &Recipe{
 	Name: "amplify-literal", Title: "as printed: clip_δ every component, then LN with ε = 0, claimed to give sign(x_c) = ±1",
 	Section: "Amplification", Label: "sec:layernorm_amplify",

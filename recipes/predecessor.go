@@ -90,25 +90,50 @@ var Pred = &Recipe{
 	Build:       func(cfg Config) (*Construction, error) { return buildPred(cfg, false) },
 }
 
-// PredLiteral is §Predecessor's construction exactly as printed: pred =
-// if(GTZero_1((−1)^i), pred.even, pred.odd), with the heads and weights
-// of Pred. What is wrong: the final formula never uses first, although
-// the section says "If i = 1, we output 0" and states pred(…)_1 = 0. At
-// i = 1 (odd, so the formula selects pred.odd), the future mask leaves
+// PredLiteral is §Predecessor's construction exactly as printed
+// (sec:predecessor, cookbook .tex lines 1615–1674): the input
+// (1, (−1)^i, v_i) at each position (the signature of pred, l. 1624),
+// the two future-masked heads
+//
+//	pred.odd:  W^Q = [1, 0, 0], W^K = [0, 1, 0],  W^V = [0, 0, 1]   (l. 1634)
+//	pred.even: W^Q = [1, 0, 0], W^K = [0, −1, 0], W^V = [0, 0, 1]   (l. 1654)
+//
+// in one sublayer, then even_i = GTZero_1((−1)^i) (l. 1672, §Comparisons'
+// GTZero_ε with ε = 1) and the final formula (l. 1674)
+//
+//	pred = if(GTZero_1((−1)^i), pred.even, pred.odd)
+//
+// with §Conditionals' if (l. 1257: W1 = [[1, 1, 0], [−1, 0, 1]],
+// b1 = [−1; 0], W2 = [1, 1]). Nothing is added: no first, and no
+// tie-breaking term.
+//
+// What is wrong: the final formula never uses first, although the
+// section says "If i = 1, we output 0" (l. 1629) and states pred(…)_1 = 0.
+// At i = 1 (odd, so the formula selects pred.odd), the future mask leaves
 // only position 1, so the output is v_1: on the input "1" it outputs 1,
-// not 0. Positions i ≥ 2 are right. The corrected recipe is pred.
+// not 0. Under rightmost UHAT, the weighting the section names (l. 1627),
+// positions i ≥ 2 are right.
+//
+// The cheat sheet also lists AHAT for Predecessor (l. 631). The section
+// adds no tie-breaking, so under AHAT the printed heads average every
+// maximal position: at even i pred.even averages v_j over the odd j < i,
+// and at odd i pred.odd over the even j < i, so from i = 4 on the output
+// is the mean of every other earlier value, not v_{i−1} (on "1000" it
+// outputs (1, 1, 0, 1/2)). The corrected recipe pred adds if(first, 0, ·)
+// and, under AHAT, the tie-breaking term of §Simulating Unique-Hard
+// Attention with Average-Hard Attention.
 var PredLiteral = &Recipe{
 	Name:        "pred-literal",
-	Title:       "predecessor as printed: if(GTZero_1((−1)^i), pred.even, pred.odd), which outputs v_1 instead of 0 at i = 1",
+	Title:       "predecessor as printed: if(GTZero_1((−1)^i), pred.even, pred.odd), which outputs v_1 instead of 0 at i = 1 (and under AHAT, with no tie-breaking, averages from i = 4 on)",
 	Section:     "Predecessor",
 	Label:       "sec:predecessor",
 	Domain:      Pred.Domain,
 	Weightings:  Pred.Weightings,
 	Exact:       true,
-	Width:       "Θ(1): 1, (−1)^i, v, [t(i)], the heads' outputs, even, lit",
+	Width:       "Θ(1): 1, (−1)^i, v, the heads' outputs, even, lit",
 	MinN:        1,
 	DefaultMaxN: 2048,
-	Params:      predParams,
+	Params:      []Param{predValuesParam},
 	Build:       func(cfg Config) (*Construction, error) { return buildPred(cfg, true) },
 }
 
@@ -210,7 +235,10 @@ func buildPred(cfg Config, literal bool) (*Construction, error) {
 	}
 	var t func(j, n int) *big.Rat
 	peName := "(1, (−1)^i)"
-	if w == model.AverageHardmax {
+	// The tie-breaking term is the correction's: the printed heads have
+	// none (see PredLiteral).
+	tieBreak := w == model.AverageHardmax && !literal
+	if tieBreak {
 		var err error
 		if t, err = predTieBreak(cfg.Params["t"]); err != nil {
 			return nil, err
@@ -234,7 +262,7 @@ func buildPred(cfg Config, literal bool) (*Construction, error) {
 			return vals
 		})
 	odd, even := predHeads(w)
-	if w == model.AverageHardmax {
+	if tieBreak {
 		// γ = 2: the scores ±1 are either maximal or 2 below the maximum.
 		two := big.NewRat(2, 1)
 		odd = blocks.TieBreak(odd, "1", "t", two)

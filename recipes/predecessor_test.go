@@ -128,8 +128,9 @@ func predOneHot(n, k int) []int {
 // retrieves: position k+1 must output 1 and every other position 0 (a
 // wrong pick outputs 1 elsewhere or 0 there, an average a fraction). For
 // every n ≤ 8 and k ≤ n, pred, pred-strict in all its weightings, and
-// pred-literal, which must be the same except that position 1 outputs
-// v_1 (1 when k = 1).
+// pred-literal under rightmost UHAT, which must be the same except that
+// position 1 outputs v_1 (1 when k = 1). (pred-literal under AHAT has
+// no tie-breaking; see TestPredLiteralAHATAverages.)
 func TestPredOneHot(t *testing.T) {
 	type cfg struct {
 		r      *recipes.Recipe
@@ -138,8 +139,9 @@ func TestPredOneHot(t *testing.T) {
 	}
 	var cfgs []cfg
 	for _, c := range predWeightings {
-		cfgs = append(cfgs, cfg{recipes.Pred, c.w, c.params}, cfg{recipes.PredLiteral, c.w, c.params})
+		cfgs = append(cfgs, cfg{recipes.Pred, c.w, c.params})
 	}
+	cfgs = append(cfgs, cfg{recipes.PredLiteral, model.RightHardmax, nil})
 	for _, w := range recipes.PredStrict.Weightings {
 		cfgs = append(cfgs, cfg{recipes.PredStrict, w, nil})
 	}
@@ -171,60 +173,109 @@ func TestPredOneHot(t *testing.T) {
 }
 
 // TestPredLiteralCounterexample: the paper's final formula
-// if(GTZero_1((−1)^i), pred.even, pred.odd) on the input "1": position 1
-// is odd, so GTZero_1(−1) = 0 selects pred.odd, which under the future
-// mask can attend only to position 1 and returns v_1 = 1; the paper's
-// function gives 0 there. On "h1", position 2 is even and pred.even picks
-// the rightmost odd j ≤ 2, j = 1: v_1 = 1/2, right. So the literal
-// construction gives (1) and (1/2, 1/2) where the paper says (0) and
-// (0, 1/2); the corrected one gives the paper's values.
+// if(GTZero_1((−1)^i), pred.even, pred.odd) on the smallest wrong input
+// of the independent simulation (proofs/testdata/literal_recipes.py), "h":
+// position 1 is odd, so GTZero_1(−1) = 0 selects pred.odd, which under
+// the future mask can attend only to position 1 and returns v_1 = 1/2;
+// the paper's function gives 0 there. On "h1", position 2 is even and
+// pred.even picks the odd j ≤ 2, j = 1: v_1 = 1/2, right. Under AHAT
+// (no tie-breaking) "00h0" is the first input, in the enumeration order,
+// right at position 1 and wrong later: at i = 4 pred.even averages
+// v_1 = 0 and v_3 = 1/2. The corrected pred gives the paper's values.
 func TestPredLiteralCounterexample(t *testing.T) {
-	for _, c := range predWeightings {
-		t.Run(c.name, func(t *testing.T) {
-			lit := construct(t, recipes.PredLiteral, c.w, 3, c.params)
-			fixed := construct(t, recipes.Pred, c.w, 4, c.params)
-			wantValues(t, "pred-literal on 1", predOutputs(t, lit, "exact", "1"), "1")
-			wantValues(t, "pred on 1", predOutputs(t, fixed, "exact", "1"), "0")
-			wantValues(t, "pred-literal on h1", predOutputs(t, lit, "exact", "h1"), "1/2", "1/2")
-			wantValues(t, "pred on h1", predOutputs(t, fixed, "exact", "h1"), "0", "1/2")
-
-			rep, err := check.Run(recipes.PredLiteral, check.Options{Precision: numeric.MustParsePrecision("exact"),
-				Weighting: c.w, MaxN: 6, Params: c.params, Cases: 4, Exhaustive: 729, Seed: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			// Inputs of length 1 are enumerated in alphabet order: "0" is
-			// right (v_1 = 0), "h" is the first wrong one.
-			if f := rep.FirstFailure; rep.Passed || f == nil || f.N != 1 || f.Position != 1 || f.Input != "h" {
-				t.Errorf("pred-literal: first failure %+v, want n = 1, position 1, input h", rep.FirstFailure)
-			}
+	for _, tc := range []struct {
+		name    string
+		w       model.Weighting
+		params  map[string]string // of pred
+		in      string
+		literal []string // by hand
+		want    []string // the paper's pred
+	}{
+		{"UHAT-right", model.RightHardmax, nil, "h", []string{"1/2"}, []string{"0"}},
+		{"UHAT-right", model.RightHardmax, nil, "1", []string{"1"}, []string{"0"}},
+		{"UHAT-right", model.RightHardmax, nil, "h1", []string{"1/2", "1/2"}, []string{"0", "1/2"}},
+		{"AHAT", model.AverageHardmax, map[string]string{"t": "-1/j"}, "h", []string{"1/2"}, []string{"0"}},
+		{"AHAT", model.AverageHardmax, map[string]string{"t": "j/n"}, "00h0", []string{"0", "0", "0", "1/4"}, []string{"0", "0", "0", "1/2"}},
+		{"AHAT", model.AverageHardmax, map[string]string{"t": "-1/j"}, "1000", []string{"1", "1", "0", "1/2"}, []string{"0", "1", "0", "0"}},
+	} {
+		t.Run(tc.name+" "+tc.in, func(t *testing.T) {
+			lit := construct(t, recipes.PredLiteral, tc.w, 4, nil)
+			fixed := construct(t, recipes.Pred, tc.w, 4, tc.params)
+			wantValues(t, "pred-literal on "+tc.in, predOutputs(t, lit, "exact", tc.in), tc.literal...)
+			wantValues(t, "pred on "+tc.in, predOutputs(t, fixed, "exact", tc.in), tc.want...)
 		})
 	}
-}
-
-// TestPredLiteralOnlyFirstWrong: the literal construction is wrong only
-// at position 1 and only where v_1 ≠ 0: on every input up to length 3 it
-// agrees with the reference at positions i ≥ 2, and outputs v_1 at i = 1.
-func TestPredLiteralOnlyFirstWrong(t *testing.T) {
-	for _, c := range predWeightings {
-		lit := construct(t, recipes.PredLiteral, c.w, 3, c.params)
-		r, err := model.New(numeric.MustParsePrecision("exact"), lit.Model)
+	for _, w := range recipes.PredLiteral.Weightings {
+		rep, err := check.Run(recipes.PredLiteral, check.Options{Precision: numeric.MustParsePrecision("exact"),
+			Weighting: w, MaxN: 6, Cases: 4, Exhaustive: 729, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for n := 1; n <= 3; n++ {
-			cases, _ := lit.Inputs(n, nil, 27)
-			for _, cs := range cases {
-				res, err := r.Run(cs.Symbols, false)
-				if err != nil {
-					t.Fatal(err)
+		// Inputs of length 1 are enumerated in alphabet order: "0" is
+		// right (v_1 = 0), "h" is the first wrong one.
+		if f := rep.FirstFailure; rep.Passed || f == nil || f.N != 1 || f.Position != 1 || f.Input != "h" {
+			t.Errorf("pred-literal %s: first failure %+v, want n = 1, position 1, input h", recipes.WeightingAcronym(w), rep.FirstFailure)
+		}
+	}
+}
+
+// TestPredLiteralOnlyFirstWrong: under rightmost UHAT the literal
+// construction is wrong only at position 1 and only where v_1 ≠ 0: on
+// every input up to length 3 it agrees with the reference at positions
+// i ≥ 2, and outputs v_1 at i = 1.
+func TestPredLiteralOnlyFirstWrong(t *testing.T) {
+	lit := construct(t, recipes.PredLiteral, model.RightHardmax, 3, nil)
+	r, err := model.New(numeric.MustParsePrecision("exact"), lit.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 1; n <= 3; n++ {
+		cases, _ := lit.Inputs(n, nil, 27)
+		for _, cs := range cases {
+			res, err := r.Run(cs.Symbols, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := recipes.PredExpected(cs)
+			want[0].Values[0] = recipes.PredValue(cs.Symbols[0])
+			for i, w := range want {
+				if !res.Outputs[i].Values[0].Equals(w.Values[0]) {
+					t.Fatalf("UHAT-right on %s, position %d: %s, want %s", check.CaseText(lit.Model, cs), i+1, res.Outputs[i].Values[0].Text, w.Values[0].RatString())
 				}
-				want := recipes.PredExpected(cs)
-				want[0].Values[0] = recipes.PredValue(cs.Symbols[0])
-				for i, w := range want {
-					if !res.Outputs[i].Values[0].Equals(w.Values[0]) {
-						t.Fatalf("%s on %s, position %d: %s, want %s", c.name, check.CaseText(lit.Model, cs), i+1, res.Outputs[i].Values[0].Text, w.Values[0].RatString())
-					}
+			}
+		}
+	}
+}
+
+// TestPredLiteralAHATAverages: under AHAT the printed heads, with no
+// tie-breaking, attend equally to every maximal position: at i = 1 only
+// position 1 is visible (v_1), and at i ≥ 2 the selected head (pred.even
+// at even i, pred.odd at odd i) averages v_j over the j < i of the parity
+// of i − 1. On the inputs with a single 1 at position k, for every n ≤ 8
+// and k ≤ n, position i outputs 1/|S_i| when k ∈ S_i and 0 otherwise,
+// S_i = {j < i : j ≡ i − 1 mod 2} (v_1 at i = 1).
+func TestPredLiteralAHATAverages(t *testing.T) {
+	con := construct(t, recipes.PredLiteral, model.AverageHardmax, 8, nil)
+	r, err := model.New(numeric.MustParsePrecision("exact"), con.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 1; n <= 8; n++ {
+		for k := 1; k <= n; k++ {
+			res, err := r.Run(predOneHot(n, k), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 1; i <= n; i++ {
+				want := new(big.Rat)
+				switch {
+				case i == 1 && k == 1:
+					want.SetInt64(1)
+				case i > 1 && k < i && (i-1-k)%2 == 0:
+					want.SetFrac64(1, int64(i/2)) // |S_i| = ⌊i/2⌋
+				}
+				if got := res.Outputs[i-1].Values[0]; !got.Equals(want) {
+					t.Fatalf("n = %d, v_%d = 1: position %d outputs %s, want %s", n, k, i, got.Text, want.RatString())
 				}
 			}
 		}
