@@ -6,11 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"sort"
 	"strings"
-
-	"github.com/transformer-cookbook/verify/numeric"
 )
 
 // # Safetensors
@@ -20,9 +17,10 @@ import (
 // 8-byte little-endian header length N, N bytes of JSON header (padded
 // with spaces to a multiple of 8, so that the data is aligned), then the
 // tensors' little-endian data, row-major, contiguous and in the order of
-// their names. The header maps each tensor's name to its dtype ("F32" or
-// "F64" here), shape and data_offsets [begin, end) into the data, and
-// "__metadata__" to a map of strings.
+// their names. The header maps each tensor's name to its dtype (here F64,
+// F32, F16, BF16, F8_E4M3 or F8_E5M2: see dtype.go), shape and
+// data_offsets [begin, end) into the data, and "__metadata__" to a map of
+// strings.
 //
 // The tensors are named as a PyTorch state dict would name them, with
 // nn.Linear's convention that a weight is [out, in] (y = W x):
@@ -53,11 +51,15 @@ import (
 // sqrt, log, exp, sin, cos and pi from math). "format": "pt" is there too,
 // for loaders that look for it.
 //
-// Writing rounds every weight once, to nearest, to the dtype (numeric's
-// correctly rounded evaluation, so an irrational constant is rounded
-// once too); reading gives each weight the exact rational value of its
-// stored binary number. So a model read back from F64 is the float64
-// model of the original, exactly.
+// Writing stores each weight in the dtype when it is exactly a number of
+// it, and otherwise refuses, naming every such weight, unless asked to
+// round (WriteSafetensorsRounded: once, to nearest, ties to even, by
+// numeric's correctly rounded evaluation, so an irrational constant is
+// rounded once too). Reading gives each weight the exact rational value of
+// its stored binary number, whatever the dtype of its tensor; a file may
+// mix dtypes (see DtypesPrecision for the precision it runs at). So a
+// model read back from a file is the original, exactly, when the write
+// did not round.
 //
 // To load a file in PyTorch:
 //
@@ -80,28 +82,43 @@ const stMaxHeader = 100_000_000
 // stArchitectureKey is the metadata key of the architecture.
 const stArchitectureKey = "cookbook_architecture"
 
-// stSize is the size in bytes of an element of each supported dtype.
-var stSize = map[string]int{"F32": 4, "F64": 8}
-
 // WriteSafetensors writes m in the safetensors format, its weights
-// rounded to dtype ("F32" or "F64") and its position encodings sampled for
-// every length up to maxN. It validates m first and writes nothing on an
-// error, such as a weight that overflows the dtype.
+// stored in dtype (one of SafetensorsDtypes) and its position encodings
+// sampled for every length up to maxN. A weight whose exact value is not
+// a number of the dtype is never rounded silently: WriteSafetensors then
+// returns an *UnrepresentableError listing every such weight, and writes
+// nothing (WriteSafetensorsRounded rounds them). It validates m first and
+// writes nothing on any error, such as a weight beyond the dtype's range.
 func (m *Model) WriteSafetensors(w io.Writer, maxN int, dtype string) error {
-	size, ok := stSize[dtype]
+	_, err := m.writeSafetensors(w, maxN, dtype, false)
+	return err
+}
+
+// WriteSafetensorsRounded is WriteSafetensors with each weight that is not
+// a number of the dtype rounded once to the nearest one, ties to even
+// (numeric's correctly rounded evaluation, so an irrational constant is
+// rounded once too); it returns every weight it rounded, in the file's
+// order. A weight beyond the dtype's largest finite number is still an
+// error.
+func (m *Model) WriteSafetensorsRounded(w io.Writer, maxN int, dtype string) ([]RoundedWeight, error) {
+	return m.writeSafetensors(w, maxN, dtype, true)
+}
+
+func (m *Model) writeSafetensors(w io.Writer, maxN int, dtype string, round bool) ([]RoundedWeight, error) {
+	dt, ok := dtypeByName(dtype)
 	if !ok {
-		return fmt.Errorf("safetensors dtype %q: want F32 or F64", dtype)
+		return nil, fmt.Errorf("safetensors dtype %q: want one of %s", dtype, dtypeList())
 	}
 	enc := &encoder{}
 	arch := enc.model(m, maxN)
 	if enc.err != nil {
-		return enc.err
+		return nil, enc.err
 	}
 	var archJSON bytes.Buffer
 	je := json.NewEncoder(&archJSON)
 	je.SetEscapeHTML(false)
 	if err := je.Encode(arch); err != nil {
-		return err
+		return nil, err
 	}
 	tensors := enc.tensors
 	sort.Slice(tensors, func(a, b int) bool { return tensors[a].name < tensors[b].name })
@@ -113,20 +130,29 @@ func (m *Model) WriteSafetensors(w io.Writer, maxN int, dtype string) error {
 		stArchitectureKey: strings.TrimSpace(archJSON.String()),
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	header.WriteString(`{"__metadata__":`)
 	header.Write(meta)
+	var inexact []RoundedWeight
 	for _, t := range tensors {
 		begin := len(data)
 		for k, e := range t.data {
-			if data, err = appendFloat(data, e, dtype); err != nil {
-				return fmt.Errorf("%s[%d] = %v: %v", t.name, k, e, err)
+			bits, x, exact, err := encodeWeight(e, dt)
+			if err != nil {
+				return nil, fmt.Errorf("%s%s = %v: %v", t.name, stIndex(t.shape, k), e, err)
 			}
+			if !exact {
+				inexact = append(inexact, RoundedWeight{Tensor: t.name, Index: stIndices(t.shape, k), Value: e, Nearest: x})
+			}
+			data = appendBits(data, bits, dt.size)
 		}
 		name, _ := json.Marshal(t.name)
 		shape, _ := json.Marshal(t.shape)
-		fmt.Fprintf(&header, `,%s:{"dtype":%q,"shape":%s,"data_offsets":[%d,%d]}`, name, dtype, shape, begin, begin+len(t.data)*size)
+		fmt.Fprintf(&header, `,%s:{"dtype":%q,"shape":%s,"data_offsets":[%d,%d]}`, name, dtype, shape, begin, begin+len(t.data)*dt.size)
+	}
+	if len(inexact) > 0 && !round {
+		return nil, &UnrepresentableError{Dtype: dtype, Weights: inexact}
 	}
 	header.WriteByte('}')
 	for header.Len()%8 != 0 {
@@ -135,27 +161,5 @@ func (m *Model) WriteSafetensors(w io.Writer, maxN int, dtype string) error {
 	out := binary.LittleEndian.AppendUint64(nil, uint64(header.Len()))
 	out = append(out, header.Bytes()...)
 	_, err = w.Write(append(out, data...))
-	return err
-}
-
-// appendFloat appends e rounded once to dtype, little-endian.
-func appendFloat(data []byte, e numeric.Expr, dtype string) ([]byte, error) {
-	if dtype == "F32" {
-		x, err := numeric.Float32{}.Eval(0, e)
-		if err != nil {
-			return nil, err
-		}
-		if math.IsInf(float64(x), 0) || math.IsNaN(float64(x)) {
-			return nil, fmt.Errorf("overflows F32")
-		}
-		return binary.LittleEndian.AppendUint32(data, math.Float32bits(x)), nil
-	}
-	x, err := numeric.Float64{}.Eval(0, e)
-	if err != nil {
-		return nil, err
-	}
-	if math.IsInf(x, 0) || math.IsNaN(x) {
-		return nil, fmt.Errorf("overflows F64")
-	}
-	return binary.LittleEndian.AppendUint64(data, math.Float64bits(x)), nil
+	return inexact, err
 }

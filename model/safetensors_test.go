@@ -18,12 +18,12 @@ import (
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
-// writeST writes m in the safetensors format, failing the test on an
-// error.
+// writeST writes m in the safetensors format, its weights rounded to the
+// dtype where they must be, failing the test on an error.
 func writeST(t testing.TB, m *Model, maxN int, dtype string) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := m.WriteSafetensors(&b, maxN, dtype); err != nil {
+	if _, err := m.WriteSafetensorsRounded(&b, maxN, dtype); err != nil {
 		t.Fatalf("WriteSafetensors(%s, %s): %v", m.Name, dtype, err)
 	}
 	return b.Bytes()
@@ -34,12 +34,16 @@ func rounded(t *testing.T, e numeric.Expr, dtype string) *big.Rat {
 	t.Helper()
 	var x float64
 	var err error
-	if dtype == "F32" {
+	switch dtype {
+	case "F32":
 		var f float32
 		f, err = numeric.Float32{}.Eval(0, e)
 		x = float64(f)
-	} else {
+	case "F64":
 		x, err = numeric.Float64{}.Eval(0, e)
+	default:
+		formats := map[string]*numeric.Format{"F16": numeric.Binary16, "BF16": numeric.BFloat16, "F8_E4M3": numeric.FP8E4M3, "F8_E5M2": numeric.FP8E5M2}
+		x, err = numeric.NewEmulated(formats[dtype]).Eval(0, e)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -224,15 +228,17 @@ func TestSafetensorsPositionsByN(t *testing.T) {
 
 func TestWriteSafetensorsErrors(t *testing.T) {
 	var b bytes.Buffer
-	if err := tinyModel().WriteSafetensors(&b, 3, "BF16"); err == nil || !strings.Contains(err.Error(), "want F32 or F64") {
-		t.Errorf("dtype BF16: %v", err)
+	for _, dtype := range []string{"F12", "bf16", "F8_E4M3FN", "I32"} {
+		if _, err := tinyModel().WriteSafetensorsRounded(&b, 3, dtype); err == nil || !strings.Contains(err.Error(), "want one of F64, F32, F16, BF16, F8_E4M3, F8_E5M2") {
+			t.Errorf("dtype %s: %v", dtype, err)
+		}
 	}
 	huge := tinyModel()
 	huge.Output.W.Set(0, 0, numeric.Lit(new(big.Rat).SetFloat64(math.MaxFloat64)))
-	if err := huge.WriteSafetensors(&b, 3, "F32"); err == nil || !strings.Contains(err.Error(), "unembed.weight[0]") || !strings.Contains(err.Error(), "overflows F32") {
+	if _, err := huge.WriteSafetensorsRounded(&b, 3, "F32"); err == nil || !strings.Contains(err.Error(), "unembed.weight[0][0] = ") || !strings.Contains(err.Error(), "overflows F32") {
 		t.Errorf("a weight beyond F32: %v", err)
 	}
-	if err := huge.WriteSafetensors(&b, 3, "F64"); err != nil {
+	if _, err := huge.WriteSafetensorsRounded(&b, 3, "F64"); err != nil {
 		t.Errorf("the same weight in F64: %v", err)
 	}
 	b.Reset()
@@ -307,7 +313,9 @@ func TestReadSafetensorsErrors(t *testing.T) {
 		{"shape disagrees with the data", edit(func(h map[string]any) { tensor(h, "embed.weight")["shape"] = []int{2, 3} }), `tensor "embed.weight": shape [2 3] of F64 needs 48 bytes, data_offsets [0, 32] hold 32`},
 		{"shape overflows", edit(func(h map[string]any) { tensor(h, "embed.weight")["shape"] = []int{1 << 40, 1 << 40, 1 << 40} }), "needs 10633823966279326983230456482242756608 bytes, data_offsets [0, 32] hold 32"},
 		{"negative shape", edit(func(h map[string]any) { tensor(h, "embed.weight")["shape"] = []int{-2, -2} }), "not a non-negative integer"},
-		{"dtype BF16", edit(func(h map[string]any) { tensor(h, "embed.weight")["dtype"] = "BF16" }), `dtype "BF16" is not supported (only F32 and F64)`},
+		{"dtype I64", edit(func(h map[string]any) { tensor(h, "embed.weight")["dtype"] = "I64" }), `tensor "embed.weight": dtype "I64" is not supported (accepted: F64, F32, F16, BF16, F8_E4M3, F8_E5M2)`},
+		{"dtype in lower case", edit(func(h map[string]any) { tensor(h, "embed.weight")["dtype"] = "f64" }), `dtype "f64" is not supported`},
+		{"dtype F16 against the offsets", edit(func(h map[string]any) { tensor(h, "embed.weight")["dtype"] = "F16" }), `shape [2 2] of F16 needs 8 bytes, data_offsets [0, 32] hold 32`},
 		{"unknown tensor field", edit(func(h map[string]any) { tensor(h, "embed.weight")["strides"] = []int{2, 1} }), `unknown field "strides"`},
 		{"metadata missing", edit(func(h map[string]any) { delete(h, "__metadata__") }), "header has no __metadata__"},
 		{"architecture missing", edit(func(h map[string]any) { delete(h["__metadata__"].(map[string]any), stArchitectureKey) }), `no "cookbook_architecture" key`},
@@ -328,7 +336,7 @@ func TestReadSafetensorsErrors(t *testing.T) {
 		}), `tensor "layers.0.ffn.fc1.biases" is not part of the model`},
 		{"extra tensor", arch(func(a map[string]any) { delete(a, "positions") }), `tensor "pos_embed.weight" is not part of the model`},
 		{"shape against the architecture", arch(func(a map[string]any) { a["d"] = 1; delete(a, "components") }), `embed.weight: shape [2 2], want [2 (one per symbol of the alphabet), 1 (d)]`},
-		{"NaN weight", nan, "embed.weight[0][0]: NaN, not a finite number"},
+		{"NaN weight", nan, "embed.weight[0][0]: NaN, not a finite number (F64 bits 0x7ff8000000000001)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -360,54 +368,66 @@ func TestReadSafetensorsPadding(t *testing.T) {
 // TestSafetensorsPython reads files with testdata/read_safetensors.py, a
 // reader written from the format's specification with Python's standard
 // library, and checks every name, dtype, shape and value against the
-// engine's own rounding (skipped without python3).
+// engine's own rounding, in every dtype (skipped without python3).
 func TestSafetensorsPython(t *testing.T) {
 	python, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 not found")
 	}
+	type file struct {
+		fm    fileModel
+		dtype string
+	}
+	var files []file
+	args := []string{"testdata/read_safetensors.py"}
+	dir := t.TempDir()
 	for _, fm := range fileModels() {
-		for _, dtype := range []string{"F64", "F32"} {
-			path := filepath.Join(t.TempDir(), fm.name+".safetensors")
+		for _, dtype := range SafetensorsDtypes() {
+			path := filepath.Join(dir, fm.name+"-"+dtype+".safetensors")
 			if err := os.WriteFile(path, writeST(t, fm.m, fm.maxN, dtype), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			out, err := exec.Command(python, "testdata/read_safetensors.py", path).Output()
-			if err != nil {
-				t.Fatalf("%s %s: read_safetensors.py: %v", fm.name, dtype, err)
+			files = append(files, file{fm, dtype})
+			args = append(args, path)
+		}
+	}
+	out, err := exec.Command(python, args...).Output()
+	if err != nil {
+		t.Fatalf("read_safetensors.py: %v", err)
+	}
+	var all []struct {
+		Metadata struct {
+			Format       string         `json:"format"`
+			Architecture map[string]any `json:"cookbook_architecture"`
+		} `json:"metadata"`
+		Tensors map[string]struct {
+			Dtype  string    `json:"dtype"`
+			Shape  []int     `json:"shape"`
+			Values []float64 `json:"values"`
+		} `json:"tensors"`
+	}
+	if err := json.Unmarshal(out, &all); err != nil || len(all) != len(files) {
+		t.Fatalf("read_safetensors.py: %v, %d summaries for %d files", err, len(all), len(files))
+	}
+	for i, f := range files {
+		fm, dtype, got := f.fm, f.dtype, all[i]
+		if got.Metadata.Format != "pt" || got.Metadata.Architecture["name"] != fm.m.Name {
+			t.Errorf("%s %s: metadata %+v", fm.name, dtype, got.Metadata)
+		}
+		enc := &encoder{}
+		enc.model(fm.m, fm.maxN)
+		if len(got.Tensors) != len(enc.tensors) {
+			t.Errorf("%s %s: Python reads %d tensors, want %d", fm.name, dtype, len(got.Tensors), len(enc.tensors))
+		}
+		for _, want := range enc.tensors {
+			g, ok := got.Tensors[want.name]
+			if !ok || g.Dtype != dtype || !slices.Equal(g.Shape, want.shape) || len(g.Values) != len(want.data) {
+				t.Errorf("%s %s: %s: Python reads %s %v with %d values, want %s %v", fm.name, dtype, want.name, g.Dtype, g.Shape, len(g.Values), dtype, want.shape)
+				continue
 			}
-			var got struct {
-				Metadata struct {
-					Format       string         `json:"format"`
-					Architecture map[string]any `json:"cookbook_architecture"`
-				} `json:"metadata"`
-				Tensors map[string]struct {
-					Dtype  string    `json:"dtype"`
-					Shape  []int     `json:"shape"`
-					Values []float64 `json:"values"`
-				} `json:"tensors"`
-			}
-			if err := json.Unmarshal(out, &got); err != nil {
-				t.Fatal(err)
-			}
-			if got.Metadata.Format != "pt" || got.Metadata.Architecture["name"] != fm.m.Name {
-				t.Errorf("%s %s: metadata %+v", fm.name, dtype, got.Metadata)
-			}
-			enc := &encoder{}
-			enc.model(fm.m, fm.maxN)
-			if len(got.Tensors) != len(enc.tensors) {
-				t.Errorf("%s %s: Python reads %d tensors, want %d", fm.name, dtype, len(got.Tensors), len(enc.tensors))
-			}
-			for _, want := range enc.tensors {
-				g, ok := got.Tensors[want.name]
-				if !ok || g.Dtype != dtype || !slices.Equal(g.Shape, want.shape) || len(g.Values) != len(want.data) {
-					t.Errorf("%s %s: %s: Python reads %s %v with %d values, want %s %v", fm.name, dtype, want.name, g.Dtype, g.Shape, len(g.Values), dtype, want.shape)
-					continue
-				}
-				for k, e := range want.data {
-					if w, _ := rounded(t, e, dtype).Float64(); g.Values[k] != w {
-						t.Errorf("%s %s: %s[%d] = %v in Python, want %v", fm.name, dtype, want.name, k, g.Values[k], w)
-					}
+			for k, e := range want.data {
+				if w, _ := rounded(t, e, dtype).Float64(); g.Values[k] != w {
+					t.Errorf("%s %s: %s[%d] = %v in Python, want %v", fm.name, dtype, want.name, k, g.Values[k], w)
 				}
 			}
 		}

@@ -24,7 +24,7 @@ import (
 // stTensor is a tensor of a file being read.
 type stTensor struct {
 	name   string
-	dtype  string
+	dtype  *stDtype
 	shape  []int
 	elems  int
 	begin  int
@@ -35,36 +35,62 @@ type stTensor struct {
 
 // ReadSafetensors reads a model written by WriteSafetensors and returns
 // it with the largest length max_n its position encodings cover. Each
-// weight is the exact rational value of its stored F32 or F64 number.
-// Reading is strict, as the reference implementation is and more: the
-// header must fit the file and the limit of 100 MB, be UTF-8 JSON without
-// repeated keys, give each tensor a dtype F32 or F64, a shape and
-// data_offsets that tile the data exactly (no gap, no overlap, nothing
-// after), hold the architecture in its metadata, and every tensor must be
-// one the architecture names, of the shape it implies, with finite
-// entries. It reads the whole of r into memory, and never panics.
+// weight is the exact rational value of its stored number, in its
+// tensor's dtype. Reading is strict, as the reference implementation is
+// and more: the header must fit the file and the limit of 100 MB, be
+// UTF-8 JSON without repeated keys, give each tensor a dtype the engine
+// reads (F64, F32, F16, BF16, F8_E4M3, F8_E5M2; tensors may differ), a
+// shape and data_offsets that tile the data exactly (no gap, no overlap,
+// nothing after), hold the architecture in its metadata, and every tensor
+// must be one the architecture names, of the shape it implies, with
+// finite entries. It reads the whole of r into memory, and never panics.
 func ReadSafetensors(r io.Reader) (*Model, int, error) {
+	m, maxN, _, err := ReadSafetensorsDtypes(r)
+	return m, maxN, err
+}
+
+// ReadSafetensorsDtypes is ReadSafetensors, and also returns the dtypes of
+// the file's tensors, each once, in the order F64, F32, BF16, F16,
+// F8_E5M2, F8_E4M3 (see DtypesPrecision for the precision they imply).
+func ReadSafetensorsDtypes(r io.Reader) (*Model, int, []string, error) {
+	m, maxN, tensors, err := readSafetensors(r)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	var dtypes []string
+	for k := len(stDtypes) - 1; k >= 0; k-- {
+		for _, t := range tensors {
+			if t.dtype == stDtypes[k] {
+				dtypes = append(dtypes, t.dtype.name)
+				break
+			}
+		}
+	}
+	return m, maxN, dtypes, nil
+}
+
+func readSafetensors(r io.Reader) (*Model, int, map[string]*stTensor, error) {
 	file, err := io.ReadAll(r)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
 	tensors, meta, err := readSafetensorsHeader(file)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
 	archText, ok := meta[stArchitectureKey]
 	if !ok {
-		return nil, 0, fmt.Errorf("__metadata__: no %q key, so no architecture: not a file written by WriteSafetensors", stArchitectureKey)
+		return nil, 0, nil, fmt.Errorf("__metadata__: no %q key, so no architecture: not a file written by WriteSafetensors", stArchitectureKey)
 	}
 	root, err := decodeTree(strings.NewReader(archText), stArchitectureKey)
 	if err != nil {
-		return nil, 0, fmt.Errorf("__metadata__.%s: %v", stArchitectureKey, err)
+		return nil, 0, nil, fmt.Errorf("__metadata__.%s: %v", stArchitectureKey, err)
 	}
 	src := &stWeights{tensors: tensors}
 	d := &decoder{src: src}
 	m, maxN := d.model(root)
 	if d.err != nil {
-		return nil, 0, d.err
+		return nil, 0, nil, d.err
 	}
 	var unused []string
 	for _, t := range tensors {
@@ -74,12 +100,12 @@ func ReadSafetensors(r io.Reader) (*Model, int, error) {
 	}
 	if len(unused) > 0 {
 		sort.Strings(unused)
-		return nil, 0, fmt.Errorf("tensor %q is not part of the model the architecture describes (%d such tensors)", unused[0], len(unused))
+		return nil, 0, nil, fmt.Errorf("tensor %q is not part of the model the architecture describes (%d such tensors)", unused[0], len(unused))
 	}
 	if err := m.Validate(); err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
-	return m, maxN, nil
+	return m, maxN, tensors, nil
 }
 
 // readSafetensorsHeader checks the framing of a safetensors file and
@@ -184,11 +210,12 @@ func stInfo(name string, v any) (*stTensor, error) {
 	if !ok {
 		return nil, fmt.Errorf("tensor %q: dtype missing or not a string", name)
 	}
-	size, ok := stSize[dtype]
+	dt, ok := dtypeByName(dtype)
 	if !ok {
-		return nil, fmt.Errorf("tensor %q: dtype %q is not supported (only F32 and F64)", name, dtype)
+		return nil, fmt.Errorf("tensor %q: dtype %q is not supported (accepted: %s)", name, dtype, dtypeList())
 	}
-	t.dtype = dtype
+	t.dtype = dt
+	size := dt.size
 	shape, err := stInts(o.vals["shape"], -1)
 	if err != nil {
 		return nil, fmt.Errorf("tensor %q: shape: %v", name, err)
@@ -301,14 +328,9 @@ func (s *stWeights) values(d *decoder, t *stTensor) []numeric.Expr {
 	}
 	out := make([]numeric.Expr, t.elems)
 	for k := range out {
-		var x float64
-		if t.dtype == "F32" {
-			x = float64(math.Float32frombits(binary.LittleEndian.Uint32(t.data[4*k:])))
-		} else {
-			x = math.Float64frombits(binary.LittleEndian.Uint64(t.data[8*k:]))
-		}
+		x, bits := decodeWeight(t.data, k, t.dtype)
 		if math.IsInf(x, 0) || math.IsNaN(x) {
-			d.failf(t.name+stIndex(t.shape, k), "%v, not a finite number", x)
+			d.failf(t.name+stIndex(t.shape, k), "%v, not a finite number (%s bits 0x%0*x)", x, t.dtype.name, 2*t.dtype.size, bits)
 			return nil
 		}
 		if x != 0 {
@@ -321,12 +343,22 @@ func (s *stWeights) values(d *decoder, t *stTensor) []numeric.Expr {
 // stIndex is the multi-index "[i][j]" of the k-th entry of a tensor of
 // the given shape, in row-major order.
 func stIndex(shape []int, k int) string {
-	idx := make([]string, len(shape))
+	var b strings.Builder
+	for _, i := range stIndices(shape, k) {
+		b.WriteString("[" + strconv.Itoa(i) + "]")
+	}
+	return b.String()
+}
+
+// stIndices is the multi-index of the k-th entry of a tensor of the given
+// shape, in row-major order.
+func stIndices(shape []int, k int) []int {
+	idx := make([]int, len(shape))
 	for a := len(shape) - 1; a >= 0; a-- {
-		idx[a] = "[" + strconv.Itoa(k%shape[a]) + "]"
+		idx[a] = k % shape[a]
 		k /= shape[a]
 	}
-	return strings.Join(idx, "")
+	return idx
 }
 
 func (s *stWeights) matrix(d *decoder, _ *jsonObject, _, tensor string, want dims, required bool) (Matrix, bool) {

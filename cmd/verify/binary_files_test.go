@@ -15,26 +15,28 @@ import (
 // TestBinaryModelFiles: a model exported and checked back against its
 // recipe passes; a perturbed one fails with exit status 1 and a concrete
 // input. safetensors holds binary floats: the lookup's integer weights
-// survive it exactly, Dyck-1's thresholds 1/N² do not, and the exact
-// check then fails by the rounding (accept = 1 − 2⁻⁵⁴ on "()").
+// survive it exactly, Dyck-1's thresholds 1/N² do not (the export refuses
+// them unless told to round), and the exact check then fails by the
+// rounding (accept = 1 − 2⁻⁵⁴ on "()").
 func TestBinaryModelFiles(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		recipe, file, weighting string
+		export, check           []string
 		pass                    bool
 	}{
-		{"dyck1-n", "d.json", "ahat", true},
-		{"lookup", "l.safetensors", "ahat", true},
-		{"dyck1-n", "d.safetensors", "ahat", false},
+		{"dyck1-n", "d.json", "ahat", nil, nil, true},
+		{"lookup", "l.safetensors", "ahat", nil, nil, true},
+		{"dyck1-n", "d.safetensors", "ahat", []string{"--round-weights"}, []string{"--precision", "exact"}, false},
 		// A softmax model is checked against the softmax reference (c
 		// within 1/4) at the precision softmax needs, not exactly.
-		{"lookup", "ls.json", "smat", true},
+		{"lookup", "ls.json", "smat", nil, nil, true},
 	} {
 		path := filepath.Join(dir, tc.file)
-		if _, stderr, status := execVerify(t, "export", "--recipe", tc.recipe, "--weighting", tc.weighting, "--n", "12", "--out", path); status != 0 {
+		if _, stderr, status := execVerify(t, append([]string{"export", "--recipe", tc.recipe, "--weighting", tc.weighting, "--n", "12", "--out", path}, tc.export...)...); status != 0 {
 			t.Fatalf("export %s: %s", tc.file, stderr)
 		}
-		stdout, stderr, status := execVerify(t, "check", "--model", path, "--spec", tc.recipe, "--exhaustive", "5000")
+		stdout, stderr, status := execVerify(t, append([]string{"check", "--model", path, "--spec", tc.recipe, "--exhaustive", "5000"}, tc.check...)...)
 		if pass := status == 0 && strings.Contains(stdout, "PASS"); pass != tc.pass || !pass && status != 1 {
 			t.Errorf("check %s: status %d, want it to pass: %v\n%s%s", tc.file, status, tc.pass, stdout, stderr)
 		}
@@ -101,7 +103,12 @@ func TestBinaryBadFiles(t *testing.T) {
 		{[]string{"export", "--recipe", "lookup", "--out", filepath.Join(dir, "no", "dir", "x.json")}, "x.json"},
 		{[]string{"export", "--recipe", "lookup", "--n", "0", "--out", filepath.Join(dir, "y.json")}, "--n must be"},
 		{[]string{"export", "--recipe", "lookup", "--n", "-3", "--out", filepath.Join(dir, "y.json")}, "--n must be"},
-		{[]string{"export", "--recipe", "lookup", "--out", filepath.Join(dir, "y.safetensors"), "--dtype", "F16"}, "F32 or F64"},
+		{[]string{"export", "--recipe", "lookup", "--out", filepath.Join(dir, "y.safetensors"), "--dtype", "F12"}, "--dtype must be one of F64, F32, F16, BF16, F8_E4M3, F8_E5M2"},
+		{[]string{"export", "--recipe", "lookup", "--n", "8", "--out", filepath.Join(dir, "y.json"), "--round-weights"}, "--round-weights applies to .safetensors"},
+		// Dyck-1's biases 1/N and −1/N²: with N = 3, F16 holds neither.
+		{[]string{"export", "--recipe", "dyck1-n", "--n", "3", "--dtype", "F16", "--out", filepath.Join(dir, "y.safetensors")}, "3 weights are not exactly representable in F16: layers.1.ffn.fc1.bias[1] = -1/9, nearest -0.111083984375; layers.1.ffn.fc1.bias[2] = 1/3, nearest 0.333251953125;"},
+		// The lookup's positions (1, j, j²): j = 256 gives 65536, past F16's 65504.
+		{[]string{"export", "--recipe", "lookup", "--n", "256", "--dtype", "F16", "--round-weights", "--out", filepath.Join(dir, "y.safetensors")}, "pos_embed.weight[255][3] = 65536: overflows F16 (largest finite 65504)"},
 		{[]string{"export", "--recipe", "nosuch", "--out", filepath.Join(dir, "y.json")}, "nosuch"},
 		{[]string{"--recipe", "lookup", "--precision", "0"}, "precision"},
 		{[]string{"--recipe", "lookup", "--precision", "1000000000"}, "precision"},

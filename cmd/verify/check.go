@@ -23,7 +23,7 @@ var errFindings = fmt.Errorf("a check failed")
 var checkFlags = []string{"recipe", "precision", "weighting", "param", "max-n", "cases", "exhaustive", "seed", "lengths", "all-lengths", "json", "force", "model", "spec", "no-analysis", "analysis-budget"}
 
 // boolFlags take no value.
-var boolFlags = map[string]bool{"no-analysis": true, "force": true, "all-lengths": true, "all": true, "no-bisect": true, "quiet": true, "json": true, "trace": true, "params": true, "markdown": true, "errata": true, "explain": true, "outside-domain": true}
+var boolFlags = map[string]bool{"round-weights": true, "no-analysis": true, "force": true, "all-lengths": true, "all": true, "no-bisect": true, "quiet": true, "json": true, "trace": true, "params": true, "markdown": true, "errata": true, "explain": true, "outside-domain": true}
 
 // cmdCheck is the main job: run a recipe over a sweep of lengths and
 // inputs at one precision and compare with the exact reference.
@@ -37,6 +37,7 @@ func cmdCheck(args []string, stdout io.Writer) error {
 	}
 	var r *recipes.Recipe
 	var user *model.Model
+	var dtypes []string
 	fileN := 0
 	if path, ok := a.flags["model"]; ok {
 		if r, err = specFlag(a); err != nil {
@@ -45,7 +46,7 @@ func cmdCheck(args []string, stdout io.Writer) error {
 		if _, ok := a.flags["weighting"]; ok {
 			return badInput("--weighting does not apply with --model: the model runs with its own weighting")
 		}
-		if user, fileN, err = readModelFile(path); err != nil {
+		if user, fileN, dtypes, err = readModelFile(path); err != nil {
 			return err
 		}
 	} else if _, ok := a.flags["spec"]; ok {
@@ -56,6 +57,13 @@ func cmdCheck(args []string, stdout io.Writer) error {
 	p, err := precisionFlag(a, r)
 	if err != nil {
 		return err
+	}
+	// A safetensors file runs by default at its dtype's precision: its
+	// weights are numbers of that format, as the model's author ran them.
+	_, precisionGiven := a.flags["precision"]
+	dtypeNote := ""
+	if len(dtypes) > 0 && !precisionGiven {
+		p, dtypeNote = dtypePrecision(dtypes)
 	}
 	weightings, explicit, err := weightingFlag(a, r)
 	if err != nil {
@@ -131,14 +139,15 @@ func cmdCheck(args []string, stdout io.Writer) error {
 	var reports []*check.Report
 	var skipped []string
 	failed := false
-	_, precisionGiven := a.flags["precision"]
 	for _, w := range weightings {
 		opts.Weighting = w
 		opts.Notes = nil
 		if !asJSON {
 			opts.Progress = lengthPrinter(stdout)
 		}
-		if !precisionGiven {
+		if dtypeNote != "" {
+			opts.Notes = []string{dtypeNote}
+		} else if !precisionGiven {
 			// The default may differ by weighting: softmax's 1/τ has no
 			// exact value. A model from a file has its own.
 			var note string

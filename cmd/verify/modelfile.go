@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,11 +19,14 @@ import (
 	"github.com/transformer-cookbook/verify/recipes"
 )
 
-var exportFlags = []string{"recipe", "weighting", "param", "n", "out", "dtype", "force"}
+var exportFlags = []string{"recipe", "weighting", "param", "n", "out", "dtype", "round-weights", "force"}
 
 // cmdExport writes a recipe's model to a file: the engine's JSON format
-// with exact weights (.json), or safetensors (.safetensors) with float32
-// or float64 tensors and the architecture in the metadata.
+// with exact weights (.json), or safetensors (.safetensors) with tensors
+// of one dtype (F64 unless --dtype says otherwise) and the architecture
+// in the metadata. A weight the dtype does not hold exactly is refused,
+// by name, unless --round-weights is given; then every weight rounded is
+// listed.
 func cmdExport(args []string, stdout io.Writer) error {
 	a, err := parseArgs(args, exportFlags...)
 	if err != nil {
@@ -60,15 +65,18 @@ func cmdExport(args []string, stdout io.Writer) error {
 	}
 	ext := strings.ToLower(filepath.Ext(path))
 	dtype := strings.ToUpper(a.flags["dtype"])
+	round := a.flags["round-weights"] == "true"
 	switch {
 	case ext != ".json" && ext != ".safetensors":
 		return badInput("--out: %q must end in .json (exact weights) or .safetensors", path)
 	case ext == ".json" && dtype != "":
 		return badInput("--dtype applies to .safetensors files; the JSON format keeps weights exact")
+	case ext == ".json" && round:
+		return badInput("--round-weights applies to .safetensors files; the JSON format keeps weights exact")
 	case ext == ".safetensors" && dtype == "":
 		dtype = "F64"
-	case ext == ".safetensors" && dtype != "F32" && dtype != "F64":
-		return badInput("--dtype must be F32 or F64, got %q", a.flags["dtype"])
+	case ext == ".safetensors" && !slices.Contains(model.SafetensorsDtypes(), dtype):
+		return badInput("--dtype must be one of %s, got %q", strings.Join(model.SafetensorsDtypes(), ", "), a.flags["dtype"])
 	}
 	con, err := r.Construct(ws[0], n, params)
 	if err != nil {
@@ -82,12 +90,23 @@ func cmdExport(args []string, stdout io.Writer) error {
 	stop := interruptible()
 	defer stop.release()
 	write := func(w io.Writer) error { return m.WriteJSON(stopWriter{w, stop}, n) }
-	if ext == ".safetensors" {
+	var rounded []model.RoundedWeight
+	switch {
+	case ext == ".safetensors" && round:
+		write = func(w io.Writer) (err error) {
+			rounded, err = m.WriteSafetensorsRounded(stopWriter{w, stop}, n, dtype)
+			return err
+		}
+	case ext == ".safetensors":
 		write = func(w io.Writer) error { return m.WriteSafetensors(stopWriter{w, stop}, n, dtype) }
 	}
 	if err := atomicfile.Write(path, write); err != nil {
 		if stop.requested() {
 			return fmt.Errorf("interrupted: %s not written", path)
+		}
+		var ue *model.UnrepresentableError
+		if errors.As(err, &ue) {
+			return badInput("%s not written: %v; export to .json to keep every weight exact, or pass --round-weights to store each rounded to the nearest %s number", path, ue, dtype)
 		}
 		return badInput("%v", err)
 	}
@@ -95,34 +114,57 @@ func cmdExport(args []string, stdout io.Writer) error {
 	if dtype != "" {
 		fmt.Fprintf(stdout, ", %s", dtype)
 	}
-	fmt.Fprintln(stdout)
+	switch len(rounded) {
+	case 0:
+		fmt.Fprintln(stdout)
+	case 1:
+		fmt.Fprintf(stdout, "; 1 weight rounded to %s:\n", dtype)
+	default:
+		fmt.Fprintf(stdout, "; %d weights rounded to %s:\n", len(rounded), dtype)
+	}
+	for _, w := range rounded {
+		fmt.Fprintf(stdout, "  rounded %s\n", w)
+	}
 	return nil
 }
 
 // readModelFile reads a model written by export (or by hand, or from
 // PyTorch through safetensors), by the file's extension; it returns the
-// largest length the file's position table covers.
-func readModelFile(path string) (*model.Model, int, error) {
+// largest length the file's position table covers and, for safetensors,
+// the dtypes of its tensors, widest first.
+func readModelFile(path string) (*model.Model, int, []string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, 0, badInput("%v", err)
+		return nil, 0, nil, badInput("%v", err)
 	}
 	// Editors on some systems start text files with a byte-order mark.
 	f := bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
 	var m *model.Model
 	var n int
+	var dtypes []string
 	switch ext := strings.ToLower(filepath.Ext(path)); ext {
 	case ".json":
 		m, n, err = model.ReadJSON(f)
 	case ".safetensors":
-		m, n, err = model.ReadSafetensors(f)
+		m, n, dtypes, err = model.ReadSafetensorsDtypes(f)
 	default:
-		return nil, 0, badInput("--model: %q must end in .json or .safetensors", path)
+		return nil, 0, nil, badInput("--model: %q must end in .json or .safetensors", path)
 	}
 	if err != nil {
-		return nil, 0, badInput("%s: %v", path, err)
+		return nil, 0, nil, badInput("%s: %v", path, err)
 	}
-	return m, n, nil
+	return m, n, dtypes, nil
+}
+
+// dtypePrecision is the precision a model from a safetensors file runs at
+// without --precision: that of its dtype, or with mixed dtypes the
+// narrowest that holds them all; and the note that says so.
+func dtypePrecision(dtypes []string) (numeric.Precision, string) {
+	p, from, _ := model.DtypesPrecision(dtypes)
+	if len(dtypes) == 1 {
+		return p, fmt.Sprintf("precision %s: the model file's dtype, %s (--precision overrides)", p, from)
+	}
+	return p, fmt.Sprintf("precision %s: the model file's dtypes are %s, and %s is the narrowest that holds them all (--precision overrides)", p, strings.Join(dtypes, ", "), from)
 }
 
 // specFlag reads --spec, the recipe whose reference a model from a file
