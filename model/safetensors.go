@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -29,6 +30,7 @@ import (
 //
 //	embed.weight                         [|alphabet|, d]   (nn.Embedding)
 //	pos_embed.weight                     [N, d], or [N, N, d] with pe_n(i) at [n-1, i-1]
+//	                                     (none for a position formula, which is in the metadata)
 //	layers.L.attn_norm.weight / .bias    [width]           γ and β, when not nil
 //	layers.L.attn_norm.select.weight     [rows, d]         W^N, when set
 //	layers.L.attn.heads.H.q_proj.weight  [d_key, d_in]
@@ -47,7 +49,8 @@ import (
 // "cookbook_architecture", as the JSON model file (see WriteJSON) without
 // its weight fields: names, alphabet, max_n, d, mask, weighting, score
 // scale, activation, norm placement, residual switches, output kind and
-// labels, whether positions depend on n, and the two scalars that are
+// labels, whether positions depend on n, a position formula (its scales
+// and bases as exact text), and the two scalars that are
 // parameters of the architecture rather than tensors, the temperature τ
 // and the layer norms' ε, as exact text (which Python's eval reads with
 // sqrt, log, exp, sin, cos and pi from math). "format": "pt" is there too,
@@ -88,11 +91,18 @@ var stSize = map[string]int{"F32": 4, "F64": 8}
 // every length up to maxN. It validates m first and writes nothing on an
 // error, such as a weight that overflows the dtype.
 func (m *Model) WriteSafetensors(w io.Writer, maxN int, dtype string) error {
+	return m.WriteSafetensorsContext(context.Background(), w, maxN, dtype)
+}
+
+// WriteSafetensorsContext is WriteSafetensors, stopped with ctx's error
+// when ctx is done before the file is written, so that a long export can
+// be interrupted; it writes nothing then.
+func (m *Model) WriteSafetensorsContext(ctx context.Context, w io.Writer, maxN int, dtype string) error {
 	size, ok := stSize[dtype]
 	if !ok {
 		return fmt.Errorf("safetensors dtype %q: want F32 or F64", dtype)
 	}
-	enc := &encoder{}
+	enc := &encoder{ctx: ctx}
 	arch := enc.model(m, maxN)
 	if enc.err != nil {
 		return enc.err
@@ -118,6 +128,9 @@ func (m *Model) WriteSafetensors(w io.Writer, maxN int, dtype string) error {
 	header.WriteString(`{"__metadata__":`)
 	header.Write(meta)
 	for _, t := range tensors {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		begin := len(data)
 		for k, e := range t.data {
 			if data, err = appendFloat(data, e, dtype); err != nil {
