@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"strings"
@@ -89,12 +90,17 @@ import (
 //     alphabet (Alphabet, non-empty, no repeats).
 //   - max_n: the largest input length N the file was written for (≥ 1).
 //     Position encodings are Go functions of (i, n), so the file stores
-//     their values: positions.table holds pe_n(i) for every 1 ≤ i ≤ n ≤
-//     N, as N rows pe(1) … pe(N) when depends_on_n is false (the writer
-//     checks pe_n(i) = pe_N(i) for every n ≤ N), else as N blocks, block n
-//     holding the n rows pe_n(1) … pe_n(n). A model read back runs inputs
-//     of length at most N (longer ones are an error, as their encodings
-//     are not in the file); positions is absent when the model has none.
+//     either their formula or their values. An encoding with Terms that
+//     depends on n is stored as positions.formula, a list of terms
+//     {function, component, size, scale, base} (see PositionTerm), which
+//     holds at every length. Otherwise positions.table holds pe_n(i) for
+//     every 1 ≤ i ≤ n ≤ N, as N rows pe(1) … pe(N) when depends_on_n is
+//     false (known from Terms or IndependentOfN, or else checked by the
+//     writer, pe_n(i) = pe_N(i) for every n ≤ N), else as N blocks, block
+//     n holding the n rows pe_n(1) … pe_n(n). A model read back from a
+//     table runs inputs of length at most N (longer ones are an error, as
+//     their encodings are not in the file); positions is absent when the
+//     model has none.
 //   - word_embedding: one row of d weights per symbol of the alphabet, in
 //     its order; null for a row that is nil (zeros).
 //   - norm: "none", "post" or "pre" (Norm); final_norm (FinalNorm,
@@ -156,7 +162,14 @@ var (
 // a weight without a real value, or a position encoding of the wrong
 // width.
 func (m *Model) WriteJSON(w io.Writer, maxN int) error {
-	enc := &encoder{inline: true}
+	return m.WriteJSONContext(context.Background(), w, maxN)
+}
+
+// WriteJSONContext is WriteJSON, stopped with ctx's error when ctx is
+// done before the file is written, so that a long export can be
+// interrupted; it writes nothing then.
+func (m *Model) WriteJSONContext(ctx context.Context, w io.Writer, maxN int) error {
+	enc := &encoder{inline: true, ctx: ctx}
 	jm := enc.model(m, maxN)
 	if enc.err != nil {
 		return enc.err
@@ -213,9 +226,17 @@ type (
 		Output        jsonOutput     `json:"output"`
 	}
 	jsonPositions struct {
-		Name       string `json:"name"`
-		DependsOnN bool   `json:"depends_on_n"`
-		Table      any    `json:"table,omitempty"` // [][]string, or [][][]string by n
+		Name       string     `json:"name"`
+		DependsOnN bool       `json:"depends_on_n"`
+		Formula    []jsonTerm `json:"formula,omitempty"`
+		Table      any        `json:"table,omitempty"` // [][]string, or [][][]string by n
+	}
+	jsonTerm struct {
+		Function  string `json:"function"`
+		Component int    `json:"component"`
+		Size      int    `json:"size,omitempty"`
+		Scale     string `json:"scale,omitempty"`
+		Base      string `json:"base,omitempty"`
 	}
 	jsonLayer struct {
 		AttentionNorm       *jsonNorm        `json:"attention_norm,omitempty"`

@@ -124,6 +124,7 @@ func fileModels() []fileModel {
 		{"valid", validModel(), 3, []string{"exact", "fp16"}},
 		{"select", selectModel(), 4, []string{"interval:64", "fp64"}},
 		{"trig", trigModel(), 4, []string{"interval:128", "bf16"}},
+		{"formula", formulaModel(), 3, []string{"interval:128", "fp32"}},
 	}
 }
 

@@ -261,20 +261,29 @@ func (d *decoder) model(root *jsonObject) (*Model, int) {
 	if d.err == nil && len(m.Alphabet) == 0 {
 		d.failf(childPath(root.path, "alphabet"), "empty")
 	}
+	// By a map: the lookup's alphabet has 2N symbols, and a search per
+	// symbol made reading quadratic in N.
+	seen := make(map[string]bool, len(m.Alphabet))
 	for s, sym := range m.Alphabet {
-		if d.err == nil && slices.Index(m.Alphabet, sym) < s {
+		if d.err == nil && seen[sym] {
 			d.failf(indexPath(childPath(root.path, "alphabet"), s), "symbol %q appears twice", sym)
 		}
+		seen[sym] = true
 	}
 	if d.err == nil {
 		m.WordEmbedding = d.src.embedding(d, root, len(m.Alphabet), m.D)
 	}
 	if po := d.object(root, "positions", false); po != nil {
-		d.fields(po, []string{"name", "depends_on_n"}, "table")
+		d.fields(po, []string{"name", "depends_on_n", "formula"}, "table")
 		name, dep := d.str(po, "name"), d.boolean(po, "depends_on_n")
-		if d.err == nil {
+		_, hasFormula := po.vals["formula"]
+		switch {
+		case d.err != nil:
+		case hasFormula:
+			m.Position = d.formula(po, name, dep, m.D)
+		default:
 			t := &positionTable{maxN: maxN, dependsOnN: dep, rows: d.src.positions(d, po, maxN, m.D, dep)}
-			m.Position = &PositionEncoding{Name: name, Vector: t.vector}
+			m.Position = &PositionEncoding{Name: name, Vector: t.vector, IndependentOfN: !dep}
 		}
 	}
 	m.Norm = NormPlacement(d.enum(root, "norm", normNames, "norm placement"))
@@ -295,6 +304,94 @@ func (d *decoder) model(root *jsonObject) (*Model, int) {
 		m.Output = d.output(oo, m.D)
 	}
 	return m, maxN
+}
+
+// formula reads positions.formula, the encoding as a sum of named
+// functions (see PositionTerm), which replaces the table: the file holds
+// either.
+func (d *decoder) formula(po *jsonObject, name string, dep bool, width int) *PositionEncoding {
+	if _, ok := po.vals["table"]; ok {
+		d.failf(childPath(po.path, "table"), "a table and a formula: give one of them")
+		return nil
+	}
+	list, path := d.array(po, "formula")
+	if d.err == nil && len(list) == 0 {
+		d.failf(path, "no terms, want at least one")
+	}
+	terms := make([]PositionTerm, 0, len(list))
+	for k, v := range list {
+		if d.err != nil {
+			return nil
+		}
+		terms = append(terms, d.term(d.asObject(v, indexPath(path, k)), width))
+	}
+	if d.err != nil {
+		return nil
+	}
+	if got := termsDependOnN(terms); got != dep {
+		why := "no term of the formula depends on n"
+		if got {
+			why = "the formula has a term in n (n or i/n)"
+		}
+		d.failf(childPath(po.path, "depends_on_n"), "%v, but %s", dep, why)
+		return nil
+	}
+	p, err := FormulaPositions(name, width, terms)
+	if err != nil {
+		d.failf(path, "%v", err)
+		return nil
+	}
+	return p
+}
+
+// term reads one term of a position formula.
+func (d *decoder) term(o *jsonObject, width int) PositionTerm {
+	d.fields(o, []string{"function", "component", "size", "scale", "base"})
+	t := PositionTerm{Function: PositionFunction(d.enum(o, "function", positionFunctionNames, "position function"))}
+	t.Component = d.integer(o, "component")
+	if d.err == nil && (t.Component < 0 || t.Component >= width) {
+		d.failf(childPath(o.path, "component"), "%d, want 0 … %d (d = %d)", t.Component, width-1, width)
+	}
+	_, hasSize := o.vals["size"]
+	switch {
+	case d.err != nil:
+	case t.Function.sized() && !hasSize:
+		d.failf(childPath(o.path, "size"), "missing (%s writes size components)", t.Function)
+	case !t.Function.sized() && hasSize:
+		d.failf(childPath(o.path, "size"), "only one-hot and sinusoidal have a size; %q writes one component", t.Function)
+	case hasSize:
+		t.Size = d.integer(o, "size")
+		path := childPath(o.path, "size")
+		switch {
+		case d.err != nil:
+		case t.Size < 1:
+			d.failf(path, "%d, want at least 1", t.Size)
+		case t.Function == PosSinusoidal && t.Size%2 != 0:
+			d.failf(path, "%d, want an even number (a cos and a sin per frequency)", t.Size)
+		case t.Size > width-t.Component:
+			d.failf(path, "%d components from component %d, past d = %d", t.Size, t.Component, width)
+		}
+	}
+	if _, ok := o.vals["scale"]; ok {
+		// The zero Expr means a scale of 1: a written 0 must stay 0.
+		if t.Scale = d.scalar(o, "scale"); t.Scale.IsZero() {
+			t.Scale = numeric.LitInt(0)
+		}
+	}
+	_, hasBase := o.vals["base"]
+	switch {
+	case d.err != nil:
+	case t.Function == PosSinusoidal:
+		t.Base = d.scalar(o, "base")
+	case hasBase:
+		d.failf(childPath(o.path, "base"), "only sinusoidal has a base")
+	}
+	if d.err == nil {
+		if err := t.check(width); err != nil {
+			d.failf(o.path, "%v", err)
+		}
+	}
+	return t
 }
 
 func (d *decoder) layer(o *jsonObject, l int, m *Model) Layer {

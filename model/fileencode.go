@@ -1,7 +1,9 @@
 package model
 
 import (
+	"context"
 	"fmt"
+	"math/big"
 
 	"github.com/transformer-cookbook/verify/numeric"
 )
@@ -15,6 +17,8 @@ type encoder struct {
 	inline  bool
 	tensors []tensorData
 	err     error
+	// ctx, when not nil, cancels a long encoding (see live).
+	ctx context.Context
 }
 
 // tensorData is a tensor to store: its name, shape and entries in
@@ -78,7 +82,7 @@ func (e *encoder) matrix(path, tensor string, m Matrix) [][]string {
 		return nil
 	}
 	rows := make([][]string, m.Rows)
-	for r := range rows {
+	for r := 0; r < m.Rows && e.live(); r++ {
 		rows[r] = e.texts(m.Data[r*m.Cols:(r+1)*m.Cols], func(k int) string { return indexPath(indexPath(path, r), k) })
 	}
 	return rows
@@ -118,6 +122,9 @@ func (e *encoder) model(m *Model, maxN int) *jsonModel {
 		jm.Positions = e.positions(m, maxN)
 	}
 	for l, layer := range m.Layers {
+		if !e.live() {
+			return nil
+		}
 		jm.Layers = append(jm.Layers, e.layer(m, l, layer))
 	}
 	if m.FinalNorm != nil {
@@ -204,13 +211,25 @@ func (e *encoder) norm(path, tensor string, ln *LayerNorm) *jsonNorm {
 	return jn
 }
 
-// positions samples pe_n(i) for 1 ≤ i ≤ n ≤ maxN. One pass compares
-// every pe_n(i) with pe_N(i), by the text of its weights; only when some
-// differ is the whole triangle stored, so that an encoding of i alone
-// costs N rows of memory and of file.
+// positions stores the position encoding for lengths up to maxN: its
+// formula when it has one that depends on n, else a table. The table
+// has one row per position when the encoding does not depend on n —
+// known from its formula or its declaration, or else learnt by comparing
+// every pe_n(i) with pe_N(i) by the text of its weights, which takes
+// time quadratic in maxN — and otherwise the whole triangle of pe_n(i),
+// 1 ≤ i ≤ n ≤ maxN.
 func (e *encoder) positions(m *Model, maxN int) *jsonPositions {
 	p := m.Position
 	jp := &jsonPositions{Name: p.Name}
+	dep, known := p.DependsOnN()
+	if p.Terms != nil {
+		e.agree(m, maxN)
+		if dep && e.err == nil {
+			jp.DependsOnN = true
+			jp.Formula = e.formula(p.Terms)
+			return jp
+		}
+	}
 	sample := func(i, n int) Vector {
 		v := p.Vector(i, n)
 		if len(v) != m.D && e.err == nil {
@@ -220,13 +239,18 @@ func (e *encoder) positions(m *Model, maxN int) *jsonPositions {
 	}
 	last := make([]Vector, maxN)
 	lastText := make([][]string, maxN)
-	for i := 1; i <= maxN && e.err == nil; i++ {
+	for i := 1; i <= maxN && e.live(); i++ {
 		last[i-1] = sample(i, maxN)
-		lastText[i-1] = e.texts(last[i-1], peEntries(i, maxN))
+		if e.inline {
+			lastText[i-1] = e.texts(last[i-1], peEntries(i, maxN))
+		}
 	}
-	for n := 1; n < maxN && !jp.DependsOnN && e.err == nil; n++ {
-		for i := 1; i <= n && !jp.DependsOnN && e.err == nil; i++ {
+	for n := 1; n < maxN && !known && !jp.DependsOnN && e.live(); n++ {
+		for i := 1; i <= n && !jp.DependsOnN && e.live(); i++ {
 			t := e.texts(sample(i, n), peEntries(i, n))
+			if lastText[i-1] == nil {
+				lastText[i-1] = e.texts(last[i-1], peEntries(i, maxN))
+			}
 			for k := range t {
 				if t[k] != lastText[i-1][k] {
 					jp.DependsOnN = true
@@ -251,9 +275,9 @@ func (e *encoder) positions(m *Model, maxN int) *jsonPositions {
 	}
 	var blocks [][][]string
 	var data []numeric.Expr
-	for n := 1; n <= maxN && e.err == nil; n++ {
+	for n := 1; n <= maxN && e.live(); n++ {
 		block := make([][]string, n)
-		for i := 1; i <= n && e.err == nil; i++ {
+		for i := 1; i <= n && e.live(); i++ {
 			v := sample(i, n)
 			if e.inline {
 				block[i-1] = e.texts(v, peEntries(i, n))
@@ -267,10 +291,96 @@ func (e *encoder) positions(m *Model, maxN int) *jsonPositions {
 			data = append(data, make([]numeric.Expr, (maxN-n)*m.D)...)
 		}
 	}
+	if e.err != nil {
+		return nil
+	}
 	if e.inline {
 		jp.Table = blocks
 	} else {
 		e.tensors = append(e.tensors, tensorData{"pos_embed.weight", []int{maxN, maxN, m.D}, data})
 	}
 	return jp
+}
+
+// agreeLengths is how many of the shortest lengths agree compares at
+// every position (besides the longest, maxN): enough to tell i/n from i,
+// 1/i or n, at a cost linear in maxN.
+const agreeLengths = 8
+
+// agree checks that the position encoding's function equals its formula
+// at every position of the lengths 1 … agreeLengths and maxN, so that a
+// formula declared wrongly next to the function is an error here rather
+// than a file that computes something else.
+func (e *encoder) agree(m *Model, maxN int) {
+	p := m.Position
+	check := func(i, n int) {
+		got, want := p.Vector(i, n), termsVector(p.Terms, m.D, i, n)
+		if len(got) != m.D {
+			e.err = fmt.Errorf("positions: pe_n(i) at i = %d, n = %d has %d entries, want d = %d", i, n, len(got), m.D)
+			return
+		}
+		for k := range want {
+			if !sameValue(got[k], want[k]) {
+				e.err = fmt.Errorf("positions: %q gives %v at i = %d, n = %d, entry %d, but its formula gives %v", p.Name, got[k], i, n, k, want[k])
+				return
+			}
+		}
+	}
+	for n := 1; n <= min(maxN, agreeLengths) && e.err == nil; n++ {
+		for i := 1; i <= n && e.err == nil; i++ {
+			check(i, n)
+		}
+	}
+	for i := 1; i <= maxN && maxN > agreeLengths && e.live(); i++ {
+		check(i, maxN)
+	}
+}
+
+// sameValue reports whether a and b are the same number: equal rationals,
+// or irrational expressions of the same text.
+func sameValue(a, b numeric.Expr) bool {
+	x, okA, errA := a.Rat()
+	y, okB, errB := b.Rat()
+	switch {
+	case errA != nil || errB != nil:
+		return false
+	case okA && okB:
+		return x.Cmp(y) == 0
+	case okA || okB:
+		return false
+	}
+	return a.String() == b.String()
+}
+
+// formula is the terms as the file writes them.
+func (e *encoder) formula(terms []PositionTerm) []jsonTerm {
+	out := make([]jsonTerm, len(terms))
+	for k, t := range terms {
+		path := indexPath("positions.formula", k)
+		jt := jsonTerm{Function: t.Function.String(), Component: t.Component, Size: t.Size}
+		if s, ok, _ := t.Scale.Rat(); !t.Scale.IsZero() && !(ok && s.Cmp(big.NewRat(1, 1)) == 0) {
+			jt.Scale = e.text(path+".scale", t.Scale)
+		}
+		if !t.Base.IsZero() {
+			jt.Base = e.text(path+".base", t.Base)
+		}
+		out[k] = jt
+	}
+	return out
+}
+
+// live reports whether encoding goes on: no error so far and no
+// cancellation. It is checked once per row, so that a cancellation stops
+// even a slow row-by-row encoding at once.
+func (e *encoder) live() bool {
+	if e.err != nil {
+		return false
+	}
+	if e.ctx != nil {
+		if err := e.ctx.Err(); err != nil {
+			e.err = err
+			return false
+		}
+	}
+	return true
 }

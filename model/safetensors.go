@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -27,6 +28,7 @@ import (
 //
 //	embed.weight                         [|alphabet|, d]   (nn.Embedding)
 //	pos_embed.weight                     [N, d], or [N, N, d] with pe_n(i) at [n-1, i-1]
+//	                                     (none for a position formula, which is in the metadata)
 //	layers.L.attn_norm.weight / .bias    [width]           γ and β, when not nil
 //	layers.L.attn_norm.select.weight     [rows, d]         W^N, when set
 //	layers.L.attn.heads.H.q_proj.weight  [d_key, d_in]
@@ -45,7 +47,8 @@ import (
 // "cookbook_architecture", as the JSON model file (see WriteJSON) without
 // its weight fields: names, alphabet, max_n, d, mask, weighting, score
 // scale, activation, norm placement, residual switches, output kind and
-// labels, whether positions depend on n, and the two scalars that are
+// labels, whether positions depend on n, a position formula (its scales
+// and bases as exact text), and the two scalars that are
 // parameters of the architecture rather than tensors, the temperature τ
 // and the layer norms' ε, as exact text (which Python's eval reads with
 // sqrt, log, exp, sin, cos and pi from math). "format": "pt" is there too,
@@ -90,7 +93,15 @@ const stArchitectureKey = "cookbook_architecture"
 // nothing (WriteSafetensorsRounded rounds them). It validates m first and
 // writes nothing on any error, such as a weight beyond the dtype's range.
 func (m *Model) WriteSafetensors(w io.Writer, maxN int, dtype string) error {
-	_, err := m.writeSafetensors(w, maxN, dtype, false)
+	_, err := m.writeSafetensors(context.Background(), w, maxN, dtype, false)
+	return err
+}
+
+// WriteSafetensorsContext is WriteSafetensors, stopped with ctx's error
+// when ctx is done before the file is written, so that a long export can
+// be interrupted; it writes nothing then.
+func (m *Model) WriteSafetensorsContext(ctx context.Context, w io.Writer, maxN int, dtype string) error {
+	_, err := m.writeSafetensors(ctx, w, maxN, dtype, false)
 	return err
 }
 
@@ -101,15 +112,21 @@ func (m *Model) WriteSafetensors(w io.Writer, maxN int, dtype string) error {
 // order. A weight beyond the dtype's largest finite number is still an
 // error.
 func (m *Model) WriteSafetensorsRounded(w io.Writer, maxN int, dtype string) ([]RoundedWeight, error) {
-	return m.writeSafetensors(w, maxN, dtype, true)
+	return m.writeSafetensors(context.Background(), w, maxN, dtype, true)
 }
 
-func (m *Model) writeSafetensors(w io.Writer, maxN int, dtype string, round bool) ([]RoundedWeight, error) {
+// WriteSafetensorsRoundedContext is WriteSafetensorsRounded, stopped with
+// ctx's error as WriteSafetensorsContext is.
+func (m *Model) WriteSafetensorsRoundedContext(ctx context.Context, w io.Writer, maxN int, dtype string) ([]RoundedWeight, error) {
+	return m.writeSafetensors(ctx, w, maxN, dtype, true)
+}
+
+func (m *Model) writeSafetensors(ctx context.Context, w io.Writer, maxN int, dtype string, round bool) ([]RoundedWeight, error) {
 	dt, ok := dtypeByName(dtype)
 	if !ok {
 		return nil, fmt.Errorf("safetensors dtype %q: want one of %s", dtype, dtypeList())
 	}
-	enc := &encoder{}
+	enc := &encoder{ctx: ctx}
 	arch := enc.model(m, maxN)
 	if enc.err != nil {
 		return nil, enc.err
@@ -136,6 +153,9 @@ func (m *Model) writeSafetensors(w io.Writer, maxN int, dtype string, round bool
 	header.Write(meta)
 	var inexact []RoundedWeight
 	for _, t := range tensors {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		begin := len(data)
 		for k, e := range t.data {
 			bits, x, exact, err := encodeWeight(e, dt)

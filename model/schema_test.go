@@ -65,7 +65,7 @@ func validate(sch *jsonschema.Schema, data []byte) error {
 // each weighting it supports, and validates the file against the schema.
 func TestSchemaValidatesEveryExport(t *testing.T) {
 	sch := compileSchema(t)
-	files := 0
+	files, formulas := 0, 0
 	for _, r := range recipes.All() {
 		weightings := r.Weightings
 		if len(weightings) == 0 {
@@ -90,13 +90,19 @@ func TestSchemaValidatesEveryExport(t *testing.T) {
 			if err := validate(sch, file.Bytes()); err != nil {
 				t.Errorf("%s/%s: the export does not validate: %v", r.Name, w, err)
 			}
+			if bytes.Contains(file.Bytes(), []byte(`"formula": [`)) {
+				formulas++
+			}
 			files++
 		}
 	}
 	if n := len(recipes.All()); files < n {
 		t.Errorf("validated %d files for %d recipes", files, n)
 	}
-	t.Logf("%d exports of %d recipes validate", files, len(recipes.All()))
+	if formulas == 0 {
+		t.Error("no export holds a position formula, so the schema's formula is not checked")
+	}
+	t.Logf("%d exports of %d recipes validate, %d with a position formula", files, len(recipes.All()), formulas)
 }
 
 // TestSchemaWorkedExample checks the worked example of the format's
@@ -199,6 +205,8 @@ func TestSchemaRejectsBrokenFiles(t *testing.T) {
 		layer0 = `"attention_residual": true,`
 		ffn    = `"feed_forward_residual": true`
 	)
+	// pe is a positions object with the given fields, before the norm.
+	pe := func(fields string) string { return `"positions": {"name": "p", ` + fields + `}, "norm": "none",` }
 	tests := []struct {
 		name      string
 		old, new  string
@@ -243,6 +251,15 @@ func TestSchemaRejectsBrokenFiles(t *testing.T) {
 		{"layer norm without placement", layer0, layer0 + ` "attention_norm": {"eps": "1/100"},`, `layers[0].attention_norm: a layer norm needs norm placement "post" or "pre"`},
 		{"positions without a table", `"norm": "none",`, `"positions": {"name": "i", "depends_on_n": false}, "norm": "none",`, "positions.table: missing"},
 		{"depends_on_n as a string", `"norm": "none",`, `"positions": {"name": "i", "depends_on_n": "no", "table": [["1", "0", "0"]]}, "norm": "none",`, "positions.depends_on_n: a string, want true or false"},
+		{"position function name", `"norm": "none",`, pe(`"depends_on_n": false, "formula": [{"function": "j", "component": 0}]`), `positions.formula[0].function: unknown position function "j"`},
+		{"one-hot without size", `"norm": "none",`, pe(`"depends_on_n": false, "formula": [{"function": "one-hot", "component": 0}]`), "positions.formula[0].size: missing"},
+		{"size of a scalar function", `"norm": "none",`, pe(`"depends_on_n": false, "formula": [{"function": "i", "component": 0, "size": 2}]`), "positions.formula[0].size: only one-hot and sinusoidal have a size"},
+		{"sinusoidal without base", `"norm": "none",`, pe(`"depends_on_n": false, "formula": [{"function": "sinusoidal", "component": 0, "size": 2}]`), "positions.formula[0].base: missing"},
+		{"odd sinusoidal", `"norm": "none",`, pe(`"depends_on_n": false, "formula": [{"function": "sinusoidal", "component": 0, "size": 1, "base": "10000"}]`), "positions.formula[0].size: 1, want an even number"},
+		{"base of a scalar function", `"norm": "none",`, pe(`"depends_on_n": true, "formula": [{"function": "i/n", "component": 0, "base": "2"}]`), "positions.formula[0].base: only sinusoidal has a base"},
+		{"negative component", `"norm": "none",`, pe(`"depends_on_n": false, "formula": [{"function": "i", "component": -1}]`), "positions.formula[0].component: -1, want 0 … 2"},
+		{"empty formula", `"norm": "none",`, pe(`"depends_on_n": false, "formula": []`), "positions.formula: no terms"},
+		{"table and formula", `"norm": "none",`, pe(`"depends_on_n": false, "table": [["1", "0", "0"]], "formula": [{"function": "i", "component": 0}]`), "positions.table: a table and a formula"},
 		{"components as a string", `"components": ["is_a", "one", "frac_a"]`, `"components": "is_a one frac_a"`, "components: a string, want a list of strings"},
 	}
 	for _, tt := range tests {
@@ -264,5 +281,20 @@ func TestSchemaRejectsBrokenFiles(t *testing.T) {
 				t.Errorf("ReadJSON: %q is more than one line", err)
 			}
 		})
+	}
+}
+
+// TestSchemaHandWrittenFiles: the files written by hand for the tests,
+// such as the position formula of every function, validate.
+func TestSchemaHandWrittenFiles(t *testing.T) {
+	sch := compileSchema(t)
+	for _, name := range []string{"formula.json", "tiny.json", "majority.json"} {
+		data, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := validate(sch, data); err != nil {
+			t.Errorf("%s does not validate: %v", name, err)
+		}
 	}
 }

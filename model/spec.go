@@ -37,9 +37,24 @@ type Model struct {
 // i (1-based, as in the paper) and the length n: the cookbook's encodings
 // are functions like 1/i, i/n, i² and (−1)^i. Vector must return D exact
 // entries.
+//
+// A model file cannot hold a Go function, so it holds what a writer can
+// learn of one: the encoding's formula when Terms gives it and it depends
+// on n (see FormulaPositions), else a table of its values, one row per
+// position when it does not depend on n. Terms and IndependentOfN let a
+// writer know that without sampling Vector at every (i, n), which costs
+// time quadratic in the largest length.
 type PositionEncoding struct {
 	Name   string
 	Vector func(i, n int) Vector
+	// Terms, when not nil, is the same encoding as a sum of the paper's
+	// named functions: Vector must equal it at every (i, n), which
+	// writers check at a few lengths (and a test at many, for every
+	// recipe) before they store the terms in its place.
+	Terms []PositionTerm
+	// IndependentOfN declares that Vector does not depend on n, so that
+	// a writer samples it once per position.
+	IndependentOfN bool
 }
 
 // NormPlacement says where layer norms go (§Post-Norm vs. Pre-Norm).
@@ -258,6 +273,14 @@ func (m *Model) Validate() error {
 	}
 	if m.Position != nil && m.Position.Vector == nil {
 		return fmt.Errorf("model %q: position encoding %q has no function", m.Name, m.Position.Name)
+	}
+	if m.Position != nil && m.Position.Terms != nil {
+		if err := checkTerms(m.Position.Terms, m.D); err != nil {
+			return fmt.Errorf("model %q: position encoding %q: %v", m.Name, m.Position.Name, err)
+		}
+		if m.Position.IndependentOfN && termsDependOnN(m.Position.Terms) {
+			return fmt.Errorf("model %q: position encoding %q is declared independent of n, but its formula depends on n", m.Name, m.Position.Name)
+		}
 	}
 	for l, layer := range m.Layers {
 		where := fmt.Sprintf("layer %d", l+1)

@@ -825,7 +825,8 @@ func buildDyckRounds(cfg Config, name string, k, d int, literal bool) (*Construc
 		}).
 		Positions("(1, i/n)", func(i, n int) stream.Values {
 			return stream.Values{"1": numeric.LitInt(1), "i/n": numeric.Frac(int64(i), int64(n))}
-		})
+		}).
+		Formula(stream.Pos(model.PosOne, "1"), stream.Pos(model.PosIOverN, "i/n"))
 	for r := 1; r <= d; r++ {
 		// Step 1 is the predecessor and successor of §Predecessor; the
 		// printed sequence is step 2's.

@@ -54,7 +54,7 @@ func firstThreshold() *stream.FF {
 func firstProgram(name string, w model.Weighting) *stream.Program {
 	return stream.New(name+"-"+WeightingAcronym(w), "p").
 		Symbols(firstAlphabet, func(int) stream.Values { return stream.Values{} }).
-		Positions("(−1)^i", firstPE).
+		Positions("(−1)^i", firstPE).Formula(stream.Pos(model.PosParity, "p")).
 		Then(firstHead(w), firstThreshold())
 }
 
@@ -191,7 +191,7 @@ var FirstUHAT = &Recipe{
 		neg.W1 = model.Ints([]int64{-1}, []int64{-1})
 		m, err := stream.New("first-uhat-"+WeightingAcronym(cfg.Weighting), "1", "p").
 			Symbols(firstAlphabet, func(int) stream.Values { return stream.Values{"1": numeric.LitInt(1)} }).
-			Positions("(−1)^i", firstPE).
+			Positions("(−1)^i", firstPE).Formula(stream.Pos(model.PosParity, "p")).
 			Then(head, neg).Readout("first", "c").Model()
 		if err != nil {
 			return nil, err

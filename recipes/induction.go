@@ -491,7 +491,8 @@ func buildInductionRecent(cfg Config, literal bool) (*Construction, error) {
 					v["-1/i"] = numeric.Frac(-1, int64(i))
 				}
 				return v
-			})
+			}).
+		Formula(inductTerms(tComp != "", tComp == "-1/i")...)
 	// The induction head over (e, pred): q = WE(x_i), k = Pred(x_j),
 	// v = WE(x_j); as printed (literal), q = Pred(x_i), k = WE(x_j).
 	q, kk := inductSelector(k, 2*k, 0), inductSelector(k, 2*k, k)
@@ -698,7 +699,8 @@ func buildInductionFrequent(cfg Config, printed inductFrequentPrinted) (*Constru
 				v["1"] = numeric.LitInt(1)
 			}
 			return v
-		})
+		}).
+		Formula(inductTerms(literal, false)...)
 	p.Then(blocks.PredStrict("i/n", nm.we, nm.pred, w))
 
 	var counts []string
@@ -837,4 +839,17 @@ func buildInductionFrequent(cfg Config, printed inductFrequentPrinted) (*Constru
 		},
 		Expected: func(c Case) []Want { return inductWants(alphabet, InductFrequent(c.Symbols, k)) },
 		Notes:    []string{fmt.Sprintf("comparisons GTZero_ε, GEZero_ε with ε = 1/N = 1/%d: exact for n ≤ N", maxN)}}, nil
+}
+
+// inductTerms is the formula of the induction heads' position embedding:
+// i/n, with the constant 1 when one is set and −1/i when invI is.
+func inductTerms(one, invI bool) []stream.Term {
+	terms := []stream.Term{stream.Pos(model.PosIOverN, "i/n")}
+	if one {
+		terms = append(terms, stream.Pos(model.PosOne, "1"))
+	}
+	if invI {
+		terms = append(terms, stream.Pos(model.PosInverseI, "-1/i").Times(numeric.LitInt(-1)))
+	}
+	return terms
 }

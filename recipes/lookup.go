@@ -81,7 +81,8 @@ func buildLookup(cfg Config) (*Construction, error) {
 		}).
 		Positions("(1, j, j²)", func(i, n int) stream.Values {
 			return stream.Values{"1": numeric.LitInt(1), "j": numeric.LitInt(int64(i)), "j²": numeric.LitInt(int64(i) * int64(i))}
-		})
+		}).
+		Formula(stream.Pos(model.PosOne, "1"), stream.Pos(model.PosI, "j"), stream.Pos(model.PosISquared, "j²"))
 	// The head reads (q, 1, j, j², v): W^Q = [q; 1], W^K = [2j; −j²].
 	head := &stream.Attn{
 		Name: "qm-lookup", In: []string{"q", "1", "j", "j²", "v"}, Out: []string{"c"},

@@ -296,7 +296,8 @@ func buildOneHot(cfg Config, name string) (*Construction, error) {
 				return nil
 			}
 			return stream.Values{ei[i-1]: numeric.LitInt(1)}
-		})
+		}).
+		Formula(stream.Pos(model.PosOneHot, ei...))
 	q, k, v := lookupProjections(maxN, numeric.LitInt(1))
 	head := &stream.Attn{Name: "oh-lookup", In: lookupConcat(eq, ei, []string{"v"}), Out: []string{"c"},
 		Q: q, K: k, V: v, Weighting: w, Scale: model.NoScale}
@@ -479,7 +480,7 @@ func buildAO(cfg Config) (*Construction, error) {
 			}
 			return vals
 		}).
-		Positions("s_i = √m·x_i (0 past N)", func(i, n int) stream.Values {
+		PositionsOfI("s_i = √m·x_i (0 past N)", func(i int) stream.Values {
 			if i > maxN {
 				return nil
 			}
@@ -540,7 +541,9 @@ func buildLH(cfg Config) (*Construction, error) {
 		}).
 		Positions("(1, −1, j, −j)", func(i, n int) stream.Values {
 			return stream.Values{"1": one, "−1": numeric.LitInt(-1), "j": numeric.LitInt(int64(i)), "−j": numeric.LitInt(-int64(i))}
-		})
+		}).
+		Formula(stream.Pos(model.PosOne, "1"), stream.Pos(model.PosOne, "−1").Times(numeric.LitInt(-1)),
+			stream.Pos(model.PosI, "j"), stream.Pos(model.PosI, "−j").Times(numeric.LitInt(-1)))
 	lq, lj := componentNames("lh(q)", 4), componentNames("lh(i)", 4)
 	// Each hash in its own sublayer: an identity FFN reading LN(W^N x),
 	// W^N selecting the four components in order.

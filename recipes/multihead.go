@@ -90,7 +90,9 @@ func buildMultiHead(cfg Config) (*Construction, error) {
 		Positions("(1, j, j², n+1)", func(i, n int) stream.Values {
 			return stream.Values{"1": numeric.LitInt(1), "j": numeric.LitInt(int64(i)),
 				"j²": numeric.LitInt(int64(i) * int64(i)), "n+1": numeric.LitInt(int64(n) + 1)}
-		})
+		}).
+		Formula(stream.Pos(model.PosOne, "1"), stream.Pos(model.PosI, "j"), stream.Pos(model.PosISquared, "j²"),
+			stream.Pos(model.PosN, "n+1"), stream.Pos(model.PosOne, "n+1"))
 	h1, h2 := multiHeadHeads(w)
 	con := &Construction{Inputs: lookupInputs, Valid: lookupValid, Expected: multiHeadExpected, Symbols: lookupSymbols}
 	x1, x2 := "c1", "c2"

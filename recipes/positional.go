@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes/stream"
 )
@@ -25,6 +26,11 @@ type peSpec struct {
 	params                                     []Param
 	precision                                  string
 	layout                                     func(cfg Config) ([]string, func(i, n int) []numeric.Expr, error)
+	// formula is the encoding as the paper's named function over the
+	// components layout returns, which model files store; nil for the
+	// almost orthogonal encoding, a sampled table of i alone (ofI).
+	formula func(cfg Config, comps []string) stream.Term
+	ofI     bool
 }
 
 func (s peSpec) recipe() *Recipe {
@@ -37,15 +43,21 @@ func (s peSpec) recipe() *Recipe {
 				return nil, err
 			}
 			maxN := cfg.MaxN
+			pe := func(i, n int) stream.Values {
+				v := stream.Values{}
+				for k, e := range values(i, n) {
+					v[comps[k]] = e
+				}
+				return v
+			}
 			p := stream.New(s.name, comps...).
-				Symbols([]string{"a", "b"}, func(int) stream.Values { return nil }).
-				Positions(s.title, func(i, n int) stream.Values {
-					v := stream.Values{}
-					for k, e := range values(i, n) {
-						v[comps[k]] = e
-					}
-					return v
-				})
+				Symbols([]string{"a", "b"}, func(int) stream.Values { return nil })
+			switch {
+			case s.ofI:
+				p.PositionsOfI(s.title, func(i int) stream.Values { return pe(i, i) })
+			default:
+				p.Positions(s.title, pe).Formula(s.formula(cfg, comps))
+			}
 			m, err := p.Readout(comps...).Model()
 			if err != nil {
 				return nil, err
@@ -94,15 +106,15 @@ var peSimple = "Simple Positional Encodings"
 
 var positionEncodings = []peSpec{
 	{name: "pe-inverse", title: "1/i", section: peSimple, domain: "i ∈ [n]", width: "1", maxN: 4096,
-		layout: scalar("1/i", func(i, n int) numeric.Expr { return numeric.Frac(1, int64(i)) })},
+		layout: scalar("1/i", func(i, n int) numeric.Expr { return numeric.Frac(1, int64(i)) }), formula: one(model.PosInverseI)},
 	{name: "pe-ratio", title: "i/n", section: peSimple, domain: "i ∈ [n]", width: "1", maxN: 4096,
-		layout: scalar("i/n", func(i, n int) numeric.Expr { return numeric.Frac(int64(i), int64(n)) })},
+		layout: scalar("i/n", func(i, n int) numeric.Expr { return numeric.Frac(int64(i), int64(n)) }), formula: one(model.PosIOverN)},
 	{name: "pe-linear", title: "i", section: peSimple, domain: "i ∈ [n]", width: "1", maxN: 1 << 20,
-		layout: scalar("i", func(i, n int) numeric.Expr { return numeric.LitInt(int64(i)) })},
+		layout: scalar("i", func(i, n int) numeric.Expr { return numeric.LitInt(int64(i)) }), formula: one(model.PosI)},
 	{name: "pe-square", title: "i²", section: peSimple, domain: "i ∈ [n]", width: "1", maxN: 1 << 14,
-		layout: scalar("i²", func(i, n int) numeric.Expr { return numeric.LitInt(int64(i) * int64(i)) })},
+		layout: scalar("i²", func(i, n int) numeric.Expr { return numeric.LitInt(int64(i) * int64(i)) }), formula: one(model.PosISquared)},
 	{name: "pe-parity", title: "(−1)^i", section: "First", label: "sec:first", domain: "i ∈ [n]", width: "1", maxN: 4096,
-		layout: scalar("(-1)^i", func(i, n int) numeric.Expr { return numeric.LitInt(1 - 2*int64(i%2)) })},
+		layout: scalar("(-1)^i", func(i, n int) numeric.Expr { return numeric.LitInt(1 - 2*int64(i%2)) }), formula: one(model.PosParity)},
 	{name: "pe-onehot", title: "one-hot e_i ∈ ℝ^N", section: "One-Hot Encodings", label: "sec:one-hot", domain: "i ∈ [n], n ≤ N", width: "N", maxN: 64, limitN: 1024,
 		layout: func(cfg Config) ([]string, func(i, n int) []numeric.Expr, error) {
 			return componentNames("e", cfg.MaxN), func(i, n int) []numeric.Expr {
@@ -113,14 +125,30 @@ var positionEncodings = []peSpec{
 				v[i-1] = numeric.LitInt(1)
 				return v
 			}, nil
-		}},
+		},
+		formula: one(model.PosOneHot)},
 	{name: "pe-sinusoidal", title: "sinusoidal: pe(i, 2c) = cos(i/M^{2c/d}), pe(i, 2c+1) = sin(i/M^{2c/d})",
 		section: "Sinusoidal Positional Encoding", domain: "i ∈ [n]", width: "d", maxN: 4096, precision: "interval:128",
 		params: []Param{{Name: "d", Default: "4", Doc: "the (even) width d, 2 … 64"}, {Name: "M", Default: "10000", Doc: "the base M (a positive integer; 10000 in Vaswani et al.)"}},
-		layout: sinusoidal},
+		layout: sinusoidal, formula: sinusoidalFormula},
 	{name: "pe-ao", title: "almost orthogonal x_i ∈ {±1/√m}^m", section: "Almost Orthogonal Embeddings", label: "sec:almost_orthogonal",
 		domain: "i ∈ [n], n ≤ N", width: "m = ⌈(12k/ε²) log 2N⌉", maxN: 16, limitN: 4096, precision: "interval:128",
-		params: LookupAO.Params, layout: almostOrthogonal},
+		params: LookupAO.Params, layout: almostOrthogonal, ofI: true},
+}
+
+// one is the formula of an encoding that is the function f on all its
+// components.
+func one(f model.PositionFunction) func(Config, []string) stream.Term {
+	return func(_ Config, comps []string) stream.Term { return stream.Pos(f, comps...) }
+}
+
+// sinusoidalFormula is the sinusoidal encoding's formula, with the base
+// M of the recipe's parameter (which sinusoidal has checked).
+func sinusoidalFormula(cfg Config, comps []string) stream.Term {
+	m, _ := cfg.Int("M", 1, 1<<30)
+	t := stream.Pos(model.PosSinusoidal, comps...)
+	t.Base = numeric.LitInt(int64(m))
+	return t
 }
 
 // almostOrthogonal is the position encoding of §Almost Orthogonal

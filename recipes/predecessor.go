@@ -260,7 +260,8 @@ func buildPred(cfg Config, literal bool) (*Construction, error) {
 				vals["t"] = numeric.Lit(t(i, n))
 			}
 			return vals
-		})
+		}).
+		Formula(predTerms(cfg.Params["t"], t != nil)...)
 	odd, even := predHeads(w)
 	if tieBreak {
 		// γ = 2: the scores ±1 are either maximal or 2 below the maximum.
@@ -413,6 +414,7 @@ func buildPredStrict(cfg Config) (*Construction, error) {
 		Positions("(i/n)", func(i, n int) stream.Values {
 			return stream.Values{"i/n": numeric.Frac(int64(i), int64(n))}
 		}).
+		Formula(stream.Pos(model.PosIOverN, "i/n")).
 		Then(head).Readout("pred").Model()
 	if err != nil {
 		return nil, err
@@ -439,4 +441,14 @@ func predExpected(c Case) []Want {
 		want[i] = Want{Values: []*big.Rat{v}}
 	}
 	return want
+}
+
+// predTerms is the formula of pred's position embedding: 1, (−1)^i, and
+// the tie-breaking term t (−1/j or j/n) when tie is set.
+func predTerms(t string, tie bool) []stream.Term {
+	terms := []stream.Term{stream.Pos(model.PosOne, "1"), stream.Pos(model.PosParity, "s")}
+	if tie {
+		terms = append(terms, tieBreakFormula(t, "t"))
+	}
+	return terms
 }

@@ -155,7 +155,8 @@ func buildTieBreak(cfg Config) (*Construction, error) {
 		}).
 		Positions("(1, "+tName+")", func(i, n int) stream.Values {
 			return stream.Values{"1": numeric.LitInt(1), "t": numeric.Lit(term.Term(i, n))}
-		})
+		}).
+		Formula(stream.Pos(model.PosOne, "1"), tieBreakFormula(tName, "t"))
 	base := &stream.Attn{Name: "base", In: []string{"k", "v", "1"}, Out: []string{"c"},
 		Q: model.Ints([]int64{0, 0, 1}), K: model.Ints([]int64{1, 0, 0}), V: model.Ints([]int64{0, 1, 0}),
 		Mask: mask, Weighting: model.AverageHardmax, Scale: model.NoScale}
@@ -342,4 +343,19 @@ func tieBreakSelect(in []int, i int, rightmost, future bool) int {
 		}
 	}
 	return best
+}
+
+// tieBreakFormula is the tie-breaking term named t (−1/j, 1/j, j/n or
+// −j/n) as a term of a position formula on component c.
+func tieBreakFormula(t, c string) stream.Term {
+	minus := numeric.LitInt(-1)
+	switch t {
+	case "-1/j":
+		return stream.Pos(model.PosInverseI, c).Times(minus)
+	case "1/j":
+		return stream.Pos(model.PosInverseI, c)
+	case "j/n":
+		return stream.Pos(model.PosIOverN, c)
+	}
+	return stream.Pos(model.PosIOverN, c).Times(minus)
 }

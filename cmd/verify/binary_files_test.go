@@ -208,3 +208,45 @@ func TestBinaryInterrupt(t *testing.T) {
 		t.Errorf("an interrupted sweep left %d files", len(entries))
 	}
 }
+
+// TestBinaryExportInterrupt: Ctrl-C during a long export (the sinusoidal
+// encoding, whose irrational entries are each checked as they are
+// written: minutes for n ≤ 65536) stops it at once with one line and exit
+// status 1, and leaves no file, not even the temporary one. The signal is
+// sent once the temporary file exists, when the export is writing.
+func TestBinaryExportInterrupt(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(verifyBin, "export", "--recipe", "pe-sinusoidal", "--n", "65536", "--out", filepath.Join(dir, "s.json"))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("the export wrote no temporary file within 2 minutes")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	signalled := time.Now()
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Errorf("%v, want exit status 1", err)
+	}
+	if took := time.Since(signalled); took > 20*time.Second {
+		t.Errorf("the export took %v to stop after the interrupt", took)
+	}
+	if s := stderr.String(); !strings.HasPrefix(s, "verify: interrupted: ") || strings.Count(s, "\n") != 1 || stdout.Len() != 0 {
+		t.Errorf("stdout %q, stderr %q: want one line saying the export was interrupted", stdout.String(), s)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("an interrupted export left %d files", len(entries))
+	}
+}

@@ -78,6 +78,10 @@ func cmdExport(args []string, stdout io.Writer) error {
 	case ext == ".safetensors" && !slices.Contains(model.SafetensorsDtypes(), dtype):
 		return badInput("--dtype must be one of %s, got %q", strings.Join(model.SafetensorsDtypes(), ", "), a.flags["dtype"])
 	}
+	// Ctrl-C is caught from here on: building a large model cannot stop
+	// half-way, but the export stops as soon as it is built.
+	stop := interruptible()
+	defer stop.release()
 	con, err := r.Construct(ws[0], n, params)
 	if err != nil {
 		return badInput("%v", err)
@@ -87,18 +91,16 @@ func cmdExport(args []string, stdout io.Writer) error {
 		return badInput("exporting %s for n ≤ %d would take about %s (%d positions' encodings of width %d), and %s is available; lower --n or pass --force",
 			r.Name, n, check.GiB(need), positionRows(m, n), m.D, check.GiB(avail))
 	}
-	stop := interruptible()
-	defer stop.release()
-	write := func(w io.Writer) error { return m.WriteJSON(stopWriter{w, stop}, n) }
+	write := func(w io.Writer) error { return m.WriteJSONContext(stop.ctx, stopWriter{w, stop}, n) }
 	var rounded []model.RoundedWeight
 	switch {
 	case ext == ".safetensors" && round:
 		write = func(w io.Writer) (err error) {
-			rounded, err = m.WriteSafetensorsRounded(stopWriter{w, stop}, n, dtype)
+			rounded, err = m.WriteSafetensorsRoundedContext(stop.ctx, stopWriter{w, stop}, n, dtype)
 			return err
 		}
 	case ext == ".safetensors":
-		write = func(w io.Writer) error { return m.WriteSafetensors(stopWriter{w, stop}, n, dtype) }
+		write = func(w io.Writer) error { return m.WriteSafetensorsContext(stop.ctx, stopWriter{w, stop}, n, dtype) }
 	}
 	if err := atomicfile.Write(path, write); err != nil {
 		if stop.requested() {
@@ -185,11 +187,19 @@ func specFlag(a parsedArgs) (*recipes.Recipe, error) {
 }
 
 // positionRows is how many position vectors a file for lengths ≤ n
-// holds: n when the encodings do not depend on the length (sampled at a
-// few lengths), else one block per length, n(n+1)/2.
+// holds: none for a formula, n when the encodings do not depend on the
+// length (known from the model, or else sampled at a few lengths), else
+// one block per length, n(n+1)/2.
 func positionRows(m *model.Model, n int) int {
 	if m.Position == nil {
 		return 0
+	}
+	dep, known := m.Position.DependsOnN()
+	switch {
+	case known && dep:
+		return 0
+	case known && !dep:
+		return n
 	}
 	for _, k := range []int{1, 2, n / 2, n - 1} {
 		if k < 1 || k >= n {

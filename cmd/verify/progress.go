@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -16,14 +17,19 @@ import (
 type interrupt struct {
 	stop atomic.Bool
 	sig  chan os.Signal
+	// ctx is cancelled by the Ctrl-C, for work that takes a context.
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 func interruptible() *interrupt {
 	in := &interrupt{sig: make(chan os.Signal, 1)}
+	in.ctx, in.cancel = context.WithCancel(context.Background())
 	signal.Notify(in.sig, os.Interrupt)
 	go func() {
 		if _, ok := <-in.sig; ok {
 			in.stop.Store(true)
+			in.cancel()
 			signal.Reset(os.Interrupt)
 		}
 	}()
@@ -35,6 +41,7 @@ func (in *interrupt) requested() bool { return in.stop.Load() }
 func (in *interrupt) release() {
 	signal.Stop(in.sig)
 	close(in.sig)
+	in.cancel()
 }
 
 // progress draws a one-line progress bar on a terminal; it is silent

@@ -23,6 +23,10 @@ type Program struct {
 	embed    func(symbol int) Values
 	posName  string
 	position func(i, n int) Values
+	// posOfI says that position ignores n; posTerms is its formula, when
+	// declared (see Formula).
+	posOfI   bool
+	posTerms []Term
 	stages   []Block // the sublayers, in order
 	output   *outputSpec
 }
@@ -48,8 +52,47 @@ func (p *Program) Symbols(alphabet []string, embed func(symbol int) Values) *Pro
 
 // Positions sets the position embedding pe_n(i), i from 1 to n.
 func (p *Program) Positions(name string, pe func(i, n int) Values) *Program {
-	p.posName, p.position = name, pe
+	p.posName, p.position, p.posOfI, p.posTerms = name, pe, false, nil
 	return p
+}
+
+// PositionsOfI sets a position embedding pe(i) that does not depend on
+// the length n, which a model file then stores once per position.
+func (p *Program) PositionsOfI(name string, pe func(i int) Values) *Program {
+	p.Positions(name, func(i, _ int) Values { return pe(i) })
+	p.posOfI = true
+	return p
+}
+
+// Formula declares the position embedding set by Positions as a sum of
+// the paper's named functions, which a model file stores instead of a
+// table of pe_n(i) when the embedding depends on n, so that the file
+// holds every length and takes time linear in the largest length to
+// write. The two must be the same function of (i, n): model writers
+// compare them at a few lengths, and a test at many, for every recipe.
+func (p *Program) Formula(terms ...Term) *Program {
+	p.posTerms = append([]Term(nil), terms...)
+	return p
+}
+
+// Term is a term of a position formula (see model.PositionTerm): Scale
+// (1 when zero) times Function, written to Components — one component,
+// or the consecutive components of a one-hot or sinusoidal term.
+type Term struct {
+	Function    model.PositionFunction
+	Components  []string
+	Scale, Base numeric.Expr
+}
+
+// Pos is the term f on the given components, with scale 1.
+func Pos(f model.PositionFunction, components ...string) Term {
+	return Term{Function: f, Components: components}
+}
+
+// Times returns t with scale s.
+func (t Term) Times(s numeric.Expr) Term {
+	t.Scale = s
+	return t
 }
 
 // Then appends b as the next sublayer (serial composition). Attention and
@@ -124,6 +167,12 @@ func Widen(a, b *Program) (*Program, error) {
 	if a.position != nil || b.position != nil {
 		out.posName = strings.Trim(a.posName+", "+b.posName, ", ")
 		out.position = func(i, n int) Values { return merge(callPos(a.position, i, n), callPos(b.position, i, n)) }
+		// Side by side, the embeddings keep what is known of them when
+		// both sides know it (or have none).
+		out.posOfI = (a.position == nil || a.posOfI) && (b.position == nil || b.posOfI)
+		if (a.position == nil || a.posTerms != nil) && (b.position == nil || b.posTerms != nil) {
+			out.posTerms = append(slices.Clone(a.posTerms), b.posTerms...)
+		}
 	}
 	la, lb := a.layers(), b.layers()
 	for l := 0; l < max(len(la), len(lb)); l++ {
@@ -368,10 +417,17 @@ func (p *Program) Model() (*model.Model, error) {
 			return nil, err
 		}
 		pe := p.position
-		m.Position = &model.PositionEncoding{Name: p.posName, Vector: func(i, n int) model.Vector {
+		m.Position = &model.PositionEncoding{Name: p.posName, IndependentOfN: p.posOfI, Vector: func(i, n int) model.Vector {
 			v, _ := vector(pe(i, n), "")
 			return v
 		}}
+		if p.posTerms != nil {
+			terms, err := p.modelTerms(at)
+			if err != nil {
+				return nil, err
+			}
+			m.Position.Terms = terms
+		}
 	}
 	for l, ly := range p.layers() {
 		var ml model.Layer
@@ -411,6 +467,31 @@ func (p *Program) Model() (*model.Model, error) {
 		return nil, fmt.Errorf("%s: assembled an invalid model (a bug in the assembler): %w", p.Name, err)
 	}
 	return m, nil
+}
+
+// modelTerms places the terms of the position formula on the stream's
+// components, which must be inputs and, for a term of several, consecutive.
+func (p *Program) modelTerms(at map[string]int) ([]model.PositionTerm, error) {
+	var out []model.PositionTerm
+	for _, t := range p.posTerms {
+		if len(t.Components) == 0 {
+			return nil, fmt.Errorf("%s: the position formula's term %s writes no component", p.Name, t.Function)
+		}
+		mt := model.PositionTerm{Function: t.Function, Component: at[t.Components[0]], Scale: t.Scale, Base: t.Base}
+		if len(t.Components) > 1 || t.Function == model.PosOneHot || t.Function == model.PosSinusoidal {
+			mt.Size = len(t.Components)
+		}
+		for k, c := range t.Components {
+			if _, ok := at[c]; !ok || !slices.Contains(p.inputs, c) {
+				return nil, fmt.Errorf("%s: the position formula sets %q, which is not an input component (%s)", p.Name, c, strings.Join(p.inputs, ", "))
+			}
+			if at[c] != mt.Component+k {
+				return nil, fmt.Errorf("%s: the position formula's term %s writes %s, which are not consecutive components", p.Name, t.Function, strings.Join(t.Components, ", "))
+			}
+		}
+		out = append(out, mt)
+	}
+	return out, nil
 }
 
 // routeFeedForward builds L∘ff∘R for the blocks of one sublayer, their

@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"fmt"
 	"math/big"
 	"slices"
 	"strings"
@@ -286,5 +287,67 @@ func TestStreamSelectiveNorm(t *testing.T) {
 	out := runStream(t, m, map[string]*big.Rat{"u": big.NewRat(3, 1), "w": big.NewRat(1, 1), "z": big.NewRat(100, 1)})
 	if !out[0].Values[0].Equals(big.NewRat(1, 1)) {
 		t.Errorf("c = %s, want 1", out[0].Values[0].Text)
+	}
+}
+
+// TestStreamPositionFormula: a formula is placed on the model's
+// components (a one-hot on consecutive ones), survives Widen when both
+// sides have one, is dropped when a side has only a function, and a
+// formula on a component that is not an input, or a one-hot on components
+// that are not consecutive, is an error.
+func TestStreamPositionFormula(t *testing.T) {
+	ratio := func(name string, comps ...string) *Program {
+		return New(name, comps...).
+			Symbols([]string{"a"}, func(int) Values { return nil }).
+			Positions("i/n", func(i, n int) Values { return Values{comps[0]: numeric.Frac(int64(i), int64(n))} }).
+			Formula(Pos(model.PosIOverN, comps[0])).
+			Readout(comps[0])
+	}
+	onehot := New("onehot", "e1", "e2", "e3").
+		Symbols([]string{"a"}, func(int) Values { return nil }).
+		Positions("e_i", func(i, n int) Values { return Values{[]string{"e1", "e2", "e3"}[i-1]: numeric.LitInt(1)} }).
+		Formula(Pos(model.PosOneHot, "e1", "e2", "e3")).
+		Readout("e1")
+	w, err := Widen(ratio("r", "r"), onehot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := w.Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []model.PositionTerm{{Function: model.PosIOverN, Component: 0}, {Function: model.PosOneHot, Component: 1, Size: 3}}
+	if fmt.Sprint(m.Position.Terms) != fmt.Sprint(want) {
+		t.Errorf("widened terms %+v, want %+v", m.Position.Terms, want)
+	}
+	if dep, known := m.Position.DependsOnN(); !dep || !known {
+		t.Errorf("DependsOnN = %v, %v, want true, true", dep, known)
+	}
+	fn := New("fn", "f").Symbols([]string{"a"}, func(int) Values { return nil }).
+		Positions("f", func(i, n int) Values { return Values{"f": numeric.LitInt(int64(n))} }).Readout("f")
+	w, err = Widen(ratio("r", "r"), fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err = w.Model(); err != nil || m.Position.Terms != nil {
+		t.Errorf("widened with a function: terms %v (%v), want none", m.Position.Terms, err)
+	}
+	ofI := New("ofI", "g").Symbols([]string{"a"}, func(int) Values { return nil }).
+		PositionsOfI("g", func(i int) Values { return Values{"g": numeric.LitInt(int64(i))} }).Readout("g")
+	if m, err = ofI.Model(); err != nil || !m.Position.IndependentOfN || m.Position.Vector(2, 5)[0].String() != "2" {
+		t.Errorf("PositionsOfI: %v, %+v", err, m.Position)
+	}
+	for _, tt := range []struct {
+		p    *Program
+		want string
+	}{
+		{ratio("bad", "r").Formula(Pos(model.PosI, "out")), `sets "out", which is not an input component`},
+		{New("gap", "e1", "x", "e2").Symbols([]string{"a"}, func(int) Values { return nil }).
+			Positions("e", func(i, n int) Values { return nil }).
+			Formula(Pos(model.PosOneHot, "e1", "e2")).Readout("x"), "not consecutive components"},
+	} {
+		if _, err := tt.p.Model(); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want an error with %q", tt.p.Name, err, tt.want)
+		}
 	}
 }
