@@ -221,8 +221,10 @@ func ratFloat(r *big.Rat) float64 {
 func TestSafetensorsRoundTripEveryRecipe(t *testing.T) {
 	eachRecipe(t, 6, func(t *testing.T, r *recipes.Recipe, w model.Weighting, con *recipes.Construction, maxN int) {
 		for _, tc := range []struct{ dtype, prec string }{{"F64", "fp64"}, {"F32", "fp32"}} {
+			// Rounded: most recipes have weights (1/3, log 8) that no
+			// binary dtype holds, which the plain writer refuses.
 			var file bytes.Buffer
-			if err := con.Model.WriteSafetensors(&file, maxN, tc.dtype); err != nil {
+			if _, err := con.Model.WriteSafetensorsRounded(&file, maxN, tc.dtype); err != nil {
 				t.Fatalf("%s: %v", tc.dtype, err)
 			}
 			back, gotN, err := model.ReadSafetensors(bytes.NewReader(file.Bytes()))
