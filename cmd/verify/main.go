@@ -69,6 +69,8 @@ Usage:
       --shard K/N       check the inputs whose index is K−1 modulo N; 'verify merge' combines (and bisects)
       --json            print JSON;  --out FILE  write the JSON to FILE (atomically)
       --plot FILE       draw max |error| against n (.svg or .png);  --quiet  no progress bar
+  verify frontier --model FILE --spec NAME [flags as above]
+                                                 the frontier of a model from a file, against NAME's reference
   verify merge FILE...  [--json] [--out F] [--plot F]
                                                  combine the JSON of the shards of one frontier sweep
   verify bench [--case REGEX] [--quick] [--list] [--json]
