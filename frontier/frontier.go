@@ -57,6 +57,11 @@ type Options struct {
 	// Progress, if set, is called after every checked length with the
 	// number of lengths done and the number planned so far.
 	Progress func(done, planned int, precision string, n int)
+	// Model, when set, is a model from a file, checked in place of the
+	// recipe's own against the recipe's reference (check.Options.Model);
+	// ModelFile names it in the report.
+	Model     *model.Model
+	ModelFile string
 }
 
 // Run measures the frontier of opts.Recipe at every precision. The
@@ -87,7 +92,7 @@ func Run(opts Options) (*Report, error) {
 	rep := &Report{Recipe: r.Name, Section: r.Section, Weighting: r.WeightingName(opts.Weighting),
 		MaxN: opts.MaxN, Seed: opts.Seed, Cases: opts.Cases, Exhaustive: opts.Exhaustive,
 		Analysis: opts.Analysis, AnalysisBudget: opts.AnalysisBudget,
-		Bisect: !opts.NoBisect && opts.Lengths == nil}
+		Bisect: !opts.NoBisect && opts.Lengths == nil, Model: opts.ModelFile}
 	rep.Params = r.ParamValues(opts.Params)
 	if opts.Shards > 1 {
 		rep.Shard = fmt.Sprintf("%d/%d", opts.Shard+1, opts.Shards)
@@ -110,7 +115,7 @@ func Run(opts Options) (*Report, error) {
 			row.Precision = p.String()
 			ck, err := check.NewChecker(r, check.Options{Precision: p, Weighting: opts.Weighting, MaxN: opts.MaxN,
 				Params: opts.Params, Cases: opts.Cases, Exhaustive: opts.Exhaustive, Seed: opts.Seed, Workers: opts.Workers,
-				MemoryLimit: opts.MemoryLimit, Analysis: opts.Analysis, AnalysisBudget: opts.AnalysisBudget})
+				MemoryLimit: opts.MemoryLimit, Analysis: opts.Analysis, AnalysisBudget: opts.AnalysisBudget, Model: opts.Model})
 			if err != nil {
 				mu.Lock()
 				if errors.Is(err, check.ErrMemory) && memErr == nil {

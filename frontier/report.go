@@ -7,7 +7,10 @@ import (
 
 // Report is the frontier of one construction over several precisions.
 type Report struct {
-	Recipe    string            `json:"recipe"`
+	Recipe string `json:"recipe"`
+	// Model names the file whose model was checked against the recipe's
+	// reference, in place of the recipe's own construction.
+	Model     string            `json:"model,omitempty"`
 	Section   string            `json:"section"`
 	Weighting string            `json:"weighting"`
 	Params    map[string]string `json:"params,omitempty"`

@@ -102,7 +102,12 @@ func WriteTable(w io.Writer, reps []*Report) error {
 // limit, the first failure and its cause, the prediction, and the
 // lengths checked.
 func WriteText(w io.Writer, rep *Report) error {
-	fmt.Fprintf(w, "%s (§%s), %s, lengths up to %d, seed %d", rep.Recipe, rep.Section, rep.Weighting, rep.MaxN, rep.Seed)
+	if rep.Model != "" {
+		fmt.Fprintf(w, "model %s against %s", rep.Model, rep.Recipe)
+	} else {
+		fmt.Fprint(w, rep.Recipe)
+	}
+	fmt.Fprintf(w, " (§%s), %s, lengths up to %d, seed %d", rep.Section, rep.Weighting, rep.MaxN, rep.Seed)
 	if len(rep.Params) > 0 {
 		var ps []string
 		for k, v := range rep.Params {

@@ -19,7 +19,7 @@ import (
 	"github.com/transformer-cookbook/verify/recipes"
 )
 
-var frontierFlags = []string{"recipe", "all", "precision", "weighting", "param", "max-n", "cases", "exhaustive", "seed",
+var frontierFlags = []string{"recipe", "all", "model", "spec", "precision", "weighting", "param", "max-n", "cases", "exhaustive", "seed",
 	"lengths", "no-bisect", "shard", "json", "out", "plot", "quiet", "force", "no-analysis", "analysis-budget"}
 
 var mergeFlags = []string{"json", "out", "plot"}
@@ -42,7 +42,28 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 	}
 	var rs []*recipes.Recipe
 	_, one := a.flags["recipe"]
+	var user *model.Model
+	fileN := 0
+	if path, ok := a.flags["model"]; ok {
+		// A model from a file, against one recipe's reference.
+		for _, f := range []string{"all", "weighting", "shard"} {
+			if _, ok := a.flags[f]; ok {
+				return badInput("--%s does not apply with --model FILE --spec NAME", f)
+			}
+		}
+		r, err := specFlag(a)
+		if err != nil {
+			return err
+		}
+		if user, fileN, _, err = readModelFile(path); err != nil {
+			return err
+		}
+		rs = []*recipes.Recipe{r}
+	} else if _, ok := a.flags["spec"]; ok {
+		return badInput("--spec goes with --model FILE")
+	}
 	switch {
+	case user != nil:
 	case a.flags["all"] == "true" && one:
 		return badInput("give --recipe NAME or --all, not both")
 	case a.flags["all"] == "true":
@@ -156,9 +177,24 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 			if o.MaxN == 0 {
 				o.MaxN = 64
 			}
+			if user != nil && fileN > 0 {
+				// Position encodings in a file are a table up to the
+				// length it was written for.
+				o.MaxN = min(o.MaxN, fileN)
+			}
+		} else if user != nil && fileN > 0 && o.MaxN > fileN {
+			return badInput("--max-n %d: the model file covers lengths up to %d", o.MaxN, fileN)
 		}
 		if o.Weighting, err = oneWeighting(a, r); err != nil {
 			return err
+		}
+		if user != nil {
+			o.Model, o.ModelFile = user, a.flags["model"]
+			// The reference is built for the model's weighting where the
+			// paper gives one, as check --model does.
+			if mw := modelWeighting(user, o.Weighting); r.Supports(mw) {
+				o.Weighting = mw
+			}
 		}
 		if _, err := r.Construct(o.Weighting, o.MaxN, o.Params); err != nil {
 			if len(rs) == 1 {

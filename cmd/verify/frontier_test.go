@@ -115,3 +115,76 @@ func TestFrontierBadInput(t *testing.T) {
 		t.Errorf("bad input left files behind: %d entries", len(entries))
 	}
 }
+
+// TestFrontierModel: 'verify frontier --model FILE --spec NAME' measures
+// the model of a file against the recipe's reference. The lookup written
+// by export has the lookup's frontier (at fp16 the scores 2115 and 2116
+// first tie at n = 46, as in TestFrontierCommand); the same file with the
+// row of c in the unembedding doubled reads c = 2 for the input "1:1" of
+// length 1, so it fails at n = 1 at every precision: limit 0.
+func TestFrontierModel(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "lookup.json")
+	if _, stderr, status := runCmd("export", "--recipe", "lookup", "--n", "60", "--out", path); status != 0 {
+		t.Fatal(stderr)
+	}
+	stdout, stderr, status := runCmd("frontier", "--model", path, "--spec", "lookup", "--precision", "fp16", "--quiet")
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	if !strings.HasPrefix(stdout, "model "+path+" against lookup") {
+		t.Errorf("the report does not name the model file:\n%s", stdout)
+	}
+	if f := field(t, stdout, "fp16"); f[1] != "45ᶜ" || f[5] != "46" || f[6] != "tie" {
+		t.Errorf("fp16 row %q, want limit 45, first failure n = 46, a tie", f)
+	}
+
+	var doc map[string]any
+	data, _ := os.ReadFile(path)
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	out := doc["output"].(map[string]any)
+	for k, label := range out["labels"].([]any) {
+		if label == "c" {
+			for i, w := range out["w"].([]any)[k].([]any) {
+				if w != "0" {
+					out["w"].([]any)[k].([]any)[i] = "2*(" + w.(string) + ")"
+				}
+			}
+		}
+	}
+	broken := filepath.Join(dir, "broken.json")
+	data, _ = json.Marshal(doc)
+	os.WriteFile(broken, data, 0o644)
+	stdout, stderr, status = runCmd("frontier", "--model", broken, "--spec", "lookup", "--precision", "fp64,exact", "--max-n", "8", "--json", "--quiet")
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	var fd frontierDoc
+	if err := json.Unmarshal([]byte(stdout), &fd); err != nil || len(fd.Reports) != 1 || fd.Reports[0].Model != broken {
+		t.Fatalf("%v: %.300s", err, stdout)
+	}
+	for _, row := range fd.Reports[0].Rows {
+		if row.Limit != 0 || row.Failure == nil || row.Failure.N != 1 {
+			t.Errorf("%s: limit %d, failure %+v; want limit 0, failure at n = 1", row.Precision, row.Limit, row.Failure)
+		}
+	}
+
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"frontier", "--model", path}, "--spec NAME"},
+		{[]string{"frontier", "--spec", "lookup"}, "--spec goes with --model"},
+		{[]string{"frontier", "--model", path, "--spec", "lookup", "--all"}, "--all does not apply"},
+		{[]string{"frontier", "--model", path, "--spec", "lookup", "--shard", "1/2"}, "--shard does not apply"},
+		{[]string{"frontier", "--model", path, "--spec", "lookup", "--max-n", "61"}, "covers lengths up to 60"},
+		{[]string{"frontier", "--model", filepath.Join(dir, "none.json"), "--spec", "lookup"}, "none.json"},
+	} {
+		out, errOut, status := runCmd(tc.args...)
+		if status != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, tc.msg) {
+			t.Errorf("%q: status %d, stdout %.80q, stderr %q; want 2, nothing, one line with %q", tc.args, status, out, errOut, tc.msg)
+		}
+	}
+}

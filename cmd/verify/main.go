@@ -51,8 +51,12 @@ Usage:
   verify list [--params]                         every recipe, with its section in the paper
                                                  (--params: and each recipe's parameters)
   verify run --recipe NAME --input STRING [--precision P] [--weighting W] [--max-n N]
-             [--param K=V] [--trace] [--outside-domain]
-                                                 run one input, with the residual stream
+             [--param K=V] [--trace] [--outside-domain] [--json]
+                                                 run one input, with the residual stream;
+                                                 --inputs FILE runs each line of FILE ("-": stdin),
+                                                 --json prints the outputs with their exact values
+  verify run --model FILE --input STRING [--precision P] [--inputs FILE] [--json] [--trace]
+                                                 the model of a file on its own: its outputs, no reference
   verify claims [--json] [--id ID [--explain]] [--errata]   check the paper's claims: verdict and evidence of each
                                                  (PROVED, HOLDS, REFUTED, OUT OF SCOPE); exit 1 when
                                                  a verdict differs from the one recorded
@@ -65,6 +69,8 @@ Usage:
       --shard K/N       check the inputs whose index is K−1 modulo N; 'verify merge' combines (and bisects)
       --json            print JSON;  --out FILE  write the JSON to FILE (atomically)
       --plot FILE       draw max |error| against n (.svg or .png);  --quiet  no progress bar
+  verify frontier --model FILE --spec NAME [flags as above]
+                                                 the frontier of a model from a file, against NAME's reference
   verify merge FILE...  [--json] [--out F] [--plot F]
                                                  combine the JSON of the shards of one frontier sweep
   verify bench [--case REGEX] [--quick] [--list] [--json]

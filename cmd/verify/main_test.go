@@ -2,7 +2,10 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -229,5 +232,157 @@ func TestRunRationalValues(t *testing.T) {
 	_, errOut, status = runCmd("run", "--recipe", "cancel-residual", "--input", "1, 2", "--param", "W1=1 1", "--param", "W2=1 1; 1 1")
 	if status != 2 || !strings.Contains(errOut, "W2 is 2×2, but W1 is 1×2") || strings.Count(errOut, "\n") != 1 {
 		t.Errorf("cancel-residual with a 2×2 W2 after a 1×2 W1: status %d, %q", status, errOut)
+	}
+}
+
+// TestRunJSON: 'verify run --json' gives each output's exact value beside
+// its printing (none for an infinity) and the input as the model took it;
+// --inputs runs every line of a file in one document, and names the line
+// of a bad input. Expected values are derived by hand: 1 + 2⁻²⁵ is a
+// float64 but rounds to 1 in float32 (below half its ulp 2⁻²³ at 1), and
+// 1.5·2¹²⁷ (exact in both formats) doubled is 3·2¹²⁷, exact in float64 and
+// past float32's largest finite value, (2 − 2⁻²³)·2¹²⁷.
+func TestRunJSON(t *testing.T) {
+	type doc struct {
+		Weighting string
+		Runs      []struct {
+			Input     string
+			Precision string
+			MaxN      int `json:"max_n"`
+			Symbols   []int
+			Stream    [][]string
+			Wrong     int
+			Positions []struct {
+				Token, Symbol, Verdict string
+				Values                 []struct{ Label, Text, Exact string }
+			}
+		}
+	}
+	decode := func(out string) doc {
+		t.Helper()
+		var d doc
+		if err := json.Unmarshal([]byte(out), &d); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, out)
+		}
+		return d
+	}
+	inputs := filepath.Join(t.TempDir(), "inputs.txt")
+	if err := os.WriteFile(inputs, []byte("1, 1/33554432\n\n255211775190703847597530955573826158592, 255211775190703847597530955573826158592\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		precision string
+		want      [][2]string // text and exact value of out, per input
+		status    int
+	}{
+		{"fp64", [][2]string{{"1.0000000298023224", "33554433/33554432"}, {"5.104235503814077e+38", "510423550381407695195061911147652317184"}}, 0},
+		// Both are findings: the reference is the exact sum.
+		{"fp32", [][2]string{{"1", "1"}, {"+Inf", ""}}, 1},
+	} {
+		out, errOut, status := runCmd("run", "--recipe", "add", "--inputs", inputs, "--precision", tc.precision, "--json")
+		if status != tc.status {
+			t.Fatalf("%s: status %d, want %d: %s", tc.precision, status, tc.status, errOut)
+		}
+		d := decode(out)
+		if len(d.Runs) != 2 {
+			t.Fatalf("%s: %d runs, want 2", tc.precision, len(d.Runs))
+		}
+		for k, run := range d.Runs {
+			if run.Precision != tc.precision || len(run.Positions) != 1 || len(run.Stream) != 1 || run.Symbols != nil {
+				t.Fatalf("%s input %d: %+v", tc.precision, k+1, run)
+			}
+			v := run.Positions[0].Values[0]
+			if v.Label != "out" || v.Text != tc.want[k][0] || v.Exact != tc.want[k][1] {
+				t.Errorf("%s input %d: out = %+v, want text %q exact %q", tc.precision, k+1, v, tc.want[k][0], tc.want[k][1])
+			}
+		}
+		if got := d.Runs[0].Stream[0][:2]; got[0] != "1" || got[1] != "1/33554432" {
+			t.Errorf("%s: stream %q, want the exact input 1, 1/33554432", tc.precision, got)
+		}
+	}
+	// Symbols: indices into the alphabet; the sign's decision per position.
+	out, errOut, status := runCmd("run", "--recipe", "dyck1-n", "--input", "()", "--max-n", "4", "--precision", "fp64", "--json")
+	if status != 0 {
+		t.Fatalf("dyck1-n: status %d: %s", status, errOut)
+	}
+	d := decode(out)
+	if run := d.Runs[0]; len(run.Symbols) != 2 || run.Symbols[0] == run.Symbols[1] || run.MaxN != 4 || d.Weighting != "AHAT" ||
+		run.Positions[1].Token != ")" || run.Positions[1].Verdict != "ok" {
+		t.Errorf("dyck1-n on (): %+v", d)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--inputs", inputs, "--input", "1, 2"}, "not both"},
+		{[]string{"--input", "1, 2", "--json", "--trace"}, "--trace"},
+		{[]string{"--inputs", filepath.Join(t.TempDir(), "none.txt")}, "--inputs"},
+	} {
+		_, errOut, status := runCmd(append([]string{"run", "--recipe", "add"}, tc.args...)...)
+		if status != 2 || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%q: status %d, %q; want exit 2 naming %q", tc.args, status, errOut, tc.want)
+		}
+	}
+	bad := filepath.Join(t.TempDir(), "bad.txt")
+	if err := os.WriteFile(bad, []byte("1, 2\n\n1, 2, 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, status := runCmd("run", "--recipe", "add", "--inputs", bad); status != 2 || !strings.Contains(errOut, "--inputs line 3:") {
+		t.Errorf("a bad third line: status %d, %q", status, errOut)
+	}
+}
+
+// TestRunModel: 'verify run --model FILE' runs the model of a file on its
+// own, with no recipe: the worked example of docs/model-format.md (the
+// fraction of a's so far, minus 1/2), whose outputs on "abb" the page
+// computes by hand: 1/2, 0, −1/6, signs 1, 0, 0.
+func TestRunModel(t *testing.T) {
+	const file = "../../model/testdata/majority.json"
+	out, errOut, status := runCmd("run", "--model", file, "--input", "abb", "--json")
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	var d struct {
+		Model string
+		Runs  []struct {
+			Precision string
+			Symbols   []int
+			Positions []struct {
+				Symbol string
+				Values []struct{ Exact string }
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &d); err != nil || d.Model != file || len(d.Runs) != 1 {
+		t.Fatalf("%v: %s", err, out)
+	}
+	run := d.Runs[0]
+	if run.Precision != "exact" || len(run.Positions) != 3 || fmt.Sprint(run.Symbols) != "[0 1 1]" {
+		t.Fatalf("%+v", run)
+	}
+	for i, want := range [][2]string{{"1", "1/2"}, {"0", "0"}, {"0", "-1/6"}} {
+		if p := run.Positions[i]; p.Symbol != want[0] || len(p.Values) != 1 || p.Values[0].Exact != want[1] {
+			t.Errorf("position %d: %+v, want %s with W h = %s", i+1, p, want[0], want[1])
+		}
+	}
+	out, _, status = runCmd("run", "--model", file, "--input", "aab", "--precision", "fp32")
+	if status != 0 || !strings.Contains(out, "at precision fp32") || strings.Contains(out, "expected") {
+		t.Errorf("text at fp32 (status %d):\n%s", status, out)
+	}
+	inputs := filepath.Join(t.TempDir(), "in.txt")
+	os.WriteFile(inputs, []byte("ab\nac\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--recipe", "lookup", "--input", "a"}, "--recipe does not apply with --model"},
+		{[]string{"--param", "x=1", "--input", "a"}, "--param does not apply"},
+		{[]string{"--inputs", inputs}, "--inputs line 2:"},
+		{[]string{"--input", "a", "--precision", "fp17"}, "fp17"},
+	} {
+		_, errOut, status := runCmd(append([]string{"run", "--model", file}, tc.args...)...)
+		if status != 2 || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%q: status %d, %q; want exit 2 naming %q", tc.args, status, errOut, tc.want)
+		}
 	}
 }

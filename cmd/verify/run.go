@@ -1,22 +1,27 @@
 package main
 
 import (
+	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math/big"
+	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
 
-var runFlags = []string{"recipe", "input", "precision", "weighting", "param", "max-n", "trace", "outside-domain"}
+var runFlags = []string{"recipe", "model", "input", "inputs", "precision", "weighting", "param", "max-n", "trace", "outside-domain", "json"}
 
-// cmdRun runs a recipe on one input and prints its outputs beside the
-// intended ones, and the residual stream with --trace.
+// cmdRun runs a recipe on one input (or on each line of --inputs) and
+// prints its outputs beside the intended ones, and the residual stream
+// with --trace; --json prints the same as one document.
 func cmdRun(args []string, stdout io.Writer) error {
 	a, err := parseArgs(args, runFlags...)
 	if err != nil {
@@ -24,6 +29,12 @@ func cmdRun(args []string, stdout io.Writer) error {
 	}
 	if len(a.positional) > 0 {
 		return badInput("unexpected argument %q (flags: --%s)", a.positional[0], strings.Join(runFlags, ", --"))
+	}
+	if a.flags["json"] == "true" && a.flags["trace"] == "true" {
+		return badInput("--trace prints a table; it does not go with --json")
+	}
+	if _, ok := a.flags["model"]; ok {
+		return runModelFile(a, stdout)
 	}
 	r, err := recipeFlag(a)
 	if err != nil {
@@ -33,7 +44,6 @@ func cmdRun(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	_, precisionGiven := a.flags["precision"]
 	ws, _, err := weightingFlag(a, r)
 	if err != nil {
 		return err
@@ -41,32 +51,246 @@ func cmdRun(args []string, stdout io.Writer) error {
 	if len(ws) != 1 {
 		return badInput("run takes one weighting, not all")
 	}
-	w := ws[0]
 	params, err := recipeParams(a)
 	if err != nil {
 		return err
 	}
-	text, ok := a.flags["input"]
-	if !ok {
-		return badInput("run needs --input STRING")
+	texts, lines, err := runInputs(a)
+	if err != nil {
+		return err
 	}
+	_, precisionGiven := a.flags["precision"]
+	cache := &runCache{r: r, w: ws[0], params: params, built: map[int]*recipes.Construction{}, runners: map[runnerKey]model.Runner{}}
+	var reps []*runReport
+	for k, text := range texts {
+		rep, err := runOne(a, r, p, precisionGiven, ws[0], params, cache, text)
+		if err != nil && len(texts) > 1 {
+			if _, bad := err.(usageError); bad {
+				return badInput("--inputs line %d: %v", lines[k], err)
+			}
+			return fmt.Errorf("--inputs line %d: %w", lines[k], err)
+		}
+		if err != nil {
+			return err
+		}
+		reps = append(reps, rep)
+	}
+	return printRuns(a, stdout, runDocument{Recipe: r.Name, Section: r.Section, Weighting: reps[0].weighting}, reps)
+}
+
+// runModelFile is 'verify run --model FILE': the model of a file (made
+// by export, by hand, or in PyTorch) on the given inputs, its outputs
+// without a reference to compare them with.
+func runModelFile(a parsedArgs, stdout io.Writer) error {
+	for _, f := range []string{"recipe", "weighting", "param", "max-n", "outside-domain"} {
+		if _, ok := a.flags[f]; ok || f == "param" && len(a.params) > 0 {
+			return badInput("--%s does not apply with --model: the file holds the whole model", f)
+		}
+	}
+	path := a.flags["model"]
+	m, fileN, dtypes, err := readModelFile(path)
+	if err != nil {
+		return err
+	}
+	// As in check: a safetensors file runs at its dtype's precision unless
+	// told otherwise; a JSON file, whose weights are exact, in exact
+	// arithmetic.
+	p := numeric.MustParsePrecision("exact")
+	if len(dtypes) > 0 {
+		p, _ = dtypePrecision(dtypes)
+	}
+	if name, ok := a.flags["precision"]; ok {
+		if p, err = numeric.ParsePrecision(name); err != nil {
+			return badInput("%v", err)
+		}
+	}
+	runner, err := model.New(p, m)
+	if err != nil {
+		return badInput("%s cannot run at precision %s: %v", path, p, err)
+	}
+	texts, lines, err := runInputs(a)
+	if err != nil {
+		return err
+	}
+	var reps []*runReport
+	for k, text := range texts {
+		syms, err := m.Tokenize(text)
+		if err == nil && m.Position != nil && len(syms) > fileN {
+			err = fmt.Errorf("the input has %d positions; the file's position encodings stop at N = %d", len(syms), fileN)
+		}
+		if err != nil {
+			if len(texts) > 1 {
+				return badInput("--inputs line %d: %v", lines[k], err)
+			}
+			return badInput("%v", err)
+		}
+		res, err := runner.Run(syms, a.flags["trace"] == "true")
+		if err != nil {
+			return fmt.Errorf("running %s: %w", path, err)
+		}
+		tokens := make([]string, len(syms))
+		for i, s := range syms {
+			tokens[i] = m.Alphabet[s]
+		}
+		reps = append(reps, &runReport{file: path, p: p, maxN: fileN, notes: runner.Notes(), m: m,
+			input: recipes.Case{Symbols: syms}, symbols: tokens, res: res})
+	}
+	return printRuns(a, stdout, runDocument{Model: path}, reps)
+}
+
+// printRuns prints the reports as tables, or as one JSON document, and
+// returns errFindings when an output differs from its reference.
+func printRuns(a parsedArgs, stdout io.Writer, doc runDocument, reps []*runReport) error {
+	wrong := 0
+	for _, rep := range reps {
+		wrong += rep.wrong()
+	}
+	if a.flags["json"] == "true" {
+		for _, rep := range reps {
+			doc.Runs = append(doc.Runs, rep.json())
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(doc); err != nil {
+			return err
+		}
+	} else {
+		for k, rep := range reps {
+			if k > 0 {
+				fmt.Fprintln(stdout)
+			}
+			if err := rep.print(stdout); err != nil {
+				return err
+			}
+		}
+	}
+	if wrong > 0 {
+		return errFindings
+	}
+	return nil
+}
+
+// runInputs reads --input, or the lines of the file --inputs names ("-"
+// for standard input), blank lines skipped: a batch runs every input in
+// one process, as a script comparing many inputs wants. lines are the
+// inputs' line numbers, for errors.
+func runInputs(a parsedArgs) (texts []string, lines []int, err error) {
+	text, one := a.flags["input"]
+	path, many := a.flags["inputs"]
+	switch {
+	case one && many:
+		return nil, nil, badInput("give --input STRING or --inputs FILE, not both")
+	case one:
+		return []string{text}, []int{1}, nil
+	case !many:
+		return nil, nil, badInput("run needs --input STRING (or --inputs FILE, one input per line)")
+	}
+	var f io.Reader = os.Stdin
+	if path != "-" {
+		file, err := os.Open(path)
+		if err != nil {
+			return nil, nil, badInput("--inputs: %v", err)
+		}
+		defer file.Close()
+		f = file
+	}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
+	for k := 1; sc.Scan(); k++ {
+		if line := strings.TrimSpace(sc.Text()); line != "" {
+			texts, lines = append(texts, line), append(lines, k)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, nil, badInput("--inputs %s: %v", path, err)
+	}
+	if len(texts) == 0 {
+		return nil, nil, badInput("--inputs %s: no input (one per line)", path)
+	}
+	return texts, lines, nil
+}
+
+// runCache keeps the constructions and runners of a batch of inputs,
+// which share them for each N and precision (building and rounding a
+// model can take longer than running it).
+type runCache struct {
+	r       *recipes.Recipe
+	w       model.Weighting
+	params  map[string]string
+	built   map[int]*recipes.Construction
+	runners map[runnerKey]model.Runner
+}
+
+type runnerKey struct {
+	m *model.Model
+	p string
+}
+
+func (c *runCache) construct(n int) (*recipes.Construction, error) {
+	if con, ok := c.built[n]; ok {
+		return con, nil
+	}
+	con, err := c.r.Construct(c.w, n, c.params)
+	if err == nil {
+		c.built[n] = con
+	}
+	return con, err
+}
+
+func (c *runCache) runner(p numeric.Precision, m *model.Model) (model.Runner, error) {
+	k := runnerKey{m, p.String()}
+	if run, ok := c.runners[k]; ok {
+		return run, nil
+	}
+	run, err := model.New(p, m)
+	if err == nil {
+		c.runners[k] = run
+	}
+	return run, err
+}
+
+// runReport is one input's run: what the text table and the JSON
+// document print. r is nil for a model from a file (which has no
+// reference: no expected outputs, no verdicts).
+type runReport struct {
+	r          *recipes.Recipe
+	file       string
+	p          numeric.Precision
+	weighting  string
+	maxN       int
+	notes      []string
+	outsideWhy string
+	m          *model.Model
+	// input is the case as parsed (a stream before it is rounded).
+	input   recipes.Case
+	symbols []string
+	res     *model.Result
+	// want and bounds are the reference (nil outside the domain).
+	want   []recipes.Want
+	bounds []recipes.Bound
+}
+
+// runOne runs the recipe on the input text.
+func runOne(a parsedArgs, r *recipes.Recipe, p numeric.Precision, precisionGiven bool, w model.Weighting, params map[string]string,
+	cache *runCache, text string) (*runReport, error) {
+	var err error
 	// The alphabet of some recipes depends on N; a first model with N at
 	// least the number of symbols tokenizes the input.
 	guess := max(len(strings.Fields(text)), len([]rune(text)), 1)
 	maxN := 0
 	if v, ok := a.flags["max-n"]; ok {
 		if maxN, err = strconv.Atoi(v); err != nil || maxN < 1 || maxN > 1<<24 {
-			return badInput("--max-n must be an integer from 1 to %d, got %q", 1<<24, v)
+			return nil, badInput("--max-n must be an integer from 1 to %d, got %q", 1<<24, v)
 		}
 		guess = max(guess, maxN)
 	}
-	con, err := r.Construct(w, guess, params)
+	con, err := cache.construct(guess)
 	if err != nil {
-		return badInput("%v", err)
+		return nil, badInput("%v", err)
 	}
 	c, err := parseCase(con, text)
 	if err != nil {
-		return badInput("%v", err)
+		return nil, badInput("%v", err)
 	}
 	// --outside-domain runs an input the recipe does not claim anything
 	// about (a comparison's gray region, a lookup's query past the end,
@@ -76,54 +300,55 @@ func cmdRun(args []string, stdout io.Writer) error {
 	if con.Valid != nil {
 		if err := con.Valid(c); err != nil {
 			if !outside {
-				return badInput("input outside the domain of %s (%s): %v (--outside-domain runs it anyway)", r.Name, r.Domain, err)
+				return nil, badInput("input outside the domain of %s (%s): %v (--outside-domain runs it anyway)", r.Name, r.Domain, err)
 			}
 			outsideWhy = err.Error()
 		}
 	}
 	n := c.Len()
 	if n < r.MinN {
-		return badInput("%s needs inputs of length at least %d", r.Name, r.MinN)
+		return nil, badInput("%s needs inputs of length at least %d", r.Name, r.MinN)
 	}
 	if maxN == 0 {
 		maxN = n
 	} else if n > maxN {
 		if !outside {
-			return badInput("the input has %d positions, more than --max-n = %d (--outside-domain runs it anyway)", n, maxN)
+			return nil, badInput("the input has %d positions, more than --max-n = %d (--outside-domain runs it anyway)", n, maxN)
 		}
 		if outsideWhy == "" {
 			outsideWhy = fmt.Sprintf("%d positions, more than N = %d", n, maxN)
 		}
 	}
 	if maxN != guess {
-		if con, err = r.Construct(w, maxN, params); err != nil {
-			return badInput("%v", err)
+		if con, err = cache.construct(maxN); err != nil {
+			return nil, badInput("%v", err)
 		}
 		if c, err = parseCase(con, text); err != nil {
-			return badInput("%v", err)
+			return nil, badInput("%v", err)
 		}
 	}
 	m := con.Model
 	if con.Valid != nil && !outside {
 		if err := con.Valid(c); err != nil {
-			return badInput("input outside the domain of %s (%s): %v (--outside-domain runs it anyway)", r.Name, r.Domain, err)
+			return nil, badInput("input outside the domain of %s (%s): %v (--outside-domain runs it anyway)", r.Name, r.Domain, err)
 		}
 	}
 	var notes []string
 	if !precisionGiven {
 		var note string
 		if p, note, err = r.PrecisionFor(w, maxN, params); err != nil {
-			return badInput("%v", err)
+			return nil, badInput("%v", err)
 		}
 		if note != "" {
 			notes = append(notes, note)
 		}
 	}
-	runner, err := model.New(p, m)
+	runner, err := cache.runner(p, m)
 	if err != nil {
-		return badInput("%s cannot run at precision %s: %v", r.Name, p, err)
+		return nil, badInput("%s cannot run at precision %s: %v", r.Name, p, err)
 	}
 	var res *model.Result
+	input := c
 	if c.Stream != nil {
 		res, err = runner.RunStream(c.Stream, a.flags["trace"] == "true")
 		c.Stream = check.RoundStream(runner, c.Stream)
@@ -131,18 +356,11 @@ func cmdRun(args []string, stdout io.Writer) error {
 		res, err = runner.Run(c.Symbols, a.flags["trace"] == "true")
 	}
 	if err != nil {
-		return fmt.Errorf("running %s: %w", r.Name, err)
+		return nil, fmt.Errorf("running %s: %w", r.Name, err)
 	}
 	weighting := recipes.WeightingAcronym(w)
 	if len(r.Weightings) == 0 {
 		weighting = "no attention"
-	}
-	fmt.Fprintf(stdout, "%s (§%s) at precision %s, %s, N = %d\n", r.Name, r.Section, p, weighting, maxN)
-	for _, note := range append(append(notes, con.Notes...), runner.Notes()...) {
-		fmt.Fprintf(stdout, "note: %s\n", note)
-	}
-	if outsideWhy != "" {
-		fmt.Fprintf(stdout, "note: OUTSIDE THE CLAIMED DOMAIN (%s): %s; the outputs are shown, but %s claims nothing about them\n", r.Domain, outsideWhy, r.Name)
 	}
 	symbols := make([]string, n)
 	for i := range symbols {
@@ -154,41 +372,201 @@ func cmdRun(args []string, stdout io.Writer) error {
 			symbols[i] = m.Alphabet[c.Symbols[i]]
 		}
 	}
-	if res.Trace != nil {
+	rep := &runReport{r: r, p: p, weighting: weighting, maxN: maxN, notes: append(append(notes, con.Notes...), runner.Notes()...),
+		outsideWhy: outsideWhy, m: m, input: input, symbols: symbols, res: res, bounds: con.Bounds}
+	if outsideWhy == "" {
+		rep.want = con.Expected(c)
+	}
+	return rep, nil
+}
+
+// verdicts compares each position's output with the reference: "ok",
+// "WRONG: why", or "" outside the claimed domain; notes name the bounds
+// that depend on the input and the outputs not claimed.
+func (rep *runReport) verdicts() (verdicts, notes []string) {
+	verdicts = make([]string, len(rep.res.Outputs))
+	notes = make([]string, len(rep.res.Outputs))
+	if rep.want == nil {
+		return verdicts, notes
+	}
+	for i, got := range rep.res.Outputs {
+		ok, why := check.Compare(rep.want[i], got, rep.bounds, rep.m.Output.Labels)
+		verdicts[i] = "ok"
+		if !ok {
+			verdicts[i] = "WRONG: " + why
+		}
+		notes[i] = noteText(rep.m, rep.want[i])
+	}
+	return verdicts, notes
+}
+
+func (rep *runReport) wrong() int {
+	verdicts, _ := rep.verdicts()
+	wrong := 0
+	for _, v := range verdicts {
+		if strings.HasPrefix(v, "WRONG") {
+			wrong++
+		}
+	}
+	return wrong
+}
+
+// print writes the report as the text table of 'verify run'.
+func (rep *runReport) print(stdout io.Writer) error {
+	m, r := rep.m, rep.r
+	if r == nil {
+		fmt.Fprintf(stdout, "%s (from %s) at precision %s, N = %d\n", m.Name, rep.file, rep.p, rep.maxN)
+	} else {
+		fmt.Fprintf(stdout, "%s (§%s) at precision %s, %s, N = %d\n", r.Name, r.Section, rep.p, rep.weighting, rep.maxN)
+	}
+	for _, note := range rep.notes {
+		fmt.Fprintf(stdout, "note: %s\n", note)
+	}
+	if rep.outsideWhy != "" {
+		fmt.Fprintf(stdout, "note: OUTSIDE THE CLAIMED DOMAIN (%s): %s; the outputs are shown, but %s claims nothing about them\n", r.Domain, rep.outsideWhy, r.Name)
+	}
+	if rep.res.Trace != nil {
 		fmt.Fprintln(stdout)
-		if err := res.Trace.Write(stdout, symbols); err != nil {
+		if err := rep.res.Trace.Write(stdout, rep.symbols); err != nil {
 			return err
 		}
 	}
-	bounds := con.Bounds
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	if outsideWhy != "" {
-		// The reference is defined on the domain only: no expected
-		// column, no verdict.
-		fmt.Fprintln(tw, "position\tsymbol\toutput\tverdict")
-		for i, got := range res.Outputs {
-			fmt.Fprintf(tw, "%d\t%s\t%s\toutside the claimed domain\n", i+1, symbols[i], outputText(m, got))
+	if r == nil {
+		fmt.Fprintln(tw, "position\tsymbol\toutput")
+		for i, got := range rep.res.Outputs {
+			fmt.Fprintf(tw, "%d\t%s\t%s\n", i+1, rep.symbols[i], outputText(m, got))
 		}
 		return tw.Flush()
 	}
-	want := con.Expected(c)
-	fmt.Fprintln(tw, "position\tsymbol\toutput\texpected\tverdict")
-	wrong := 0
-	for i, got := range res.Outputs {
-		ok, why := check.Compare(want[i], got, bounds, m.Output.Labels)
-		verdict := "ok"
-		if !ok {
-			verdict, wrong = "WRONG: "+why, wrong+1
+	if rep.outsideWhy != "" {
+		// The reference is defined on the domain only: no expected
+		// column, no verdict.
+		fmt.Fprintln(tw, "position\tsymbol\toutput\tverdict")
+		for i, got := range rep.res.Outputs {
+			fmt.Fprintf(tw, "%d\t%s\t%s\toutside the claimed domain\n", i+1, rep.symbols[i], outputText(m, got))
 		}
-		verdict += noteText(m, want[i])
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", i+1, symbols[i], outputText(m, got), wantText(m, want[i]), verdict)
+		return tw.Flush()
 	}
-	tw.Flush()
-	if wrong > 0 {
-		fmt.Fprintf(stdout, "%d of %d positions wrong\n", wrong, n)
-		return errFindings
+	verdicts, notes := rep.verdicts()
+	fmt.Fprintln(tw, "position\tsymbol\toutput\texpected\tverdict")
+	for i, got := range rep.res.Outputs {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", i+1, rep.symbols[i], outputText(m, got), wantText(m, rep.want[i]), verdicts[i]+notes[i])
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if wrong := rep.wrong(); wrong > 0 {
+		fmt.Fprintf(stdout, "%d of %d positions wrong\n", wrong, len(rep.res.Outputs))
 	}
 	return nil
+}
+
+// runDocument is what 'verify run --json' prints: a run per input, of a
+// recipe or of the model in a file.
+type runDocument struct {
+	Recipe    string    `json:"recipe,omitempty"`
+	Model     string    `json:"model,omitempty"`
+	Section   string    `json:"section,omitempty"`
+	Weighting string    `json:"weighting,omitempty"`
+	Runs      []runJSON `json:"runs"`
+}
+
+// runJSON is one input's run. The input is given as the model received
+// it: Symbols, indices into the model's alphabet, or Stream, the exact
+// initial residual stream (before it is rounded to the precision), for
+// inputs that are vectors or values beyond the alphabet.
+type runJSON struct {
+	Input     string        `json:"input"`
+	Precision string        `json:"precision"`
+	MaxN      int           `json:"max_n"`
+	Notes     []string      `json:"notes,omitempty"`
+	Outside   string        `json:"outside_domain,omitempty"`
+	Symbols   []int         `json:"symbols,omitempty"`
+	Stream    [][]string    `json:"stream,omitempty"`
+	Positions []runPosition `json:"positions"`
+	Wrong     int           `json:"wrong"`
+}
+
+// runPosition is one position's output. Each value has its exact value
+// (a fraction in lowest terms) beside the precision's printing, so that
+// another implementation can be compared bit for bit; a NaN or an
+// infinity has none.
+type runPosition struct {
+	Position int        `json:"position"`
+	Token    string     `json:"token"`
+	Symbol   string     `json:"symbol,omitempty"`
+	Values   []runValue `json:"values"`
+	Expected *runWant   `json:"expected,omitempty"`
+	Verdict  string     `json:"verdict,omitempty"`
+}
+
+type runValue struct {
+	Label string `json:"label"`
+	Text  string `json:"text"`
+	// Exact is the value as a fraction; Lo and Hi bound an enclosure
+	// wider than a point (interval precisions).
+	Exact string `json:"exact,omitempty"`
+	Lo    string `json:"lo,omitempty"`
+	Hi    string `json:"hi,omitempty"`
+}
+
+type runWant struct {
+	Symbol string            `json:"symbol,omitempty"`
+	Values map[string]string `json:"values,omitempty"`
+}
+
+func (rep *runReport) json() runJSON {
+	m := rep.m
+	out := runJSON{Input: rep.inputText(), Precision: rep.p.String(), MaxN: rep.maxN, Notes: rep.notes, Outside: rep.outsideWhy, Wrong: rep.wrong()}
+	if rep.input.Stream != nil {
+		for _, row := range rep.input.Stream {
+			texts := make([]string, len(row))
+			for c, x := range row {
+				texts[c] = "0"
+				if x != nil {
+					texts[c] = x.RatString()
+				}
+			}
+			out.Stream = append(out.Stream, texts)
+		}
+	} else {
+		out.Symbols = rep.input.Symbols
+	}
+	verdicts, notes := rep.verdicts()
+	for i, got := range rep.res.Outputs {
+		pos := runPosition{Position: i + 1, Token: rep.symbols[i], Symbol: got.Symbol, Values: []runValue{}, Verdict: verdicts[i] + notes[i]}
+		for k, v := range got.Values {
+			rv := runValue{Label: labelOf(m, k), Text: v.Text}
+			if x, ok := v.Rat(); ok {
+				rv.Exact = x.RatString()
+			} else if v.Finite() {
+				rv.Lo, rv.Hi = v.Lo.RatString(), v.Hi.RatString()
+			}
+			pos.Values = append(pos.Values, rv)
+		}
+		if rep.want != nil {
+			w := rep.want[i]
+			rw := &runWant{Symbol: w.Symbol}
+			for k, t := range check.ValueTexts(w) {
+				if rw.Values == nil {
+					rw.Values = map[string]string{}
+				}
+				rw.Values[labelOf(m, k)] = t
+			}
+			pos.Expected = rw
+		}
+		out.Positions = append(out.Positions, pos)
+	}
+	return out
+}
+
+// inputText is the input as the recipe prints it.
+func (rep *runReport) inputText() string {
+	if rep.input.Text != "" {
+		return rep.input.Text
+	}
+	return strings.Join(rep.symbols, " ")
 }
 
 // parseCase reads the user's input: by the recipe's parser, or as
