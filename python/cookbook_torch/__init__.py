@@ -10,7 +10,9 @@ engine as PyTorch modules.
 load reads the engine's JSON and safetensors model files; the module
 computes in the engine's order of operations, so that at torch.float64 its
 outputs are bit for bit those of 'verify run --precision fp64' and at
-torch.float32 those of fp32. The file format is docs/model-format.md.
+torch.float32 those of fp32, and at "fp16", "bf16", "fp8-e4m3" and
+"fp8-e5m2" (emulated in float64 tensors) those of the same precision. The
+file format is docs/model-format.md.
 """
 
 from ._files import ModelFileError, load, save

@@ -21,7 +21,7 @@ import torch
 
 from . import _numbers as num
 from ._model import (Attention, Embedding, FeedForward, Head, Layer, LayerNorm, Linear, Positions, Transformer,
-                     _FORMATS)
+                     _Arith, _FORMATS)
 
 __all__ = ["load", "save"]
 
@@ -93,15 +93,15 @@ class _ExactTensor:
         self.weights, self.floats, self.shape = weights, floats, shape
 
     def to(self, dtype):
-        fmt = _FORMATS[dtype]
+        A = _Arith(dtype)
         if self.floats is not None:
-            # Casting float64 to float32 rounds once, to nearest, from the
-            # exact stored value.
-            return self.floats.to(dtype)
+            # Casting float64 to float32, or rounding to an emulated
+            # format, rounds once, to nearest, from the exact stored value.
+            return A.round(self.floats.to(A.dtype))
 
         def walk(x):
-            return [walk(e) for e in x] if isinstance(x, list) else x.round(fmt)
-        return torch.tensor(walk(self.weights), dtype=dtype).reshape(self.shape)
+            return [walk(e) for e in x] if isinstance(x, list) else x.round(A.fmt)
+        return torch.tensor(walk(self.weights), dtype=A.dtype).reshape(self.shape)
 
     def texts(self):
         if self.weights is None:
@@ -383,13 +383,75 @@ def _decode(fmt_char, size):
     return decode
 
 
+def _decode_bf16(raw, shape):
+    # A bfloat16 is the upper half of the float32 with the same bits.
+    n = len(raw) // 2
+    wide = b"".join(b"\0\0" + raw[2 * i:2 * i + 2] for i in range(n))
+    return torch.tensor(struct.unpack("<%df" % n, wide), dtype=torch.float64).reshape(shape)
+
+
+def _fp8_table(exp_bits, bias, ieee_nans):
+    """The values of the 256 bytes of an 8-bit format with exp_bits of
+    exponent (and 7 − exp_bits of fraction), from its definition: exponent
+    field 0 is subnormal (f·2^(1−bias−m)); with IEEE NaNs (E5M2) the
+    all-ones exponent is ±inf (fraction 0) or NaN; without (E4M3, as
+    torch.float8_e4m3fn) it holds normal numbers, except S.1111.111, NaN."""
+    m = 7 - exp_bits
+    out = []
+    for b in range(256):
+        frac, ef, neg = b & ((1 << m) - 1), (b >> m) & ((1 << exp_bits) - 1), b >> 7
+        top = (1 << exp_bits) - 1
+        if ef == top and ieee_nans:
+            v = math.nan if frac else math.inf
+        elif ef == top and frac == (1 << m) - 1:
+            v = math.nan
+        elif ef == 0:
+            v = math.ldexp(frac, 1 - bias - m)
+        else:
+            v = math.ldexp(frac | 1 << m, ef - bias - m)
+        out.append(-v if neg else v)
+    return out
+
+
+def _decode_table(table):
+    def decode(raw, shape):
+        return torch.tensor([table[b] for b in raw], dtype=torch.float64).reshape(shape)
+    return decode
+
+
 # Each dtype decodes its little-endian bytes into a float64 tensor holding
 # the stored numbers exactly (every format of at most 53 bits fits), and
-# runs by default in the torch dtype given.
+# runs by default at the precision given (a torch dtype, or an emulated
+# format's name).
 _DTYPES = {
     "F64": (8, _decode("d", 8), torch.float64),
     "F32": (4, _decode("f", 4), torch.float32),
+    "F16": (2, _decode("e", 2), "fp16"),
+    "BF16": (2, _decode_bf16, "bf16"),
+    "F8_E4M3": (1, _decode_table(_fp8_table(4, 7, False)), "fp8-e4m3"),
+    "F8_E5M2": (1, _decode_table(_fp8_table(5, 15, True)), "fp8-e5m2"),
 }
+
+# The precisions from narrowest to widest: a file of several dtypes runs,
+# as in the engine, at the first whose format holds every number of every
+# dtype (so that loading rounds no weight).
+_NARROWEST_FIRST = ("fp8-e4m3", "fp8-e5m2", "fp16", "bf16", torch.float32, torch.float64)
+
+
+def _holds(wide, narrow):
+    """Whether every number of the format narrow is a number of wide."""
+    return (wide.p >= narrow.p and wide.emin - wide.p <= narrow.emin - narrow.p
+            and wide.max_finite >= narrow.max_finite)
+
+
+def _default_precision(dtypes):
+    if not dtypes:
+        return torch.float64
+    fmts = [_FORMATS[_DTYPES[dt][2]] for dt in dtypes]
+    for prec in _NARROWEST_FIRST:
+        if all(_holds(_FORMATS[prec], f) for f in fmts):
+            return prec
+    return torch.float64
 
 
 def _read_safetensors(path):
@@ -441,8 +503,7 @@ def _read_safetensors(path):
         at = end
     if at != len(data):
         raise ModelFileError("tensor data: %d bytes after the last tensor" % (len(data) - at))
-    default = torch.float64 if "F64" in dtypes or not dtypes else _DTYPES[dtypes.pop()][2]
-    return arch, tensors, default
+    return arch, tensors, _default_precision(dtypes)
 
 
 # --- Building the module ---------------------------------------------------
@@ -553,8 +614,13 @@ def load(path, dtype=None):
     """Read a model file (.json or .safetensors) as a Transformer module.
 
     Every weight is rounded once, from its exact value, to dtype: the
-    engine's precision fp64 is torch.float64, fp32 torch.float32. The
-    default is float64 for JSON, and the tensors' dtype for safetensors.
+    engine's precision fp64 is torch.float64 (or "fp64"), fp32
+    torch.float32 (or "fp32"); "fp16", "bf16", "fp8-e4m3" and "fp8-e5m2"
+    are emulated, as the engine emulates them, in float64 tensors holding
+    numbers of the format. The default is float64 for JSON, and for
+    safetensors the precision of the tensors' dtype (F16: "fp16", BF16:
+    "bf16", F8_E4M3: "fp8-e4m3", F8_E5M2: "fp8-e5m2"; for several dtypes
+    the narrowest that holds them all, as the engine chooses).
     Load in the dtype you will run in: module.to(torch.float32) rounds the
     float64 values again, which is not always the single rounding the
     engine makes. Errors (ModelFileError, a ValueError) name the file and
@@ -569,9 +635,12 @@ def load(path, dtype=None):
             arch, tensors, default = _read_safetensors(path)
         else:
             raise ModelFileError("%r must end in .json or .safetensors" % path)
-        dtype = dtype or default
-        if dtype not in _FORMATS:
-            raise ModelFileError("dtype %s: cookbook_torch runs in torch.float64 (fp64) or torch.float32 (fp32)" % dtype)
+        dtype = default if dtype is None else dtype
+        try:
+            dtype = _Arith(dtype).precision
+        except (ValueError, TypeError):
+            raise ModelFileError("dtype %s: cookbook_torch runs in torch.float64 (fp64), torch.float32 (fp32), "
+                                 "or the emulated fp16, bf16, fp8-e4m3, fp8-e5m2" % (dtype,)) from None
         model = _build(arch, tensors, dtype, False)
     except ModelFileError as e:
         raise ModelFileError("%s: %s" % (path, e)) from None

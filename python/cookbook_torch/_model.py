@@ -41,47 +41,62 @@ def _choice(value, known, what):
 class _Arith:
     """The operations of one precision on torch tensors, each rounded once.
 
-    The native IEEE formats: torch's elementwise +, −, ×, ÷ and √ on CPU are
-    correctly rounded in the tensor's own dtype. A precision torch does not
-    have natively (fp16 as the engine emulates it, bf16, fp8) would be a
-    subclass that rounds each result to its Format."""
+    The native IEEE formats (torch.float64, torch.float32): torch's
+    elementwise +, −, ×, ÷ and √ on CPU are correctly rounded in the
+    tensor's own dtype. The emulated formats ("fp16", "bf16", "fp8-e4m3",
+    "fp8-e5m2", as the engine's numeric/emulated.go): the values are
+    float64 tensors holding numbers of the format, and each operation is
+    computed in float64 and rounded once to the format (round_to_format).
+    That is the correctly rounded result: float64's 53 bits are at least
+    2p + 2 for every p ≤ 11 (+, −, ×, ÷, √ of two p-bit values, rounded to
+    53 bits then to p, round as once to p: Figueroa 1995), and it is
+    exactly what the engine computes. exp, erf and tanh are correctly
+    rounded to the format directly (_numbers)."""
 
     def __init__(self, dtype):
+        dtype = _PRECISION_NAMES.get(dtype, dtype)
         if dtype not in _FORMATS:
-            raise ValueError("cookbook_torch runs in torch.float64 (the engine's fp64) or torch.float32 (fp32); "
-                             "%s is not supported" % dtype)
-        self.dtype, self.fmt = dtype, _FORMATS[dtype]
+            raise ValueError("cookbook_torch runs in torch.float64 (the engine's fp64), torch.float32 (fp32) or one of "
+                             "the emulated precisions %s; %s is not supported" % (", ".join(_EMULATED), dtype))
+        self.precision, self.fmt = dtype, _FORMATS[dtype]
+        self.emulated = isinstance(dtype, str)
+        # The dtype of the tensors: float64 for an emulated format.
+        self.dtype = torch.float64 if self.emulated else dtype
+
+    def round(self, t):
+        """t rounded to the format (nothing to do in a native one)."""
+        return round_to_format(t, self.fmt) if self.emulated else t
 
     def tensor(self, values):
-        return torch.tensor(values, dtype=self.dtype)
+        return self.round(torch.tensor(values, dtype=self.dtype))
 
     def const(self, w):
         """A weight (text, Fraction or int) rounded once to the format."""
         if not isinstance(w, num.Weight):
             w = parse_weight(w if isinstance(w, str) else Fraction(w))
-        return self.tensor(w.round(self.fmt))
+        return torch.tensor(w.round(self.fmt), dtype=self.dtype)
 
     def add(self, a, b):
-        return a + b
+        return self.round(a + b)
 
     def sub(self, a, b):
-        return a - b
+        return self.round(a - b)
 
     def mul(self, a, b):
-        return a * b
+        return self.round(a * b)
 
     def div(self, a, b):
         # A divisor broadcast from one value could be turned into a product
         # by its reciprocal; a divisor of the full shape cannot.
         a, b = torch.broadcast_tensors(a, b)
-        return a / b.contiguous()
+        return self.round(a / b.contiguous())
 
     def sqrt(self, a):
-        return torch.sqrt(a)
+        return self.round(torch.sqrt(a))
 
     def _map(self, f, a):
         out = [f(x, self.fmt) for x in a.reshape(-1).tolist()]
-        return self.tensor(out).reshape(a.shape)
+        return torch.tensor(out, dtype=self.dtype).reshape(a.shape)
 
     def exp(self, a):
         return self._map(num.exp, a)
@@ -93,7 +108,66 @@ class _Arith:
         return self._map(num.tanh, a)
 
 
-_FORMATS = {torch.float64: num.BINARY64, torch.float32: num.BINARY32}
+_FORMATS = {torch.float64: num.BINARY64, torch.float32: num.BINARY32, "fp16": num.BINARY16, "bf16": num.BFLOAT16,
+            "fp8-e4m3": num.FP8_E4M3, "fp8-e5m2": num.FP8_E5M2}
+_EMULATED = ("fp16", "bf16", "fp8-e4m3", "fp8-e5m2")
+# The engine's names of the two native precisions.
+_PRECISION_NAMES = {"fp64": torch.float64, "fp32": torch.float32}
+
+
+def precision_of(dtype):
+    """The canonical precision of a dtype argument: torch.float64,
+    torch.float32, or the name of an emulated format; ValueError else."""
+    return _Arith(dtype).precision
+
+
+def _pow2(k):
+    """2^k, exactly, for integer tensors k within float64's normal range."""
+    return ((k + 1023) << 52).view(torch.float64)
+
+
+def round_to_format(t, fmt):
+    """The float64 tensor t rounded elementwise to the format, to nearest
+    with ties to even, with its subnormals; a result beyond fmt.max_finite
+    (and ±inf) overflows to ±inf, or to NaN in a format without
+    infinities; NaN stays NaN, and a zero or a result rounded to zero keeps
+    its sign. Exact: every step is a float64 operation without rounding (a
+    scaling by a power of two, and torch.round, which rounds half to
+    even)."""
+    x = t.to(torch.float64)
+    finite = torch.isfinite(x)
+    nz = finite & (x != 0)
+    xs = torch.where(nz, x, torch.ones_like(x))
+    _, e2 = torch.frexp(xs)                       # |xs| = f·2^e2 with ½ ≤ f < 1
+    e = e2.to(torch.int64) - 1                    # 2^e ≤ |xs| < 2^(e+1)
+    q = torch.clamp(e, min=fmt.emin) - (fmt.p - 1)  # the spacing of the format at xs is 2^q
+    # xs·2^−q < 2^p: scaling up a float64 (subnormal or not) or down to
+    # at least 2^(p−1) is exact; so is m·2^q for the integer m ≤ 2^p
+    # (or it is +inf, past every max_finite).
+    m = torch.round(xs * _pow2(-q))
+    r = m * _pow2(q)
+    over = torch.abs(r) > fmt.max_finite
+    if fmt.has_inf:
+        big = torch.copysign(torch.full_like(x, math.inf), x)
+    else:
+        big = torch.full_like(x, math.nan)
+    r = torch.where(over, big, r)
+    r = torch.where(nz, r, x)                     # ±0 and NaN as they are
+    inf = torch.isinf(x)
+    return torch.where(inf, big, r)
+
+
+def _emulated(dtype):
+    """The name of the emulated format a dtype argument names, or None for
+    a native dtype (a module's attribute precision)."""
+    a = _Arith(dtype)
+    return a.precision if a.emulated else None
+
+
+def _arith(module, dtype):
+    """The arithmetic of a module: its emulated format, else the tensors'
+    dtype."""
+    return _Arith(getattr(module, "precision", None) or dtype)
 
 
 def _matvec(A, w, x, bias=None):
@@ -139,10 +213,11 @@ def _as_parameter(values, dtype, name, shape=None):
     parameter (its attribute exact), so that save writes 1/3, not the
     float nearest to it."""
     texts = None
+    A = _Arith(dtype)
     if isinstance(values, torch.Tensor):
-        t = values.detach().to(dtype)
+        t = A.round(values.detach().to(A.dtype))
     else:
-        fmt = _Arith(dtype).fmt
+        fmt = A.fmt
 
         def walk(v, where):
             if isinstance(v, (list, tuple)):
@@ -151,7 +226,7 @@ def _as_parameter(values, dtype, name, shape=None):
             w = parse_weight(_weight_text(v, where), where)
             return w.round(fmt), w.text
         rounded, texts = walk(values, name)
-        t = torch.tensor(rounded, dtype=dtype)
+        t = torch.tensor(rounded, dtype=A.dtype)
     if shape is not None and tuple(t.shape) != tuple(shape):
         raise ValueError("%s has shape %s, want %s" % (name, list(t.shape), list(shape)))
     p = nn.Parameter(t, requires_grad=False)
@@ -167,13 +242,14 @@ class Linear(nn.Module):
 
     def __init__(self, weight, bias=None, dtype=torch.float64):
         super().__init__()
+        self.precision = _emulated(dtype)
         self.weight = _as_parameter(weight, dtype, "weight")
         if self.weight.dim() != 2 or 0 in self.weight.shape:
             raise ValueError("a weight matrix must be 2-dimensional and non-empty, got shape %s" % list(self.weight.shape))
         self.bias = None if bias is None else _as_parameter(bias, dtype, "bias", (self.weight.shape[0],))
 
     def forward(self, x):
-        return _matvec(_Arith(self.weight.dtype), self.weight, x, self.bias)
+        return _matvec(_arith(self, self.weight.dtype), self.weight, x, self.bias)
 
 
 class Embedding(nn.Module):
@@ -181,6 +257,7 @@ class Embedding(nn.Module):
 
     def __init__(self, weight, dtype=torch.float64):
         super().__init__()
+        self.precision = _emulated(dtype)
         self.weight = _as_parameter(weight, dtype, "embed.weight")
 
 
@@ -191,6 +268,7 @@ class Positions(nn.Module):
 
     def __init__(self, weight, depends_on_n=False, name="", dtype=torch.float64, formula=None):
         super().__init__()
+        self.precision = _emulated(dtype)
         self.weight = _as_parameter(weight, dtype, "pos_embed.weight")
         self.depends_on_n, self.name = bool(depends_on_n), name
         # formula, when the file gave one, is its list of terms
@@ -219,13 +297,14 @@ class LayerNorm(nn.Module):
 
     def __init__(self, eps="0", weight=None, bias=None, select=None, dtype=torch.float64):
         super().__init__()
+        self.precision = _emulated(dtype)
         self.eps = _weight_text(eps, "eps")
         self.select = None if select is None else Linear(select, dtype=dtype)
         self.weight = None if weight is None else _as_parameter(weight, dtype, "weight")
         self.bias = None if bias is None else _as_parameter(bias, dtype, "bias")
 
     def forward(self, x):
-        A = _Arith(x.dtype)
+        A = _arith(self, x.dtype)
         if self.select is not None:
             x = _matvec(A, self.select.weight, x)
         m = x.shape[-1]
@@ -248,6 +327,7 @@ class Head(nn.Module):
 
     def __init__(self, query, key, value, dtype=torch.float64):
         super().__init__()
+        self.precision = _emulated(dtype)
         self.q_proj = Linear(query, dtype=dtype)
         self.k_proj = Linear(key, dtype=dtype)
         self.v_proj = Linear(value, dtype=dtype)
@@ -270,7 +350,7 @@ class Attention(nn.Module):
             raise ValueError("an attention sublayer needs at least one head")
 
     def forward(self, x):
-        A = _Arith(x.dtype)
+        A = _arith(self.heads[0], x.dtype)
         # Every row of a projection is its own ordered sum, so the heads'
         # rows stacked into one matrix give the same values in one pass.
         rows = [(h.q_proj.weight, h.k_proj.weight, h.v_proj.weight) for h in self.heads]
@@ -342,6 +422,7 @@ class FeedForward(nn.Module):
 
     def __init__(self, w1, w2, b1=None, b2=None, activation="relu", dtype=torch.float64):
         super().__init__()
+        self.precision = _emulated(dtype)
         self.activation = _choice(activation, ACTIVATIONS, "activation")
         self.fc1 = Linear(w1, b1, dtype=dtype)
         self.fc2 = Linear(w2, b2, dtype=dtype)
@@ -349,7 +430,7 @@ class FeedForward(nn.Module):
             raise ValueError("fc2 has %d columns, fc1 %d rows: they must agree" % (self.fc2.weight.shape[1], self.fc1.weight.shape[0]))
 
     def forward(self, x):
-        A = _Arith(x.dtype)
+        A = _arith(self, x.dtype)
         z = _matvec(A, self.fc1.weight, x, self.fc1.bias)
         return _matvec(A, self.fc2.weight, _activate(A, self.activation, z), self.fc2.bias)
 
@@ -406,12 +487,15 @@ class Transformer(nn.Module):
         self.alphabet = list(alphabet)
         if not self.alphabet or len(set(self.alphabet)) != len(self.alphabet):
             raise ValueError("the alphabet must be non-empty with distinct symbols")
-        self.embed = embed if isinstance(embed, Embedding) else Embedding(embed, dtype=dtype)
+        if isinstance(embed, Embedding):
+            self.embed = embed
+        else:
+            self.embed = Embedding(embed, dtype=dtype)
         self.pos_embed = positions
         self.layers = nn.ModuleList(layers)
         self.norm = _choice(norm, NORMS, "norm placement")
         self.final_norm = final_norm
-        self.unembed = unembed if isinstance(unembed, Linear) else Linear(unembed, dtype=self.embed.weight.dtype)
+        self.unembed = unembed if isinstance(unembed, Linear) else Linear(unembed, dtype=self.dtype)
         self.output = _choice(output, OUTPUTS, "output kind")
         self.labels = None if labels is None else list(labels)
         self.components = None if components is None else list(components)
@@ -426,16 +510,23 @@ class Transformer(nn.Module):
 
     @property
     def dtype(self):
-        return self.embed.weight.dtype
+        """The precision the module runs in: torch.float64, torch.float32,
+        or the name of an emulated format ("fp16", "bf16", "fp8-e4m3",
+        "fp8-e5m2"), whose values are float64 tensors."""
+        return self.embed.precision or self.embed.weight.dtype
 
     def validate(self):
         """Check the shapes against each other, as the engine's reader does;
         ValueError names the part."""
         d = self.d
-        _Arith(self.dtype)  # refuses a dtype the module does not run in
+        tensor_dtype = _Arith(self.dtype).dtype  # refuses a dtype the module does not run in
         for name, p in self.named_parameters():
-            if p.dtype != self.dtype:
-                raise ValueError("%s is %s, the embedding %s: every tensor must have one dtype (module.to(dtype) converts them)" % (name, p.dtype, self.dtype))
+            if p.dtype != tensor_dtype:
+                raise ValueError("%s is %s, the embedding %s: every tensor must have one dtype (module.to(dtype) converts them)" % (name, p.dtype, tensor_dtype))
+        for name, m in self.named_modules():
+            if getattr(m, "precision", self.embed.precision) != self.embed.precision:
+                raise ValueError("%s runs at %s, the embedding at %s: every part must run in one precision" % (
+                    name, m.precision or "its tensors' dtype", self.embed.precision or "its tensors' dtype"))
         if tuple(self.embed.weight.shape) != (len(self.alphabet), d):
             raise ValueError("embed.weight has shape %s, want [%d, d]" % (list(self.embed.weight.shape), len(self.alphabet)))
         if self.components is not None and len(self.components) != d:
@@ -497,17 +588,20 @@ class Transformer(nn.Module):
         """A copy in another dtype, each weight rounded once from its exact
         text where it has one (module.to(dtype) would round the rounded
         float64 value again, which is not always the same)."""
-        fmt = _Arith(dtype).fmt
+        A = _Arith(dtype)
         new = copy.deepcopy(self)
         for (_, p), (_, old) in zip(new.named_parameters(), self.named_parameters()):
             texts = getattr(old, "exact", None)
             if texts is None:
-                p.data = old.data.to(dtype)
+                p.data = A.round(old.data.to(A.dtype))
             else:
                 def walk(t):
-                    return [walk(e) for e in t] if isinstance(t, list) else parse_weight(t).round(fmt)
-                p.data = torch.tensor(walk(texts), dtype=dtype).reshape(old.shape)
+                    return [walk(e) for e in t] if isinstance(t, list) else parse_weight(t).round(A.fmt)
+                p.data = torch.tensor(walk(texts), dtype=A.dtype).reshape(old.shape)
             p.exact = texts
+        for m in new.modules():
+            if hasattr(m, "precision"):
+                m.precision = _emulated(dtype)
         return new
 
     # --- running ------------------------------------------------------------
@@ -567,7 +661,7 @@ class Transformer(nn.Module):
         if h0.dim() != 2 or h0.shape[1] != self.d or h0.shape[0] == 0:
             raise ValueError("the initial stream must be [n, %d] with n ≥ 1, got %s" % (self.d, list(h0.shape)))
         with torch.no_grad():
-            return self._forward(h0.to(self.dtype))
+            return self._forward(A.round(h0.to(A.dtype)))
 
     def _forward(self, h):
         A = _Arith(self.dtype)

@@ -16,16 +16,27 @@ import math
 import re
 from fractions import Fraction
 
-__all__ = ["Format", "BINARY64", "BINARY32", "round_fraction", "Weight", "parse_weight",
+__all__ = ["Format", "BINARY64", "BINARY32", "BINARY16", "BFLOAT16", "FP8_E4M3", "FP8_E5M2", "round_fraction", "Weight", "parse_weight",
            "exp", "erf", "tanh"]
 
 
 class Format:
     """A binary floating-point format: p significand bits (the leading one
-    included), normal exponents emin … emax, infinities on overflow."""
+    included), normal exponents emin … emax, subnormals below 2^emin, and
+    the largest finite value max_finite (by default (2 − 2^(1−p))·2^emax).
+    A result whose rounding exceeds max_finite overflows: to ±inf when the
+    format has infinities, else to NaN (fp8-e4m3, as the engine's
+    numeric/format.go does: torch.float8_e4m3fn has no infinities)."""
 
-    def __init__(self, name, p, emin, emax):
-        self.name, self.p, self.emin, self.emax = name, p, emin, emax
+    def __init__(self, name, p, emin, emax, has_inf=True, max_finite=None):
+        self.name, self.p, self.emin, self.emax, self.has_inf = name, p, emin, emax, has_inf
+        self.max_finite = math.ldexp(2 ** p - 1, emax - p + 1) if max_finite is None else max_finite
+
+    def overflow(self, negative):
+        """The value of a result beyond max_finite."""
+        if not self.has_inf:
+            return math.nan
+        return -math.inf if negative else math.inf
 
     def __repr__(self):
         return "Format(%s)" % self.name
@@ -33,12 +44,19 @@ class Format:
 
 BINARY64 = Format("fp64", 53, -1022, 1023)
 BINARY32 = Format("fp32", 24, -126, 127)
+BINARY16 = Format("fp16", 11, -14, 15)
+BFLOAT16 = Format("bf16", 8, -126, 127)
+# OCP FP8 E4M3 as torch.float8_e4m3fn: the exponent field 1111 holds
+# normal numbers up to 1.75·2^8 = 448 (S.1111.111 is NaN), no infinities.
+FP8_E4M3 = Format("fp8-e4m3", 4, -6, 8, has_inf=False, max_finite=448.0)
+FP8_E5M2 = Format("fp8-e5m2", 3, -14, 15)
 
 
 def round_fraction(x, fmt):
     """The value of fmt nearest the rational x (ties to even), as a Python
     float (which holds every value of a format of at most 53 bits exactly);
-    ±inf past the largest finite value, −0.0 for a negative x that rounds
+    past the largest finite value ±inf (NaN in a format without
+    infinities), −0.0 for a negative x that rounds
     to zero."""
     x = Fraction(x)
     if x == 0:
@@ -57,8 +75,10 @@ def round_fraction(x, fmt):
     if 2 * r > den or (2 * r == den and m & 1):
         m += 1
     if m.bit_length() + q > fmt.emax + 1:
-        return -math.inf if neg else math.inf
+        return fmt.overflow(neg)
     v = math.ldexp(m, q)
+    if v > fmt.max_finite:
+        return fmt.overflow(neg)
     return -v if neg else v
 
 
@@ -128,7 +148,7 @@ def _ziv(enclose, fmt, what):
     while prec <= 8000:
         lo, hi = enclose(prec)
         a, b = round_fraction(Fraction(lo), fmt), round_fraction(Fraction(hi), fmt)
-        if a == b and math.copysign(1, a) == math.copysign(1, b):
+        if a == b and math.copysign(1, a) == math.copysign(1, b) or math.isnan(a) and math.isnan(b):
             return a
         prec *= 2
     raise ValueError("%s: cannot be rounded to %s (is it exactly halfway between two of its values?)" % (what, fmt.name))
@@ -159,13 +179,13 @@ def _exp(x, fmt):
     if math.isnan(x):
         return x
     if math.isinf(x):
-        return 0.0 if x < 0 else math.inf
+        return 0.0 if x < 0 else fmt.overflow(False)
     if abs(x) < 2.0 ** -55:
         return 1.0  # |exp(x) − 1| < 2^-54: below half an ulp of 1 at any p ≤ 53
     if x < (fmt.emin - fmt.p) * math.log(2) - 1:
         return 0.0
     if x > (fmt.emax + 1) * math.log(2) + 1:
-        return math.inf
+        return fmt.overflow(False)
     d = decimal.Decimal(x)  # exact
 
     def enclose(prec):

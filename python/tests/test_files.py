@@ -179,12 +179,12 @@ class TestFiles(unittest.TestCase):
         with open(st, "rb") as f:
             data = f.read()
         n = int.from_bytes(data[:8], "little")
-        header = data[8:8 + n].replace(b'"dtype":"F64"', b'"dtype":"BF16"', 1)
+        header = data[8:8 + n].replace(b'"dtype":"F64"', b'"dtype":"I64"', 1)
         self.assertNotEqual(header, data[8:8 + n])
-        bf = os.path.join(self.tmp.name, "bf16.safetensors")
+        bf = os.path.join(self.tmp.name, "i64.safetensors")
         with open(bf, "wb") as f:
             f.write(data[:8] + header + data[8 + n:])
-        with self.assertRaisesRegex(ct.ModelFileError, "dtype BF16 is not supported by cookbook_torch"):
+        with self.assertRaisesRegex(ct.ModelFileError, "dtype I64 is not supported by cookbook_torch \\(it reads F64, F32, F16, BF16, F8_E4M3, F8_E5M2\\)"):
             ct.load(bf)
 
 
