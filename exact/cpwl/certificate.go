@@ -201,13 +201,8 @@ func CheckEquivalent(f, g *FFN, domain *exact.Polyhedron, c *Certificate) (*Repo
 		cells = append(cells, signs)
 		rep.Cells++
 	}
-	cov, err := Cover(domain, cells)
-	if err != nil {
+	if err := coverAll(domain, cells, "cells", rep); err != nil {
 		return nil, err
-	}
-	rep.addCover(cov)
-	if !cov.Covered {
-		return nil, &CertificateError{Reason: fmt.Sprintf("the cells miss %v", cov.Gap), Gap: cov.Gap}
 	}
 	return rep, nil
 }
@@ -252,15 +247,25 @@ func CheckRegions(f *FFN, domain *exact.Polyhedron, regions []Region) (*Report, 
 		cells = append(cells, signs)
 		rep.Cells++
 	}
+	if err := coverAll(domain, cells, "regions", rep); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// coverAll decides that cells cover domain, adds the work to rep, and
+// returns a CertificateError naming a point they miss (what: "cells",
+// "regions").
+func coverAll(domain *exact.Polyhedron, cells []*exact.Polyhedron, what string, rep *Report) error {
 	cov, err := Cover(domain, cells)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	rep.addCover(cov)
 	if !cov.Covered {
-		return nil, &CertificateError{Reason: fmt.Sprintf("the regions miss %v", cov.Gap), Gap: cov.Gap}
+		return &CertificateError{Reason: fmt.Sprintf("the %s miss %v", what, cov.Gap), Gap: cov.Gap}
 	}
-	return rep, nil
+	return nil
 }
 
 func checkInputs(domain *exact.Polyhedron, f *FFN) error {
