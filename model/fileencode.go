@@ -17,8 +17,33 @@ type encoder struct {
 	inline  bool
 	tensors []tensorData
 	err     error
-	// ctx, when not nil, cancels a long encoding (see live).
-	ctx context.Context
+	// ctx, when not nil, cancels a long encoding (see live), and may
+	// carry a progress report (WithProgress) of done steps out of
+	// planned, a step per position encoded or checked.
+	ctx           context.Context
+	done, planned int
+}
+
+type progressKey struct{}
+
+// WithProgress returns a copy of ctx under which the model writers
+// (WriteJSONContext, WriteSafetensorsContext, …) report how far they
+// are through the position encodings, the part of a file that grows
+// with N: report(done, total) after each position, from the writer's
+// goroutine.
+func WithProgress(ctx context.Context, report func(done, total int)) context.Context {
+	return context.WithValue(ctx, progressKey{}, report)
+}
+
+// tick reports one more step done to the progress in e.ctx.
+func (e *encoder) tick() {
+	e.done++
+	if e.ctx == nil {
+		return
+	}
+	if report, ok := e.ctx.Value(progressKey{}).(func(done, total int)); ok {
+		report(e.done, max(e.planned, e.done))
+	}
 }
 
 // tensorData is a tensor to store: its name, shape and entries in
@@ -222,6 +247,10 @@ func (e *encoder) positions(m *Model, maxN int) *jsonPositions {
 	p := m.Position
 	jp := &jsonPositions{Name: p.Name}
 	dep, known := p.DependsOnN()
+	e.planned = maxN
+	if p.Terms != nil && maxN > agreeLengths {
+		e.planned += maxN
+	}
 	if p.Terms != nil {
 		e.agree(m, maxN)
 		if dep && e.err == nil {
@@ -244,6 +273,7 @@ func (e *encoder) positions(m *Model, maxN int) *jsonPositions {
 		if e.inline {
 			lastText[i-1] = e.texts(last[i-1], peEntries(i, maxN))
 		}
+		e.tick()
 	}
 	for n := 1; n < maxN && !known && !jp.DependsOnN && e.live(); n++ {
 		for i := 1; i <= n && !jp.DependsOnN && e.live(); i++ {
@@ -333,6 +363,7 @@ func (e *encoder) agree(m *Model, maxN int) {
 	}
 	for i := 1; i <= maxN && maxN > agreeLengths && e.live(); i++ {
 		check(i, maxN)
+		e.tick()
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/transformer-cookbook/verify/internal/suggest"
 )
 
 // Kind is the family of a precision.
@@ -76,6 +78,10 @@ func ParsePrecision(name string) (Precision, error) {
 			return Precision{}, fmt.Errorf("bad precision %q: %v", name, err)
 		}
 		return Precision{Kind: KindBigFloat, Bits: bits}, nil
+	}
+	names := []string{"exact", "fp64", "fp32", "fp16", "bf16", "fp8-e4m3", "fp8-e5m2", "interval:53"}
+	if hint := suggest.DidYouMean(name, names); hint != "" {
+		return Precision{}, fmt.Errorf("unknown precision %q%s (valid names: %s)", name, hint, PrecisionNames)
 	}
 	return Precision{}, fmt.Errorf("unknown precision %q; valid names: %s", name, PrecisionNames)
 }

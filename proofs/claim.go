@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/transformer-cookbook/verify/internal/suggest"
 )
 
 // Verdict is what a checker decided about a claim.
@@ -125,8 +127,18 @@ func Get(id string) (*Claim, error) {
 			near = append(near, c.ID)
 		}
 	}
+	var ids []string
+	for _, c := range All() {
+		ids = append(ids, c.ID)
+	}
+	if hint := suggest.DidYouMean(id, ids); hint != "" {
+		return nil, fmt.Errorf("unknown claim %q%s", id, hint)
+	}
 	if len(near) == 0 {
 		return nil, fmt.Errorf("unknown claim %q (see 'verify claims' for the list)", id)
+	}
+	if len(near) > 5 {
+		near = append(near[:5], fmt.Sprintf("… (%d in all)", len(near)))
 	}
 	return nil, fmt.Errorf("unknown claim %q; claims starting %q: %s", id, prefix, strings.Join(near, ", "))
 }

@@ -38,8 +38,17 @@ func (r Result) Changed() bool { return r.Verdict() != string(r.Claim.Recorded) 
 // CheckAll runs the checkers of claims on every core and returns the
 // results in the claims' order.
 func CheckAll(claims []*Claim) []Result {
+	return CheckAllProgress(claims, nil)
+}
+
+// CheckAllProgress is CheckAll, calling progress (when not nil) after
+// each claim with the number checked so far, from one goroutine at a
+// time.
+func CheckAllProgress(claims []*Claim, progress func(done int)) []Result {
 	results := make([]Result, len(claims))
 	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
 	next := make(chan int)
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
 		wg.Add(1)
@@ -48,6 +57,12 @@ func CheckAll(claims []*Claim) []Result {
 			for k := range next {
 				ev, err := Run(claims[k])
 				results[k] = Result{Claim: claims[k], Evidence: ev, Err: err}
+				if progress != nil {
+					mu.Lock()
+					done++
+					progress(done)
+					mu.Unlock()
+				}
 			}
 		}()
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/transformer-cookbook/verify/exact"
+	"github.com/transformer-cookbook/verify/internal/suggest"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 )
@@ -363,7 +364,7 @@ func Get(name string) (*Recipe, error) {
 	if r, ok := registry[name]; ok {
 		return r, nil
 	}
-	return nil, fmt.Errorf("unknown recipe %q; known recipes: %s (see 'verify list')", name, strings.Join(Names(), ", "))
+	return nil, fmt.Errorf("unknown recipe %q%s (every recipe: 'verify list')", name, suggest.DidYouMean(name, Names()))
 }
 
 // Names lists the registered recipes in alphabetical order.
@@ -399,7 +400,8 @@ func ParseWeighting(s string) (model.Weighting, error) {
 	case "avghardmax", "ahat", "average":
 		return model.AverageHardmax, nil
 	}
-	return 0, fmt.Errorf("unknown weighting %q (softmax/SMAT, avghardmax/AHAT, lhardmax/UHAT, rhardmax/UHAT-right)", s)
+	names := []string{"softmax", "SMAT", "avghardmax", "AHAT", "lhardmax", "UHAT", "rhardmax", "UHAT-right"}
+	return 0, fmt.Errorf("unknown weighting %q%s (softmax/SMAT, avghardmax/AHAT, lhardmax/UHAT, rhardmax/UHAT-right)", s, suggest.DidYouMean(s, names))
 }
 
 // WeightingAcronym is the paper's name of a weighting: SMAT, AHAT, UHAT

@@ -13,21 +13,10 @@ import (
 	"github.com/transformer-cookbook/verify/bench"
 )
 
-// benchFlags are the flags of `verify bench`; --child is the hidden one a
-// parent passes to the copy of itself that runs one case.
-var benchFlags = []string{"case", "quick", "list", "json", "child"}
-
-// --quick and --list take no value: parseArgs asks boolFlags, kept with
-// the check's flags, so bench's own are added where they are defined.
-func init() {
-	boolFlags["quick"] = true
-	boolFlags["list"] = true
-}
-
 // cmdBench runs the performance cases and prints each figure
 // beside its bare baseline.
 func cmdBench(args []string, stdout, stderr io.Writer) error {
-	a, err := parseArgs(args, benchFlags...)
+	a, err := parseArgs("bench", args)
 	if err != nil {
 		return err
 	}
@@ -64,7 +53,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("cannot find this program to run each case in a process of its own: %v", err)
 	}
-	bar := newProgress(stderr, a.flags["json"] == "true")
+	bar := newProgress(stderr, a)
 	opts := bench.Options{
 		Size: size,
 		Child: func(name string) *exec.Cmd {
@@ -75,9 +64,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 			return exec.Command(exe, args...)
 		},
 		Progress: func(c bench.Case, k, total int) {
-			if bar.on {
-				fmt.Fprintf(bar.w, "\r\033[K[%d/%d] %s", k+1, total, c.Name)
-			}
+			bar.show(c.Name, k, total, "cases", float64(k)/float64(total))
 		},
 	}
 	machine := bench.ThisMachine()

@@ -320,11 +320,3 @@ func TestBinaryList(t *testing.T) {
 		}
 	}
 }
-
-// TestBinaryHelp: help goes to stdout with status 0.
-func TestBinaryHelp(t *testing.T) {
-	stdout, _, status := execVerify(t, "help")
-	if status != 0 || !strings.Contains(stdout, "verify --recipe NAME") {
-		t.Errorf("help: status %d\n%s", status, stdout)
-	}
-}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -19,21 +20,15 @@ import (
 // status 1, with the report already printed.
 var errFindings = fmt.Errorf("a check failed")
 
-// checkFlags are the flags of the main command.
-var checkFlags = []string{"recipe", "precision", "weighting", "param", "max-n", "cases", "exhaustive", "seed", "lengths", "all-lengths", "json", "force", "model", "spec", "no-analysis", "analysis-budget"}
-
-// boolFlags take no value.
-var boolFlags = map[string]bool{"round-weights": true, "no-analysis": true, "force": true, "all-lengths": true, "all": true, "no-bisect": true, "quiet": true, "json": true, "trace": true, "params": true, "markdown": true, "errata": true, "explain": true, "outside-domain": true}
-
 // cmdCheck is the main job: run a recipe over a sweep of lengths and
 // inputs at one precision and compare with the exact reference.
-func cmdCheck(args []string, stdout io.Writer) error {
-	a, err := parseArgs(args, checkFlags...)
+func cmdCheck(args []string, stdout, stderr io.Writer) error {
+	a, err := parseArgs("check", args)
 	if err != nil {
 		return err
 	}
-	if len(a.positional) > 0 {
-		return badInput("unexpected argument %q (flags: --%s)", a.positional[0], strings.Join(checkFlags, ", --"))
+	if err := noPositional("check", a); err != nil {
+		return err
 	}
 	var r *recipes.Recipe
 	var user *model.Model
@@ -135,6 +130,8 @@ func cmdCheck(args []string, stdout io.Writer) error {
 	stop := interruptible()
 	defer stop.release()
 	opts.Stop = stop.requested
+	bar := newProgress(stderr, a)
+	defer bar.clear()
 
 	var reports []*check.Report
 	var skipped []string
@@ -142,8 +139,15 @@ func cmdCheck(args []string, stdout io.Writer) error {
 	for _, w := range weightings {
 		opts.Weighting = w
 		opts.Notes = nil
+		opts.Progress = sweepProgress(bar, opts, r, w, len(weightings) > 1)
 		if !asJSON {
-			opts.Progress = lengthPrinter(stdout)
+			printRow := lengthPrinter(stdout)
+			progress := opts.Progress
+			opts.Progress = func(rep *check.Report, lr check.LengthReport) {
+				bar.clear()
+				printRow(rep, lr)
+				progress(rep, lr)
+			}
 		}
 		if dtypeNote != "" {
 			opts.Notes = []string{dtypeNote}
@@ -163,6 +167,7 @@ func cmdCheck(args []string, stdout io.Writer) error {
 			}
 		}
 		rep, err := check.Run(r, opts)
+		bar.clear()
 		if err != nil {
 			if explicit || errors.Is(err, check.ErrMemory) || user != nil {
 				return badInput("%v", err)
@@ -204,7 +209,7 @@ func cmdCheck(args []string, stdout io.Writer) error {
 		return badInput("nothing could run: %s", strings.Join(skipped, "; "))
 	}
 	if reports[len(reports)-1].Interrupted {
-		return fmt.Errorf("interrupted: the report above covers the lengths checked so far")
+		return interrupted("the report above covers the lengths checked so far")
 	}
 	if failed {
 		return errFindings
@@ -310,6 +315,30 @@ func lengthPrinter(w io.Writer) func(*check.Report, check.LengthReport) {
 			decided = fmt.Sprintf(" %7d", lr.Decided)
 		}
 		fmt.Fprintf(w, "  %8d %7d  %-10s %7d %7d%s  %s\n", lr.N, lr.Cases, lr.Level, lr.Exact, lr.Passed, decided, strings.Join(lr.MaxError, "  "))
+	}
+}
+
+// sweepProgress draws the progress of one weighting's sweep: lengths
+// done of those planned, and the time left from their costs.
+func sweepProgress(bar *progress, opts check.Options, r *recipes.Recipe, w model.Weighting, named bool) func(*check.Report, check.LengthReport) {
+	lengths := opts.Lengths
+	if lengths == nil {
+		lengths = check.DefaultLengths(r.MinN, opts.MaxN)
+	}
+	lengths = slices.Compact(slices.Sorted(slices.Values(lengths)))
+	total := 0.0
+	for _, n := range lengths {
+		total += lengthCost(n)
+	}
+	label := r.Name
+	if named {
+		label += " " + recipes.WeightingAcronym(w)
+	}
+	done, cost := 0, 0.0
+	return func(_ *check.Report, lr check.LengthReport) {
+		done++
+		cost += lengthCost(lr.N)
+		bar.show(fmt.Sprintf("%s n = %d", label, lr.N), done, len(lengths), "lengths", cost/total)
 	}
 }
 

@@ -4,13 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/transformer-cookbook/verify/proofs"
 )
-
-var claimsFlags = []string{"id", "explain", "json", "markdown", "errata"}
 
 // claimJSON is one claim with what its checker found, as --json prints it.
 type claimJSON struct {
@@ -40,13 +37,13 @@ type tightnessJSON struct {
 // a table, JSON, the Markdown table of docs/claims.md, the README's errata
 // table of the refuted claims, or one claim explained. It
 // exits 1 when a verdict differs from the recorded one.
-func cmdClaims(args []string, stdout io.Writer) error {
-	a, err := parseArgs(args, claimsFlags...)
+func cmdClaims(args []string, stdout, stderr io.Writer) error {
+	a, err := parseArgs("claims", args)
 	if err != nil {
 		return err
 	}
-	if len(a.positional) > 0 {
-		return badInput("unexpected argument %q (flags: --%s)", a.positional[0], strings.Join(claimsFlags, ", --"))
+	if err := noPositional("claims", a); err != nil {
+		return err
 	}
 	claims := proofs.All()
 	if id, ok := a.flags["id"]; ok {
@@ -58,7 +55,11 @@ func cmdClaims(args []string, stdout io.Writer) error {
 	} else if a.flags["explain"] == "true" {
 		return badInput("--explain needs --id ID")
 	}
-	results := proofs.CheckAll(claims)
+	bar := newProgress(stderr, a)
+	results := proofs.CheckAllProgress(claims, func(done int) {
+		bar.show("", done, len(claims), "claims", float64(done)/float64(len(claims)))
+	})
+	bar.clear()
 	switch {
 	case a.flags["json"] == "true":
 		out := make([]claimJSON, len(results))

@@ -12,8 +12,6 @@ import (
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
-var edelmanFlags = []string{"scores", "gamma", "json"}
-
 // edelmanMaxGap bounds the gap and the spread of the scores the command
 // encloses: e^{−10^5} ≈ 10^{−43430} still converts to an exact rational
 // quickly; a score further below the maximum than that is enclosed by
@@ -60,12 +58,12 @@ func (e enclosure) String() string { return "≈ " + e.Approx + " ∈ [" + e.Lo 
 // 2n e^{−γ} and the sharp form 2S/(1 + S). A tie in the maximum, where
 // the lemma's hypothesis fails, is bad input (exit 2).
 func cmdEdelman(args []string, stdout io.Writer) error {
-	a, err := parseArgs(args, edelmanFlags...)
+	a, err := parseArgs("edelman", args)
 	if err != nil {
 		return err
 	}
-	if len(a.positional) > 0 {
-		return badInput("unexpected argument %q (flags: --%s)", a.positional[0], strings.Join(edelmanFlags, ", --"))
+	if err := noPositional("edelman", a); err != nil {
+		return err
 	}
 	text, ok := a.flags["scores"]
 	if !ok {

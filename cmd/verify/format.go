@@ -13,7 +13,7 @@ import (
 // cmdFormat prints the Info of one precision, or a summary of all the
 // named formats.
 func cmdFormat(args []string, stdout io.Writer) error {
-	a, err := parseArgs(args)
+	a, err := parseArgs("format", args)
 	if err != nil {
 		return err
 	}

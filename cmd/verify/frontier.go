@@ -19,11 +19,6 @@ import (
 	"github.com/transformer-cookbook/verify/recipes"
 )
 
-var frontierFlags = []string{"recipe", "all", "model", "spec", "precision", "weighting", "param", "max-n", "cases", "exhaustive", "seed",
-	"lengths", "no-bisect", "shard", "json", "out", "plot", "quiet", "force", "no-analysis", "analysis-budget"}
-
-var mergeFlags = []string{"json", "out", "plot"}
-
 // frontierDoc is the JSON document of frontier and merge: one report per
 // recipe.
 type frontierDoc struct {
@@ -33,12 +28,12 @@ type frontierDoc struct {
 // cmdFrontier measures the uniformity limits of one recipe (or all) at
 // a list of precisions.
 func cmdFrontier(args []string, stdout, stderr io.Writer) error {
-	a, err := parseArgs(args, frontierFlags...)
+	a, err := parseArgs("frontier", args)
 	if err != nil {
 		return err
 	}
-	if len(a.positional) > 0 {
-		return badInput("unexpected argument %q (flags: --%s)", a.positional[0], strings.Join(frontierFlags, ", --"))
+	if err := noPositional("frontier", a); err != nil {
+		return err
 	}
 	var rs []*recipes.Recipe
 	_, one := a.flags["recipe"]
@@ -161,7 +156,7 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 	stop := interruptible()
 	defer stop.release()
 	opts.Stop = stop.requested
-	bar := newProgress(stderr, a.flags["quiet"] == "true" || a.flags["json"] == "true" && a.flags["out"] == "")
+	bar := newProgress(stderr, a)
 
 	var doc frontierDoc
 	for _, r := range rs {
@@ -206,7 +201,7 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 			continue
 		}
 		o.Progress = func(done, planned int, precision string, n int) {
-			bar.show(fmt.Sprintf("%s %s n = %d", r.Name, precision, n), done, planned)
+			bar.show(fmt.Sprintf("%s %s n = %d", r.Name, precision, n), done, planned, "lengths", float64(done)/float64(planned))
 		}
 		rep, err := frontier.Run(o)
 		bar.clear()
@@ -223,7 +218,7 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 
 // cmdMerge combines the JSON results of the shards of a frontier sweep.
 func cmdMerge(args []string, stdout io.Writer) error {
-	a, err := parseArgs(args, mergeFlags...)
+	a, err := parseArgs("merge", args)
 	if err != nil {
 		return err
 	}
@@ -298,16 +293,16 @@ func checkOutputs(a parsedArgs, reports int) error {
 // writes --out and --plot, each atomically. An interrupted sweep prints
 // what it checked and writes no file.
 func writeFrontier(a parsedArgs, doc frontierDoc, stdout io.Writer) error {
-	interrupted := false
+	stopped := false
 	for _, rep := range doc.Reports {
-		interrupted = interrupted || rep.Interrupted
+		stopped = stopped || rep.Interrupted
 	}
 	encode := func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(doc)
 	}
-	if !interrupted {
+	if !stopped {
 		if path, ok := a.flags["out"]; ok {
 			if err := atomicfile.Write(path, encode); err != nil {
 				return badInput("%v", err)
@@ -337,8 +332,8 @@ func writeFrontier(a parsedArgs, doc frontierDoc, stdout io.Writer) error {
 			fmt.Fprintln(stdout)
 		}
 	}
-	if interrupted {
-		return fmt.Errorf("interrupted: the report above covers the lengths checked so far; no file written")
+	if stopped {
+		return interrupted("the report above covers the lengths checked so far; no file written")
 	}
 	return nil
 }

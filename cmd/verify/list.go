@@ -12,7 +12,7 @@ import (
 // cmdList prints every recipe with its section, weightings, width and
 // domain; with --params, each recipe's parameters below it.
 func cmdList(args []string, stdout io.Writer) error {
-	a, err := parseArgs(args, "params", "markdown")
+	a, err := parseArgs("list", args)
 	if err != nil {
 		return err
 	}

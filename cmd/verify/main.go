@@ -4,17 +4,16 @@
 // Usage:
 //
 //	verify --recipe NAME [--precision P] [flags]  check a recipe over lengths and inputs
-//	verify list                                   list the recipes
-//	verify run --recipe NAME --input STRING       run one input, with its trace
-//	verify claims [--json] [--id ID --explain] [--errata]  the claim registry's verdicts
-//	verify bench [--case REGEX] [--quick]         performance figures beside bare baselines
-//	verify edelman --scores "s1, s2, …"           Edelman's lemma evaluated on one score vector
-//	verify format [NAME]                          describe a number format
-//	verify round --precision NAME VALUE...        round values to a format
+//	verify COMMAND [flags]                        list, run, claims, frontier, merge, export,
+//	                                              bench, edelman, format, round, version
+//	verify help [COMMAND]                         the commands; one command's flags and examples
+//
+// help.go documents every command and flag; the parser accepts exactly
+// the flags documented there.
 //
 // Exit status: 0 when every check passed, 1 when a check failed (a
 // finding, reported), 2 for bad usage or bad input, with one line on
-// stderr saying what was wrong.
+// stderr saying what was wrong, 130 when interrupted by Ctrl-C.
 package main
 
 import (
@@ -23,72 +22,9 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/transformer-cookbook/verify/internal/suggest"
 )
-
-const usage = `verify: exact verification of Transformer Cookbook constructions
-
-Usage:
-  verify --recipe NAME [--precision P] [flags]   check a recipe over a sweep of lengths and inputs
-      --param K=V       set a parameter of the recipe (repeatable; 'verify list --params')
-      --weighting W     softmax/SMAT, avghardmax/AHAT, lhardmax/UHAT, rhardmax, or all
-                        (default: the recipe's first weighting)
-      --max-n N         largest length checked (default: the recipe's; at most 256 for
-                        exact and interval precisions, whose arithmetic is slower)
-      --lengths a,b,c   lengths to check (default: 1..8, then growing by a quarter)
-      --cases K         random inputs per length when there are too many to enumerate (8;
-                        above n = 64, K·64/n but at least 2: each input checks n positions)
-      --exhaustive E    enumerate every input when there are at most E (256)
-      --seed S          seed of the random inputs (1)
-      --all-lengths     go on after the first failing length
-      --json            print the report as one JSON document
-      --force           run even when the memory estimate exceeds what the machine has
-  verify check --model FILE --spec NAME [flags as above]
-                                                 check a model from a file (.json or .safetensors) against
-                                                 a recipe's reference: same report and exit status
-  verify export --recipe NAME --out FILE [--n N] [--param K=V] [--weighting W] [--dtype F32|F64]
-                                                 write a recipe's model for lengths ≤ N: FILE.json keeps
-                                                 every weight exact; FILE.safetensors rounds to F32/F64
-  verify list [--params]                         every recipe, with its section in the paper
-                                                 (--params: and each recipe's parameters)
-  verify run --recipe NAME --input STRING [--precision P] [--weighting W] [--max-n N]
-             [--param K=V] [--trace] [--outside-domain] [--json]
-                                                 run one input, with the residual stream;
-                                                 --inputs FILE runs each line of FILE ("-": stdin),
-                                                 --json prints the outputs with their exact values
-  verify run --model FILE --input STRING [--precision P] [--inputs FILE] [--json] [--trace]
-                                                 the model of a file on its own: its outputs, no reference
-  verify claims [--json] [--id ID [--explain]] [--errata]   check the paper's claims: verdict and evidence of each
-                                                 (PROVED, HOLDS, REFUTED, OUT OF SCOPE); exit 1 when
-                                                 a verdict differs from the one recorded
-  verify frontier --recipe NAME[,NAME…] | --all uniformity limits: for each precision, the largest n at which
-                                                 every checked case is right, the first failure and its cause,
-                                                 and the limit theory predicts where the paper gives a gap
-      --precision P,Q,…  (fp8-e4m3,fp8-e5m2,bf16,fp16,fp32,fp64,24,53,113)
-      --max-n, --cases, --exhaustive, --seed, --param, --weighting, --lengths   as above
-      --no-bisect       check only the geometric lengths (1 … 8, then growing by a quarter)
-      --shard K/N       check the inputs whose index is K−1 modulo N; 'verify merge' combines (and bisects)
-      --json            print JSON;  --out FILE  write the JSON to FILE (atomically)
-      --plot FILE       draw max |error| against n (.svg or .png);  --quiet  no progress bar
-  verify frontier --model FILE --spec NAME [flags as above]
-                                                 the frontier of a model from a file, against NAME's reference
-  verify merge FILE...  [--json] [--out F] [--plot F]
-                                                 combine the JSON of the shards of one frontier sweep
-  verify bench [--case REGEX] [--quick] [--list] [--json]
-                                                 the engine's performance figures, each beside its bare
-                                                 baseline, with allocations and peak RSS (each case runs in
-                                                 a process of its own); --quick: small sizes, a smoke test
-  verify edelman --scores "s1, s2, …" [--gamma G] [--json]
-                                                 Edelman's lemma on one score vector: its gap, the certified
-                                                 ‖hardmax(s) − softmax(s)‖₁, the bound 2n e^{−γ} and the sharp
-                                                 form 2S/(1 + S); a tied maximum (no gap) is bad input
-  verify format [NAME]                           describe a number format (all without NAME)
-  verify round --precision NAME VALUE...         round each VALUE (1/3, 0.1, 1e-3, 0x1p-3)
-
-Exit status: 0 every check passed, 1 a check failed (reported), 2 bad usage or input.
-
-Precision names: exact, P (bigfloat with a P-bit significand), fp64, fp32,
-fp16, bf16, fp8-e4m3, fp8-e5m2, interval:P
-`
 
 // usageError is bad input from the user: exit status 2.
 type usageError struct{ msg string }
@@ -104,9 +40,14 @@ func main() {
 }
 
 // run executes the command line args and returns the exit status: 0 on
-// success, 2 on bad input, 1 when the work itself failed.
+// success, 2 on bad input, 1 when the work itself failed, 130 when it
+// was interrupted (Ctrl-C), as a shell reports a process ended by SIGINT.
 func run(args []string, stdout, stderr io.Writer) int {
 	err := dispatch(args, stdout, stderr)
+	var help helpRequest
+	if errors.As(err, &help) {
+		err = cmdHelp([]string{help.command}, stdout)
+	}
 	if err == nil {
 		return 0
 	}
@@ -117,20 +58,41 @@ func run(args []string, stdout, stderr io.Writer) int {
 	msg := strings.ReplaceAll(err.Error(), "\n", " ")
 	fmt.Fprintln(stderr, "verify: "+msg)
 	var ue usageError
-	if errors.As(err, &ue) {
+	switch {
+	case errors.As(err, &ue):
 		return 2
+	case errors.Is(err, errInterrupted):
+		return 130
 	}
 	return 1
+}
+
+// errInterrupted is wrapped by the error of a command stopped by Ctrl-C.
+var errInterrupted = errors.New("interrupted")
+
+// interrupted returns the error of a command stopped by Ctrl-C, saying
+// what was kept: "interrupted: " + what.
+func interrupted(what string) error {
+	return fmt.Errorf("%w: %s", errInterrupted, what)
 }
 
 func dispatch(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return badInput("no command; run 'verify help' for the list")
 	}
+	if len(args) == 2 && isHelpFlag(args[1]) && (args[0] == "help" || args[0] == "version") {
+		return cmdHelp(args[:1], stdout)
+	}
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
-		_, err := io.WriteString(stdout, usage)
-		return err
+		return cmdHelp(args[1:], stdout)
+	case "version", "--version", "-version":
+		if len(args) > 1 {
+			return badInput("version takes no arguments")
+		}
+		return cmdVersion(stdout)
+	case "check":
+		return cmdCheck(args[1:], stdout, stderr)
 	case "format":
 		return cmdFormat(args[1:], stdout)
 	case "round":
@@ -139,25 +101,23 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return cmdList(args[1:], stdout)
 	case "run":
 		return cmdRun(args[1:], stdout)
-	case "check":
-		return cmdCheck(args[1:], stdout)
 	case "claims":
-		return cmdClaims(args[1:], stdout)
+		return cmdClaims(args[1:], stdout, stderr)
 	case "frontier":
 		return cmdFrontier(args[1:], stdout, stderr)
 	case "merge":
 		return cmdMerge(args[1:], stdout)
 	case "export":
-		return cmdExport(args[1:], stdout)
+		return cmdExport(args[1:], stdout, stderr)
 	case "bench":
 		return cmdBench(args[1:], stdout, stderr)
 	case "edelman":
 		return cmdEdelman(args[1:], stdout)
 	}
 	if strings.HasPrefix(args[0], "-") {
-		return cmdCheck(args, stdout)
+		return cmdCheck(args, stdout, stderr)
 	}
-	return badInput("unknown command %q; commands: --recipe (check), check --model, list, run, claims, frontier, merge, export, bench, edelman, format, round, help", args[0])
+	return badInput("unknown command %q%s ('verify help' lists the commands)", args[0], suggest.DidYouMean(args[0], commandNames()))
 }
 
 // parsedArgs holds the flags and positional arguments of a subcommand.
@@ -168,14 +128,19 @@ type parsedArgs struct {
 }
 
 // parseArgs reads --name value, --name=value and -name value for the
-// flags listed in known, and keeps everything else as positional
-// arguments. Negative numbers ("-0.5", "-1/3") are positional, which the
-// flag package cannot do.
-func parseArgs(args []string, known ...string) (parsedArgs, error) {
+// flags of the command (those its commandDoc lists), and keeps everything
+// else as positional arguments. Negative numbers ("-0.5", "-1/3") are
+// positional, which the flag package cannot do. -h or --help anywhere
+// asks for the command's help; a flag given twice is refused, but for the
+// repeatable --param.
+func parseArgs(command string, args []string) (parsedArgs, error) {
+	c := mustCommand(command)
 	p := parsedArgs{flags: map[string]string{}}
-	isKnown := map[string]bool{}
-	for _, k := range known {
-		isKnown[k] = true
+	known := map[string]flagDoc{}
+	var names []string
+	for _, f := range c.flags {
+		known[f.name] = f
+		names = append(names, "--"+f.name)
 	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -188,14 +153,23 @@ func parseArgs(args []string, known ...string) (parsedArgs, error) {
 			continue
 		}
 		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !isKnown[name] {
-			return p, badInput("unknown flag %q (flags: --%s)", a, strings.Join(known, ", --"))
+		if isHelpFlag(a) {
+			return p, helpRequest{command}
 		}
-		if !hasValue && boolFlags[name] {
+		f, ok := known[name]
+		if !ok {
+			flag, _, _ := strings.Cut(a, "=")
+			if hint := suggest.DidYouMean("--"+name, names); hint != "" {
+				return p, badInput("unknown flag %q%s ('verify help %s' lists the flags)", flag, hint, command)
+			}
+			return p, badInput("unknown flag %q ('verify help %s' lists the flags)", flag, command)
+		}
+		switch {
+		case f.arg == "" && !hasValue:
 			value = "true"
-		} else if !hasValue {
+		case !hasValue:
 			if i+1 >= len(args) {
-				return p, badInput("flag --%s needs a value", name)
+				return p, badInput("flag --%s needs a value (%s)", name, f.arg)
 			}
 			i++
 			value = args[i]
@@ -204,9 +178,26 @@ func parseArgs(args []string, known ...string) (parsedArgs, error) {
 			p.params = append(p.params, value)
 			continue
 		}
+		if _, dup := p.flags[name]; dup {
+			return p, badInput("flag --%s is given twice", name)
+		}
 		p.flags[name] = value
 	}
 	return p, nil
+}
+
+// isHelpFlag reports whether a asks for help: -h, -help or --help.
+func isHelpFlag(a string) bool {
+	return a == "-h" || a == "-help" || a == "--help"
+}
+
+// noPositional refuses positional arguments, for the commands that take
+// only flags.
+func noPositional(command string, a parsedArgs) error {
+	if len(a.positional) == 0 {
+		return nil
+	}
+	return badInput("unexpected argument %q; 'verify help %s' lists the flags", a.positional[0], command)
 }
 
 // recipeParams reads the --param NAME=VALUE flags.

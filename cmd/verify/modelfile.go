@@ -19,21 +19,19 @@ import (
 	"github.com/transformer-cookbook/verify/recipes"
 )
 
-var exportFlags = []string{"recipe", "weighting", "param", "n", "out", "dtype", "round-weights", "force"}
-
 // cmdExport writes a recipe's model to a file: the engine's JSON format
 // with exact weights (.json), or safetensors (.safetensors) with tensors
 // of one dtype (F64 unless --dtype says otherwise) and the architecture
 // in the metadata. A weight the dtype does not hold exactly is refused,
 // by name, unless --round-weights is given; then every weight rounded is
 // listed.
-func cmdExport(args []string, stdout io.Writer) error {
-	a, err := parseArgs(args, exportFlags...)
+func cmdExport(args []string, stdout, stderr io.Writer) error {
+	a, err := parseArgs("export", args)
 	if err != nil {
 		return err
 	}
-	if len(a.positional) > 0 {
-		return badInput("unexpected argument %q (flags: --%s)", a.positional[0], strings.Join(exportFlags, ", --"))
+	if err := noPositional("export", a); err != nil {
+		return err
 	}
 	r, err := recipeFlag(a)
 	if err != nil {
@@ -91,20 +89,26 @@ func cmdExport(args []string, stdout io.Writer) error {
 		return badInput("exporting %s for n ≤ %d would take about %s (%d positions' encodings of width %d), and %s is available; lower --n or pass --force",
 			r.Name, n, check.GiB(need), positionRows(m, n), m.D, check.GiB(avail))
 	}
-	write := func(w io.Writer) error { return m.WriteJSONContext(stop.ctx, stopWriter{w, stop}, n) }
+	bar := newProgress(stderr, a)
+	ctx := model.WithProgress(stop.ctx, func(done, total int) {
+		bar.show(fmt.Sprintf("%s n ≤ %d", r.Name, n), done, total, "positions", float64(done)/float64(total))
+	})
+	write := func(w io.Writer) error { return m.WriteJSONContext(ctx, stopWriter{w, stop}, n) }
 	var rounded []model.RoundedWeight
 	switch {
 	case ext == ".safetensors" && round:
 		write = func(w io.Writer) (err error) {
-			rounded, err = m.WriteSafetensorsRoundedContext(stop.ctx, stopWriter{w, stop}, n, dtype)
+			rounded, err = m.WriteSafetensorsRoundedContext(ctx, stopWriter{w, stop}, n, dtype)
 			return err
 		}
 	case ext == ".safetensors":
-		write = func(w io.Writer) error { return m.WriteSafetensorsContext(stop.ctx, stopWriter{w, stop}, n, dtype) }
+		write = func(w io.Writer) error { return m.WriteSafetensorsContext(ctx, stopWriter{w, stop}, n, dtype) }
 	}
-	if err := atomicfile.Write(path, write); err != nil {
+	err = atomicfile.Write(path, write)
+	bar.clear()
+	if err != nil {
 		if stop.requested() {
-			return fmt.Errorf("interrupted: %s not written", path)
+			return interrupted(path + " not written")
 		}
 		var ue *model.UnrepresentableError
 		if errors.As(err, &ue) {

@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"strings"
 	"sync/atomic"
+	"time"
 )
 
 // interrupt turns Ctrl-C into a request that a sweep checks between
@@ -44,35 +45,102 @@ func (in *interrupt) release() {
 	in.cancel()
 }
 
-// progress draws a one-line progress bar on a terminal; it is silent
-// when its writer is not a terminal (a file, a pipe, CI's log) or when
-// told to be quiet.
+// progress draws the progress of a long command on stderr: a line
+// redrawn in place on a terminal, or, with --progress, a line per update
+// (at most one a second) where stderr is a file or a pipe. It is silent
+// when stderr is not a terminal, unless --progress, and with --quiet.
 type progress struct {
-	w     io.Writer
-	on    bool
-	width int
+	w       io.Writer
+	mode    progressMode
+	width   int
+	start   time.Time
+	lastOut time.Time
+	now     func() time.Time // the clock, replaced in tests
 }
 
-func newProgress(w io.Writer, quiet bool) *progress {
-	p := &progress{w: w, width: 30}
-	if f, ok := w.(*os.File); ok && !quiet {
-		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			p.on = true
-		}
+type progressMode int
+
+const (
+	progressOff   progressMode = iota
+	progressBar                // redrawn in place
+	progressLines              // a line per update
+)
+
+// newProgress reads --quiet and --progress from a (a command without
+// them is silent off a terminal and drawn on one).
+func newProgress(w io.Writer, a parsedArgs) *progress {
+	p := &progress{w: w, width: 24, now: time.Now}
+	p.start = p.now()
+	switch {
+	case a.flags["quiet"] == "true":
+	case isTerminal(w):
+		p.mode = progressBar
+	case a.flags["progress"] == "true":
+		p.mode = progressLines
 	}
 	return p
 }
 
-func (p *progress) show(label string, done, total int) {
-	if !p.on || total <= 0 {
-		return
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
 	}
-	filled := min(p.width, p.width*done/total)
-	fmt.Fprintf(p.w, "\r\033[K[%s%s] %d/%d lengths  %s", strings.Repeat("=", filled), strings.Repeat(" ", p.width-filled), done, total, label)
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
+// show reports done of total units (lengths, claims) with a label, and
+// the fraction of the work done, which may differ from done/total when
+// units cost unequally (a length n costs about n² score terms); the
+// time left is estimated from that fraction.
+func (p *progress) show(label string, done, total int, unit string, fraction float64) {
+	if p.mode == progressOff || total <= 0 {
+		return
+	}
+	now := p.now()
+	if p.mode == progressLines && done > 1 && done < total && now.Sub(p.lastOut) < time.Second {
+		return
+	}
+	if p.mode == progressBar && done < total && now.Sub(p.lastOut) < 100*time.Millisecond {
+		return
+	}
+	p.lastOut = now
+	fraction = min(max(fraction, 0), 1)
+	elapsed := now.Sub(p.start)
+	eta := "time left unknown"
+	if fraction > 0 && done > 0 {
+		left := time.Duration(float64(elapsed) * (1 - fraction) / fraction)
+		eta = "about " + clock(left) + " left"
+	}
+	text := fmt.Sprintf("%d/%d %s, %3.0f%%, %s elapsed, %s  %s", done, total, unit, 100*fraction, clock(elapsed), eta, label)
+	if p.mode == progressLines {
+		fmt.Fprintf(p.w, "progress: %s\n", text)
+		return
+	}
+	filled := min(p.width, int(float64(p.width)*fraction))
+	fmt.Fprintf(p.w, "\r\033[K[%s%s] %s", strings.Repeat("=", filled), strings.Repeat(" ", p.width-filled), text)
+}
+
+// clock writes d as m:ss, or h:mm:ss from an hour.
+func clock(d time.Duration) string {
+	s := int(d.Round(time.Second).Seconds())
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
+
+// clear removes the redrawn line before the report is printed.
 func (p *progress) clear() {
-	if p.on {
+	if p.mode == progressBar {
 		fmt.Fprint(p.w, "\r\033[K")
 	}
+}
+
+// lengthCost is about what checking one length n costs against the
+// others, for the estimate of the time left: n positions attend to n
+// keys, for a number of inputs that shrinks as 64/n above n = 64.
+func lengthCost(n int) float64 {
+	return float64(n) * float64(min(n, 64))
 }

@@ -14,7 +14,7 @@ import (
 // cmdRound rounds each value to the format and prints the result as a
 // decimal, as an exact fraction, and the rounding error.
 func cmdRound(args []string, stdout io.Writer) error {
-	a, err := parseArgs(args, "precision")
+	a, err := parseArgs("round", args)
 	if err != nil {
 		return err
 	}

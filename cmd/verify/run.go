@@ -17,18 +17,16 @@ import (
 	"github.com/transformer-cookbook/verify/recipes"
 )
 
-var runFlags = []string{"recipe", "model", "input", "inputs", "precision", "weighting", "param", "max-n", "trace", "outside-domain", "json"}
-
 // cmdRun runs a recipe on one input (or on each line of --inputs) and
 // prints its outputs beside the intended ones, and the residual stream
 // with --trace; --json prints the same as one document.
 func cmdRun(args []string, stdout io.Writer) error {
-	a, err := parseArgs(args, runFlags...)
+	a, err := parseArgs("run", args)
 	if err != nil {
 		return err
 	}
-	if len(a.positional) > 0 {
-		return badInput("unexpected argument %q (flags: --%s)", a.positional[0], strings.Join(runFlags, ", --"))
+	if err := noPositional("run", a); err != nil {
+		return err
 	}
 	if a.flags["json"] == "true" && a.flags["trace"] == "true" {
 		return badInput("--trace prints a table; it does not go with --json")

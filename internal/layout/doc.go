@@ -16,8 +16,9 @@
 //	                exact      exact linear algebra and linear programming
 //	                  exact/cpwl  the decision procedure for ReLU networks
 //
-// internal/atomicfile (output files) and internal/testenv (what tests
-// know of their build) import nothing of the module. fuzz holds fuzz
+// internal/atomicfile (output files), internal/testenv (what tests
+// know of their build) and internal/suggest (the "did you mean" of error
+// messages) import nothing of the module. fuzz holds fuzz
 // targets and may import any package below cmd/verify.
 //
 // The package holds no code: its test, TestImports, reads every Go file
