@@ -196,7 +196,11 @@ func (r *Recipe) Construct(w model.Weighting, maxN int, params map[string]string
 	}
 	for k, v := range params {
 		if !r.HasParam(k) {
-			return nil, fmt.Errorf("%s has no parameter %q (%s)", r.Name, k, r.paramNames())
+			var names []string
+			for _, p := range r.Params {
+				names = append(names, p.Name)
+			}
+			return nil, fmt.Errorf("%s has no parameter %q%s (%s)", r.Name, k, suggest.DidYouMean(k, names), r.paramNames())
 		}
 		cfg.Params[k] = v
 	}

@@ -197,6 +197,7 @@ func TestBinarySuggestions(t *testing.T) {
 		{[]string{"help", "claim"}, `no command "claim": did you mean claims?`},
 		{[]string{"claims", "--id", "lemma.edleman"}, `unknown claim "lemma.edleman": did you mean lemma.edelman?`},
 		{[]string{"run", "--recipe", "lookup", "--inptu", "1:0"}, `did you mean --input or --inputs?`},
+		{[]string{"--recipe", "boolean", "--param", "tabel=0110"}, `boolean has no parameter "tabel": did you mean table?`},
 	} {
 		stdout, stderr, status := execVerify(t, tc.args...)
 		if status != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tc.want) {
