@@ -8,8 +8,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -219,44 +221,115 @@ func TestBinaryInterrupt(t *testing.T) {
 	}
 }
 
-// TestBinaryExportInterrupt: Ctrl-C during a long export (the sinusoidal
-// encoding, whose irrational entries are each checked as they are
-// written: minutes for n ≤ 65536) stops it at once with one line and exit
-// status 130, and leaves no file, not even the temporary one. The signal is
-// sent once the temporary file exists, when the export is writing.
+// TestBinaryExportInterrupt: a signal that can be handled (INT, TERM,
+// HUP, QUIT) during a long export (the sinusoidal encoding, whose
+// irrational entries are each checked as they are written: minutes for
+// n ≤ 65536) ends it at once with one line and the exit status 128 + the
+// signal's number, and leaves no file, not even the temporary one. The
+// signal is sent once the temporary file exists, when the export is
+// writing.
 func TestBinaryExportInterrupt(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT} {
+		dir := t.TempDir()
+		cmd := exec.Command(verifyBin, "export", "--recipe", "pe-sinusoidal", "--n", "65536", "--out", filepath.Join(dir, "s.json"))
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		var err error
+	wait:
+		for {
+			select {
+			case err = <-exited:
+				t.Fatalf("%v: the export ended before it wrote its temporary file: %v", sig, err)
+			default:
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+				break wait
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		signalled := time.Now()
+		cmd.Process.Signal(sig)
+		err = <-exited
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 128+int(sig) {
+			t.Errorf("%v: %v, want exit status %d", sig, err, 128+int(sig))
+		}
+		if took := time.Since(signalled); took > 20*time.Second {
+			t.Errorf("%v: the export took %v to stop", sig, took)
+		}
+		if s := stderr.String(); !strings.HasPrefix(s, "verify: interrupted by SIG") || strings.Count(s, "\n") != 1 || stdout.Len() != 0 {
+			t.Errorf("%v: stdout %q, stderr %q: want one line saying the export was interrupted", sig, stdout.String(), s)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Errorf("%v: an interrupted export left %d files", sig, len(entries))
+		}
+	}
+}
+
+// TestBinaryOutputPaths: --out never replaces what it should not: a
+// directory is refused before any work, a FIFO and a device are written
+// as streams and stay what they are, a symbolic link is followed, an
+// existing file keeps its mode, and a temporary file a killed run left
+// is named.
+func TestBinaryOutputPaths(t *testing.T) {
 	dir := t.TempDir()
-	cmd := exec.Command(verifyBin, "export", "--recipe", "pe-sinusoidal", "--n", "65536", "--out", filepath.Join(dir, "s.json"))
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	if _, stderr, status := execVerify(t, "frontier", "--recipe", "lookup", "--precision", "fp16", "--out", dir); status != 2 || !strings.Contains(stderr, "is a directory") {
+		t.Errorf("--out DIR: status %d, stderr %q", status, stderr)
 	}
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		if entries, _ := os.ReadDir(dir); len(entries) > 0 {
-			break
+	if _, stderr, status := execVerify(t, "export", "--recipe", "lookup", "--out", filepath.Join(dir, "no", "x.json")); status != 2 || !strings.Contains(stderr, "does not exist") {
+		t.Errorf("--out in a missing directory: status %d, stderr %q", status, stderr)
+	}
+
+	kept := filepath.Join(dir, "kept.json")
+	os.WriteFile(kept, nil, 0o600)
+	os.Chmod(kept, 0o600)
+	link := filepath.Join(dir, "link.json")
+	os.Symlink("kept.json", link)
+	if _, stderr, status := execVerify(t, "export", "--recipe", "first", "--n", "4", "--out", link); status != 0 {
+		t.Fatalf("export through a link: status %d, stderr %q", status, stderr)
+	}
+	lf, _ := os.Lstat(link)
+	kf, _ := os.Stat(kept)
+	if lf.Mode()&os.ModeSymlink == 0 || kf.Mode().Perm() != 0o600 || kf.Size() == 0 {
+		t.Errorf("after an export through a link: link %v, target %v of %d bytes", lf.Mode(), kf.Mode(), kf.Size())
+	}
+
+	fifo := filepath.Join(dir, "pipe.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err == nil {
+		read := make(chan []byte)
+		go func() { b, _ := os.ReadFile(fifo); read <- b }()
+		if _, stderr, status := execVerify(t, "export", "--recipe", "first", "--n", "4", "--out", fifo); status != 0 {
+			t.Fatalf("export to a FIFO: status %d, stderr %q", status, stderr)
 		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatal("the export wrote no temporary file within 2 minutes")
+		if fi, _ := os.Lstat(fifo); fi.Mode()&os.ModeNamedPipe == 0 {
+			t.Fatalf("the FIFO became %v", fi.Mode())
 		}
-		time.Sleep(10 * time.Millisecond)
+		if b := <-read; !bytes.Contains(b, []byte(`"first`)) {
+			t.Errorf("read from the FIFO: %.80q", b)
+		}
 	}
-	signalled := time.Now()
-	cmd.Process.Signal(os.Interrupt)
-	err := cmd.Wait()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
-		t.Errorf("%v, want exit status 130", err)
+	null := filepath.Join(dir, "null.json")
+	if err := syscall.Mknod(null, syscall.S_IFCHR|0o666, 1<<8|3); err != nil {
+		t.Logf("the device case is skipped: mknod is not permitted here (%v)", err)
+	} else {
+		_, stderr, status := execVerify(t, "frontier", "--recipe", "gtzero", "--precision", "fp16", "--max-n", "4", "--out", null)
+		if fi, _ := os.Lstat(null); status != 0 || fi.Mode()&os.ModeCharDevice == 0 {
+			t.Errorf("frontier --out DEVICE: status %d, stderr %q, the device became %v", status, stderr, fi.Mode())
+		}
 	}
-	if took := time.Since(signalled); took > 20*time.Second {
-		t.Errorf("the export took %v to stop after the interrupt", took)
-	}
-	if s := stderr.String(); !strings.HasPrefix(s, "verify: interrupted: ") || strings.Count(s, "\n") != 1 || stdout.Len() != 0 {
-		t.Errorf("stdout %q, stderr %q: want one line saying the export was interrupted", stdout.String(), s)
-	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
-		t.Errorf("an interrupted export left %d files", len(entries))
+
+	// A temporary file of a process that has ended is named, not removed.
+	done := exec.Command("true")
+	done.Run()
+	stale := filepath.Join(dir, ".kept.json.verify-"+strconv.Itoa(done.Process.Pid)+"-00aa.tmp")
+	os.WriteFile(stale, nil, 0o600)
+	_, stderr, status := execVerify(t, "export", "--recipe", "first", "--n", "4", "--out", kept)
+	if status != 0 || !strings.Contains(stderr, stale) || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("with a stale temporary file: status %d, stderr %q", status, stderr)
 	}
 }

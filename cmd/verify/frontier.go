@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -152,6 +151,7 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 	if err := checkOutputs(a, len(rs)); err != nil {
 		return err
 	}
+	noteStaleOutputs(a, stderr)
 
 	stop := interruptible()
 	defer stop.release()
@@ -217,7 +217,7 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 }
 
 // cmdMerge combines the JSON results of the shards of a frontier sweep.
-func cmdMerge(args []string, stdout io.Writer) error {
+func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	a, err := parseArgs("merge", args)
 	if err != nil {
 		return err
@@ -228,6 +228,7 @@ func cmdMerge(args []string, stdout io.Writer) error {
 	if err := checkOutputs(a, 1); err != nil {
 		return err
 	}
+	noteStaleOutputs(a, stderr)
 	var docs []frontierDoc
 	for _, path := range a.positional {
 		data, err := os.ReadFile(path)
@@ -264,8 +265,8 @@ func cmdMerge(args []string, stdout io.Writer) error {
 }
 
 // checkOutputs refuses output files that cannot be written (a plot that
-// is neither .svg nor .png, a directory that does not exist or is not
-// writable) before a long sweep rather than after it.
+// is neither .svg nor .png, a directory, a directory that does not exist
+// or is not writable) before a long sweep rather than after it.
 func checkOutputs(a parsedArgs, reports int) error {
 	if p, ok := a.flags["plot"]; ok {
 		if ext := strings.ToLower(filepath.Ext(p)); ext != ".svg" && ext != ".png" {
@@ -277,16 +278,22 @@ func checkOutputs(a parsedArgs, reports int) error {
 	}
 	for _, flag := range []string{"out", "plot"} {
 		if path, ok := a.flags[flag]; ok {
-			dir := filepath.Dir(path)
-			f, err := os.CreateTemp(dir, ".verify-probe-*")
-			if err != nil {
-				return badInput("--%s: cannot write in %s: %v", flag, dir, errors.Unwrap(err))
+			if err := atomicfile.Check(path); err != nil {
+				return badInput("--%s: %v", flag, err)
 			}
-			f.Close()
-			os.Remove(f.Name())
 		}
 	}
 	return nil
+}
+
+// noteStaleOutputs names the temporary files of --out and --plot that a
+// killed run left.
+func noteStaleOutputs(a parsedArgs, stderr io.Writer) {
+	for _, flag := range []string{"out", "plot"} {
+		if path, ok := a.flags[flag]; ok {
+			noteStale(stderr, path)
+		}
+	}
 }
 
 // writeFrontier prints the reports (text, or JSON with --json) and

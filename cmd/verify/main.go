@@ -36,6 +36,7 @@ func badInput(format string, args ...any) error {
 }
 
 func main() {
+	handleSignals(os.Stderr)
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -106,7 +107,7 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 	case "frontier":
 		return cmdFrontier(args[1:], stdout, stderr)
 	case "merge":
-		return cmdMerge(args[1:], stdout)
+		return cmdMerge(args[1:], stdout, stderr)
 	case "export":
 		return cmdExport(args[1:], stdout, stderr)
 	case "bench":

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -76,10 +77,12 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 	case ext == ".safetensors" && !slices.Contains(model.SafetensorsDtypes(), dtype):
 		return badInput("--dtype must be one of %s, got %q", strings.Join(model.SafetensorsDtypes(), ", "), a.flags["dtype"])
 	}
-	// Ctrl-C is caught from here on: building a large model cannot stop
-	// half-way, but the export stops as soon as it is built.
-	stop := interruptible()
-	defer stop.release()
+	// Nothing is caught: Ctrl-C (or TERM, HUP, QUIT) ends the export at
+	// once, and the signal handler removes the temporary file.
+	if err := atomicfile.Check(path); err != nil {
+		return badInput("%v", err)
+	}
+	noteStale(stderr, path)
 	con, err := r.Construct(ws[0], n, params)
 	if err != nil {
 		return badInput("%v", err)
@@ -90,26 +93,23 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 			r.Name, n, check.GiB(need), positionRows(m, n), m.D, check.GiB(avail))
 	}
 	bar := newProgress(stderr, a)
-	ctx := model.WithProgress(stop.ctx, func(done, total int) {
+	ctx := model.WithProgress(context.Background(), func(done, total int) {
 		bar.show(fmt.Sprintf("%s n ≤ %d", r.Name, n), done, total, "positions", float64(done)/float64(total))
 	})
-	write := func(w io.Writer) error { return m.WriteJSONContext(ctx, stopWriter{w, stop}, n) }
+	write := func(w io.Writer) error { return m.WriteJSONContext(ctx, w, n) }
 	var rounded []model.RoundedWeight
 	switch {
 	case ext == ".safetensors" && round:
 		write = func(w io.Writer) (err error) {
-			rounded, err = m.WriteSafetensorsRoundedContext(ctx, stopWriter{w, stop}, n, dtype)
+			rounded, err = m.WriteSafetensorsRoundedContext(ctx, w, n, dtype)
 			return err
 		}
 	case ext == ".safetensors":
-		write = func(w io.Writer) error { return m.WriteSafetensorsContext(ctx, stopWriter{w, stop}, n, dtype) }
+		write = func(w io.Writer) error { return m.WriteSafetensorsContext(ctx, w, n, dtype) }
 	}
 	err = atomicfile.Write(path, write)
 	bar.clear()
 	if err != nil {
-		if stop.requested() {
-			return interrupted(path + " not written")
-		}
 		var ue *model.UnrepresentableError
 		if errors.As(err, &ue) {
 			return badInput("%s not written: %v; export to .json to keep every weight exact, or pass --round-weights to store each rounded to the nearest %s number", path, ue, dtype)
@@ -226,18 +226,4 @@ func positionRows(m *model.Model, n int) int {
 func exportSize(m *model.Model, n int) uint64 {
 	weights := check.MemoryEstimate(m, numeric.MustParsePrecision("fp64"), 0, 1) / 8
 	return 32 * (uint64(positionRows(m, n))*uint64(m.D) + weights)
-}
-
-// stopWriter fails its writes once Ctrl-C was pressed, so that the file
-// being written is abandoned (and its temporary file removed).
-type stopWriter struct {
-	w    io.Writer
-	stop *interrupt
-}
-
-func (s stopWriter) Write(p []byte) (int, error) {
-	if s.stop.requested() {
-		return 0, fmt.Errorf("interrupted")
-	}
-	return s.w.Write(p)
 }

@@ -1,49 +1,12 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"sync/atomic"
 	"time"
 )
-
-// interrupt turns Ctrl-C into a request that a sweep checks between
-// lengths, so that it stops cleanly: the lengths checked are reported and
-// no output file is written. A second Ctrl-C is not caught and ends the
-// process at once.
-type interrupt struct {
-	stop atomic.Bool
-	sig  chan os.Signal
-	// ctx is cancelled by the Ctrl-C, for work that takes a context.
-	ctx    context.Context
-	cancel context.CancelFunc
-}
-
-func interruptible() *interrupt {
-	in := &interrupt{sig: make(chan os.Signal, 1)}
-	in.ctx, in.cancel = context.WithCancel(context.Background())
-	signal.Notify(in.sig, os.Interrupt)
-	go func() {
-		if _, ok := <-in.sig; ok {
-			in.stop.Store(true)
-			in.cancel()
-			signal.Reset(os.Interrupt)
-		}
-	}()
-	return in
-}
-
-func (in *interrupt) requested() bool { return in.stop.Load() }
-
-func (in *interrupt) release() {
-	signal.Stop(in.sig)
-	close(in.sig)
-	in.cancel()
-}
 
 // progress draws the progress of a long command on stderr: a line
 // redrawn in place on a terminal, or, with --progress, a line per update
