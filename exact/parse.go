@@ -9,9 +9,12 @@ import (
 )
 
 // MaxExponent bounds the decimal (e) and binary (p) exponents that ParseRat
-// accepts: 10^100000 is already a 330000-bit integer, and a larger exponent
-// in a typo would make big.Rat allocate for a long time.
-const MaxExponent = 100000
+// accepts: 10^99000 is already a 330000-bit integer, and a larger exponent
+// in a typo would make big.Rat allocate for a long time. Every number
+// with an exponent in range and a mantissa of up to 400 digits prints
+// within the 100,000 characters a value may take, so that the bound the
+// message states is the one that applies.
+const MaxExponent = 99000
 
 // maxLen bounds the length of a number's text.
 const maxLen = 100000

@@ -52,15 +52,35 @@ func TestParseRatErrors(t *testing.T) {
 		// 1000000 from the bound.
 		{"0e100000_0", "underscores"},
 		{"1e1_000_000_000", "underscores"},
-		// Within the exponent bound, but 10^100000 prints as 100001
-		// digits, more than ParseRat reads back.
-		{"1e100000", "too large"},
-		{"1e-100000", "too large"},
+		// Just past the exponent bound the message names (1e100000 was
+		// once refused as "too large" under a bound of ±100000).
+		{"1e99001", "out of range (at most ±99000)"},
+		{"1e-99001", "out of range (at most ±99000)"},
+		{"1e100000", "out of range (at most ±99000)"},
+		// Within it, a mantissa of 2000 digits makes a value that prints
+		// in more characters than ParseRat reads back.
+		{strings.Repeat("7", 2000) + "e99000", "too large"},
 	}
 	for _, tc := range tests {
 		_, err := ParseRat(tc.in)
 		if err == nil || !strings.Contains(err.Error(), tc.msg) {
 			t.Errorf("ParseRat(%.20q) error = %v, want one containing %q", tc.in, err, tc.msg)
+		}
+	}
+}
+
+// TestParseRatExponentBound: every exponent the message allows is read,
+// with a mantissa of up to 400 digits, in decimal and binary.
+func TestParseRatExponentBound(t *testing.T) {
+	mantissa := "0." + strings.Repeat("9", 399)
+	for _, in := range []string{"1e99000", "1e-99000", "-1E+99000", mantissa + "e99000", mantissa + "e-99000", "0x1p99000", "0x1p-99000", "0x1.fffp-99000"} {
+		r, err := ParseRat(in)
+		if err != nil {
+			t.Errorf("ParseRat(%.30q…): %v", in, err)
+			continue
+		}
+		if back, err := ParseRat(r.RatString()); err != nil || back.Cmp(r) != 0 {
+			t.Errorf("ParseRat(%.30q…) does not read back: %v", in, err)
 		}
 	}
 }
