@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -615,6 +616,13 @@ func TestFileReadErrors(t *testing.T) {
 		{"gamma of the selected width", set(sel, "layers[0].attention_norm.gamma", `["2", "1", "1"]`), "layers[0].attention_norm.gamma: 3 entries, want 2 (the normalised width)"},
 		{"positions by n", set(sel, "positions.table[0]", `[["1", "0", "-1"], ["1", "0", "-1"]]`), "positions.table[0]: 2 rows, want 1 (n = 1)"},
 		{"deep nesting", set(tiny, "name", strings.Repeat("[", 40)+strings.Repeat("]", 40)), "nested more than 32 deep"},
+		{"repeated component name", set(tiny, "components", `["x", "x"]`), `components[1]: "x" is also the name of components[0]`},
+		{"invalid UTF-8", bytes.Replace(tiny, []byte(`"x"`), []byte("\"x\xff\""), 1), "invalid UTF-8 at byte " + strconv.Itoa(bytes.Index(tiny, []byte(`"x"`))+2)},
+		{"UTF-16LE with a mark", append([]byte{0xff, 0xfe}, utf16LE(tiny)...), "the file is UTF-16LE text"},
+		{"UTF-16LE", utf16LE(tiny), "the file is UTF-16LE text"},
+		{"UTF-16BE", utf16BE(tiny), "the file is UTF-16BE text"},
+		{"UTF-32LE", utf16LE(utf16LE(tiny)), "the file is UTF-32LE text"},
+		{"an array past the bound", set(tiny, "components", "["+strings.Repeat(`"a",`, maxJSONArray)+`"a"]`), fmt.Sprintf("components: more than %d entries", maxJSONArray)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -626,6 +634,45 @@ func TestFileReadErrors(t *testing.T) {
 				t.Errorf("error %q, want it to contain %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// utf16LE and utf16BE encode ASCII text in UTF-16 (each byte in two).
+func utf16LE(b []byte) []byte {
+	var out []byte
+	for _, c := range b {
+		out = append(out, c, 0)
+	}
+	return out
+}
+
+func utf16BE(b []byte) []byte {
+	var out []byte
+	for _, c := range b {
+		out = append(out, 0, c)
+	}
+	return out
+}
+
+// TestFileLongArrayAllocatesLittle: an array of names far past the bound
+// (four million, 28 MB of text) is refused when the bound is reached,
+// allocating the text once and about what the bound's entries take.
+func TestFileLongArrayAllocatesLittle(t *testing.T) {
+	tiny := writeJSON(t, tinyModel(), 3)
+	names := "[" + strings.Repeat(`"name",`, 4_000_000) + `"name"]`
+	data := bytes.Replace(tiny, []byte(`["x", "pos"]`), []byte(names), 1)
+	if len(data) == len(tiny) {
+		t.Fatalf("no components in %s", tiny)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if _, _, err := ReadJSON(bytes.NewReader(data)); err == nil || !strings.Contains(err.Error(), "components: more than") {
+		t.Fatalf("error %v", err)
+	}
+	runtime.ReadMemStats(&after)
+	// Storing all four million took some 320 MB.
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > uint64(len(data))+64<<20 {
+		t.Errorf("refusing %d MB allocated %d MB", len(data)>>20, grew>>20)
 	}
 }
 

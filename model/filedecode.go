@@ -254,6 +254,13 @@ func (d *decoder) model(root *jsonObject) (*Model, int) {
 		d.failf(childPath(root.path, "d"), "%d: the width must be positive", m.D)
 	}
 	m.Components = d.strs(root, "components", false)
+	first := map[string]int{}
+	for k, name := range m.Components {
+		if j, dup := first[name]; dup && d.err == nil {
+			d.failf(indexPath(childPath(root.path, "components"), k), "%q is also the name of components[%d]: each component needs a name of its own", name, j)
+		}
+		first[name] = k
+	}
 	if d.err == nil && m.Components != nil && len(m.Components) != m.D {
 		d.failf(childPath(root.path, "components"), "%d names, want d = %d", len(m.Components), m.D)
 	}

@@ -23,6 +23,15 @@ import (
 // value (a position table that depends on n) is five levels down.
 const maxJSONDepth = 32
 
+// maxJSONArray bounds the entries of one array: the longest legitimate
+// ones, a matrix's rows, a row's entries and a position table's
+// positions, hold one entry per component or position (at most 65,536
+// positions are exported, and a width of 131,072 would make a matrix of
+// 17 billion weights). An array is refused when it reaches the bound,
+// before more entries are stored, so that a file of millions of names
+// costs little more memory than its text.
+const maxJSONArray = 1 << 17
+
 // jsonObject is a JSON object of the tree, with its path in the file
 // (like "layers[2].attention"), for errors.
 type jsonObject struct {
@@ -42,36 +51,91 @@ type jsonObject struct {
 // do both, but allocates an error for every scalar: a matrix of a million
 // weights took seconds.)
 func decodeTree(r io.Reader, root string) (*jsonObject, error) {
-	data, err := io.ReadAll(r)
+	data, err := readAll(r)
 	if err != nil {
 		return nil, err
 	}
+	if enc := wideEncoding(data); enc != "" {
+		return nil, fmt.Errorf("the file is %s text; model files are UTF-8 (convert it, e.g. iconv -f %s -t UTF-8)", enc, enc)
+	}
+	if !utf8.Valid(data) {
+		at := 0
+		for at < len(data) {
+			r, size := utf8.DecodeRune(data[at:])
+			if r == utf8.RuneError && size <= 1 {
+				break
+			}
+			at += size
+		}
+		return nil, fmt.Errorf("invalid UTF-8 at byte %d: model files are UTF-8 text", at)
+	}
+	if !json.Valid(data) {
+		return nil, syntaxError(data)
+	}
+	start := len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
+	if data[start] != '{' {
+		return nil, fmt.Errorf("the file is not a JSON object")
+	}
+	sc := &treeScanner{src: data, pos: start}
+	v, err := sc.value(func() string { return root }, 0)
+	if err != nil {
+		return nil, err
+	}
+	return v.(*jsonObject), nil
+}
+
+// readAll is io.ReadAll, reading a reader that knows its length (a
+// bytes.Reader, a strings.Reader) in one allocation instead of a doubling
+// series: a model file can take hundreds of megabytes.
+func readAll(r io.Reader) ([]byte, error) {
+	sized, ok := r.(interface{ Len() int })
+	if !ok {
+		return io.ReadAll(r)
+	}
+	data := make([]byte, sized.Len())
+	if _, err := io.ReadFull(r, data); err != nil {
+		return nil, err
+	}
+	// Whatever arrived after Len was taken.
+	rest, err := io.ReadAll(r)
+	return append(data, rest...), err
+}
+
+// syntaxError says what is wrong with JSON text that json.Valid refused:
+// empty, truncated, a syntax error at a byte, or data after the object.
+func syntaxError(data []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var raw json.RawMessage
 	if err := dec.Decode(&raw); err != nil {
 		var syn *json.SyntaxError
 		switch {
 		case err == io.EOF:
-			return nil, fmt.Errorf("empty file")
+			return fmt.Errorf("empty file")
 		case errors.Is(err, io.ErrUnexpectedEOF):
-			return nil, fmt.Errorf("truncated file: the JSON ends at byte %d before it is complete", len(data))
+			return fmt.Errorf("truncated file: the JSON ends at byte %d before it is complete", len(data))
 		case errors.As(err, &syn):
-			return nil, fmt.Errorf("JSON syntax error at byte %d: %v", syn.Offset, err)
+			return fmt.Errorf("JSON syntax error at byte %d: %v", syn.Offset, err)
 		}
-		return nil, err
+		return err
 	}
-	if rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
-		return nil, fmt.Errorf("data after the JSON object, at byte %d", len(data)-len(rest))
+	rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n")
+	return fmt.Errorf("data after the JSON object, at byte %d", len(data)-len(rest))
+}
+
+// wideEncoding names the encoding of text in UTF-16 or UTF-32 (by its
+// byte-order mark, or the zero bytes that ASCII has in them), or "".
+func wideEncoding(data []byte) string {
+	switch {
+	case bytes.HasPrefix(data, []byte{0, 0, 0xfe, 0xff}), len(data) >= 4 && data[0] == 0 && data[1] == 0 && data[2] == 0 && data[3] != 0:
+		return "UTF-32BE"
+	case bytes.HasPrefix(data, []byte{0xff, 0xfe, 0, 0}), len(data) >= 4 && data[0] != 0 && data[1] == 0 && data[2] == 0 && data[3] == 0:
+		return "UTF-32LE"
+	case bytes.HasPrefix(data, []byte{0xfe, 0xff}), len(data) >= 2 && data[0] == 0 && data[1] != 0:
+		return "UTF-16BE"
+	case bytes.HasPrefix(data, []byte{0xff, 0xfe}), len(data) >= 2 && data[0] != 0 && data[1] == 0:
+		return "UTF-16LE"
 	}
-	if raw[0] != '{' {
-		return nil, fmt.Errorf("the file is not a JSON object")
-	}
-	sc := &treeScanner{src: raw}
-	v, err := sc.value(func() string { return root }, 0)
-	if err != nil {
-		return nil, err
-	}
-	return v.(*jsonObject), nil
+	return ""
 }
 
 // treeScanner builds the tree of JSON text whose syntax encoding/json has
@@ -106,6 +170,9 @@ func (sc *treeScanner) value(path func() string, depth int) (any, error) {
 				sc.pos++
 			}
 			i := len(arr)
+			if i == maxJSONArray {
+				return nil, fmt.Errorf("%s: more than %d entries, more than any model holds", path(), maxJSONArray)
+			}
 			v, err := sc.value(func() string { return indexPath(path(), i) }, depth+1)
 			if err != nil {
 				return nil, err
@@ -134,7 +201,7 @@ func (sc *treeScanner) value(path func() string, depth int) (any, error) {
 }
 
 // str reads a string: as it is when it has no escapes, else through
-// encoding/json (which also makes invalid UTF-8 U+FFFD).
+// encoding/json (decodeTree refused invalid UTF-8 already).
 func (sc *treeScanner) str() (string, error) {
 	start := sc.pos
 	escaped := false

@@ -268,6 +268,15 @@ func (m *Model) Validate() error {
 	if m.Components != nil && len(m.Components) != m.D {
 		return fmt.Errorf("model %q: %d component names for D = %d", m.Name, len(m.Components), m.D)
 	}
+	// A checked model's inputs and outputs are matched to a recipe's by
+	// component name, so a name must say which component it is.
+	first := map[string]int{}
+	for k, name := range m.Components {
+		if j, dup := first[name]; dup {
+			return fmt.Errorf("model %q: components %d and %d are both named %q", m.Name, j+1, k+1, name)
+		}
+		first[name] = k
+	}
 	if m.Norm < NoNorm || m.Norm > PreNorm {
 		return fmt.Errorf("model %q: invalid norm placement %d", m.Name, m.Norm)
 	}
