@@ -1,7 +1,10 @@
 package check
 
 import (
+	"fmt"
 	"math/big"
+	"slices"
+	"strings"
 )
 
 // Report is the result of Run, ready to print or encode as JSON.
@@ -165,4 +168,66 @@ func Weaker(a, b string) string {
 		return Certified
 	}
 	return a
+}
+
+// maxErrorText bounds the text of a MaxError entry read back from a
+// file: the engine writes three significant digits ("0.833",
+// "1.5e-05") or "inf".
+const maxErrorText = 32
+
+// Validate reports the first way lr contradicts itself or the bounds of
+// a report for lengths up to maxN, naming the field: counts outside
+// [0, cases] or exact above passed, a failure at another length or
+// position or missing where a case failed (or present where none did),
+// an unknown evidence level, a maximum error that is not a short
+// non-negative decimal or "inf". It is for reports read back from a
+// file (a shard of a sweep), which a hand or a bug may have edited.
+func (lr LengthReport) Validate(maxN int) error {
+	levels := []string{Certified, Exhaustive, Sampled}
+	switch {
+	case lr.N < 1 || lr.N > maxN:
+		return fmt.Errorf("n = %d is outside [1, %d]", lr.N, maxN)
+	case lr.Cases < 0:
+		return fmt.Errorf("n = %d: cases = %d is negative", lr.N, lr.Cases)
+	case lr.Passed < 0 || lr.Passed > lr.Cases:
+		return fmt.Errorf("n = %d: passed = %d is outside [0, cases = %d]", lr.N, lr.Passed, lr.Cases)
+	case lr.Exact < 0 || lr.Exact > lr.Passed:
+		return fmt.Errorf("n = %d: exact = %d is outside [0, passed = %d]", lr.N, lr.Exact, lr.Passed)
+	case lr.Decided < 0 || lr.Decided > lr.Cases:
+		return fmt.Errorf("n = %d: decided = %d is outside [0, cases = %d]", lr.N, lr.Decided, lr.Cases)
+	case lr.Candidates < 0:
+		return fmt.Errorf("n = %d: candidates = %d is negative", lr.N, lr.Candidates)
+	case !slices.Contains(levels, lr.Level):
+		return fmt.Errorf("n = %d: level %.40q is not one of %s", lr.N, lr.Level, strings.Join(levels, ", "))
+	case lr.DecisionLevel != "" && !slices.Contains(levels, lr.DecisionLevel):
+		return fmt.Errorf("n = %d: decision_level %.40q is not one of %s", lr.N, lr.DecisionLevel, strings.Join(levels, ", "))
+	case lr.Passed < lr.Cases && lr.Failure == nil:
+		return fmt.Errorf("n = %d: passed = %d of %d cases, but no failure is given", lr.N, lr.Passed, lr.Cases)
+	case lr.Passed == lr.Cases && lr.Failure != nil:
+		return fmt.Errorf("n = %d: every case passed (%d), but a failure is given", lr.N, lr.Cases)
+	case len(lr.MaxError) == 0 && lr.Cases > 0:
+		return fmt.Errorf("n = %d: max_error is empty", lr.N)
+	}
+	for k, e := range lr.MaxError {
+		if e == "inf" {
+			continue
+		}
+		v, _, err := big.ParseFloat(e, 10, 64, big.ToNearestEven)
+		if len(e) > maxErrorText || err != nil || v.IsInf() || v.Sign() < 0 {
+			return fmt.Errorf("n = %d: max_error[%d] = %.40q is not a non-negative decimal of at most %d characters, or inf", lr.N, k, e, maxErrorText)
+		}
+	}
+	if f := lr.Failure; f != nil {
+		switch {
+		case f.N != lr.N:
+			return fmt.Errorf("n = %d: the failure is at n = %d", lr.N, f.N)
+		case f.Case < 0:
+			return fmt.Errorf("n = %d: failure.case = %d is negative", lr.N, f.Case)
+		case f.Position < 1 || f.Position > lr.N:
+			return fmt.Errorf("n = %d: failure.position = %d is outside [1, %d]", lr.N, f.Position, lr.N)
+		case len(f.Expected) != len(f.Actual):
+			return fmt.Errorf("n = %d: the failure has %d expected values and %d actual ones", lr.N, len(f.Expected), len(f.Actual))
+		}
+	}
+	return nil
 }

@@ -38,8 +38,11 @@ func Merge(shards []*Report) (*Report, error) {
 			return nil, fmt.Errorf("report %d: shard %d/%d appears twice", k+1, i, of)
 		}
 		have[i] = true
+		if err := validShard(s); err != nil {
+			return nil, fmt.Errorf("report %d (shard %s): %v", k+1, s.Shard, err)
+		}
 		if err := sameSweep(first, s); err != nil {
-			return nil, fmt.Errorf("report %d: %v", k+1, err)
+			return nil, fmt.Errorf("report %d (shard %s): %v", k+1, s.Shard, err)
 		}
 	}
 	out := *first
@@ -95,6 +98,60 @@ func Merge(shards []*Report) (*Report, error) {
 	}
 	finish(&out, build, checkers)
 	return &out, nil
+}
+
+// validShard reports the first way a shard contradicts itself: it was
+// interrupted, a count or bound is out of range, a length's figures
+// disagree with each other (check.LengthReport.Validate), the lengths
+// are not increasing, or a row's limit, first failure or decision limit
+// is not what its lengths give. Merge sums the lengths' counts and
+// recomputes the rest, so a shard edited by hand (or written by a bug)
+// must not reach it.
+func validShard(s *Report) error {
+	switch {
+	case s.Interrupted:
+		return fmt.Errorf("the shard was interrupted: it holds only the lengths checked before; run it again")
+	case s.MaxN < 1:
+		return fmt.Errorf("max_n = %d, want at least 1", s.MaxN)
+	case s.Cases < 1:
+		return fmt.Errorf("cases = %d, want at least 1", s.Cases)
+	case s.Exhaustive < 0:
+		return fmt.Errorf("exhaustive = %d is negative", s.Exhaustive)
+	}
+	for _, row := range s.Rows {
+		if row.Error != "" && len(row.Checked) > 0 {
+			return fmt.Errorf("%s: an error and %d checked lengths", row.Precision, len(row.Checked))
+		}
+		outputs := -1
+		for k, lr := range row.Checked {
+			if err := lr.Validate(s.MaxN); err != nil {
+				return fmt.Errorf("%s: %v", row.Precision, err)
+			}
+			if k > 0 && lr.N <= row.Checked[k-1].N {
+				return fmt.Errorf("%s: the lengths are not increasing (%d after %d)", row.Precision, lr.N, row.Checked[k-1].N)
+			}
+			if lr.Cases == 0 {
+				continue // a shard may draw no input of a long length
+			}
+			if outputs >= 0 && len(lr.MaxError) != outputs {
+				return fmt.Errorf("%s: n = %d has %d max_error entries, n = %d has %d", row.Precision, lr.N, len(lr.MaxError), row.Checked[0].N, outputs)
+			}
+			outputs = len(lr.MaxError)
+		}
+		again := row
+		again.summarise()
+		switch {
+		case again.Limit != row.Limit:
+			return fmt.Errorf("%s: limit %d, but its lengths give %d", row.Precision, row.Limit, again.Limit)
+		case (again.Failure == nil) != (row.Failure == nil):
+			return fmt.Errorf("%s: the first failure does not match its lengths'", row.Precision)
+		case again.Failure != nil && (again.Failure.N != row.Failure.N || again.Failure.Case != row.Failure.Case || again.Failure.Position != row.Failure.Position):
+			return fmt.Errorf("%s: the first failure (n = %d, case %d) is not its lengths' (n = %d, case %d)", row.Precision, row.Failure.N, row.Failure.Case, again.Failure.N, again.Failure.Case)
+		case again.DecisionLimit != row.DecisionLimit:
+			return fmt.Errorf("%s: decision_limit %d, but its lengths give %d", row.Precision, row.DecisionLimit, again.DecisionLimit)
+		}
+	}
+	return nil
 }
 
 // sameSweep reports how b's sweep differs from a's, if it does.
