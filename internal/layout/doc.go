@@ -16,9 +16,10 @@
 //	                exact      exact linear algebra and linear programming
 //	                  exact/cpwl  the decision procedure for ReLU networks
 //
-// internal/atomicfile (output files) and internal/testenv (what tests
-// know of their build) import nothing of the module. fuzz holds fuzz
-// targets and may import any package below cmd/verify.
+// internal/atomicfile (output files), internal/plural ("1 claim", "2
+// claims") and internal/testenv (what tests know of their build) import
+// nothing of the module. fuzz holds fuzz targets and may import any
+// package below cmd/verify.
 //
 // The package holds no code: its test, TestImports, reads every Go file
 // of the module and fails when a package imports one it may not, so that
