@@ -2,10 +2,8 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/transformer-cookbook/verify/proofs"
 )
@@ -36,9 +34,10 @@ type tightnessJSON struct {
 	How     string `json:"how"`
 }
 
-// cmdClaims checks the claims of the registry and prints their verdicts:
-// a table, JSON, the Markdown table of docs/claims.md, the README's errata
-// table of the refuted claims, or one claim explained. It
+// cmdClaims checks the claims of the registry (or the one --id names)
+// and prints their verdicts: a table, each claim explained in full, JSON,
+// the Markdown table of docs/claims.md or the README's errata table of
+// the refuted claims. It
 // exits 1 when a verdict differs from the recorded one.
 func cmdClaims(args []string, stdout io.Writer) error {
 	a, err := parseArgs(args, claimsFlags...)
@@ -55,8 +54,6 @@ func cmdClaims(args []string, stdout io.Writer) error {
 			return badInput("%v", err)
 		}
 		claims = []*proofs.Claim{c}
-	} else if a.flags["explain"] == "true" {
-		return badInput("--explain needs --id ID")
 	}
 	results := proofs.CheckAll(claims)
 	switch {
@@ -90,29 +87,13 @@ func cmdClaims(args []string, stdout io.Writer) error {
 			return err
 		}
 	case a.flags["explain"] == "true":
-		r := results[0]
-		c := r.Claim
-		fmt.Fprintf(stdout, "%s (§%s)\n  statement  %s\n  domain     %s\n  verdict    %s (recorded %s)\n  evidence   %s\n",
-			c.ID, c.Section, c.Statement, c.Domain, r.Verdict(), c.Recorded, r.Summary())
-		if r.Evidence != nil {
-			for _, line := range r.Evidence.Explain {
-				fmt.Fprintf(stdout, "    %s\n", line)
-			}
-		}
-	default:
-		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "claim\tsection\tverdict\tevidence")
-		for _, r := range results {
-			v := r.Verdict()
-			if r.Changed() {
-				v += " (recorded " + string(r.Claim.Recorded) + ")"
-			}
-			fmt.Fprintf(tw, "%s\t§%s\t%s\t%s\n", r.Claim.ID, r.Claim.Section, v, r.Summary())
-		}
-		if err := tw.Flush(); err != nil {
+		if err := writeClaimsExplained(stdout, results); err != nil {
 			return err
 		}
-		fmt.Fprintln(stdout, proofs.Tally(results))
+	default:
+		if err := writeClaimsTable(stdout, results); err != nil {
+			return err
+		}
 	}
 	for _, r := range results {
 		if r.Changed() {

@@ -4,9 +4,9 @@
 // Usage:
 //
 //	verify --recipe NAME [--precision P] [flags]  check a recipe over lengths and inputs
-//	verify list                                   list the recipes
+//	verify list [NAME]                            list the recipes, or show one
 //	verify run --recipe NAME --input STRING       run one input, with its trace
-//	verify claims [--json] [--id ID --explain] [--errata]  the claim registry's verdicts
+//	verify claims [--id ID] [--explain] [--json]  the claim registry's verdicts
 //	verify bench [--case REGEX] [--quick]         performance figures beside bare baselines
 //	verify edelman --scores "s1, s2, …"           Edelman's lemma evaluated on one score vector
 //	verify format [NAME]                          describe a number format
@@ -48,8 +48,9 @@ Usage:
   verify export --recipe NAME --out FILE [--n N] [--param K=V] [--weighting W] [--dtype F32|F64]
                                                  write a recipe's model for lengths ≤ N: FILE.json keeps
                                                  every weight exact; FILE.safetensors rounds to F32/F64
-  verify list [--params]                         every recipe, with its section in the paper
-                                                 (--params: and each recipe's parameters)
+  verify list [NAME] [--params] [--json]         every recipe, with its section in the paper
+                                                 (--params: and each recipe's parameters);
+                                                 with NAME, one recipe in full, its claims too
   verify run --recipe NAME --input STRING [--precision P] [--weighting W] [--max-n N]
              [--param K=V] [--trace] [--outside-domain] [--json]
                                                  run one input, with the residual stream;
@@ -57,9 +58,10 @@ Usage:
                                                  --json prints the outputs with their exact values
   verify run --model FILE --input STRING [--precision P] [--inputs FILE] [--json] [--trace]
                                                  the model of a file on its own: its outputs, no reference
-  verify claims [--json] [--id ID [--explain]] [--errata]   check the paper's claims: verdict and evidence of each
-                                                 (PROVED, HOLDS, REFUTED, OUT OF SCOPE); exit 1 when
-                                                 a verdict differs from the one recorded
+  verify claims [--id ID] [--explain] [--json] [--errata]
+                                                 check the paper's claims: verdict and evidence of each
+                                                 (PROVED, HOLDS, REFUTED, OUT OF SCOPE), --explain in
+                                                 full; exit 1 when a verdict differs from the recorded one
   verify frontier --recipe NAME[,NAME…] | --all uniformity limits: for each precision, the largest n at which
                                                  every checked case is right, the first failure and its cause,
                                                  and the limit theory predicts where the paper gives a gap
