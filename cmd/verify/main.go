@@ -78,7 +78,8 @@ Usage:
   verify bench [--case REGEX] [--quick] [--list] [--json]
                                                  the engine's performance figures, each beside its bare
                                                  baseline, with allocations and peak RSS (each case runs in
-                                                 a process of its own); --quick: small sizes, a smoke test
+                                                 a process of its own); exit 1 when a target is not met;
+                                                 --quick: small sizes, a smoke test, no target judged
   verify edelman --scores "s1, s2, …" [--gamma G] [--json]
                                                  Edelman's lemma on one score vector: its gap, the certified
                                                  ‖hardmax(s) − softmax(s)‖₁, the bound 2n e^{−γ} and the sharp
