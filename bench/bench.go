@@ -153,7 +153,9 @@ type Options struct {
 }
 
 // Run runs the cases one after the other (never concurrently: they
-// would measure each other) and returns their rows.
+// would measure each other) and returns their rows. With opts.Size.Quick
+// no target is judged: Met is left nil, except for a case that could not
+// run.
 func Run(cases []Case, opts Options) []Result {
 	var out []Result
 	for k, c := range cases {
@@ -167,6 +169,12 @@ func Run(cases []Case, opts Options) []Result {
 			r = Measure(c, opts.Size)
 		}
 		Finish(c, &r)
+		if opts.Size.Quick && r.Error == "" {
+			// A quick run is a smoke test at small sizes: its figures
+			// measure nothing a target speaks of, so none is judged (a
+			// case that fails to run still fails).
+			r.Met = nil
+		}
 		out = append(out, r)
 	}
 	return out
@@ -207,6 +215,18 @@ func Measure(c Case, s Size) Result {
 		}
 	}
 	return r
+}
+
+// Unmet returns the cases whose target is not met, errored ones
+// included, in the order of results.
+func Unmet(results []Result) []string {
+	var out []string
+	for _, r := range results {
+		if r.Met != nil && !*r.Met {
+			out = append(out, r.Case)
+		}
+	}
+	return out
 }
 
 // Finish fills in the ratio and whether the target is met.

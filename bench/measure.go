@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/transformer-cookbook/verify/internal/plural"
 )
 
 // benchMu serialises testing.Benchmark calls: they share the benchtime
@@ -33,7 +35,7 @@ func perUnitFor(d time.Duration, units float64, op func(b *testing.B)) Measureme
 		Allocs:  float64(r.MemAllocs) / per,
 		Bytes:   float64(r.MemBytes) / per,
 		Counted: true,
-		Note:    fmt.Sprintf("%d runs", r.N),
+		Note:    plural.Of(r.N, "run"),
 	}
 }
 

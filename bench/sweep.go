@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/transformer-cookbook/verify/check"
+	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -109,7 +110,7 @@ func bareRatSweep(recipe string, full, quick int) func(Size) (Measurement, error
 			wg.Wait()
 			return nil
 		})
-		return Measurement{Value: t, Note: fmt.Sprintf("big.Rat Mul+Add × %d terms on %d cores", terms, workers)}, err
+		return Measurement{Value: t, Note: fmt.Sprintf("big.Rat Mul+Add × %d terms on %s", terms, plural.Of(workers, "core"))}, err
 	}
 }
 
@@ -127,7 +128,7 @@ func exactSweep(recipe string, full, quick int) func(Size) (Measurement, error) 
 	return func(s Size) (Measurement, error) {
 		maxN := s.Pick(full, quick)
 		t, err := Wall(func() error { return sweep(recipe, "exact", maxN, 0) })
-		return Measurement{Value: t, Note: fmt.Sprintf("max-n %d, %d workers", maxN, runtime.GOMAXPROCS(0))}, err
+		return Measurement{Value: t, Note: fmt.Sprintf("max-n %d, %s", maxN, plural.Of(runtime.GOMAXPROCS(0), "worker"))}, err
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/transformer-cookbook/verify/internal/plural"
 )
 
 // Machine describes where the figures were measured.
@@ -30,7 +32,7 @@ func ThisMachine() Machine {
 }
 
 func (m Machine) String() string {
-	s := fmt.Sprintf("%s/%s, %d CPUs, GOMAXPROCS %d, %s", m.GOOS, m.GOARCH, m.CPUs, m.GOMAXPROCS, m.GoVersion)
+	s := fmt.Sprintf("%s/%s, %s, GOMAXPROCS %d, %s", m.GOOS, m.GOARCH, plural.Of(m.CPUs, "CPU"), m.GOMAXPROCS, m.GoVersion)
 	if m.CPUModel != "" {
 		s += ", " + m.CPUModel
 	}

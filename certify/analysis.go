@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"strconv"
 
+	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 )
@@ -81,7 +82,7 @@ func newAnalysis[T any](in Input, n int, r *model.Instance[*big.Rat], m *model.I
 		a.maxStates = DefaultMaxStates
 	}
 	if r.Layers() != m.Layers() {
-		return nil, fmt.Sprintf("the model has %d layers and the reference %d", m.Layers(), r.Layers())
+		return nil, fmt.Sprintf("the model has %s and the reference %d", plural.Of(m.Layers(), "layer"), r.Layers())
 	}
 	for l := 0; l < r.Layers(); l++ {
 		for _, attn := range []bool{true, false} {
@@ -99,8 +100,8 @@ func newAnalysis[T any](in Input, n int, r *model.Instance[*big.Rat], m *model.I
 				}
 				if ar != nil {
 					if ar.Weighting != am.Weighting || ar.Mask != am.Mask || len(ar.Heads) != len(am.Heads) {
-						return nil, fmt.Sprintf("layer %d: the model's attention (%s, %s, %d heads) is not the reference's (%s, %s, %d heads)",
-							l+1, am.Weighting, am.Mask, len(am.Heads), ar.Weighting, ar.Mask, len(ar.Heads))
+						return nil, fmt.Sprintf("layer %d: the model's attention (%s, %s, %s) is not the reference's (%s, %s, %s)",
+							l+1, am.Weighting, am.Mask, plural.Of(len(am.Heads), "head"), ar.Weighting, ar.Mask, plural.Of(len(ar.Heads), "head"))
 					}
 					if ar.Weighting == model.Softmax {
 						return nil, fmt.Sprintf("layer %d: softmax attention weighs every position, and its weights are not a finite choice", l+1)

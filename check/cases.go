@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
@@ -158,7 +159,7 @@ func checkCase(con *recipes.Construction, runner model.Runner, c recipes.Case) c
 	want := con.Expected(c)
 	if len(want) != len(out.Outputs) {
 		return caseResult{failure: &Failure{N: c.Len(), Input: text,
-			Reason: fmt.Sprintf("the model gave %d outputs and the reference %d (a bug in the recipe)", len(out.Outputs), len(want))}}
+			Reason: fmt.Sprintf("the model gave %s and the reference %d (a bug in the recipe)", plural.Of(len(out.Outputs), "output"), len(want))}}
 	}
 	for i, w := range want {
 		got := out.Outputs[i]

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -562,7 +563,7 @@ func (ew *enumWorker) visit() {
 	}
 	want := con.Expected(c)
 	if len(want) != n {
-		t.add(verdict{}, ew.index[n], failure(Failure{Reason: fmt.Sprintf("the model gave %d outputs and the reference %d (a bug in the recipe)", n, len(want))}))
+		t.add(verdict{}, ew.index[n], failure(Failure{Reason: fmt.Sprintf("the model gave %s and the reference %d (a bug in the recipe)", plural.Of(n, "output"), len(want))}))
 		return
 	}
 	for j := 1; j <= n; j++ {

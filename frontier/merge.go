@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/transformer-cookbook/verify/check"
+	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -26,7 +27,7 @@ func Merge(shards []*Report) (*Report, error) {
 		return nil, fmt.Errorf("report 1 is not a shard (no \"shard\": \"K/N\")")
 	}
 	if len(shards) != of {
-		return nil, fmt.Errorf("%d reports for %d shards", len(shards), of)
+		return nil, fmt.Errorf("%s for %s", plural.Of(len(shards), "report"), plural.Of(of, "shard"))
 	}
 	have := map[int]bool{}
 	for k, s := range shards {
@@ -167,7 +168,7 @@ func sameSweep(a, b *Report) error {
 		return fmt.Errorf("max n, seed, cases or exhaustive differ (%d, %d, %d, %d; not %d, %d, %d, %d)",
 			b.MaxN, b.Seed, b.Cases, b.Exhaustive, a.MaxN, a.Seed, a.Cases, a.Exhaustive)
 	case len(a.Rows) != len(b.Rows):
-		return fmt.Errorf("%d precisions, not %d", len(b.Rows), len(a.Rows))
+		return fmt.Errorf("%s, not %d", plural.Of(len(b.Rows), "precision"), len(a.Rows))
 	}
 	for r := range a.Rows {
 		ra, rb := a.Rows[r], b.Rows[r]

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
@@ -180,8 +181,8 @@ func asmCheckSerial(ser, ma, mb *model.Model, bInputs []string, n int) (*Evidenc
 			return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
 		}
 	}
-	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("every string over {(, )} of length ≤ %d (%d strings), exact: the %d-layer stack of %s (%d layer) on %s (%d layer) equals running them in sequence",
-		n, len(inputs), len(ser.Layers), mb.Name, len(mb.Layers), ma.Name, len(ma.Layers))}, nil
+	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("every string over {(, )} of length ≤ %d (%d strings), exact: the %d-layer stack of %s (%s) on %s (%s) equals running them in sequence",
+		n, len(inputs), len(ser.Layers), mb.Name, plural.Of(len(mb.Layers), "layer"), ma.Name, plural.Of(len(ma.Layers), "layer"))}, nil
 }
 
 // asmOpens is a program over {(, )} of one layer, with components of its
@@ -454,7 +455,7 @@ func init() {
 				if err != nil {
 					return nil, err
 				}
-				return asmCheckConcat(m, m1, m2, asmDyckAlphabet, 7, fmt.Sprintf("stream.Widen (%d layers, width %d)", len(m.Layers), m.D))
+				return asmCheckConcat(m, m1, m2, asmDyckAlphabet, 7, fmt.Sprintf("stream.Widen (%s, width %d)", plural.Of(len(m.Layers), "layer"), m.D))
 			}},
 		&Claim{ID: "assembly.parallel.proof", Section: "Composition operations", Label: "",
 			Statement: "the proof of Parallel Composition: widen each layer (W^Q′ = [W^Q 0], W^K′ = [W^K 0], W^V′ = [[W^V, 0], [0, 0]], ff blocks likewise, f2′ on the bottom block), pad the shorter with identity layers, \"stack f1′ on top of f2′, or the other way around\"; the other block passes through each widened layer by the residual connections (with f1′.ff.W1 built from f1.ff.W1)",
@@ -471,9 +472,9 @@ func init() {
 					if err != nil {
 						return nil, err
 					}
-					what := fmt.Sprintf("f1′ on top of f2′ (%d layers, width %d)", len(w.Layers), w.D)
+					what := fmt.Sprintf("f1′ on top of f2′ (%s, width %d)", plural.Of(len(w.Layers), "layer"), w.D)
 					if f1First {
-						what = fmt.Sprintf("f2′ on top of f1′ (%d layers, width %d)", len(w.Layers), w.D)
+						what = fmt.Sprintf("f2′ on top of f1′ (%s, width %d)", plural.Of(len(w.Layers), "layer"), w.D)
 					}
 					ev, err := asmCheckConcat(w, m1, m2, asmDyckAlphabet, 6, what)
 					if err != nil || ev.Verdict != Proved {

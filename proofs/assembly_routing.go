@@ -9,6 +9,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/exact"
 	"github.com/transformer-cookbook/verify/exact/cpwl"
+	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
@@ -269,7 +270,7 @@ func asmCheckRouting(cases []asmRouteCase, route asmRoute) (*Evidence, error) {
 			ev.Explain = append([]string{fmt.Sprintf("case %s: L = %s, R = %s", c.name, asmMatrixText(c.L), asmMatrixText(c.R))}, ev.Explain...)
 			return ev, nil
 		}
-		parts = append(parts, fmt.Sprintf("%s (ℝ^%d → ℝ^%d, %d hidden units; %d pieces of L∘ff∘R): %s", c.name, c.R.Cols, c.L.Rows, c.f.W1.Rows, len(pieces), ev.Summary))
+		parts = append(parts, fmt.Sprintf("%s (ℝ^%d → ℝ^%d, %s; %s of L∘ff∘R): %s", c.name, c.R.Cols, c.L.Rows, plural.Of(c.f.W1.Rows, "hidden unit"), plural.Of(len(pieces), "piece"), ev.Summary))
 		last = ev
 		cert.addAll(ev.cert)
 	}

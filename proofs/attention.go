@@ -9,6 +9,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/exact/cpwl"
+	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
@@ -174,7 +175,7 @@ func attnExhaustive(points bool, ss ...sweep) (*Evidence, error) {
 	}
 	sum := fmt.Sprintf("every input: %s; %s", strings.Join(parts, "; "), precision)
 	if points && notPoints > 0 {
-		return &Evidence{Verdict: Holds, Summary: fmt.Sprintf("every enclosure contains the reference, but %d of %d cases have an output that is not an exact point: %s", notPoints, total, sum)}, nil
+		return &Evidence{Verdict: Holds, Summary: fmt.Sprintf("every enclosure contains the reference, but %d of %d cases %s an output that is not an exact point: %s", notPoints, total, plural.Form(notPoints, "has", "have"), sum)}, nil
 	}
 	if points {
 		sum += ", every output an exact point"

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/transformer-cookbook/verify/check"
+	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -47,7 +48,7 @@ func attnMultiheadForms(maxN int, ws ...model.Weighting) (*Evidence, error) {
 			return nil, fmt.Errorf("the multi-head form has no two-head layer")
 		}
 		if h, l := heads(sim.Model); h != 1 || l != 2 {
-			return nil, fmt.Errorf("the simulation has %d attention layers of up to %d heads, want 2 single-head layers", l, h)
+			return nil, fmt.Errorf("the simulation has %s of up to %s, want 2 single-head layers", plural.Of(l, "attention layer"), plural.Of(h, "head"))
 		}
 		rs, err := attnRunner(sim.Model, "exact")
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/transformer-cookbook/verify/check"
+	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
@@ -413,7 +414,7 @@ func attnEdelmanScaled(ns, ds []int64, gammas []string) (*Evidence, error) {
 			}
 		}
 	}
-	grid := fmt.Sprintf("grid n ∈ %v, d_key ∈ %v, γ ∈ {%s}: %d of %d points exceed 2n e^{−γ}; every point stays below 2n e^{−γ/√d_key}, the lemma applied to the scores softmax takes (their gap is γ/√d_key)", ns, ds, strings.Join(gammas, ", "), refuted, total)
+	grid := fmt.Sprintf("grid n ∈ %v, d_key ∈ %v, γ ∈ {%s}: %d of %d points %s 2n e^{−γ}; every point stays below 2n e^{−γ/√d_key}, the lemma applied to the scores softmax takes (their gap is γ/√d_key)", ns, ds, strings.Join(gammas, ", "), refuted, total, plural.Form(refuted, "exceeds", "exceed"))
 	if first == "" {
 		return &Evidence{Verdict: Holds, Summary: "no counterexample: " + grid}, nil
 	}

@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes/blocks"
@@ -419,7 +420,7 @@ func exCheckSingleUnit(maxN int, lambda func(n int) *big.Rat) (*Evidence, error)
 			return nil, err
 		}
 		if len(m.Layers) != 2 {
-			return nil, fmt.Errorf("the model has %d layers, not 2", len(m.Layers))
+			return nil, fmt.Errorf("the model has %s, not 2", plural.Of(len(m.Layers), "layer"))
 		}
 		cases, wrong, err := exCheckAcceptModel(m, n)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/exact"
 	"github.com/transformer-cookbook/verify/exact/cpwl"
+	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/recipes/stream"
 )
@@ -112,16 +113,16 @@ func (t *certTally) addAll(u certTally) {
 // note says what was checked, in the evidence's words.
 func (t certTally) note() string {
 	if t.checks == 1 {
-		return fmt.Sprintf("certificate checked independently of the enumeration: %s, covering the domain, the maps agreeing on each (%s)", ffPlural(t.cells, "cell"), ffPlural(t.lps, "exact LP"))
+		return fmt.Sprintf("certificate checked independently of the enumeration: %s, covering the domain, the maps agreeing on each (%s)", plural.Of(t.cells, "cell"), plural.Of(t.lps, "exact LP"))
 	}
-	return fmt.Sprintf("%d certificates checked independently of the enumeration: %s, covering the domains, the maps agreeing on each (%s)", t.checks, ffPlural(t.cells, "cell"), ffPlural(t.lps, "exact LP"))
+	return fmt.Sprintf("%d certificates checked independently of the enumeration: %s, covering the domains, the maps agreeing on each (%s)", t.checks, plural.Of(t.cells, "cell"), plural.Of(t.lps, "exact LP"))
 }
 
 // regionsNote is note's wording for checked lists of linear regions,
 // whose maps are f's by definition rather than compared with a
 // reference.
 func (t certTally) regionsNote() string {
-	return fmt.Sprintf("the regions' cover of ℝ^d and their maps checked independently of the enumeration (%s)", ffPlural(t.lps, "exact LP"))
+	return fmt.Sprintf("the regions' cover of ℝ^d and their maps checked independently of the enumeration (%s)", plural.Of(t.lps, "exact LP"))
 }
 
 // proveFFN decides whether the block f equals the CPWL reference given by
@@ -166,7 +167,7 @@ func cpwlEvidence(res *cpwl.Result, rep *cpwl.Report, in, out []string) (*Eviden
 		}
 		ev := &Evidence{Verdict: Proved}
 		ev.cert.add(rep)
-		ev.Summary = fmt.Sprintf("on the whole domain: %d linear regions, %d cells compared exactly (exact LP); %s", res.Regions, res.Cells, ev.cert.note())
+		ev.Summary = fmt.Sprintf("on the whole domain: %s, %s compared exactly (exact LP); %s", plural.Of(res.Regions, "linear region"), plural.Of(res.Cells, "cell"), ev.cert.note())
 		for _, c := range res.Explained {
 			ev.Explain = append(ev.Explain, fmt.Sprintf("cell: activation pattern %v, reference piece %d, dimension %d, interior point %s", c.Pattern, c.Piece+1, c.Dim, point(in, c.Point)))
 		}
@@ -267,14 +268,6 @@ func proveAt(epsilons []string, build func(eps *big.Rat) *stream.FF, pieces func
 
 func joinComma(xs []string) string { return strings.Join(xs, ", ") }
 
-// ffPlural is "1 region", "3 regions".
-func ffPlural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
-
 // ffnCase is one decision of the procedure: the block f against the
 // reference pieces, or against the block g when pieces is nil, on domain.
 type ffnCase struct {
@@ -326,13 +319,13 @@ func ffProveCases(cases []ffnCase) (*Evidence, error) {
 		}
 		cells += res.Cells
 		cert.addAll(ev.cert)
-		parts = append(parts, fmt.Sprintf("%s (%s)", c.label, ffPlural(res.Regions, "region")))
+		parts = append(parts, fmt.Sprintf("%s (%s)", c.label, plural.Of(res.Regions, "region")))
 		for _, e := range ev.Explain {
 			explain = append(explain, c.label+": "+e)
 		}
 	}
-	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("on the whole domain of every case: %s; %d cells compared exactly (exact LP); %s",
-		joinComma(parts), cells, cert.note()), Explain: explain, cert: cert}, nil
+	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("on the whole domain of every case: %s; %s compared exactly (exact LP); %s",
+		joinComma(parts), plural.Of(cells, "cell"), cert.note()), Explain: explain, cert: cert}, nil
 }
 
 // ffExpectDiffer turns a refutation into the proof of a negative claim ("the

@@ -8,6 +8,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/exact"
 	"github.com/transformer-cookbook/verify/exact/cpwl"
+	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes/blocks"
@@ -190,7 +191,7 @@ func lnxCheckHomogeneous(fs []lnxNamedFFN) (*Evidence, error) {
 		}
 		total += n
 		cert.add(rep)
-		ev.Explain = append(ev.Explain, fmt.Sprintf("%s: %d linear regions on ℝ^%d, every affine map with offset 0", nf.name, n, nf.f.In()))
+		ev.Explain = append(ev.Explain, fmt.Sprintf("%s: %s on ℝ^%d, every affine map with offset 0", nf.name, plural.Of(n, "linear region"), nf.f.In()))
 	}
 	ev.Summary = fmt.Sprintf("%d FFNs (the cookbook's bias-free blocks, ReLU, and 4 seeded random bias-free FFNs) on all of ℝ^d: %d linear regions, every one linear (offset 0, exact), so f(cx) = c f(x) for all c ≥ 0; %s", len(fs), total, cert.regionsNote())
 	return ev, nil
@@ -275,7 +276,7 @@ func lnxCheckLipschitz() (*Evidence, error) {
 		}
 		parts = append(parts, fmt.Sprintf("%s %s", c.f.name, l.RatString()))
 		cert.add(rep)
-		ev.Explain = append(ev.Explain, fmt.Sprintf("%s: %d linear regions, max ‖A_r‖_∞ = %s (%s)", c.f.name, n, l.RatString(), c.why))
+		ev.Explain = append(ev.Explain, fmt.Sprintf("%s: %s, max ‖A_r‖_∞ = %s (%s)", c.f.name, plural.Of(n, "linear region"), l.RatString(), c.why))
 	}
 	ev.Summary = fmt.Sprintf("%d blocks on ℝ^d, ∞-norm Lipschitz constants from their linear regions (exact), each as worked out by hand: %s; %s", len(parts), strings.Join(parts, ", "), cert.regionsNote())
 	return ev, nil

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/transformer-cookbook/verify/check"
+	"github.com/transformer-cookbook/verify/internal/plural"
 )
 
 // A literal recipe (NAME-literal) is a construction exactly as printed,
@@ -57,7 +58,7 @@ func literalCheck(s sweep) (*literalRun, *check.Report, error) {
 		run.Lengths = append(run.Lengths, literalLength{N: lr.N, Wrong: lr.Cases - lr.Passed, Total: lr.Cases})
 	}
 	if len(run.Lengths) != s.maxN {
-		return nil, nil, fmt.Errorf("%s: %d lengths checked, want 1 … %d", s.describe(), len(run.Lengths), s.maxN)
+		return nil, nil, fmt.Errorf("%s: %s checked, want 1 … %d", s.describe(), plural.Of(len(run.Lengths), "length"), s.maxN)
 	}
 	if f := rep.FirstFailure; f != nil {
 		run.Smallest, run.Position, run.Reason = f.Input, f.Position, f.Reason

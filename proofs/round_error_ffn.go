@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/transformer-cookbook/verify/exact"
+	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/recipes/stream"
 )
@@ -104,7 +105,7 @@ func rdCheckFFNLipschitz(ffs []*stream.FF, seed uint64, kScale *big.Rat) (*Evide
 		K := new(big.Rat).Mul(rdLinf1(g.W2), rdLinf1(g.W1))
 		K.Mul(K, kScale)
 		if L.Cmp(K) > 0 {
-			return &Evidence{Verdict: Refuted, Summary: fmt.Sprintf("FFN %d (ℝ^%d → ℝ^%d, %d units): the Lipschitz constant %s exceeds K = ‖W2‖‖W1‖ = %s", n+1, d, g.Out(), g.Hidden(), L.RatString(), K.RatString())}, nil
+			return &Evidence{Verdict: Refuted, Summary: fmt.Sprintf("FFN %d (ℝ^%d → ℝ^%d, %s): the Lipschitz constant %s exceeds K = ‖W2‖‖W1‖ = %s", n+1, d, g.Out(), plural.Of(g.Hidden(), "unit"), L.RatString(), K.RatString())}, nil
 		}
 		if L.Cmp(K) == 0 {
 			attained++

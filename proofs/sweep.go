@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/transformer-cookbook/verify/check"
+	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
@@ -79,7 +80,7 @@ func (s sweep) run() (*check.Report, *recipes.Recipe, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	rep.Precision += fmt.Sprintf(", re-checked at %s (the same verdict; the two enclosures of each of %d outputs intersect)", rep2.Precision, outputs)
+	rep.Precision += fmt.Sprintf(", re-checked at %s (the same verdict; the two enclosures of each of %s intersect)", rep2.Precision, plural.Of(outputs, "output"))
 	return rep, r, nil
 }
 

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+
+	"github.com/transformer-cookbook/verify/internal/plural"
 )
 
 // Result is a claim with what its checker found (Err when it could not
@@ -92,9 +94,9 @@ func Tally(results []Result) string {
 			parts = append(parts, fmt.Sprintf("%d %s", count[v], v))
 		}
 	}
-	s := fmt.Sprintf("%d claims: %s", len(results), strings.Join(parts, ", "))
+	s := plural.Of(len(results), "claim") + ": " + strings.Join(parts, ", ")
 	if changed > 0 {
-		s += fmt.Sprintf("; %d differ from the recorded verdict", changed)
+		s += fmt.Sprintf("; %d %s from the recorded verdict", changed, plural.Form(changed, "differs", "differ"))
 	}
 	return s
 }

@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -93,8 +97,9 @@ func TestBenchQuick(t *testing.T) {
 		if v, err := strconv.ParseFloat(strings.TrimSuffix(row[col["ratio"]], "×"), 64); err != nil || v <= 0 {
 			t.Errorf("%s: ratio %q", cases[k], row[col["ratio"]])
 		}
-		if m := row[col["met"]]; m != "yes" && m != "NO" {
-			t.Errorf("%s: met %q", cases[k], m)
+		// --quick judges no target.
+		if m := row[col["met"]]; m != "—" {
+			t.Errorf("%s: met %q, want —", cases[k], m)
 		}
 		if rss := row[col["peak RSS"]]; rss != "n/a" {
 			if v, err := strconv.ParseFloat(strings.TrimSuffix(rss, "MiB"), 64); err != nil || v <= 0 {
@@ -131,7 +136,7 @@ func TestBenchJSON(t *testing.T) {
 		t.Fatalf("got %+v", doc)
 	}
 	r := doc.Results[0]
-	if r.Error != "" || r.Figure <= 0 || r.Baseline == nil || r.Ratio == nil || r.Met == nil || r.Target != "≤ 30 s" {
+	if r.Error != "" || r.Figure <= 0 || r.Baseline == nil || r.Ratio == nil || r.Met != nil || r.Target != "≤ 30 s" {
 		t.Errorf("result %+v", r)
 	}
 }
@@ -166,5 +171,56 @@ func TestBenchBadInput(t *testing.T) {
 		if status != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%q: status %d, stdout %q, stderr %q; want 2, nothing, one line with %q", tc.args, status, stdout, stderr, tc.want)
 		}
+	}
+}
+
+// execVerifyEnv runs the built binary with args and extra environment.
+func execVerifyEnv(t *testing.T, env []string, args ...string) (stdout, stderr string, status int) {
+	t.Helper()
+	cmd := exec.Command(verifyBin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit):
+		status = exit.ExitCode()
+	default:
+		t.Fatalf("running verify %q: %v", args, err)
+	}
+	return out.String(), errb.String(), status
+}
+
+// TestBenchTargetExit: a target not met is a finding (exit status 1,
+// named on stdout), in the table and in JSON; a case that only reports
+// passes; --quick judges no target. The unmeetable target comes from the
+// test hook, so that the verdict does not hang on the machine's speed.
+func TestBenchTargetExit(t *testing.T) {
+	const one = "^op-fp64-add$" // a "report" case, about 1 s to measure
+	unmeetable := []string{unmeetableEnv + "=op-fp64-add"}
+
+	stdout, stderr, status := execVerifyEnv(t, unmeetable, "bench", "--case", one)
+	if status != 1 || !strings.HasSuffix(stdout, "\n\n1 target not met: op-fp64-add\n") {
+		t.Errorf("unmeetable: status %d, stderr %q, stdout:\n%s", status, stderr, stdout)
+	} else if f := strings.Fields(findRow(stdout, "op-fp64-add")); !strings.Contains(strings.Join(f, " "), "unmeetable NO") {
+		t.Errorf("unmeetable: row %q", f)
+	}
+
+	stdout, stderr, status = execVerifyEnv(t, unmeetable, "bench", "--json", "--case", one)
+	var doc struct{ Results []struct{ Met *bool } }
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil || status != 1 || len(doc.Results) != 1 || doc.Results[0].Met == nil || *doc.Results[0].Met {
+		t.Errorf("unmeetable --json: status %d, %v, stderr %q, stdout:\n%s", status, err, stderr, stdout)
+	}
+
+	stdout, stderr, status = execVerifyEnv(t, unmeetable, "bench", "--quick", "--case", one)
+	if status != 0 || !strings.Contains(stdout, "no target is judged") || strings.Contains(stdout, "not met") {
+		t.Errorf("--quick: status %d, stderr %q, stdout:\n%s", status, stderr, stdout)
+	}
+
+	stdout, stderr, status = execVerify(t, "bench", "--case", one)
+	if status != 0 || strings.Contains(stdout, "not met") {
+		t.Errorf("report only: status %d, stderr %q, stdout:\n%s", status, stderr, stdout)
 	}
 }

@@ -92,7 +92,7 @@ func TestBinaryBadInput(t *testing.T) {
 		{[]string{"run", "--recipe", "min", "--input", "1, 2, 3"}, "3 values, want 2"},
 		{[]string{"run", "--recipe", "min", "--input", "1, x"}, "position 1, y"},
 		{[]string{"run", "--recipe", "gtzero", "--input", "1/8"}, "gray region"},
-		{[]string{"list", "extra"}, "list takes no arguments"},
+		{[]string{"list", "extra"}, `unknown recipe "extra"`},
 		{[]string{"run", "--recipe", "lookup"}, "run needs --input"},
 		{[]string{"run", "--recipe", "lookup", "--input", "2:1 x"}, `"x" is not q:v`},
 		// Query 3 points past the end of a length-2 input.
@@ -307,14 +307,15 @@ func TestBinaryRunTrace(t *testing.T) {
 	}
 }
 
-// TestBinaryList: list names the recipe with its section and weightings.
+// TestBinaryList: list names the recipe with its section (clipped to
+// fit the line) and weightings.
 func TestBinaryList(t *testing.T) {
 	stdout, stderr, status := execVerify(t, "list")
 	if status != 0 || stderr != "" {
 		t.Fatalf("exit status %d, stderr %q", status, stderr)
 	}
 	row := findRow(stdout, "lookup")
-	for _, want := range []string{"§Quadratic Maximization", "AHAT", "SMAT"} {
+	for _, want := range []string{"§Quadratic Maximiza", "AHAT, UHAT, SMAT", "index lookup by quadratic"} {
 		if !strings.Contains(row, want) {
 			t.Errorf("list row %q lacks %q", row, want)
 		}

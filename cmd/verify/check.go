@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/transformer-cookbook/verify/check"
+	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
@@ -365,7 +366,7 @@ func evidenceText(rep *check.Report) string {
 	case rep.LimitLevel == check.Exhaustive:
 		return "every input of each of them run"
 	case len(sampled) > 0:
-		s := fmt.Sprintf("sampled at n = %s (up to %d inputs each, seed %d)", shortList(sampled), cases, rep.Seed)
+		s := fmt.Sprintf("sampled at n = %s (up to %s each, seed %d)", shortList(sampled), plural.Of(cases, "input"), rep.Seed)
 		if why != "" {
 			s += "; not certified: " + why
 		}

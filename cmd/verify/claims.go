@@ -2,9 +2,7 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
-	"text/tabwriter"
 
 	"github.com/transformer-cookbook/verify/proofs"
 )
@@ -33,9 +31,10 @@ type tightnessJSON struct {
 	How     string `json:"how"`
 }
 
-// cmdClaims checks the claims of the registry and prints their verdicts:
-// a table, JSON, the Markdown table of docs/claims.md, the README's errata
-// table of the refuted claims, or one claim explained. It
+// cmdClaims checks the claims of the registry (or the one --id names)
+// and prints their verdicts: a table, each claim explained in full, JSON,
+// the Markdown table of docs/claims.md or the README's errata table of
+// the refuted claims. It
 // exits 1 when a verdict differs from the recorded one.
 func cmdClaims(args []string, stdout, stderr io.Writer) error {
 	a, err := parseArgs("claims", args)
@@ -52,8 +51,6 @@ func cmdClaims(args []string, stdout, stderr io.Writer) error {
 			return badInput("%v", err)
 		}
 		claims = []*proofs.Claim{c}
-	} else if a.flags["explain"] == "true" {
-		return badInput("--explain needs --id ID")
 	}
 	bar := newProgress(stderr, a)
 	results := proofs.CheckAllProgress(claims, func(done int) {
@@ -91,29 +88,13 @@ func cmdClaims(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	case a.flags["explain"] == "true":
-		r := results[0]
-		c := r.Claim
-		fmt.Fprintf(stdout, "%s (§%s)\n  statement  %s\n  domain     %s\n  verdict    %s (recorded %s)\n  evidence   %s\n",
-			c.ID, c.Section, c.Statement, c.Domain, r.Verdict(), c.Recorded, r.Summary())
-		if r.Evidence != nil {
-			for _, line := range r.Evidence.Explain {
-				fmt.Fprintf(stdout, "    %s\n", line)
-			}
-		}
-	default:
-		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "claim\tsection\tverdict\tevidence")
-		for _, r := range results {
-			v := r.Verdict()
-			if r.Changed() {
-				v += " (recorded " + string(r.Claim.Recorded) + ")"
-			}
-			fmt.Fprintf(tw, "%s\t§%s\t%s\t%s\n", r.Claim.ID, r.Claim.Section, v, r.Summary())
-		}
-		if err := tw.Flush(); err != nil {
+		if err := writeClaimsExplained(stdout, results); err != nil {
 			return err
 		}
-		fmt.Fprintln(stdout, proofs.Tally(results))
+	default:
+		if err := writeClaimsTable(stdout, results); err != nil {
+			return err
+		}
 	}
 	for _, r := range results {
 		if r.Changed() {

@@ -17,7 +17,7 @@ func TestClaimsOne(t *testing.T) {
 	if f := field(t, out, "ln.hash.literal"); !strings.Contains(strings.Join(f, " "), "REFUTED") {
 		t.Errorf("row %q does not say REFUTED", f)
 	}
-	if !strings.Contains(out, "1 claims: 1 REFUTED") {
+	if !strings.Contains(out, "\n1 claim: 1 REFUTED\n") {
 		t.Errorf("no tally line in:\n%s", out)
 	}
 
@@ -42,7 +42,7 @@ func TestClaimsBadInput(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"claims", "--id", "no.such.claim"}, "no.such.claim"},
-		{[]string{"claims", "--explain"}, "needs --id"},
+		{[]string{"claims", "--explain", "extra"}, "unexpected argument"},
 		{[]string{"claims", "extra"}, "unexpected argument"},
 		{[]string{"claims", "--bogus"}, "unknown flag"},
 	}

@@ -9,10 +9,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/transformer-cookbook/verify/internal/atomicfile"
-
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/frontier"
+	"github.com/transformer-cookbook/verify/internal/atomicfile"
+	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
@@ -242,7 +242,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 			return badInput("%s: not a frontier report: %v", path, err)
 		}
 		if len(docs) > 0 && len(d.Reports) != len(docs[0].Reports) {
-			return badInput("%s has %d reports, %s has %d", path, len(d.Reports), a.positional[0], len(docs[0].Reports))
+			return badInput("%s has %s, %s has %d", path, plural.Of(len(d.Reports), "report"), a.positional[0], len(docs[0].Reports))
 		}
 		docs = append(docs, d)
 	}

@@ -102,7 +102,7 @@ func TestFrontierBadInput(t *testing.T) {
 		{[]string{"merge"}, "needs the JSON files"},
 		{[]string{"merge", filepath.Join(dir, "missing.json")}, "missing.json"},
 		{[]string{"merge", notJSON}, "not a frontier report"},
-		{[]string{"merge", shard}, "1 reports for 2 shards"},
+		{[]string{"merge", shard}, "1 report for 2 shards"},
 		{[]string{"merge", shard, shard}, "appears twice"},
 	}
 	for _, tc := range tests {

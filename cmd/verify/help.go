@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/transformer-cookbook/verify/internal/suggest"
 )
@@ -83,12 +84,14 @@ var commands = []commandDoc{
 		examples: []string{`verify run --recipe lookup --input "2:1 3:0 1:1" --trace`, `verify run --recipe tiebreak --input "2:0.25 1:-5" --precision fp16`},
 	},
 	{
-		name:     "list",
-		usage:    []string{"verify list [NAME] [flags]"},
-		summary:  "every recipe with its section of the paper; one recipe in detail",
-		about:    "Without NAME, a table of every recipe: its section, weightings, exactness, width and domain. --params adds each recipe's parameters.",
-		flags:    []flagDoc{{name: "params", help: "add each recipe's parameters and their defaults"}, {name: "markdown", help: "print the Markdown table of the recipes page"}},
-		examples: []string{"verify list", "verify list --params"},
+		name:    "list",
+		usage:   []string{"verify list [NAME] [flags]"},
+		summary: "every recipe with its section of the paper; one recipe in detail",
+		about: "Without NAME, a line per recipe: its section, weightings and what it computes. With NAME, the recipe in full: " +
+			"section, domain, weightings, exactness, width, lengths, parameters and the claims of the registry about it.",
+		flags: []flagDoc{{name: "params", help: "add each recipe's parameters and their defaults"}, flagJSON,
+			{name: "markdown", help: "print the Markdown table of the recipes page"}},
+		examples: []string{"verify list", "verify list lookup", "verify list --params"},
 	},
 	{
 		name:    "claims",
@@ -96,7 +99,7 @@ var commands = []commandDoc{
 		summary: "check every claim of the paper: PROVED, HOLDS, REFUTED or OUT OF SCOPE, with the evidence",
 		about: "Runs every claim's checker and prints its verdict and evidence, with a tally. Exit 1 when a verdict differs from the one recorded " +
 			"in the registry.",
-		flags: []flagDoc{{name: "id", arg: "ID", help: "check one claim"}, {name: "explain", help: "with --id: the statement, domain and the evidence in full"},
+		flags: []flagDoc{{name: "id", arg: "ID", help: "check one claim"}, {name: "explain", help: "every claim (or the one of --id) in full: statement, domain, evidence"},
 			flagJSON, {name: "markdown", help: "print the table of the claims page"}, {name: "errata", help: "print the table of refuted claims"},
 			flagQuiet, flagProgress},
 		examples: []string{"verify claims", "verify claims --id lemma.edelman --explain"},
@@ -142,7 +145,8 @@ var commands = []commandDoc{
 		name:    "bench",
 		usage:   []string{"verify bench [flags]"},
 		summary: "the engine's performance figures beside bare-arithmetic baselines",
-		about:   "Runs each performance case in a process of its own and prints its figure, the bare baseline, the ratio, the target, allocations and peak memory.",
+		about: "Runs each performance case in a process of its own and prints its figure, the bare baseline, the ratio, the target, " +
+			"allocations and peak memory. A target not met is a finding (exit 1); --quick judges none.",
 		flags: []flagDoc{{name: "case", arg: "REGEX", help: "only the cases matching REGEX"}, {name: "quick", help: "small sizes: a smoke test, not a measurement"},
 			{name: "list", help: "list the cases"}, flagJSON, flagQuiet, flagProgress, {name: "child", arg: "CASE", hidden: true}},
 		examples: []string{"verify bench --case lookup", "verify bench --quick"},
@@ -222,11 +226,11 @@ func writeOverview(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("verify: exact verification of Transformer Cookbook constructions\n\nUsage:\n  verify --recipe NAME [--precision P] [flags]   the main job ('verify help check')\n  verify COMMAND [flags]\n\nCommands:\n")
 	for _, c := range commands {
-		b.WriteString(hang(fmt.Sprintf("  %-10s", c.name), c.summary, 100))
+		b.WriteString(hang(fmt.Sprintf("  %-10s", c.name), c.summary, lineWidth))
 	}
 	b.WriteString("\n'verify help COMMAND' (or 'verify COMMAND --help') prints a command's flags with their defaults and examples.\n\n")
 	b.WriteString("Exit status: 0 every check passed, 1 a check failed (a finding, reported on stdout),\n2 bad usage or input (one line on stderr), 130 interrupted (Ctrl-C).\n")
-	_, err := io.WriteString(w, wrap(b.String(), 100))
+	_, err := io.WriteString(w, wrapLines(b.String(), lineWidth))
 	return err
 }
 
@@ -260,7 +264,7 @@ func writeCommandHelp(w io.Writer, c *commandDoc) error {
 			}
 			syn := flagSynopsis(f)
 			pad := strings.Repeat(" ", width-len([]rune(syn)))
-			b.WriteString(hang("  "+syn+pad+"  ", text, 100))
+			b.WriteString(hang("  "+syn+pad+"  ", text, lineWidth))
 		}
 	}
 	if len(c.examples) > 0 {
@@ -269,7 +273,7 @@ func writeCommandHelp(w io.Writer, c *commandDoc) error {
 			fmt.Fprintf(&b, "  %s\n", e)
 		}
 	}
-	_, err := io.WriteString(w, wrap(b.String(), 100))
+	_, err := io.WriteString(w, wrapLines(b.String(), lineWidth))
 	return err
 }
 
@@ -281,38 +285,23 @@ func flagSynopsis(f flagDoc) string {
 }
 
 // hang writes text after head, wrapped at width columns with the
-// continuation lines indented under the text's start.
+// continuation lines indented under the text's start (under head's
+// indentation plus 8 when head is wider than half the line).
 func hang(head, text string, width int) string {
-	indent := len([]rune(head))
+	indent := utf8.RuneCountInString(head)
 	if indent > width/2 {
 		return head + "\n" + hang(strings.Repeat(" ", 8), text, width)
 	}
-	var b strings.Builder
-	b.WriteString(head)
-	col := indent
-	for i, word := range strings.Fields(text) {
-		n := len([]rune(word))
-		if i > 0 && col+1+n > width {
-			b.WriteString("\n" + strings.Repeat(" ", indent))
-			col = indent
-		} else if i > 0 {
-			b.WriteString(" ")
-			col++
-		}
-		b.WriteString(word)
-		col += n
-	}
-	b.WriteString("\n")
-	return b.String()
+	return strings.Join(wrap(head, strings.Repeat(" ", indent), text, width), "\n") + "\n"
 }
 
-// wrap breaks the lines of s longer than width at spaces, indenting the
-// continuation as the line was indented.
-func wrap(s string, width int) string {
+// wrapLines breaks the lines of s longer than width at spaces, indenting
+// the continuation as the line was indented.
+func wrapLines(s string, width int) string {
 	var b strings.Builder
 	for _, line := range strings.SplitAfter(s, "\n") {
 		body := strings.TrimSuffix(line, "\n")
-		if len([]rune(body)) <= width {
+		if utf8.RuneCountInString(body) <= width {
 			b.WriteString(line)
 			continue
 		}

@@ -12,9 +12,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/transformer-cookbook/verify/internal/atomicfile"
-
 	"github.com/transformer-cookbook/verify/check"
+	"github.com/transformer-cookbook/verify/internal/atomicfile"
+	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
@@ -116,7 +116,7 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 		}
 		return badInput("%v", err)
 	}
-	fmt.Fprintf(stdout, "wrote %s: %s (§%s) for n ≤ %d, width %d, %d layers", path, m.Name, r.Section, n, m.D, len(m.Layers))
+	fmt.Fprintf(stdout, "wrote %s: %s (§%s) for n ≤ %d, width %d, %s", path, m.Name, r.Section, n, m.D, plural.Of(len(m.Layers), "layer"))
 	if dtype != "" {
 		fmt.Fprintf(stdout, ", %s", dtype)
 	}

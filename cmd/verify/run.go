@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/transformer-cookbook/verify/check"
+	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
@@ -455,7 +456,7 @@ func (rep *runReport) print(stdout io.Writer) error {
 		return err
 	}
 	if wrong := rep.wrong(); wrong > 0 {
-		fmt.Fprintf(stdout, "%d of %d positions wrong\n", wrong, len(rep.res.Outputs))
+		fmt.Fprintf(stdout, "%d of %s wrong\n", wrong, plural.Of(len(rep.res.Outputs), "position"))
 	}
 	return nil
 }
