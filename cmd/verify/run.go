@@ -274,17 +274,40 @@ type runReport struct {
 func runOne(a parsedArgs, r *recipes.Recipe, p numeric.Precision, precisionGiven bool, w model.Weighting, params map[string]string,
 	cache *runCache, text string) (*runReport, error) {
 	var err error
-	// The alphabet of some recipes depends on N; a first model with N at
-	// least the number of symbols tokenizes the input.
-	guess := max(len(strings.Fields(text)), len([]rune(text)), 1)
 	maxN := 0
 	if v, ok := a.flags["max-n"]; ok {
 		if maxN, err = strconv.Atoi(v); err != nil || maxN < 1 || maxN > 1<<24 {
 			return nil, badInput("--max-n must be an integer from 1 to %d, got %q", 1<<24, v)
 		}
-		guess = max(guess, maxN)
 	}
-	con, err := cache.construct(guess)
+	// The model is built once, for the input's positions (or --max-n):
+	// a construction built for the smallest N counts them, since the
+	// count does not depend on N (a lookup's alphabet does).
+	probe, err := cache.construct(max(1, r.MinN, maxN))
+	if err != nil {
+		return nil, badInput("%v", err)
+	}
+	n, err := probe.InputLength(text)
+	if err != nil {
+		return nil, badInput("%v", err)
+	}
+	if n < r.MinN {
+		return nil, badInput("%s needs inputs of length at least %d", r.Name, r.MinN)
+	}
+	// --outside-domain runs an input the recipe does not claim anything
+	// about (a comparison's gray region, a lookup's query past the end,
+	// more positions than N), and says so instead of refusing it.
+	outside := a.flags["outside-domain"] == "true"
+	var outsideWhy string
+	if maxN == 0 {
+		maxN = n
+	} else if n > maxN {
+		if !outside {
+			return nil, badInput("the input has %d positions, more than --max-n = %d (--outside-domain runs it anyway)", n, maxN)
+		}
+		outsideWhy = fmt.Sprintf("%d positions, more than N = %d", n, maxN)
+	}
+	con, err := cache.construct(maxN)
 	if err != nil {
 		return nil, badInput("%v", err)
 	}
@@ -292,47 +315,20 @@ func runOne(a parsedArgs, r *recipes.Recipe, p numeric.Precision, precisionGiven
 	if err != nil {
 		return nil, badInput("%v", err)
 	}
-	// --outside-domain runs an input the recipe does not claim anything
-	// about (a comparison's gray region, a lookup's query past the end,
-	// more positions than N), and says so instead of refusing it.
-	outside := a.flags["outside-domain"] == "true"
-	var outsideWhy string
+	if c.Len() != n {
+		return nil, fmt.Errorf("%s: the input counts %d positions but parses as %d", r.Name, n, c.Len())
+	}
 	if con.Valid != nil {
 		if err := con.Valid(c); err != nil {
 			if !outside {
 				return nil, badInput("input outside the domain of %s (%s): %v (--outside-domain runs it anyway)", r.Name, r.Domain, err)
 			}
-			outsideWhy = err.Error()
-		}
-	}
-	n := c.Len()
-	if n < r.MinN {
-		return nil, badInput("%s needs inputs of length at least %d", r.Name, r.MinN)
-	}
-	if maxN == 0 {
-		maxN = n
-	} else if n > maxN {
-		if !outside {
-			return nil, badInput("the input has %d positions, more than --max-n = %d (--outside-domain runs it anyway)", n, maxN)
-		}
-		if outsideWhy == "" {
-			outsideWhy = fmt.Sprintf("%d positions, more than N = %d", n, maxN)
-		}
-	}
-	if maxN != guess {
-		if con, err = cache.construct(maxN); err != nil {
-			return nil, badInput("%v", err)
-		}
-		if c, err = parseCase(con, text); err != nil {
-			return nil, badInput("%v", err)
+			if outsideWhy == "" {
+				outsideWhy = err.Error()
+			}
 		}
 	}
 	m := con.Model
-	if con.Valid != nil && !outside {
-		if err := con.Valid(c); err != nil {
-			return nil, badInput("input outside the domain of %s (%s): %v (--outside-domain runs it anyway)", r.Name, r.Domain, err)
-		}
-	}
 	var notes []string
 	if !precisionGiven {
 		var note string
