@@ -84,14 +84,13 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	results := bench.Run(cases, opts)
 	bar.clear()
 	if a.flags["json"] == "true" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
+		return writeJSON(stdout, struct {
+			Schema  string         `json:"schema"`
 			Machine bench.Machine  `json:"machine"`
 			Seed    int            `json:"seed"`
 			Quick   bool           `json:"quick,omitempty"`
 			Results []bench.Result `json:"results"`
-		}{machine, bench.Seed, size.Quick, results})
+		}{schemaID(kindBench), machine, bench.Seed, size.Quick, results})
 	}
 	mode := ""
 	if size.Quick {

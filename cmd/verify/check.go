@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -191,12 +190,11 @@ func cmdCheck(args []string, stdout io.Writer) error {
 	}
 	if asJSON {
 		doc := struct {
+			Schema  string          `json:"schema"`
 			Reports []*check.Report `json:"reports"`
 			Skipped []string        `json:"skipped,omitempty"`
-		}{reports, skipped}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(doc); err != nil {
+		}{schemaID(kindCheck), reports, skipped}
+		if err := writeJSON(stdout, doc); err != nil {
 			return err
 		}
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -76,9 +75,11 @@ func cmdClaims(args []string, stdout io.Writer) error {
 				}
 			}
 		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
+		doc := struct {
+			Schema string      `json:"schema"`
+			Claims []claimJSON `json:"claims"`
+		}{schemaID(kindClaims), out}
+		if err := writeJSON(stdout, doc); err != nil {
 			return err
 		}
 	case a.flags["markdown"] == "true":

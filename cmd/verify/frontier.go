@@ -25,8 +25,9 @@ var frontierFlags = []string{"recipe", "all", "model", "spec", "precision", "wei
 var mergeFlags = []string{"json", "out", "plot"}
 
 // frontierDoc is the JSON document of frontier and merge: one report per
-// recipe.
+// recipe. Merge reads it back from the shards' files.
 type frontierDoc struct {
+	Schema  string             `json:"schema"`
 	Reports []*frontier.Report `json:"reports"`
 }
 
@@ -161,7 +162,9 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 	stop := interruptible()
 	defer stop.release()
 	opts.Stop = stop.requested
-	bar := newProgress(stderr, a.flags["quiet"] == "true" || a.flags["json"] == "true" && a.flags["out"] == "")
+	// The bar is on stderr, and stays off while a document goes to stdout
+	// (to be read by a program, not watched).
+	bar := newProgress(stderr, a.flags["quiet"] == "true" || a.flags["json"] == "true" && a.flags["out"] == "" || a.flags["out"] == "-")
 
 	var doc frontierDoc
 	for _, r := range rs {
@@ -218,11 +221,11 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 			break
 		}
 	}
-	return writeFrontier(a, doc, stdout)
+	return writeFrontier(a, doc, stdout, stderr)
 }
 
 // cmdMerge combines the JSON results of the shards of a frontier sweep.
-func cmdMerge(args []string, stdout io.Writer) error {
+func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	a, err := parseArgs(args, mergeFlags...)
 	if err != nil {
 		return err
@@ -245,6 +248,9 @@ func cmdMerge(args []string, stdout io.Writer) error {
 		if err := dec.Decode(&d); err != nil {
 			return badInput("%s: not a frontier report: %v", path, err)
 		}
+		if err := readSchema(d.Schema, kindFrontier); err != nil {
+			return badInput("%s: %v", path, err)
+		}
 		if len(docs) > 0 && len(d.Reports) != len(docs[0].Reports) {
 			return badInput("%s has %d reports, %s has %d", path, len(d.Reports), a.positional[0], len(docs[0].Reports))
 		}
@@ -253,7 +259,7 @@ func cmdMerge(args []string, stdout io.Writer) error {
 	if _, ok := a.flags["plot"]; ok && len(docs[0].Reports) > 1 {
 		return badInput("--plot draws one recipe; these files hold %d", len(docs[0].Reports))
 	}
-	var out frontierDoc
+	out := frontierDoc{Schema: schemaID(kindFrontier)}
 	for k := range docs[0].Reports {
 		var shards []*frontier.Report
 		for _, d := range docs {
@@ -265,7 +271,7 @@ func cmdMerge(args []string, stdout io.Writer) error {
 		}
 		out.Reports = append(out.Reports, rep)
 	}
-	return writeFrontier(a, out, stdout)
+	return writeFrontier(a, out, stdout, stderr)
 }
 
 // checkOutputs refuses output files that cannot be written (a plot that
@@ -281,7 +287,7 @@ func checkOutputs(a parsedArgs, reports int) error {
 		}
 	}
 	for _, flag := range []string{"out", "plot"} {
-		if path, ok := a.flags[flag]; ok {
+		if path, ok := a.flags[flag]; ok && !(flag == "out" && path == "-") {
 			dir := filepath.Dir(path)
 			f, err := os.CreateTemp(dir, ".verify-probe-*")
 			if err != nil {
@@ -296,19 +302,26 @@ func checkOutputs(a parsedArgs, reports int) error {
 
 // writeFrontier prints the reports (text, or JSON with --json) and
 // writes --out and --plot, each atomically. An interrupted sweep prints
-// what it checked and writes no file.
-func writeFrontier(a parsedArgs, doc frontierDoc, stdout io.Writer) error {
+// what it checked and writes no file. --out - writes the JSON to stdout
+// and the text to stderr, so that stdout holds the document alone.
+func writeFrontier(a parsedArgs, doc frontierDoc, stdout, stderr io.Writer) error {
+	doc.Schema = schemaID(kindFrontier)
+	toStdout := a.flags["out"] == "-"
+	text := stdout
+	if toStdout {
+		text = stderr
+	}
 	interrupted := false
 	for _, rep := range doc.Reports {
 		interrupted = interrupted || rep.Interrupted
 	}
-	encode := func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(doc)
-	}
+	encode := func(w io.Writer) error { return writeJSON(w, doc) }
 	if !interrupted {
-		if path, ok := a.flags["out"]; ok {
+		if toStdout {
+			if err := encode(stdout); err != nil {
+				return err
+			}
+		} else if path, ok := a.flags["out"]; ok {
 			if err := atomicfile.Write(path, encode); err != nil {
 				return badInput("%v", err)
 			}
@@ -319,22 +332,25 @@ func writeFrontier(a parsedArgs, doc frontierDoc, stdout io.Writer) error {
 			}
 		}
 	}
-	if a.flags["json"] == "true" {
+	switch {
+	case a.flags["json"] == "true" && toStdout:
+		// The document is on stdout once already.
+	case a.flags["json"] == "true":
 		if err := encode(stdout); err != nil {
 			return err
 		}
-	} else {
+	default:
 		if len(doc.Reports) > 1 {
-			if err := frontier.WriteTable(stdout, doc.Reports); err != nil {
+			if err := frontier.WriteTable(text, doc.Reports); err != nil {
 				return err
 			}
-			fmt.Fprintln(stdout)
+			fmt.Fprintln(text)
 		}
 		for _, rep := range doc.Reports {
-			if err := frontier.WriteText(stdout, rep); err != nil {
+			if err := frontier.WriteText(text, rep); err != nil {
 				return err
 			}
-			fmt.Fprintln(stdout)
+			fmt.Fprintln(text)
 		}
 	}
 	if interrupted {

@@ -67,7 +67,7 @@ Usage:
       --max-n, --cases, --exhaustive, --seed, --param, --weighting, --lengths   as above
       --no-bisect       check only the geometric lengths (1 … 8, then growing by a quarter)
       --shard K/N       check the inputs whose index is K−1 modulo N; 'verify merge' combines (and bisects)
-      --json            print JSON;  --out FILE  write the JSON to FILE (atomically)
+      --json            print JSON;  --out FILE  write the JSON to FILE (atomically; - for stdout)
       --plot FILE       draw max |error| against n (.svg or .png);  --quiet  no progress bar
   verify frontier --model FILE --spec NAME [flags as above]
                                                  the frontier of a model from a file, against NAME's reference
@@ -81,10 +81,11 @@ Usage:
                                                  Edelman's lemma on one score vector: its gap, the certified
                                                  ‖hardmax(s) − softmax(s)‖₁, the bound 2n e^{−γ} and the sharp
                                                  form 2S/(1 + S); a tied maximum (no gap) is bad input
-  verify format [NAME]                           describe a number format (all without NAME)
-  verify round --precision NAME VALUE...         round each VALUE (1/3, 0.1, 1e-3, 0x1p-3)
+  verify format [NAME] [--json]                  describe a number format (all without NAME)
+  verify round --precision NAME VALUE... [--json]  round each VALUE (1/3, 0.1, 1e-3, 0x1p-3)
 
 Exit status: 0 every check passed, 1 a check failed (reported), 2 bad usage or input.
+Every JSON document opens with "schema": "verify/KIND/VERSION" (docs/commands.md).
 
 Precision names: exact, P (bigfloat with a P-bit significand), fp64, fp32,
 fp16, bf16, fp8-e4m3, fp8-e5m2, interval:P
@@ -146,7 +147,7 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 	case "frontier":
 		return cmdFrontier(args[1:], stdout, stderr)
 	case "merge":
-		return cmdMerge(args[1:], stdout)
+		return cmdMerge(args[1:], stdout, stderr)
 	case "export":
 		return cmdExport(args[1:], stdout)
 	case "bench":

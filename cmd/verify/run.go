@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math/big"
@@ -21,7 +20,8 @@ var runFlags = []string{"recipe", "model", "input", "inputs", "precision", "weig
 
 // cmdRun runs a recipe on one input (or on each line of --inputs) and
 // prints its outputs beside the intended ones, and the residual stream
-// with --trace; --json prints the same as one document.
+// with --trace; --json prints the same as one document (the trace as
+// each run's "trace").
 func cmdRun(args []string, stdout io.Writer) error {
 	a, err := parseArgs(args, runFlags...)
 	if err != nil {
@@ -29,9 +29,6 @@ func cmdRun(args []string, stdout io.Writer) error {
 	}
 	if len(a.positional) > 0 {
 		return badInput("unexpected argument %q (flags: --%s)", a.positional[0], strings.Join(runFlags, ", --"))
-	}
-	if a.flags["json"] == "true" && a.flags["trace"] == "true" {
-		return badInput("--trace prints a table; it does not go with --json")
 	}
 	if _, ok := a.flags["model"]; ok {
 		return runModelFile(a, stdout)
@@ -146,12 +143,11 @@ func printRuns(a parsedArgs, stdout io.Writer, doc runDocument, reps []*runRepor
 		wrong += rep.wrong()
 	}
 	if a.flags["json"] == "true" {
+		doc.Schema = schemaID(kindRun)
 		for _, rep := range reps {
 			doc.Runs = append(doc.Runs, rep.json())
 		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(doc); err != nil {
+		if err := writeJSON(stdout, doc); err != nil {
 			return err
 		}
 	} else {
@@ -461,6 +457,7 @@ func (rep *runReport) print(stdout io.Writer) error {
 // runDocument is what 'verify run --json' prints: a run per input, of a
 // recipe or of the model in a file.
 type runDocument struct {
+	Schema    string    `json:"schema"`
 	Recipe    string    `json:"recipe,omitempty"`
 	Model     string    `json:"model,omitempty"`
 	Section   string    `json:"section,omitempty"`
@@ -482,6 +479,38 @@ type runJSON struct {
 	Stream    [][]string    `json:"stream,omitempty"`
 	Positions []runPosition `json:"positions"`
 	Wrong     int           `json:"wrong"`
+	// Trace is the residual stream after every sublayer (--trace).
+	Trace []traceState `json:"trace,omitempty"`
+}
+
+// traceState is the residual stream at one point of the model (the
+// embedding, each attention and feed-forward sublayer with its residual
+// and norm, the final norm), a row per named component with a number
+// per position: the table 'verify run --trace' prints.
+type traceState struct {
+	Sublayer   string           `json:"sublayer"`
+	Components []traceComponent `json:"components"`
+}
+
+type traceComponent struct {
+	Name   string       `json:"name"`
+	Values []numberJSON `json:"values"`
+}
+
+func traceJSON(t *model.Trace) []traceState {
+	var out []traceState
+	for _, s := range t.States {
+		st := traceState{Sublayer: s.Label, Components: make([]traceComponent, len(t.Components))}
+		for c, name := range t.Components {
+			row := traceComponent{Name: name, Values: make([]numberJSON, len(s.Vectors))}
+			for i := range s.Vectors {
+				row.Values[i] = numberOf(s.Vectors[i][c])
+			}
+			st.Components[c] = row
+		}
+		out = append(out, st)
+	}
+	return out
 }
 
 // runPosition is one position's output. Each value has its exact value
@@ -499,12 +528,7 @@ type runPosition struct {
 
 type runValue struct {
 	Label string `json:"label"`
-	Text  string `json:"text"`
-	// Exact is the value as a fraction; Lo and Hi bound an enclosure
-	// wider than a point (interval precisions).
-	Exact string `json:"exact,omitempty"`
-	Lo    string `json:"lo,omitempty"`
-	Hi    string `json:"hi,omitempty"`
+	numberJSON
 }
 
 type runWant struct {
@@ -533,13 +557,7 @@ func (rep *runReport) json() runJSON {
 	for i, got := range rep.res.Outputs {
 		pos := runPosition{Position: i + 1, Token: rep.symbols[i], Symbol: got.Symbol, Values: []runValue{}, Verdict: verdicts[i] + notes[i]}
 		for k, v := range got.Values {
-			rv := runValue{Label: labelOf(m, k), Text: v.Text}
-			if x, ok := v.Rat(); ok {
-				rv.Exact = x.RatString()
-			} else if v.Finite() {
-				rv.Lo, rv.Hi = v.Lo.RatString(), v.Hi.RatString()
-			}
-			pos.Values = append(pos.Values, rv)
+			pos.Values = append(pos.Values, runValue{Label: labelOf(m, k), numberJSON: numberOf(v)})
 		}
 		if rep.want != nil {
 			w := rep.want[i]
@@ -553,6 +571,9 @@ func (rep *runReport) json() runJSON {
 			pos.Expected = rw
 		}
 		out.Positions = append(out.Positions, pos)
+	}
+	if rep.res.Trace != nil {
+		out.Trace = traceJSON(rep.res.Trace)
 	}
 	return out
 }
