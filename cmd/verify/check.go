@@ -80,8 +80,10 @@ func cmdCheck(args []string, stdout io.Writer) error {
 		}
 	}
 	opts := check.Options{Precision: p, Params: params, Cases: 8, Exhaustive: 256, Seed: 1, MaxN: defaultMaxN(r, p), Model: user}
+	// Every report of a model from a file names the file.
+	var fileNote []string
 	if user != nil {
-		opts.Notes = append(opts.Notes, "model from "+a.flags["model"])
+		fileNote = []string{"model from " + modelName(a.flags["model"])}
 	}
 	if user != nil && fileN > 0 {
 		// Position encodings in a file are a table up to the length it
@@ -140,12 +142,12 @@ func cmdCheck(args []string, stdout io.Writer) error {
 	failed := false
 	for _, w := range weightings {
 		opts.Weighting = w
-		opts.Notes = nil
+		opts.Notes = fileNote
 		if !asJSON {
 			opts.Progress = lengthPrinter(stdout)
 		}
 		if dtypeNote != "" {
-			opts.Notes = []string{dtypeNote}
+			opts.Notes = append(fileNote, dtypeNote)
 		} else if !precisionGiven {
 			// The default may differ by weighting: softmax's 1/τ has no
 			// exact value. A model from a file has its own.
@@ -158,7 +160,7 @@ func cmdCheck(args []string, stdout io.Writer) error {
 				return badInput("%v", err)
 			}
 			if note != "" {
-				opts.Notes = []string{note}
+				opts.Notes = append(fileNote, note)
 			}
 		}
 		rep, err := check.Run(r, opts)

@@ -192,7 +192,7 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		if user != nil {
-			o.Model, o.ModelFile = user, a.flags["model"]
+			o.Model, o.ModelFile = user, modelName(a.flags["model"])
 			// The reference is built for the model's weighting where the
 			// paper gives one, as check --model does.
 			if mw := modelWeighting(user, o.Weighting); r.Supports(mw) {

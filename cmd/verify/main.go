@@ -43,11 +43,12 @@ Usage:
       --json            print the report as one JSON document
       --force           run even when the memory estimate exceeds what the machine has
   verify check --model FILE --spec NAME [flags as above]
-                                                 check a model from a file (.json or .safetensors) against
+                                                 check a model from a file (.json or .safetensors; - reads stdin) against
                                                  a recipe's reference: same report and exit status
   verify export --recipe NAME --out FILE [--n N] [--param K=V] [--weighting W] [--dtype F32|F64]
                                                  write a recipe's model for lengths ≤ N: FILE.json keeps
-                                                 every weight exact; FILE.safetensors rounds to F32/F64
+                                                 every weight exact; FILE.safetensors rounds to F32/F64;
+                                                 --out - writes to stdout (--format json|safetensors)
   verify list [--params]                         every recipe, with its section in the paper
                                                  (--params: and each recipe's parameters)
   verify run --recipe NAME --input STRING [--precision P] [--weighting W] [--max-n N]
@@ -149,7 +150,7 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 	case "merge":
 		return cmdMerge(args[1:], stdout, stderr)
 	case "export":
-		return cmdExport(args[1:], stdout)
+		return cmdExport(args[1:], stdout, stderr)
 	case "bench":
 		return cmdBench(args[1:], stdout, stderr)
 	case "edelman":

@@ -84,11 +84,14 @@ func runModelFile(a parsedArgs, stdout io.Writer) error {
 			return badInput("--%s does not apply with --model: the file holds the whole model", f)
 		}
 	}
-	path := a.flags["model"]
-	m, fileN, dtypes, err := readModelFile(path)
+	if a.flags["model"] == "-" && a.flags["inputs"] == "-" {
+		return badInput("--model - and --inputs - both read standard input: give one of them a file")
+	}
+	m, fileN, dtypes, err := readModelFile(a.flags["model"])
 	if err != nil {
 		return err
 	}
+	path := modelName(a.flags["model"])
 	// As in check: a safetensors file runs at its dtype's precision unless
 	// told otherwise; a JSON file, whose weights are exact, in exact
 	// arithmetic.

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,6 +29,68 @@ func execVerifyIn(t *testing.T, stdin []byte, args ...string) (stdout, stderr st
 		t.Fatalf("running verify %q: %v", args, err)
 	}
 	return out.String(), errb.String(), status
+}
+
+// TestBinaryStreams: --out - writes the model to stdout and nothing else
+// (the summary goes to stderr), and --model - reads it back from stdin,
+// its format told by its first bytes: the round trip export | check
+// passes, for JSON and safetensors, and so do run and frontier on the
+// model from stdin. frontier --out - puts the document alone on stdout.
+func TestBinaryStreams(t *testing.T) {
+	for _, format := range []string{"json", "safetensors"} {
+		model, stderr, status := execVerify(t, "export", "--recipe", "lookup", "--n", "8", "--out", "-", "--format", format)
+		if status != 0 || !strings.HasPrefix(stderr, "wrote the model: lookup-AHAT") {
+			t.Fatalf("export --out - --format %s: status %d, stderr %q", format, status, stderr)
+		}
+		if format == "json" && !strings.HasPrefix(model, "{") || format == "safetensors" && (len(model) < 9 || model[7] != 0 || model[8] != '{') {
+			t.Errorf("export --format %s wrote %.40q", format, model)
+		}
+		stdout, stderr, status := execVerifyIn(t, []byte(model), "check", "--model", "-", "--spec", "lookup")
+		if status != 0 || !strings.Contains(stdout, "PASS") || !strings.Contains(stdout, "model from standard input") {
+			t.Errorf("export --format %s | check --model -: status %d\n%s%s", format, status, stdout, stderr)
+		}
+		stdout, stderr, status = execVerifyIn(t, []byte(model), "run", "--model", "-", "--input", "2:1 1:0", "--precision", "fp64")
+		// Position 1 reads v₂ = 0, position 2 reads v₁ = 1.
+		if status != 0 || !strings.Contains(findRow(stdout, "1"), "y=0 c=0") || !strings.Contains(findRow(stdout, "2"), "y=1 c=1") {
+			t.Errorf("run --model - (%s): status %d\n%s%s", format, status, stdout, stderr)
+		}
+		stdout, stderr, status = execVerifyIn(t, []byte(model), "frontier", "--model", "-", "--spec", "lookup", "--precision", "fp16", "--quiet", "--out", "-")
+		var doc frontierDoc
+		if err := json.Unmarshal([]byte(stdout), &doc); status != 0 || err != nil || len(doc.Reports) != 1 || doc.Reports[0].Model != "standard input" ||
+			!strings.Contains(stderr, "model standard input against lookup") {
+			t.Errorf("frontier --model - --out - (%s): status %d, %v\nstdout %.200s\nstderr %.200s", format, status, err, stdout, stderr)
+		}
+	}
+	// --out - on merge: the document alone on stdout, the same as --out FILE.
+	dir := t.TempDir()
+	shards, file := frontierShards(t, dir), filepath.Join(dir, "m.json")
+	stdout, _, status := execVerify(t, "merge", shards[0], shards[1], "--out", "-")
+	execVerify(t, "merge", shards[0], shards[1], "--out", file)
+	if want, _ := os.ReadFile(file); status != 0 || stdout != string(want) || len(want) == 0 {
+		t.Errorf("merge --out - printed %d bytes, --out FILE wrote %d: they differ", len(stdout), len(want))
+	}
+
+	bad := []struct {
+		stdin string
+		args  []string
+		want  string
+	}{
+		{"", []string{"check", "--model", "-", "--spec", "lookup"}, "standard input is empty"},
+		{"not a model", []string{"check", "--model", "-", "--spec", "lookup"}, "neither a JSON model"},
+		{"{\"format\": \"transformer-cookbook-model\"", []string{"run", "--model", "-", "--input", "1:1"}, "standard input"},
+		{"", []string{"run", "--model", "-", "--inputs", "-"}, "both read standard input"},
+		{"", []string{"export", "--recipe", "lookup", "--out", "-", "--format", "xml"}, "--format must be json or safetensors"},
+		{"", []string{"export", "--recipe", "lookup", "--out", filepath.Join(dir, "x.json"), "--format", "safetensors"}, "does not agree"},
+		{"", []string{"export", "--recipe", "lookup", "--out", "-", "--dtype", "F32"}, "--dtype applies to .safetensors files"},
+		// A weight F16 does not hold: nothing on stdout, not half a file.
+		{"", []string{"export", "--recipe", "dyck1-n", "--n", "3", "--out", "-", "--format", "safetensors", "--dtype", "F16"}, "the model not written"},
+	}
+	for _, tc := range bad {
+		stdout, stderr, status := execVerifyIn(t, []byte(tc.stdin), tc.args...)
+		if status != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("verify %q: status %d, stdout %.80q, stderr %q; want 2, nothing, one line with %q", tc.args, status, stdout, stderr, tc.want)
+		}
+	}
 }
 
 // TestBinaryRunSizing: run builds its model for the input's positions,
