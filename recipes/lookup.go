@@ -124,7 +124,7 @@ func lookupConstruction(cfg Config, m *model.Model, softmax bool) (*Construction
 		return nil, err
 	}
 	con := &Construction{Model: m, Inputs: lookupInputs, Valid: lookupValid, Symbols: lookupSymbols,
-		Expected: lookupReference(col, softmax), Parse: lookupParse(m, col, cfg.MaxN)}
+		Expected: lookupReference(col, softmax), Parse: lookupParse(m, col, cfg.MaxN), Count: countFields}
 	if softmax {
 		con.Bounds = []Bound{{}, {Max: blocks.SoftmaxBound(), Source: softmaxBoundText}}
 	}

@@ -3,6 +3,8 @@ package recipes
 import (
 	"fmt"
 	"math/big"
+	"regexp"
+	"strings"
 
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
@@ -94,7 +96,7 @@ func buildMultiHead(cfg Config) (*Construction, error) {
 		Formula(stream.Pos(model.PosOne, "1"), stream.Pos(model.PosI, "j"), stream.Pos(model.PosISquared, "j²"),
 			stream.Pos(model.PosN, "n+1"), stream.Pos(model.PosOne, "n+1"))
 	h1, h2 := multiHeadHeads(w)
-	con := &Construction{Inputs: lookupInputs, Valid: lookupValid, Expected: multiHeadExpected, Symbols: lookupSymbols}
+	con := &Construction{Inputs: lookupInputs, Valid: lookupValid, Expected: multiHeadExpected, Symbols: lookupSymbols, Count: countLookupSymbols}
 	x1, x2 := "c1", "c2"
 	var r1, r2 stream.Block
 	if w == model.Softmax {
@@ -138,4 +140,17 @@ func multiHeadExpected(c Case) []Want {
 		want[i] = Want{Values: []*big.Rat{big.NewRat(a+b, 1), big.NewRat(a, 1), big.NewRat(b, 1)}}
 	}
 	return want
+}
+
+// lookupSymbolRun is a run of the symbols q:v with nothing between them,
+// which model.Tokenize splits at the longest match ("1:012:1" is 1:0 12:1).
+var lookupSymbolRun = regexp.MustCompile(`^(?:[0-9]+:[01])+$`)
+
+// countLookupSymbols counts the positions of an input of the symbols q:v
+// as model.Tokenize reads it: separated by white space, or in one run.
+func countLookupSymbols(text string) (int, error) {
+	if f := strings.Fields(text); len(f) == 1 && f[0] == text && lookupSymbolRun.MatchString(text) {
+		return strings.Count(text, ":"), nil
+	}
+	return countFields(text)
 }

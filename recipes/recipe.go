@@ -154,6 +154,13 @@ type Construction struct {
 	// Parse reads an input typed by a user ('verify run --input'); nil
 	// means a string of symbols (model.Tokenize).
 	Parse func(text string) (Case, error)
+	// Count, when set, returns the number of positions of a typed input
+	// without reading it against this model. It is set where the
+	// alphabet grows with N (a lookup's queries q ∈ [N]): a model built
+	// for fewer positions than the input's largest query cannot parse
+	// it, so the length must be known before the model is built (see
+	// InputLength).
+	Count func(text string) (int, error)
 	// Bounds gives, per output value, the paper's bound on |output −
 	// expected|; a missing or nil entry claims exact equality.
 	Bounds []Bound
@@ -305,6 +312,33 @@ type Case struct {
 	// heads): an input given by its stream whose positions are still
 	// symbols with values, like the lookups' "2:3/7".
 	Tokens []string
+}
+
+// InputLength returns the number of positions of a typed input: Count's,
+// or else the length of the case Parse (or the model's Tokenize) reads.
+// Any N gives the same count, so a construction built for the smallest N
+// tells how many positions the model that runs the input needs ('verify
+// run' builds one for exactly that many, not for the input's characters).
+func (c *Construction) InputLength(text string) (int, error) {
+	switch {
+	case c.Count != nil:
+		return c.Count(text)
+	case c.Parse != nil:
+		cs, err := c.Parse(text)
+		return cs.Len(), err
+	}
+	syms, err := c.Model.Tokenize(text)
+	return len(syms), err
+}
+
+// countFields counts the positions of an input typed as symbols
+// separated by white space ("2:1 3:0 1:1").
+func countFields(text string) (int, error) {
+	n := len(strings.Fields(text))
+	if n == 0 {
+		return 0, fmt.Errorf("empty input: a transformer maps non-empty strings")
+	}
+	return n, nil
 }
 
 // Len is the number of positions.

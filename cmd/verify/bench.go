@@ -88,14 +88,13 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	bar.clear()
 	unmet := bench.Unmet(results)
 	if a.flags["json"] == "true" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		err := enc.Encode(struct {
+		err := writeJSON(stdout, struct {
+			Schema  string         `json:"schema"`
 			Machine bench.Machine  `json:"machine"`
 			Seed    int            `json:"seed"`
 			Quick   bool           `json:"quick,omitempty"`
 			Results []bench.Result `json:"results"`
-		}{machine, bench.Seed, size.Quick, results})
+		}{schemaID(kindBench), machine, bench.Seed, size.Quick, results})
 		if err == nil && len(unmet) > 0 {
 			err = errFindings
 		}

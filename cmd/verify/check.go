@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -77,8 +76,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	opts := check.Options{Precision: p, Params: params, Cases: 8, Exhaustive: 256, Seed: 1, MaxN: defaultMaxN(r, p), Model: user}
+	// Every report of a model from a file names the file.
+	var fileNote []string
 	if user != nil {
-		opts.Notes = append(opts.Notes, "model from "+a.flags["model"])
+		fileNote = []string{"model from " + modelName(a.flags["model"])}
 	}
 	if user != nil && fileN > 0 {
 		// Position encodings in a file are a table up to the length it
@@ -139,7 +140,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	failed := false
 	for _, w := range weightings {
 		opts.Weighting = w
-		opts.Notes = nil
+		opts.Notes = fileNote
 		opts.Progress = sweepProgress(bar, opts, r, w, len(weightings) > 1)
 		if !asJSON {
 			printRow := lengthPrinter(stdout)
@@ -151,7 +152,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 		if dtypeNote != "" {
-			opts.Notes = []string{dtypeNote}
+			opts.Notes = append(fileNote, dtypeNote)
 		} else if !precisionGiven {
 			// The default may differ by weighting: softmax's 1/τ has no
 			// exact value. A model from a file has its own.
@@ -164,7 +165,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 				return badInput("%v", err)
 			}
 			if note != "" {
-				opts.Notes = []string{note}
+				opts.Notes = append(fileNote, note)
 			}
 		}
 		rep, err := check.Run(r, opts)
@@ -197,12 +198,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	}
 	if asJSON {
 		doc := struct {
+			Schema  string          `json:"schema"`
 			Reports []*check.Report `json:"reports"`
 			Skipped []string        `json:"skipped,omitempty"`
-		}{reports, skipped}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(doc); err != nil {
+		}{schemaID(kindCheck), reports, skipped}
+		if err := writeJSON(stdout, doc); err != nil {
 			return err
 		}
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"io"
 
 	"github.com/transformer-cookbook/verify/proofs"
@@ -74,9 +73,11 @@ func cmdClaims(args []string, stdout, stderr io.Writer) error {
 				}
 			}
 		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
+		doc := struct {
+			Schema string      `json:"schema"`
+			Claims []claimJSON `json:"claims"`
+		}{schemaID(kindClaims), out}
+		if err := writeJSON(stdout, doc); err != nil {
 			return err
 		}
 	case a.flags["markdown"] == "true":

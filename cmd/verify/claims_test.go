@@ -27,10 +27,14 @@ func TestClaimsOne(t *testing.T) {
 	}
 
 	out, _, status = runCmd("claims", "--id", "ffn.min.exact", "--json")
-	var got []claimJSON
-	if err := json.Unmarshal([]byte(out), &got); err != nil || status != 0 {
+	var doc struct {
+		Schema string
+		Claims []claimJSON
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || status != 0 || doc.Schema != "verify/claims/1" {
 		t.Fatalf("--json (status %d, %v):\n%s", status, err, out)
 	}
+	got := doc.Claims
 	if len(got) != 1 || got[0].ID != "ffn.min.exact" || got[0].Verdict != "PROVED" || got[0].Recorded != "PROVED" || got[0].Label == "" || len(got[0].Explain) == 0 {
 		t.Errorf("--json: %+v", got)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -20,6 +19,7 @@ const edelmanMaxGap = 100000
 
 // edelmanResult is what 'verify edelman' reports, and its JSON.
 type edelmanResult struct {
+	Schema     string    `json:"schema"`
 	N          int       `json:"n"`
 	Scores     []string  `json:"scores"`
 	Argmax     int       `json:"argmax"` // j*, 1-based
@@ -84,9 +84,8 @@ func cmdEdelman(args []string, stdout io.Writer) error {
 		return err
 	}
 	if a.flags["json"] == "true" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		res.Schema = schemaID(kindEdelman)
+		return writeJSON(stdout, res)
 	}
 	given := "the gap of the scores: the lemma states s_j < s* − γ, strict, which fails at the second largest score; the bound holds at γ = gap all the same, 2S/(1 + S) < 2S ≤ 2(n − 1)e^{−γ}"
 	if res.GammaGiven {

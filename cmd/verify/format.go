@@ -11,23 +11,40 @@ import (
 )
 
 // cmdFormat prints the Info of one precision, or a summary of all the
-// named formats.
+// named formats; --json prints either as one document.
 func cmdFormat(args []string, stdout io.Writer) error {
 	a, err := parseArgs("format", args)
 	if err != nil {
 		return err
 	}
+	asJSON := a.flags["json"] == "true"
+	names := numeric.FormatNames()
 	switch len(a.positional) {
 	case 0:
-		return formatTable(stdout)
+		if !asJSON {
+			return formatTable(stdout)
+		}
 	case 1:
+		names = a.positional
 	default:
 		return badInput("format takes one precision name, got %d", len(a.positional))
 	}
-	p, err := numeric.ParsePrecision(a.positional[0])
-	if err != nil {
-		return badInput("%v", err)
+	var ps []numeric.Precision
+	for _, name := range names {
+		p, err := numeric.ParsePrecision(name)
+		if err != nil {
+			return badInput("%v", err)
+		}
+		ps = append(ps, p)
 	}
+	if asJSON {
+		doc := formatDoc{Schema: schemaID(kindFormat)}
+		for _, p := range ps {
+			doc.Formats = append(doc.Formats, formatJSONOf(p))
+		}
+		return writeJSON(stdout, doc)
+	}
+	p := ps[0]
 	in := numeric.Describe(p)
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	row := func(k, v string) { fmt.Fprintf(w, "%s\t%s\n", k, v) }
@@ -112,4 +129,48 @@ func formatTable(stdout io.Writer) error {
 func g(x *big.Float) string {
 	s := x.Text('g', 6)
 	return strings.Replace(s, "e+", "e", 1)
+}
+
+// formatDoc is what 'verify format --json' prints: the named formats, or
+// the one asked for.
+type formatDoc struct {
+	Schema  string       `json:"schema"`
+	Formats []formatJSON `json:"formats"`
+}
+
+// formatJSON is a format's numeric.Info. The values are exact (each a
+// binaryJSON); a field that does not apply to the format (an encoding's
+// width for a big.Float precision, everything for exact) is left out.
+type formatJSON struct {
+	Name            string      `json:"name"`
+	Summary         string      `json:"summary"`
+	SignificandBits int         `json:"significand_bits,omitempty"` // counting the implicit leading bit
+	StorageBits     int         `json:"storage_bits,omitempty"`
+	ExponentBits    int         `json:"exponent_bits,omitempty"`
+	Bias            int         `json:"exponent_bias,omitempty"`
+	EMin            int         `json:"emin,omitempty"`
+	EMax            int         `json:"emax,omitempty"`
+	MaxFinite       *binaryJSON `json:"max_finite,omitempty"`
+	MinNormal       *binaryJSON `json:"min_normal,omitempty"`
+	MinSubnormal    *binaryJSON `json:"min_subnormal,omitempty"` // absent: no subnormals
+	Epsilon         *binaryJSON `json:"epsilon,omitempty"`
+	Infinities      bool        `json:"infinities"`
+	NaNPatterns     int         `json:"nan_patterns"`
+	Overflow        string      `json:"overflow"`
+	Rounding        string      `json:"rounding,omitempty"`
+}
+
+func formatJSONOf(p numeric.Precision) formatJSON {
+	in := numeric.Describe(p)
+	f := formatJSON{Name: in.Name, Summary: in.Summary, Overflow: in.Overflow}
+	if p.Kind == numeric.KindExact {
+		return f
+	}
+	f.SignificandBits, f.StorageBits, f.ExponentBits, f.EMin, f.EMax = in.SignificandBits, in.StorageBits, in.ExponentBits, in.EMin, in.EMax
+	if in.StorageBits > 0 {
+		f.Bias = in.Bias
+	}
+	f.MaxFinite, f.MinNormal, f.MinSubnormal, f.Epsilon = binaryOf(in.MaxFinite), binaryOf(in.MinNormal), binaryOf(in.MinSubnormal), binaryOf(in.Epsilon)
+	f.Infinities, f.NaNPatterns, f.Rounding = in.HasInf, in.NaNs, roundingOf(p)
+	return f
 }

@@ -19,8 +19,9 @@ import (
 )
 
 // frontierDoc is the JSON document of frontier and merge: one report per
-// recipe.
+// recipe. Merge reads it back from the shards' files.
 type frontierDoc struct {
+	Schema  string             `json:"schema"`
 	Reports []*frontier.Report `json:"reports"`
 }
 
@@ -184,7 +185,7 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		if user != nil {
-			o.Model, o.ModelFile = user, a.flags["model"]
+			o.Model, o.ModelFile = user, modelName(a.flags["model"])
 			// The reference is built for the model's weighting where the
 			// paper gives one, as check --model does.
 			if mw := modelWeighting(user, o.Weighting); r.Supports(mw) {
@@ -213,7 +214,7 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 			break
 		}
 	}
-	return writeFrontier(a, doc, stdout)
+	return writeFrontier(a, doc, stdout, stderr)
 }
 
 // cmdMerge combines the JSON results of the shards of a frontier sweep.
@@ -241,6 +242,9 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 		if err := dec.Decode(&d); err != nil {
 			return badInput("%s: not a frontier report: %v", path, err)
 		}
+		if err := readSchema(d.Schema, kindFrontier); err != nil {
+			return badInput("%s: %v", path, err)
+		}
 		if len(docs) > 0 && len(d.Reports) != len(docs[0].Reports) {
 			return badInput("%s has %s, %s has %d", path, plural.Of(len(d.Reports), "report"), a.positional[0], len(docs[0].Reports))
 		}
@@ -249,7 +253,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	if _, ok := a.flags["plot"]; ok && len(docs[0].Reports) > 1 {
 		return badInput("--plot draws one recipe; these files hold %d", len(docs[0].Reports))
 	}
-	var out frontierDoc
+	out := frontierDoc{Schema: schemaID(kindFrontier)}
 	for k := range docs[0].Reports {
 		var shards []*frontier.Report
 		for _, d := range docs {
@@ -261,7 +265,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 		}
 		out.Reports = append(out.Reports, rep)
 	}
-	return writeFrontier(a, out, stdout)
+	return writeFrontier(a, out, stdout, stderr)
 }
 
 // checkOutputs refuses output files that cannot be written (a plot that
@@ -277,7 +281,7 @@ func checkOutputs(a parsedArgs, reports int) error {
 		}
 	}
 	for _, flag := range []string{"out", "plot"} {
-		if path, ok := a.flags[flag]; ok {
+		if path, ok := a.flags[flag]; ok && !(flag == "out" && path == "-") {
 			if err := atomicfile.Check(path); err != nil {
 				return badInput("--%s: %v", flag, err)
 			}
@@ -298,19 +302,26 @@ func noteStaleOutputs(a parsedArgs, stderr io.Writer) {
 
 // writeFrontier prints the reports (text, or JSON with --json) and
 // writes --out and --plot, each atomically. An interrupted sweep prints
-// what it checked and writes no file.
-func writeFrontier(a parsedArgs, doc frontierDoc, stdout io.Writer) error {
+// what it checked and writes no file. --out - writes the JSON to stdout
+// and the text to stderr, so that stdout holds the document alone.
+func writeFrontier(a parsedArgs, doc frontierDoc, stdout, stderr io.Writer) error {
+	doc.Schema = schemaID(kindFrontier)
+	toStdout := a.flags["out"] == "-"
+	text := stdout
+	if toStdout {
+		text = stderr
+	}
 	stopped := false
 	for _, rep := range doc.Reports {
 		stopped = stopped || rep.Interrupted
 	}
-	encode := func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(doc)
-	}
+	encode := func(w io.Writer) error { return writeJSON(w, doc) }
 	if !stopped {
-		if path, ok := a.flags["out"]; ok {
+		if toStdout {
+			if err := encode(stdout); err != nil {
+				return err
+			}
+		} else if path, ok := a.flags["out"]; ok {
 			if err := atomicfile.Write(path, encode); err != nil {
 				return badInput("%v", err)
 			}
@@ -321,26 +332,29 @@ func writeFrontier(a parsedArgs, doc frontierDoc, stdout io.Writer) error {
 			}
 		}
 	}
-	if a.flags["json"] == "true" {
+	switch {
+	case a.flags["json"] == "true" && toStdout:
+		// The document is on stdout once already.
+	case a.flags["json"] == "true":
 		if err := encode(stdout); err != nil {
 			return err
 		}
-	} else {
+	default:
 		if len(doc.Reports) > 1 {
-			if err := frontier.WriteTable(stdout, doc.Reports); err != nil {
+			if err := frontier.WriteTable(text, doc.Reports); err != nil {
 				return err
 			}
-			fmt.Fprintln(stdout)
+			fmt.Fprintln(text)
 		}
 		for _, rep := range doc.Reports {
-			if err := frontier.WriteText(stdout, rep); err != nil {
+			if err := frontier.WriteText(text, rep); err != nil {
 				return err
 			}
-			fmt.Fprintln(stdout)
+			fmt.Fprintln(text)
 		}
 	}
 	if stopped {
-		return interrupted("the report above covers the lengths checked so far; no file written")
+		return interrupted("the report printed covers the lengths checked so far; no file written")
 	}
 	return nil
 }

@@ -11,10 +11,6 @@ import (
 	"github.com/transformer-cookbook/verify/recipes"
 )
 
-// listSchemaVersion is the version of the JSON document 'verify list
-// --json' prints; it grows when a field changes meaning or goes away.
-const listSchemaVersion = 1
-
 // cmdList prints the recipes: a table that fits lineWidth columns (with
 // --params, each recipe's parameters below it), one recipe in full with
 // NAME, JSON with --json, or the Markdown table of docs/recipes.md.
@@ -245,9 +241,9 @@ type recipeClaimJSON struct {
 // listJSON prints the recipes as one JSON document.
 func listJSON(w io.Writer, rs []*recipes.Recipe) error {
 	doc := struct {
-		SchemaVersion int          `json:"schema_version"`
-		Recipes       []recipeJSON `json:"recipes"`
-	}{SchemaVersion: listSchemaVersion, Recipes: []recipeJSON{}}
+		Schema  string       `json:"schema"`
+		Recipes []recipeJSON `json:"recipes"`
+	}{Schema: schemaID(kindList), Recipes: []recipeJSON{}}
 	for _, r := range rs {
 		j := recipeJSON{Name: r.Name, Computes: r.Title, Section: r.Section, Label: r.Label, Domain: r.Domain,
 			Weightings: []string{}, Exact: r.Exact, Width: r.Width, MinN: r.MinN, DefaultMaxN: r.DefaultMaxN, LimitN: r.LimitN,

@@ -315,7 +315,6 @@ func TestRunJSON(t *testing.T) {
 		want string
 	}{
 		{[]string{"--inputs", inputs, "--input", "1, 2"}, "not both"},
-		{[]string{"--input", "1, 2", "--json", "--trace"}, "--trace"},
 		{[]string{"--inputs", filepath.Join(t.TempDir(), "none.txt")}, "--inputs"},
 	} {
 		_, errOut, status := runCmd(append([]string{"run", "--recipe", "add"}, tc.args...)...)

@@ -25,7 +25,8 @@ import (
 // of one dtype (F64 unless --dtype says otherwise) and the architecture
 // in the metadata. A weight the dtype does not hold exactly is refused,
 // by name, unless --round-weights is given; then every weight rounded is
-// listed.
+// listed. --out - writes the model to stdout (JSON unless --format
+// safetensors) and the summary to stderr.
 func cmdExport(args []string, stdout, stderr io.Writer) error {
 	a, err := parseArgs("export", args)
 	if err != nil {
@@ -60,18 +61,32 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 	}
 	path, ok := a.flags["out"]
 	if !ok {
-		return badInput("export needs --out FILE.json or FILE.safetensors")
+		return badInput("export needs --out FILE.json or FILE.safetensors (or -, stdout)")
 	}
 	ext := strings.ToLower(filepath.Ext(path))
+	if f, ok := a.flags["format"]; ok {
+		switch {
+		case f != "json" && f != "safetensors":
+			return badInput("--format must be json or safetensors, got %q", f)
+		case path != "-" && ext != "."+f:
+			return badInput("--format %s does not agree with --out %q: the file's extension names its format", f, path)
+		}
+	}
+	if path == "-" {
+		ext = ".json"
+		if a.flags["format"] == "safetensors" {
+			ext = ".safetensors"
+		}
+	}
 	dtype := strings.ToUpper(a.flags["dtype"])
 	round := a.flags["round-weights"] == "true"
 	switch {
 	case ext != ".json" && ext != ".safetensors":
-		return badInput("--out: %q must end in .json (exact weights) or .safetensors", path)
+		return badInput("--out: %q must end in .json (exact weights) or .safetensors, or be - (stdout)", path)
 	case ext == ".json" && dtype != "":
-		return badInput("--dtype applies to .safetensors files; the JSON format keeps weights exact")
+		return badInput("--dtype applies to .safetensors files (and to --format safetensors with --out -); the JSON format keeps weights exact")
 	case ext == ".json" && round:
-		return badInput("--round-weights applies to .safetensors files; the JSON format keeps weights exact")
+		return badInput("--round-weights applies to .safetensors files (and to --format safetensors with --out -); the JSON format keeps weights exact")
 	case ext == ".safetensors" && dtype == "":
 		dtype = "F64"
 	case ext == ".safetensors" && !slices.Contains(model.SafetensorsDtypes(), dtype):
@@ -79,10 +94,12 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 	}
 	// Nothing is caught: Ctrl-C (or TERM, HUP, QUIT) ends the export at
 	// once, and the signal handler removes the temporary file.
-	if err := atomicfile.Check(path); err != nil {
-		return badInput("%v", err)
+	if path != "-" {
+		if err := atomicfile.Check(path); err != nil {
+			return badInput("%v", err)
+		}
+		noteStale(stderr, path)
 	}
-	noteStale(stderr, path)
 	con, err := r.Construct(ws[0], n, params)
 	if err != nil {
 		return badInput("%v", err)
@@ -107,59 +124,122 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 	case ext == ".safetensors":
 		write = func(w io.Writer) error { return m.WriteSafetensorsContext(ctx, w, n, dtype) }
 	}
-	err = atomicfile.Write(path, write)
+	// The summary goes to stderr when the model goes to stdout.
+	name, report := path, stdout
+	if path == "-" {
+		name, report = "the model", stderr
+	}
+	err = writeModel(path, stdout, write)
 	bar.clear()
 	if err != nil {
 		var ue *model.UnrepresentableError
 		if errors.As(err, &ue) {
-			return badInput("%s not written: %v; export to .json to keep every weight exact, or pass --round-weights to store each rounded to the nearest %s number", path, ue, dtype)
+			return badInput("%s not written: %v; export to JSON to keep every weight exact, or pass --round-weights to store each rounded to the nearest %s number", name, ue, dtype)
 		}
 		return badInput("%v", err)
 	}
-	fmt.Fprintf(stdout, "wrote %s: %s (§%s) for n ≤ %d, width %d, %s", path, m.Name, r.Section, n, m.D, plural.Of(len(m.Layers), "layer"))
+	fmt.Fprintf(report, "wrote %s: %s (§%s) for n ≤ %d, width %d, %s", name, m.Name, r.Section, n, m.D, plural.Of(len(m.Layers), "layer"))
 	if dtype != "" {
-		fmt.Fprintf(stdout, ", %s", dtype)
+		fmt.Fprintf(report, ", %s", dtype)
 	}
 	switch len(rounded) {
 	case 0:
-		fmt.Fprintln(stdout)
+		fmt.Fprintln(report)
 	case 1:
-		fmt.Fprintf(stdout, "; 1 weight rounded to %s:\n", dtype)
+		fmt.Fprintf(report, "; 1 weight rounded to %s:\n", dtype)
 	default:
-		fmt.Fprintf(stdout, "; %d weights rounded to %s:\n", len(rounded), dtype)
+		fmt.Fprintf(report, "; %d weights rounded to %s:\n", len(rounded), dtype)
 	}
 	for _, w := range rounded {
-		fmt.Fprintf(stdout, "  rounded %s\n", w)
+		fmt.Fprintf(report, "  rounded %s\n", w)
 	}
 	return nil
 }
 
+// writeModel writes a model file atomically, or, for path "-", to stdout
+// whole or not at all: a weight refused half way leaves nothing there.
+func writeModel(path string, stdout io.Writer, write func(io.Writer) error) error {
+	if path != "-" {
+		return atomicfile.Write(path, write)
+	}
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
+		return err
+	}
+	_, err := buf.WriteTo(stdout)
+	return err
+}
+
 // readModelFile reads a model written by export (or by hand, or from
-// PyTorch through safetensors), by the file's extension; it returns the
-// largest length the file's position table covers and, for safetensors,
-// the dtypes of its tensors, widest first.
+// PyTorch through safetensors), by the file's extension, or from
+// standard input when path is "-", by its content (modelFormatOf); it
+// returns the largest length the file's position table covers and, for
+// safetensors, the dtypes of its tensors, widest first.
 func readModelFile(path string) (*model.Model, int, []string, error) {
-	data, err := os.ReadFile(path)
+	var data []byte
+	var err error
+	name := path
+	if path == "-" {
+		name = "standard input"
+		data, err = io.ReadAll(os.Stdin)
+	} else {
+		data, err = os.ReadFile(path)
+	}
 	if err != nil {
 		return nil, 0, nil, badInput("%v", err)
 	}
 	// Editors on some systems start text files with a byte-order mark.
-	f := bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+	if path == "-" {
+		if format, err = modelFormatOf(data); err != nil {
+			return nil, 0, nil, badInput("--model -: %v", err)
+		}
+	}
+	f := bytes.NewReader(data)
 	var m *model.Model
 	var n int
 	var dtypes []string
-	switch ext := strings.ToLower(filepath.Ext(path)); ext {
-	case ".json":
+	switch format {
+	case "json":
 		m, n, err = model.ReadJSON(f)
-	case ".safetensors":
+	case "safetensors":
 		m, n, dtypes, err = model.ReadSafetensorsDtypes(f)
 	default:
-		return nil, 0, nil, badInput("--model: %q must end in .json or .safetensors", path)
+		return nil, 0, nil, badInput("--model: %q must end in .json or .safetensors (or be -, standard input)", path)
 	}
 	if err != nil {
-		return nil, 0, nil, badInput("%s: %v", path, err)
+		return nil, 0, nil, badInput("%s: %v", name, err)
 	}
 	return m, n, dtypes, nil
+}
+
+// modelName is how reports name the model of --model path.
+func modelName(path string) string {
+	if path == "-" {
+		return "standard input"
+	}
+	return path
+}
+
+// modelFormatOf tells a model file's format from its first bytes, for a
+// model read from standard input, which has no extension. A safetensors
+// file starts with its header's length, 8 bytes little-endian, then the
+// header, a JSON object: byte 8 is '{', and byte 7, the length's top
+// byte, is 0 for any header shorter than 2⁵⁶ bytes. A JSON model starts
+// with '{' after optional white space, and JSON text holds no 0 byte:
+// the two cannot be confused.
+func modelFormatOf(data []byte) (string, error) {
+	if len(data) > 8 && data[7] == 0 && data[8] == '{' {
+		return "safetensors", nil
+	}
+	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '{' {
+		return "json", nil
+	}
+	if len(data) == 0 {
+		return "", fmt.Errorf("standard input is empty; pipe a model into it (verify export --out - …)")
+	}
+	return "", fmt.Errorf("standard input is neither a JSON model (starting with '{') nor a safetensors file (8 bytes of header length, then '{')")
 }
 
 // dtypePrecision is the precision a model from a safetensors file runs at

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math/big"
@@ -20,7 +19,8 @@ import (
 
 // cmdRun runs a recipe on one input (or on each line of --inputs) and
 // prints its outputs beside the intended ones, and the residual stream
-// with --trace; --json prints the same as one document.
+// with --trace; --json prints the same as one document (the trace as
+// each run's "trace").
 func cmdRun(args []string, stdout io.Writer) error {
 	a, err := parseArgs("run", args)
 	if err != nil {
@@ -28,9 +28,6 @@ func cmdRun(args []string, stdout io.Writer) error {
 	}
 	if err := noPositional("run", a); err != nil {
 		return err
-	}
-	if a.flags["json"] == "true" && a.flags["trace"] == "true" {
-		return badInput("--trace prints a table; it does not go with --json")
 	}
 	if _, ok := a.flags["model"]; ok {
 		return runModelFile(a, stdout)
@@ -86,11 +83,14 @@ func runModelFile(a parsedArgs, stdout io.Writer) error {
 			return badInput("--%s does not apply with --model: the file holds the whole model", f)
 		}
 	}
-	path := a.flags["model"]
-	m, fileN, dtypes, err := readModelFile(path)
+	if a.flags["model"] == "-" && a.flags["inputs"] == "-" {
+		return badInput("--model - and --inputs - both read standard input: give one of them a file")
+	}
+	m, fileN, dtypes, err := readModelFile(a.flags["model"])
 	if err != nil {
 		return err
 	}
+	path := modelName(a.flags["model"])
 	// As in check: a safetensors file runs at its dtype's precision unless
 	// told otherwise; a JSON file, whose weights are exact, in exact
 	// arithmetic.
@@ -145,12 +145,11 @@ func printRuns(a parsedArgs, stdout io.Writer, doc runDocument, reps []*runRepor
 		wrong += rep.wrong()
 	}
 	if a.flags["json"] == "true" {
+		doc.Schema = schemaID(kindRun)
 		for _, rep := range reps {
 			doc.Runs = append(doc.Runs, rep.json())
 		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(doc); err != nil {
+		if err := writeJSON(stdout, doc); err != nil {
 			return err
 		}
 	} else {
@@ -273,17 +272,40 @@ type runReport struct {
 func runOne(a parsedArgs, r *recipes.Recipe, p numeric.Precision, precisionGiven bool, w model.Weighting, params map[string]string,
 	cache *runCache, text string) (*runReport, error) {
 	var err error
-	// The alphabet of some recipes depends on N; a first model with N at
-	// least the number of symbols tokenizes the input.
-	guess := max(len(strings.Fields(text)), len([]rune(text)), 1)
 	maxN := 0
 	if v, ok := a.flags["max-n"]; ok {
 		if maxN, err = strconv.Atoi(v); err != nil || maxN < 1 || maxN > 1<<24 {
 			return nil, badInput("--max-n must be an integer from 1 to %d, got %q", 1<<24, v)
 		}
-		guess = max(guess, maxN)
 	}
-	con, err := cache.construct(guess)
+	// The model is built once, for the input's positions (or --max-n):
+	// a construction built for the smallest N counts them, since the
+	// count does not depend on N (a lookup's alphabet does).
+	probe, err := cache.construct(max(1, r.MinN, maxN))
+	if err != nil {
+		return nil, badInput("%v", err)
+	}
+	n, err := probe.InputLength(text)
+	if err != nil {
+		return nil, badInput("%v", err)
+	}
+	if n < r.MinN {
+		return nil, badInput("%s needs inputs of length at least %d", r.Name, r.MinN)
+	}
+	// --outside-domain runs an input the recipe does not claim anything
+	// about (a comparison's gray region, a lookup's query past the end,
+	// more positions than N), and says so instead of refusing it.
+	outside := a.flags["outside-domain"] == "true"
+	var outsideWhy string
+	if maxN == 0 {
+		maxN = n
+	} else if n > maxN {
+		if !outside {
+			return nil, badInput("the input has %d positions, more than --max-n = %d (--outside-domain runs it anyway)", n, maxN)
+		}
+		outsideWhy = fmt.Sprintf("%d positions, more than N = %d", n, maxN)
+	}
+	con, err := cache.construct(maxN)
 	if err != nil {
 		return nil, badInput("%v", err)
 	}
@@ -291,47 +313,20 @@ func runOne(a parsedArgs, r *recipes.Recipe, p numeric.Precision, precisionGiven
 	if err != nil {
 		return nil, badInput("%v", err)
 	}
-	// --outside-domain runs an input the recipe does not claim anything
-	// about (a comparison's gray region, a lookup's query past the end,
-	// more positions than N), and says so instead of refusing it.
-	outside := a.flags["outside-domain"] == "true"
-	var outsideWhy string
+	if c.Len() != n {
+		return nil, fmt.Errorf("%s: the input counts %d positions but parses as %d", r.Name, n, c.Len())
+	}
 	if con.Valid != nil {
 		if err := con.Valid(c); err != nil {
 			if !outside {
 				return nil, badInput("input outside the domain of %s (%s): %v (--outside-domain runs it anyway)", r.Name, r.Domain, err)
 			}
-			outsideWhy = err.Error()
-		}
-	}
-	n := c.Len()
-	if n < r.MinN {
-		return nil, badInput("%s needs inputs of length at least %d", r.Name, r.MinN)
-	}
-	if maxN == 0 {
-		maxN = n
-	} else if n > maxN {
-		if !outside {
-			return nil, badInput("the input has %d positions, more than --max-n = %d (--outside-domain runs it anyway)", n, maxN)
-		}
-		if outsideWhy == "" {
-			outsideWhy = fmt.Sprintf("%d positions, more than N = %d", n, maxN)
-		}
-	}
-	if maxN != guess {
-		if con, err = cache.construct(maxN); err != nil {
-			return nil, badInput("%v", err)
-		}
-		if c, err = parseCase(con, text); err != nil {
-			return nil, badInput("%v", err)
+			if outsideWhy == "" {
+				outsideWhy = err.Error()
+			}
 		}
 	}
 	m := con.Model
-	if con.Valid != nil && !outside {
-		if err := con.Valid(c); err != nil {
-			return nil, badInput("input outside the domain of %s (%s): %v (--outside-domain runs it anyway)", r.Name, r.Domain, err)
-		}
-	}
 	var notes []string
 	if !precisionGiven {
 		var note string
@@ -464,6 +459,7 @@ func (rep *runReport) print(stdout io.Writer) error {
 // runDocument is what 'verify run --json' prints: a run per input, of a
 // recipe or of the model in a file.
 type runDocument struct {
+	Schema    string    `json:"schema"`
 	Recipe    string    `json:"recipe,omitempty"`
 	Model     string    `json:"model,omitempty"`
 	Section   string    `json:"section,omitempty"`
@@ -485,6 +481,38 @@ type runJSON struct {
 	Stream    [][]string    `json:"stream,omitempty"`
 	Positions []runPosition `json:"positions"`
 	Wrong     int           `json:"wrong"`
+	// Trace is the residual stream after every sublayer (--trace).
+	Trace []traceState `json:"trace,omitempty"`
+}
+
+// traceState is the residual stream at one point of the model (the
+// embedding, each attention and feed-forward sublayer with its residual
+// and norm, the final norm), a row per named component with a number
+// per position: the table 'verify run --trace' prints.
+type traceState struct {
+	Sublayer   string           `json:"sublayer"`
+	Components []traceComponent `json:"components"`
+}
+
+type traceComponent struct {
+	Name   string       `json:"name"`
+	Values []numberJSON `json:"values"`
+}
+
+func traceJSON(t *model.Trace) []traceState {
+	var out []traceState
+	for _, s := range t.States {
+		st := traceState{Sublayer: s.Label, Components: make([]traceComponent, len(t.Components))}
+		for c, name := range t.Components {
+			row := traceComponent{Name: name, Values: make([]numberJSON, len(s.Vectors))}
+			for i := range s.Vectors {
+				row.Values[i] = numberOf(s.Vectors[i][c])
+			}
+			st.Components[c] = row
+		}
+		out = append(out, st)
+	}
+	return out
 }
 
 // runPosition is one position's output. Each value has its exact value
@@ -502,12 +530,7 @@ type runPosition struct {
 
 type runValue struct {
 	Label string `json:"label"`
-	Text  string `json:"text"`
-	// Exact is the value as a fraction; Lo and Hi bound an enclosure
-	// wider than a point (interval precisions).
-	Exact string `json:"exact,omitempty"`
-	Lo    string `json:"lo,omitempty"`
-	Hi    string `json:"hi,omitempty"`
+	numberJSON
 }
 
 type runWant struct {
@@ -536,13 +559,7 @@ func (rep *runReport) json() runJSON {
 	for i, got := range rep.res.Outputs {
 		pos := runPosition{Position: i + 1, Token: rep.symbols[i], Symbol: got.Symbol, Values: []runValue{}, Verdict: verdicts[i] + notes[i]}
 		for k, v := range got.Values {
-			rv := runValue{Label: labelOf(m, k), Text: v.Text}
-			if x, ok := v.Rat(); ok {
-				rv.Exact = x.RatString()
-			} else if v.Finite() {
-				rv.Lo, rv.Hi = v.Lo.RatString(), v.Hi.RatString()
-			}
-			pos.Values = append(pos.Values, rv)
+			pos.Values = append(pos.Values, runValue{Label: labelOf(m, k), numberJSON: numberOf(v)})
 		}
 		if rep.want != nil {
 			w := rep.want[i]
@@ -556,6 +573,9 @@ func (rep *runReport) json() runJSON {
 			pos.Expected = rw
 		}
 		out.Positions = append(out.Positions, pos)
+	}
+	if rep.res.Trace != nil {
+		out.Trace = traceJSON(rep.res.Trace)
 	}
 	return out
 }

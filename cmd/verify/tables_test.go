@@ -172,11 +172,11 @@ func TestListOne(t *testing.T) {
 	}
 }
 
-// TestListJSON: one document with schema_version 1 and every recipe, or
+// TestListJSON: one document of the schema verify/list/1 with every recipe, or
 // the one named.
 func TestListJSON(t *testing.T) {
 	type doc struct {
-		SchemaVersion *int `json:"schema_version"`
+		Schema string `json:"schema"`
 		Recipes       []struct {
 			Name       string   `json:"name"`
 			Section    string   `json:"section"`
@@ -200,8 +200,8 @@ func TestListJSON(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &d); err != nil || status != 0 {
 			t.Fatalf("%q: status %d, %v, stderr %q", args, status, err, stderr)
 		}
-		if d.SchemaVersion == nil || *d.SchemaVersion != 1 {
-			t.Errorf("%q: schema_version %v, want 1", args, d.SchemaVersion)
+		if d.Schema != "verify/list/1" {
+			t.Errorf("%q: schema %q, want verify/list/1", args, d.Schema)
 		}
 		return d
 	}
