@@ -34,14 +34,14 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	var user *model.Model
 	var dtypes []string
 	fileN := 0
-	if path, ok := a.flags["model"]; ok {
+	if _, ok := a.flags["model"]; ok {
 		if r, err = specFlag(a); err != nil {
 			return err
 		}
 		if _, ok := a.flags["weighting"]; ok {
 			return badInput("--weighting does not apply with --model: the model runs with its own weighting")
 		}
-		if user, fileN, dtypes, err = readModelFile(path); err != nil {
+		if user, fileN, dtypes, err = readModelFile(a); err != nil {
 			return err
 		}
 	} else if _, ok := a.flags["spec"]; ok {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -39,7 +38,7 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 	_, one := a.flags["recipe"]
 	var user *model.Model
 	fileN := 0
-	if path, ok := a.flags["model"]; ok {
+	if _, ok := a.flags["model"]; ok {
 		// A model from a file, against one recipe's reference.
 		for _, f := range []string{"all", "weighting", "shard"} {
 			if _, ok := a.flags[f]; ok {
@@ -50,7 +49,7 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if user, fileN, _, err = readModelFile(path); err != nil {
+		if user, fileN, _, err = readModelFile(a); err != nil {
 			return err
 		}
 		rs = []*recipes.Recipe{r}
@@ -230,11 +229,15 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	noteStaleOutputs(a, stderr)
+	limit, err := maxInputFlag(a)
+	if err != nil {
+		return err
+	}
 	var docs []frontierDoc
 	for _, path := range a.positional {
-		data, err := os.ReadFile(path)
+		data, err := readInput(path, "merge", limit)
 		if err != nil {
-			return badInput("%v", err)
+			return err
 		}
 		var d frontierDoc
 		dec := json.NewDecoder(strings.NewReader(string(data)))

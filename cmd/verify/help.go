@@ -63,7 +63,7 @@ var commands = []commandDoc{
 			"file (.json or .safetensors, or - for stdin) is checked against the reference of --spec. Exit 1 when a case fails.",
 		flags: []flagDoc{flagRecipe, flagPrecision, flagWeighting, flagParam, flagMaxN, flagCases, flagExhaustive, flagSeed, flagLengths,
 			{name: "all-lengths", help: "go on after the first failing length"}, flagJSON, flagForce, flagNoAnalysis, flagBudget,
-			{name: "model", arg: "FILE", help: "check the model of FILE (.json, .safetensors, or - for stdin) instead of the recipe's"}, flagSpec,
+			{name: "model", arg: "FILE", help: "check the model of FILE (.json, .safetensors, or - for stdin) instead of the recipe's"}, flagSpec, flagMaxInput,
 			flagQuiet, flagProgress},
 		examples: []string{"verify --recipe lookup --precision fp16", "verify --recipe dyck1 --weighting all --max-n 64 --json",
 			"verify check --model first.json --spec first"},
@@ -80,7 +80,7 @@ var commands = []commandDoc{
 			flagPrecision, flagWeighting, flagParam, {name: "max-n", arg: "N", def: "the input's length", help: "the largest length the model is built for"},
 			{name: "trace", help: "print the residual stream after every sublayer (with --json, each run's trace)"},
 			{name: "outside-domain", help: "run an input the recipe claims nothing about, labelling its outputs instead of refusing it"},
-			flagJSON},
+			flagJSON, flagMaxInput},
 		examples: []string{`verify run --recipe lookup --input "2:1 3:0 1:1" --trace`, `verify run --recipe tiebreak --input "2:0.25 1:-5" --precision fp16`},
 	},
 	{
@@ -112,7 +112,7 @@ var commands = []commandDoc{
 			"and bisection; the first failure with its input and cause; and the limit predicted from the paper's score gap. Exit 0: a limit is " +
 			"a measurement, not a failure.",
 		flags: []flagDoc{{name: "recipe", arg: "NAME[,NAME…]", help: "the constructions"}, {name: "all", help: "every recipe"},
-			{name: "model", arg: "FILE", help: "the frontier of the model of FILE (- for stdin), against the reference of --spec"}, flagSpec,
+			{name: "model", arg: "FILE", help: "the frontier of the model of FILE (- for stdin), against the reference of --spec"}, flagSpec, flagMaxInput,
 			{name: "precision", arg: "P,Q,…", def: "fp8-e4m3,fp8-e5m2,bf16,fp16,fp32,fp64,24,53,113", help: "the precisions"},
 			flagWeighting, flagParam, flagMaxN, flagCases, flagExhaustive, flagSeed, flagLengths,
 			{name: "no-bisect", help: "check only the geometric lengths"},
@@ -127,7 +127,7 @@ var commands = []commandDoc{
 		summary: "combine the shards of one frontier sweep",
 		about:   "Reads the JSON files written by 'verify frontier --shard K/N --out FILE' and prints the report one run would have made.",
 		flags: []flagDoc{flagJSON, {name: "out", arg: "FILE", help: "write the JSON to FILE (atomically), or - for stdout"},
-			{name: "plot", arg: "FILE", help: "draw max |error| against n (.svg or .png)"}},
+			{name: "plot", arg: "FILE", help: "draw max |error| against n (.svg or .png)"}, flagMaxInput},
 		examples: []string{"verify merge shard1.json shard2.json shard3.json shard4.json"},
 	},
 	{

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -170,27 +169,33 @@ func writeModel(path string, stdout io.Writer, write func(io.Writer) error) erro
 	return err
 }
 
-// readModelFile reads a model written by export (or by hand, or from
+// readModelFile reads the model of --model (at most --max-input-size
+// bytes), written by export (or by hand, or from
 // PyTorch through safetensors), by the file's extension, or from
 // standard input when path is "-", by its content (modelFormatOf); it
 // returns the largest length the file's position table covers and, for
 // safetensors, the dtypes of its tensors, widest first.
-func readModelFile(path string) (*model.Model, int, []string, error) {
-	var data []byte
-	var err error
+func readModelFile(a parsedArgs) (*model.Model, int, []string, error) {
+	path := a.flags["model"]
+	limit, err := maxInputFlag(a)
+	if err != nil {
+		return nil, 0, nil, err
+	}
 	name := path
+	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
 	if path == "-" {
 		name = "standard input"
-		data, err = io.ReadAll(os.Stdin)
-	} else {
-		data, err = os.ReadFile(path)
+	} else if format != "json" && format != "safetensors" {
+		// Before the file is opened: /dev/zero is not read to learn
+		// that it is no model.
+		return nil, 0, nil, badInput("--model: %q must end in .json or .safetensors (or be -, standard input)", path)
 	}
+	data, err := readInput(path, "--model", limit)
 	if err != nil {
-		return nil, 0, nil, badInput("%v", err)
+		return nil, 0, nil, err
 	}
 	// Editors on some systems start text files with a byte-order mark.
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
 	if path == "-" {
 		if format, err = modelFormatOf(data); err != nil {
 			return nil, 0, nil, badInput("--model -: %v", err)

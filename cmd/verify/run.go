@@ -1,11 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"bufio"
 	"fmt"
 	"io"
 	"math/big"
-	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -86,7 +86,7 @@ func runModelFile(a parsedArgs, stdout io.Writer) error {
 	if a.flags["model"] == "-" && a.flags["inputs"] == "-" {
 		return badInput("--model - and --inputs - both read standard input: give one of them a file")
 	}
-	m, fileN, dtypes, err := readModelFile(a.flags["model"])
+	m, fileN, dtypes, err := readModelFile(a)
 	if err != nil {
 		return err
 	}
@@ -183,16 +183,15 @@ func runInputs(a parsedArgs) (texts []string, lines []int, err error) {
 	case !many:
 		return nil, nil, badInput("run needs --input STRING (or --inputs FILE, one input per line)")
 	}
-	var f io.Reader = os.Stdin
-	if path != "-" {
-		file, err := os.Open(path)
-		if err != nil {
-			return nil, nil, badInput("--inputs: %v", err)
-		}
-		defer file.Close()
-		f = file
+	limit, err := maxInputFlag(a)
+	if err != nil {
+		return nil, nil, err
 	}
-	sc := bufio.NewScanner(f)
+	data, err := readInput(path, "--inputs", limit)
+	if err != nil {
+		return nil, nil, err
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
 	for k := 1; sc.Scan(); k++ {
 		if line := strings.TrimSpace(sc.Text()); line != "" {
