@@ -176,8 +176,8 @@ func TestListOne(t *testing.T) {
 // the one named.
 func TestListJSON(t *testing.T) {
 	type doc struct {
-		Schema string `json:"schema"`
-		Recipes       []struct {
+		Schema  string `json:"schema"`
+		Recipes []struct {
 			Name       string   `json:"name"`
 			Section    string   `json:"section"`
 			Label      string   `json:"label"`
