@@ -71,8 +71,10 @@ func (p *progress) show(label string, done, total int, unit string, fraction flo
 	p.lastOut = now
 	fraction = min(max(fraction, 0), 1)
 	elapsed := now.Sub(p.start)
-	eta := "time left unknown"
-	if fraction > 0 && done > 0 {
+	// An estimate from the first hundredth of the work, or the first
+	// second, says more about start-up than about what is left.
+	eta := "estimating the time left"
+	if fraction >= 0.01 && elapsed >= time.Second {
 		left := time.Duration(float64(elapsed) * (1 - fraction) / fraction)
 		eta = "about " + clock(left) + " left"
 	}

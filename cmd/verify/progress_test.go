@@ -16,12 +16,14 @@ func TestProgressTimeLeft(t *testing.T) {
 	p := &progress{w: &out, mode: progressLines, width: 24, now: func() time.Time { return now }}
 	p.start = now
 	now = now.Add(10 * time.Second)
+	p.show("lookup n = 4", 1, 4, "lengths", 0.005) // under a hundredth: no estimate yet
 	p.show("lookup n = 8", 1, 4, "lengths", 0.25)
 	now = now.Add(500 * time.Millisecond)
 	p.show("lookup n = 10", 2, 4, "lengths", 0.3) // within the second: not shown
 	now = now.Add(100 * time.Millisecond)
 	p.show("lookup n = 12", 4, 4, "lengths", 1) // the last: shown
-	want := "progress: 1/4 lengths,  25%, 0:10 elapsed, about 0:30 left  lookup n = 8\n" +
+	want := "progress: 1/4 lengths,   0%, 0:10 elapsed, estimating the time left  lookup n = 4\n" +
+		"progress: 1/4 lengths,  25%, 0:10 elapsed, about 0:30 left  lookup n = 8\n" +
 		"progress: 4/4 lengths, 100%, 0:11 elapsed, about 0:00 left  lookup n = 12\n"
 	if out.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
