@@ -177,6 +177,13 @@ var commands = []commandDoc{
 		examples: []string{"verify round --precision fp16 1/3 0.1 -2049"},
 	},
 	{
+		name:     "completion",
+		usage:    []string{"verify completion bash"},
+		summary:  "a bash completion script: commands, flags, recipe and precision names",
+		about:    "Load it in the shell with: source <(verify completion bash). zsh reads it after 'autoload bashcompinit; bashcompinit'.",
+		examples: []string{"verify completion bash > ~/.local/share/bash-completion/completions/verify"},
+	},
+	{
 		name:     "version",
 		usage:    []string{"verify version", "verify --version"},
 		summary:  "the module version and the revision it was built from",
@@ -228,7 +235,7 @@ func writeOverview(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("verify: exact verification of Transformer Cookbook constructions\n\nUsage:\n  verify --recipe NAME [--precision P] [flags]   the main job ('verify help check')\n  verify COMMAND [flags]\n\nCommands:\n")
 	for _, c := range commands {
-		b.WriteString(hang(fmt.Sprintf("  %-10s", c.name), c.summary, lineWidth))
+		b.WriteString(hang(fmt.Sprintf("  %-11s", c.name), c.summary, lineWidth))
 	}
 	b.WriteString("\n'verify help COMMAND' (or 'verify COMMAND --help') prints a command's flags with their defaults and examples.\n\n")
 	b.WriteString("Exit status: 0 every check passed, 1 a check failed (a finding, reported on stdout),\n2 bad usage or input (one line on stderr), 130 interrupted (Ctrl-C).\n")

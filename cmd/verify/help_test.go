@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -235,5 +236,35 @@ func TestBinaryVersion(t *testing.T) {
 	}
 	if rev := strings.TrimSpace(string(head)); !strings.Contains(string(out), "revision "+rev) {
 		t.Errorf("verify --version = %q, want revision %s", out, rev)
+	}
+}
+
+// TestBinaryCompletion: the bash completion script parses, and completes
+// commands, each command's flags and the recipe names, as bash runs it.
+func TestBinaryCompletion(t *testing.T) {
+	script, stderr, status := execVerify(t, "completion", "bash")
+	if status != 0 || stderr != "" {
+		t.Fatalf("status %d, stderr %q", status, stderr)
+	}
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash here")
+	}
+	for _, tc := range []struct {
+		words []string
+		want  string
+	}{
+		{[]string{"verify", "fro"}, "frontier"},
+		{[]string{"verify", "frontier", "--pre"}, "--precision"},
+		{[]string{"verify", "--max"}, "--max-input-size --max-n"},
+		{[]string{"verify", "--recipe", "lookup-o"}, "lookup-onehot"},
+		{[]string{"verify", "run", "--precision", "fp8"}, "fp8-e4m3 fp8-e5m2"},
+		{[]string{"verify", "export", "--dt"}, "--dtype"},
+	} {
+		prog := script + "\nCOMP_WORDS=(" + strings.Join(tc.words, " ") + "); COMP_CWORD=" + strconv.Itoa(len(tc.words)-1) + "; _verify; echo \"${COMPREPLY[*]}\"\n"
+		out, err := exec.Command(bash, "-c", prog).Output()
+		if err != nil || strings.TrimSpace(string(out)) != tc.want {
+			t.Errorf("completing %q: %q, %v; want %q", tc.words, out, err, tc.want)
+		}
 	}
 }

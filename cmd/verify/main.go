@@ -114,6 +114,8 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return cmdBench(args[1:], stdout, stderr)
 	case "edelman":
 		return cmdEdelman(args[1:], stdout)
+	case "completion":
+		return cmdCompletion(args[1:], stdout)
 	}
 	if strings.HasPrefix(args[0], "-") {
 		return cmdCheck(args, stdout, stderr)
