@@ -333,3 +333,50 @@ func TestBinaryOutputPaths(t *testing.T) {
 		t.Errorf("with a stale temporary file: status %d, stderr %q", status, stderr)
 	}
 }
+
+// TestBinaryOutputNotWritable: an --out in a directory the user cannot
+// write is refused before the sweep, with one line. Root writes
+// anywhere, so as root the binary runs as the user nobody (65534).
+func TestBinaryOutputNotWritable(t *testing.T) {
+	dir := t.TempDir()
+	locked := filepath.Join(dir, "locked")
+	if err := os.Mkdir(locked, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	bin := verifyBin
+	cmd := func(args ...string) *exec.Cmd { return exec.Command(bin, args...) }
+	if os.Getuid() == 0 {
+		// A copy nobody can reach: the test's directories (this one and
+		// the one the testing package made for the test) are private.
+		os.Chmod(dir, 0o755)
+		os.Chmod(filepath.Dir(dir), 0o755)
+		bin = filepath.Join(dir, "verify")
+		data, err := os.ReadFile(verifyBin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(bin, data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for d := dir; d != "/" && d != "."; d = filepath.Dir(d) {
+			if fi, err := os.Stat(d); err == nil && fi.Mode().Perm()&0o001 == 0 {
+				t.Skipf("%s is not reachable by other users", d)
+			}
+		}
+		cmd = func(args ...string) *exec.Cmd {
+			c := exec.Command(bin, args...)
+			c.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+			c.Dir = dir
+			return c
+		}
+	}
+	c := cmd("frontier", "--recipe", "lookup", "--precision", "fp16", "--out", filepath.Join(locked, "f.json"))
+	var stdout, stderr bytes.Buffer
+	c.Stdout, c.Stderr = &stdout, &stderr
+	if err := c.Run(); err != nil && c.ProcessState == nil {
+		t.Skipf("cannot run as another user here: %v", err)
+	}
+	if status := c.ProcessState.ExitCode(); status != 2 || stdout.Len() != 0 || !strings.Contains(stderr.String(), "permission denied") || strings.Count(stderr.String(), "\n") != 1 {
+		t.Errorf("status %d, stdout %q, stderr %q: want 2, no report, one line saying permission denied", status, stdout.String(), stderr.String())
+	}
+}
