@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math/big"
 
 	"github.com/transformer-cookbook/verify/numeric"
 )
@@ -28,19 +29,22 @@ func (inst *Instance[T]) attend(a *attnParams[T], x [][]T, where string) ([][]T,
 		if !inst.generic && inst.attendMachine(a, hp, x, keys, vals, sc.finite, out) {
 			continue
 		}
+		if !inst.generic && inst.exact && a.spec.Weighting != Softmax {
+			handled, err := inst.attendWords(a, hp, x, keys, vals, out, where, h)
+			if err != nil {
+				return nil, err
+			}
+			if handled {
+				continue
+			}
+		}
 		for i := range x {
 			q := inst.matVec(hp.q, x[i], nil)
 			o, err := inst.attendOne(a, hp, q, keys, vals, i, sc)
 			if err != nil {
 				return nil, fmt.Errorf("%s head %d at position %d: %w", where, h+1, i+1, err)
 			}
-			if out[i] == nil {
-				out[i] = o
-				continue
-			}
-			for c := range o {
-				out[i][c] = b.Add(out[i][c], out[i][c], o[c])
-			}
+			addHead(b, out, i, o)
 		}
 	}
 	return out, nil
@@ -53,6 +57,8 @@ type attnScratch[T any] struct {
 	t      T
 	// finite[j] says every entry of position j's value is finite.
 	finite []bool
+	// acc sums a score in exact arithmetic.
+	acc numeric.ExactSum
 }
 
 // attendOne computes the output at position i (0-based) of one head.
@@ -93,7 +99,7 @@ func (inst *Instance[T]) scoreKeys(a *attnParams[T], hp *headParams[T], q []T, k
 	b := inst.B
 	scores := sc.scores[:len(js)]
 	for k, j := range js {
-		s := dotInto(b, scores[k], q, keys[j], sc.t)
+		s := inst.dotInto(scores[k], q, keys[j], sc)
 		var err error
 		if hp.sqrtDKey != nil {
 			if s, err = b.Div(s, s, *hp.sqrtDKey); err != nil {
@@ -243,6 +249,16 @@ func allFinite[T any](b numeric.Backend[T], v []T) bool {
 // dot returns x · y summed left to right.
 func dot[T any](b numeric.Backend[T], x, y []T) T {
 	return dotInto(b, b.New(), x, y, b.New())
+}
+
+// dotInto is dot into dst, with sc's scratch: in exact arithmetic the
+// whole sum in machine words while it fits (numeric.ExactDot), the same
+// rational as the products summed left to right.
+func (inst *Instance[T]) dotInto(dst T, x, y []T, sc *attnScratch[T]) T {
+	if inst.exact {
+		return any(numeric.ExactDot(any(dst).(*big.Rat), any(x).([]*big.Rat), any(y).([]*big.Rat), &sc.acc)).(T)
+	}
+	return dotInto(inst.B, dst, x, y, sc.t)
 }
 
 // dotInto is dot into dst, with t as scratch (backends whose values are

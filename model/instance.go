@@ -24,9 +24,12 @@ type Instance[T any] struct {
 	finalNorm *normParams[T]
 	out       mat[T]
 	pos       *posCache[T]
-	// generic turns off the machine-float path of hard attention (for the
-	// tests that compare the two paths).
+	// generic turns off the machine-float and machine-word paths of hard
+	// attention (for the tests that compare the paths).
 	generic bool
+	// exact says B is numeric.Exact (and T is *big.Rat): dot products,
+	// matrix rows and hard attention then take the machine-word paths.
+	exact bool
 }
 
 // mat is a matrix of backend values, row-major. nz, when set, lists each
@@ -160,6 +163,7 @@ func Instantiate[T any](b numeric.Backend[T], m *Model) (*Instance[T], error) {
 	}
 	in := &instantiator[T]{b: b}
 	inst := &Instance[T]{Model: m, B: b, pos: newPosCache[T]()}
+	_, inst.exact = any(b).(numeric.Exact)
 	inst.we = make([][]T, len(m.WordEmbedding))
 	for s, row := range m.WordEmbedding {
 		inst.we[s] = in.vector(row, fmt.Sprintf("word embedding of %q", m.Alphabet[s]))
@@ -253,6 +257,15 @@ func (inst *Instance[T]) feedForwardParams(in *instantiator[T], f *FeedForward, 
 
 func zeros[T any](b numeric.Backend[T], n int) []T {
 	v := make([]T, n)
+	if _, ok := any(b).(numeric.Exact); ok {
+		// The n rationals in one allocation, not n: a forward pass makes
+		// a vector of them per position and matrix.
+		block := make([]big.Rat, n)
+		for i := range v {
+			v[i] = any(&block[i]).(T)
+		}
+		return v
+	}
 	for i := range v {
 		v[i] = b.New()
 	}

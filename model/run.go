@@ -278,6 +278,14 @@ func (inst *Instance[T]) matVec(w mat[T], x []T, bias []T) []T {
 // entries are replaced by the results, and out is returned.
 func (inst *Instance[T]) matVecInto(out []T, w mat[T], x []T, bias []T, t, zero T) []T {
 	b := inst.B
+	if inst.exact && w.nz != nil {
+		var br []*big.Rat
+		if bias != nil {
+			br = any(bias).([]*big.Rat)
+		}
+		matVecExact(any(out).([]*big.Rat), any(w.data).([]*big.Rat), w.cols, w.nz, any(x).([]*big.Rat), br)
+		return out
+	}
 	for r := 0; r < w.rows; r++ {
 		row := w.data[r*w.cols : (r+1)*w.cols]
 		acc := out[r]
@@ -307,6 +315,25 @@ func (inst *Instance[T]) matVecInto(out []T, w mat[T], x []T, bias []T, t, zero 
 		out[r] = acc
 	}
 	return out
+}
+
+// matVecExact is matVecInto in exact arithmetic: each row's products over
+// its nonzero columns, and the bias, summed by a numeric.ExactSum, in
+// machine words while the row's partial sums fit. The results are the
+// same rationals, written into out's values.
+func matVecExact(out, data []*big.Rat, cols int, nz [][]int, x, bias []*big.Rat) {
+	var acc numeric.ExactSum
+	for r, rowCols := range nz {
+		row := data[r*cols : (r+1)*cols]
+		acc.Reset()
+		for _, c := range rowCols {
+			acc.AddProduct(row[c], x[c])
+		}
+		if bias != nil {
+			acc.Add(bias[r])
+		}
+		out[r] = acc.Rat(out[r])
+	}
 }
 
 // positions returns pe_n(i) for i = 1..n rounded to the backend, or nil.

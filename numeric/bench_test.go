@@ -103,3 +103,65 @@ func BenchmarkOps(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkExact times the exact backend's operations on operands of the
+// machine-word path (small integers, fractions, integers about 2^40 whose
+// products need 128-bit checks) and past it (2^70), and a dot product of
+// 8 terms as a chain of Mul and Add (the generic path) and as one
+// ExactDot: go test -run '^$' -bench Exact -benchmem ./numeric/
+func BenchmarkExact(b *testing.B) {
+	e := NewExact()
+	p70 := new(big.Rat).SetFrac(new(big.Int).Lsh(big.NewInt(3), 70), big.NewInt(1))
+	operands := []struct {
+		name string
+		x, y *big.Rat
+	}{
+		{"int", big.NewRat(1234, 1), big.NewRat(-56789, 1)},
+		{"frac", big.NewRat(-3, 7), big.NewRat(5, 12)},
+		{"int40", big.NewRat(1<<40+3, 1), big.NewRat(-(1<<40 + 5), 1)},
+		{"big", p70, big.NewRat(5, 1)},
+	}
+	for _, o := range operands {
+		z := new(big.Rat)
+		for _, op := range []struct {
+			name string
+			f    func()
+		}{
+			{"add", func() { z = e.Add(z, o.x, o.y) }},
+			{"mul", func() { z = e.Mul(z, o.x, o.y) }},
+			{"cmp", func() { e.Cmp(o.x, o.y) }},
+		} {
+			b.Run(o.name+"/"+op.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for range b.N {
+					op.f()
+				}
+			})
+		}
+		x, y := make([]*big.Rat, 8), make([]*big.Rat, 8)
+		for k := range x {
+			x[k], y[k] = o.x, o.y
+			if k%2 == 1 {
+				x[k] = new(big.Rat).Neg(o.x)
+			}
+		}
+		b.Run(o.name+"/dot8-chain", func(b *testing.B) {
+			b.ReportAllocs()
+			t := new(big.Rat)
+			for range b.N {
+				z = e.Mul(z, x[0], y[0])
+				for k := 1; k < len(x); k++ {
+					t = e.Mul(t, x[k], y[k])
+					z = e.Add(z, z, t)
+				}
+			}
+		})
+		b.Run(o.name+"/dot8-fused", func(b *testing.B) {
+			b.ReportAllocs()
+			var s ExactSum
+			for range b.N {
+				z = ExactDot(z, x, y, &s)
+			}
+		})
+	}
+}

@@ -27,9 +27,21 @@ func ratOr(z *big.Rat) *big.Rat {
 }
 
 func (Exact) New() *big.Rat                          { return new(big.Rat) }
-func (Exact) Set(z, x *big.Rat) *big.Rat             { return ratOr(z).Set(x) }
+func (Exact) Set(z, x *big.Rat) *big.Rat             { return setRat(z, x) }
 func (Exact) SetInt64(z *big.Rat, x int64) *big.Rat  { return ratOr(z).SetInt64(x) }
 func (Exact) SetRat(z *big.Rat, x *big.Rat) *big.Rat { return ratOr(z).Set(x) }
+
+// setRat is z.Set(x), without allocating a denominator for a new z when
+// x is an integer: z's is 1 already when z is an integer (a new Rat's,
+// empty, reads as 1), and big.Rat.Set would copy x's.
+func setRat(z, x *big.Rat) *big.Rat {
+	z = ratOr(z)
+	if z != x && x.IsInt() && z.IsInt() {
+		z.Num().Set(x.Num())
+		return z
+	}
+	return z.Set(x)
+}
 
 func (Exact) Rat(x *big.Rat) (*big.Rat, error) { return new(big.Rat).Set(x), nil }
 func (Exact) Bounds(x *big.Rat) (lo, hi *big.Rat, err error) {
@@ -43,21 +55,20 @@ func (Exact) Format(x *big.Rat) string { return x.RatString() }
 // a routed model's operations (residual connections add the zeros of the
 // components a sublayer does not write; routing weights are 0 and ±1).
 // The results are the same values; only the greatest common divisors are
-// saved. They, Div and Cmp also take the machine-word path for small
-// operands (see small).
+// saved. They, Div and Cmp also take the machine-word path when the
+// operands and the result fit in words (see ratWords).
 func (Exact) Add(z, x, y *big.Rat) *big.Rat {
 	switch {
 	case x.Sign() == 0:
-		return ratOr(z).Set(y)
+		return setRat(z, y)
 	case y.Sign() == 0:
-		return ratOr(z).Set(x)
+		return setRat(z, x)
 	}
-	if xn, xd, ok := small(x); ok {
-		if yn, yd, ok := small(y); ok {
-			if xd == yd {
-				return setSmall(z, xn+yn, xd)
+	if xn, xd, ok := ratWords(x); ok {
+		if yn, yd, ok := ratWords(y); ok {
+			if n, d, ok := addFrac(xn, xd, yn, yd); ok {
+				return setWords(z, n, d)
 			}
-			return setSmall(z, xn*yd+yn*xd, xd*yd)
 		}
 	}
 	return ratOr(z).Add(x, y)
@@ -66,73 +77,19 @@ func (Exact) Add(z, x, y *big.Rat) *big.Rat {
 func (Exact) Sub(z, x, y *big.Rat) *big.Rat {
 	switch {
 	case y.Sign() == 0:
-		return ratOr(z).Set(x)
+		return setRat(z, x)
 	case x.Sign() == 0:
 		return ratOr(z).Neg(y)
 	}
-	if xn, xd, ok := small(x); ok {
-		if yn, yd, ok := small(y); ok {
-			if xd == yd {
-				return setSmall(z, xn-yn, xd)
+	if xn, xd, ok := ratWords(x); ok {
+		// ratWords leaves out −2^63, so −yn is a word.
+		if yn, yd, ok := ratWords(y); ok {
+			if n, d, ok := addFrac(xn, xd, -yn, yd); ok {
+				return setWords(z, n, d)
 			}
-			return setSmall(z, xn*yd-yn*xd, xd*yd)
 		}
 	}
 	return ratOr(z).Sub(x, y)
-}
-
-// Small rationals, whose numerator and denominator are below 2^31 in
-// absolute value (the weights and most values of the cookbook's models),
-// are computed in int64 arithmetic, where no product or sum of two such
-// terms overflows, and reduced by a machine gcd: the same value in lowest
-// terms as big.Rat's, without big.Rat's allocations for its temporaries
-// and its gcd. Anything larger goes through big.Rat.
-const maxSmall = 1<<31 - 1
-
-// small returns x = n/d with |n|, d ≤ maxSmall, when x is that small.
-func small(x *big.Rat) (n, d int64, ok bool) {
-	num := x.Num()
-	if !num.IsInt64() {
-		return 0, 0, false
-	}
-	if n = num.Int64(); n > maxSmall || n < -maxSmall {
-		return 0, 0, false
-	}
-	if x.IsInt() {
-		return n, 1, true
-	}
-	// x is a fraction, so Denom is a reference to its denominator, not
-	// a new Int.
-	den := x.Denom()
-	if !den.IsInt64() {
-		return 0, 0, false
-	}
-	if d = den.Int64(); d > maxSmall {
-		return 0, 0, false
-	}
-	return n, d, true
-}
-
-// setSmall sets z to n/d (d > 0) in lowest terms.
-func setSmall(z *big.Rat, n, d int64) *big.Rat {
-	a := uint64(n)
-	if n < 0 {
-		a = uint64(-n)
-	}
-	b := uint64(d)
-	for b != 0 {
-		a, b = b, a%b
-	}
-	// a = gcd(|n|, d) ≥ 1, since d > 0.
-	n /= int64(a)
-	d /= int64(a)
-	z = ratOr(z).SetInt64(n)
-	if d != 1 {
-		// SetInt64 stored the denominator 1, so Denom is a reference to
-		// it; n/d is already in lowest terms, as a Rat must be.
-		z.Denom().SetInt64(d)
-	}
-	return z
 }
 
 func (Exact) Mul(z, x, y *big.Rat) *big.Rat {
@@ -150,9 +107,11 @@ func (Exact) Mul(z, x, y *big.Rat) *big.Rat {
 		}
 		return ratOr(z).Set(x)
 	}
-	if xn, xd, ok := small(x); ok {
-		if yn, yd, ok := small(y); ok {
-			return setSmall(z, xn*yn, xd*yd)
+	if xn, xd, ok := ratWords(x); ok {
+		if yn, yd, ok := ratWords(y); ok {
+			if n, d, ok := mulFrac(xn, xd, yn, yd); ok {
+				return setWords(z, n, d)
+			}
 		}
 	}
 	return ratOr(z).Mul(x, y)
@@ -187,12 +146,15 @@ func (Exact) Div(z, x, y *big.Rat) (*big.Rat, error) {
 	if y.Sign() == 0 {
 		return nil, &OpError{Backend: "exact", Op: "div", Arg: x.RatString() + " / 0", Err: ErrDivByZero}
 	}
-	if xn, xd, ok := small(x); ok {
-		if yn, yd, ok := small(y); ok {
+	if xn, xd, ok := ratWords(x); ok {
+		if yn, yd, ok := ratWords(y); ok {
+			// x/y = (xn/xd)·(yd/yn), with the sign moved to the numerator.
 			if yn < 0 {
 				xn, yn = -xn, -yn
 			}
-			return setSmall(z, xn*yd, xd*yn), nil
+			if n, d, ok := mulFrac(xn, xd, yd, yn); ok {
+				return setWords(z, n, d), nil
+			}
 		}
 	}
 	return ratOr(z).Quo(x, y), nil
@@ -252,19 +214,12 @@ func (Exact) Tanh(z, x *big.Rat) (*big.Rat, error) {
 
 func (Exact) Cmp(x, y *big.Rat) Order { return Order(cmpRat(x, y)) }
 
-// cmpRat is x.Cmp(y), by cross-multiplying in int64 when both are small
-// (big.Rat.Cmp allocates its two products).
+// cmpRat is x.Cmp(y), by cross-multiplying in 128 bits when both are
+// words (big.Rat.Cmp allocates its two products).
 func cmpRat(x, y *big.Rat) int {
-	if xn, xd, ok := small(x); ok {
-		if yn, yd, ok := small(y); ok {
-			a, b := xn*yd, yn*xd
-			switch {
-			case a < b:
-				return -1
-			case a > b:
-				return 1
-			}
-			return 0
+	if xn, xd, ok := ratWords(x); ok {
+		if yn, yd, ok := ratWords(y); ok {
+			return cmpWords(xn, xd, yn, yd)
 		}
 	}
 	return x.Cmp(y)

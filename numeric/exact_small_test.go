@@ -1,35 +1,46 @@
 package numeric
 
 import (
+	"math"
 	"math/big"
 	"math/rand/v2"
 	"testing"
 )
 
-// smallEdge are numerators and denominators at the edges of the
-// machine-word path: ±(2^31 − 1) take it, ±2^31 and beyond do not.
-var smallEdge = []int64{1, 2, 3, 6, 7, 1<<31 - 2, 1<<31 - 1, 1 << 31, 1<<31 + 1, 1 << 40}
+// smallEdge are numerators and denominators about the edges of the
+// machine-word path: 2^31 (where products of two words start to need
+// checking), 2^32, 2^62 and 2^63 − 1 (the largest word; 2^63 is not one),
+// and primes and powers of two, so that some cancel and some do not.
+var smallEdge = []int64{1, 2, 3, 6, 7, 1<<31 - 2, 1<<31 - 1, 1 << 31, 1<<31 + 1, 1 << 32, 3037000499, 3037000500,
+	1 << 40, 1<<62 - 1, 1 << 62, 1<<62 + 1, math.MaxInt64 - 1, math.MaxInt64, 9223372036854775783}
 
 // randomRat draws a rational on either side of the machine-word path's
 // limits, or a huge one.
 func randomRat(rng *rand.Rand) *big.Rat {
 	pick := func() int64 {
-		switch rng.IntN(4) {
+		switch rng.IntN(5) {
 		case 0:
 			return smallEdge[rng.IntN(len(smallEdge))]
 		case 1:
 			return 1 + rng.Int64N(1<<32)
+		case 2:
+			return 1 + rng.Int64N(math.MaxInt64)
 		}
 		return 1 + rng.Int64N(12)
 	}
 	r := big.NewRat(pick(), pick())
-	switch rng.IntN(6) {
+	if rng.IntN(3) == 0 {
+		r.SetInt64(pick()) // integers take the shortest path
+	}
+	switch rng.IntN(7) {
 	case 0:
 		r.Neg(r)
 	case 1:
 		r.SetInt64(0)
 	case 2:
 		r.Mul(r, new(big.Rat).SetFrac(new(big.Int).Lsh(big.NewInt(3), 70), big.NewInt(7)))
+	case 3: // 2^63 and −2^63, just past the words (−2^63 is left out)
+		r.SetFrac(new(big.Int).Lsh(big.NewInt(int64(1-2*rng.IntN(2))), 63), big.NewInt(pick()))
 	}
 	return r
 }
@@ -81,7 +92,7 @@ func TestExactSmallPath(t *testing.T) {
 			return y
 		}},
 	}
-	for trial := 0; trial < 40000; trial++ {
+	for trial := 0; trial < 25000; trial++ {
 		x, y := randomRat(rng), randomRat(rng)
 		if trial%7 == 0 {
 			y.Set(x) // equal operands, and equal denominators
@@ -120,10 +131,10 @@ func TestExactSmallDenominatorReference(t *testing.T) {
 	if z.RatString() != "-3/4" {
 		t.Fatalf("got %s, want -3/4", z.RatString())
 	}
-	if got := setSmall(new(big.Rat).SetFrac64(7, 9), -6, 4); got.RatString() != "-3/2" {
-		t.Fatalf("setSmall(-6, 4) = %s, want -3/2", got.RatString())
+	if got := setWords(new(big.Rat).SetFrac64(7, 9), -6, 4); got.RatString() != "-3/2" {
+		t.Fatalf("setWords(-6, 4) = %s, want -3/2", got.RatString())
 	}
-	if got := setSmall(nil, 0, 5); got.RatString() != "0" || !got.IsInt() {
-		t.Fatalf("setSmall(0, 5) = %s, want 0", got.RatString())
+	if got := setWords(nil, 0, 5); got.RatString() != "0" || !got.IsInt() {
+		t.Fatalf("setWords(0, 5) = %s, want 0", got.RatString())
 	}
 }
