@@ -18,11 +18,15 @@ func (inst *Instance[T]) attend(a *attnParams[T], x [][]T, where string) ([][]T,
 	sc := &attnScratch[T]{js: make([]int, 0, n), scores: zeros(b, n), t: b.New(), finite: make([]bool, n)}
 	for h := range a.heads {
 		hp := &a.heads[h]
-		keys := make([][]T, n)
-		vals := make([][]T, n)
+		// The keys and values in two blocks: two allocations of slices
+		// per head, not two per position.
+		keys, vals := make([][]T, n), make([][]T, n)
+		dk, dv := hp.k.rows, hp.v.rows
+		kb, vb := zeros(b, n*dk), zeros(b, n*dv)
+		t, zero := b.New(), b.New()
 		for j := range x {
-			keys[j] = inst.matVec(hp.k, x[j], nil)
-			vals[j] = inst.matVec(hp.v, x[j], nil)
+			keys[j] = inst.matVecInto(kb[j*dk:(j+1)*dk:(j+1)*dk], hp.k, x[j], nil, t, zero)
+			vals[j] = inst.matVecInto(vb[j*dv:(j+1)*dv:(j+1)*dv], hp.v, x[j], nil, t, zero)
 			sc.finite[j] = allFinite(b, vals[j])
 		}
 		if !inst.generic && inst.attendMachine(a, hp, x, keys, vals, sc.finite, out) {
