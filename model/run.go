@@ -370,10 +370,13 @@ func (inst *Instance[T]) positions(n int) ([][]T, error) {
 		if len(v) != m.D {
 			return nil, fmt.Errorf("position encoding %q at i = %d, n = %d: %d entries, want D = %d", m.Position.Name, i, n, len(v), m.D)
 		}
-		pe[i-1] = in.vector(v, fmt.Sprintf("position encoding %q at i = %d, n = %d", m.Position.Name, i, n))
-	}
-	if in.err != nil {
-		return nil, in.err
+		// Where an error is, is written out only on an error: a
+		// Sprintf per position would cost more than its few entries.
+		if pe[i-1] = in.vector(v, ""); in.err != nil {
+			in = &instantiator[T]{b: inst.B}
+			in.vector(v, fmt.Sprintf("position encoding %q at i = %d, n = %d", m.Position.Name, i, n))
+			return nil, in.err
+		}
 	}
 	inst.pos.put(n, pe)
 	return pe, nil
