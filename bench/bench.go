@@ -50,7 +50,11 @@ func (s Size) benchTime() time.Duration {
 
 // Measurement is what Measure and Baseline return.
 type Measurement struct {
-	Value float64 // in the case's unit
+	// Value is the figure in the case's unit, from CPU time (user + sys)
+	// where the case is timed: on a shared machine the wall clock moves
+	// with the other processes' load, the CPU time much less. Wall, if
+	// set, is the same figure by the wall clock.
+	Value, Wall float64
 	// Allocs and Bytes are per unit of Value, valid when Counted.
 	Allocs, Bytes float64
 	Counted       bool
@@ -68,14 +72,19 @@ type Target struct {
 // Result is one case's row of the table (and of --json). Pointer fields
 // are absent when not measured.
 type Result struct {
-	Case     string   `json:"case"`
-	Measures string   `json:"measures"`
-	Unit     string   `json:"unit"`
-	Figure   float64  `json:"figure"`
-	Baseline *float64 `json:"baseline,omitempty"`
-	Ratio    *float64 `json:"ratio,omitempty"`
-	Target   string   `json:"target"`
-	Met      *bool    `json:"met,omitempty"`
+	Case     string `json:"case"`
+	Measures string `json:"measures"`
+	Unit     string `json:"unit"`
+	// Figure and Baseline are from CPU time where the case is timed;
+	// FigureWall and BaselineWall are the same by the wall clock. The
+	// target is judged on Figure and Ratio.
+	Figure       float64  `json:"figure"`
+	FigureWall   *float64 `json:"figure_wall,omitempty"`
+	Baseline     *float64 `json:"baseline,omitempty"`
+	BaselineWall *float64 `json:"baseline_wall,omitempty"`
+	Ratio        *float64 `json:"ratio,omitempty"`
+	Target       string   `json:"target"`
+	Met          *bool    `json:"met,omitempty"`
 	// Allocs and Bytes are per unit of the figure; BaselineAllocs is the
 	// baseline's allocations per unit.
 	Allocs         *float64 `json:"allocs_per_unit,omitempty"`
@@ -87,7 +96,13 @@ type Result struct {
 	Note         string  `json:"note,omitempty"`
 	BaselineNote string  `json:"baseline_note,omitempty"`
 	Seconds      float64 `json:"seconds"` // wall time of the whole case
-	Error        string  `json:"error,omitempty"`
+	// CPUSeconds is the user + sys time of the child process that ran
+	// the case (its rusage), 0 when the case ran in-process.
+	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
+	// Load is the machine's load while the case ran, when the platform
+	// says (Linux).
+	Load  *Load  `json:"load,omitempty"`
+	Error string `json:"error,omitempty"`
 }
 
 var (
@@ -166,7 +181,9 @@ func Run(cases []Case, opts Options) []Result {
 		if opts.Child != nil {
 			r = runChild(c, opts.Child(c.Name))
 		} else {
+			before, cpu := SampleLoad(), processCPU()
 			r = Measure(c, opts.Size)
+			r.Load = Between(before, SampleLoad(), (processCPU() - cpu).Seconds())
 		}
 		Finish(c, &r)
 		if opts.Size.Quick && r.Error == "" {
@@ -183,9 +200,10 @@ func Run(cases []Case, opts Options) []Result {
 // Measure runs one case in this process: the figure, then the baseline.
 // The ratio and verdict are left to Finish, which needs the peak RSS the
 // parent reads once the child has exited.
-func Measure(c Case, s Size) Result {
-	r := Result{Case: c.Name, Measures: c.Measures, Unit: c.Unit, Target: c.Target.Text}
+func Measure(c Case, s Size) (r Result) {
+	r = Result{Case: c.Name, Measures: c.Measures, Unit: c.Unit, Target: c.Target.Text}
 	start := time.Now()
+	// r is the named result, so the wall time reaches the caller.
 	defer func() { r.Seconds = time.Since(start).Seconds() }()
 	m, err := c.Measure(s)
 	if err != nil {
@@ -198,6 +216,9 @@ func Measure(c Case, s Size) Result {
 		return r
 	}
 	r.Figure, r.Note = m.Value, m.Note
+	if m.Wall > 0 {
+		r.FigureWall = ptr(m.Wall)
+	}
 	if m.Counted {
 		r.Allocs, r.Bytes = ptr(m.Allocs), ptr(m.Bytes)
 	}
@@ -209,6 +230,9 @@ func Measure(c Case, s Size) Result {
 		}
 		if b.Value > 0 && !math.IsInf(b.Value, 0) {
 			r.Baseline, r.BaselineNote = ptr(b.Value), b.Note
+			if b.Wall > 0 {
+				r.BaselineWall = ptr(b.Wall)
+			}
 		}
 		if b.Counted {
 			r.BaselineAllocs = ptr(b.Allocs)
@@ -247,8 +271,10 @@ func Finish(c Case, r *Result) {
 func runChild(c Case, cmd *exec.Cmd) Result {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	before := SampleLoad()
 	start := time.Now()
 	err := cmd.Run()
+	after := SampleLoad()
 	var r Result
 	if jerr := json.Unmarshal(lastLine(stdout.Bytes()), &r); jerr != nil || r.Case != c.Name {
 		msg := strings.TrimSpace(lastLineString(stderr.String()))
@@ -262,8 +288,10 @@ func runChild(c Case, cmd *exec.Cmd) Result {
 		}
 		r = Result{Case: c.Name, Error: "child process: " + err.Error(), Seconds: time.Since(start).Seconds()}
 	}
-	if cmd.ProcessState != nil {
-		r.PeakRSS = peakRSS(cmd.ProcessState)
+	if ps := cmd.ProcessState; ps != nil {
+		r.PeakRSS = peakRSS(ps)
+		r.CPUSeconds = (ps.UserTime() + ps.SystemTime()).Seconds()
+		r.Load = Between(before, after, r.CPUSeconds)
 	}
 	return r
 }

@@ -2,13 +2,17 @@ package bench
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
 
@@ -78,6 +82,9 @@ func TestMeasureQuick(t *testing.T) {
 	if r.PeakRSS != 0 {
 		t.Errorf("in-process peak RSS %d, want 0 (n/a)", r.PeakRSS)
 	}
+	if r.FigureWall == nil || *r.FigureWall <= 0 || r.BaselineWall == nil || r.Seconds <= 0 {
+		t.Errorf("no wall-clock figure, baseline or seconds: %+v", r)
+	}
 }
 
 func TestTargets(t *testing.T) {
@@ -109,8 +116,9 @@ func TestTargets(t *testing.T) {
 
 func TestWriteTable(t *testing.T) {
 	results := []Result{
-		{Case: "a", Unit: "ns/term", Figure: 1.234, Baseline: ptr(0.5), Ratio: ptr(2.468), Target: "≤ 2 ns", Met: ptr(true), Allocs: ptr(0.0123), PeakRSS: 30 << 20, Note: "n = 4"},
-		{Case: "b", Unit: "s", Figure: 1234.5, Target: "report"},
+		{Case: "a", Unit: "ns/term", Figure: 1.234, FigureWall: ptr(2.5), Baseline: ptr(0.5), Ratio: ptr(2.468), Target: "≤ 2 ns", Met: ptr(true), Allocs: ptr(0.0123), PeakRSS: 30 << 20,
+			CPUSeconds: 3.5, Seconds: 4.25, Load: &Load{Before: 5, After: 6.5, OtherCPUSeconds: 6.8, Seconds: 4}, Note: "n = 4"},
+		{Case: "b", Unit: "s", Figure: 1234.5, Target: "report", Seconds: 0.5},
 		{Case: "c", Unit: "s", Target: "≤ 30 s", Met: ptr(false), Error: "boom"},
 	}
 	var buf bytes.Buffer
@@ -119,10 +127,10 @@ func TestWriteTable(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	want := [][]string{
-		{"case", "unit", "figure", "baseline", "ratio", "target", "met", "allocs/unit", "peak", "RSS", "note"},
-		{"a", "ns/term", "1.23", "0.500", "2.47×", "≤", "2", "ns", "yes", "0.0123", "30MiB", "n", "=", "4"},
-		{"b", "s", "1234", "—", "—", "report", "—", "—", "n/a"},
-		{"c", "s", "—", "—", "—", "≤", "30", "s", "NO", "—", "n/a", "error:", "boom"},
+		{"case", "unit", "figure", "wall", "baseline", "ratio", "target", "met", "allocs/unit", "peak", "RSS", "cpu", "s", "wall", "s", "load", "1m", "others", "note"},
+		{"a", "ns/term", "1.23", "2.50", "0.500", "2.47×", "≤", "2", "ns", "yes", "0.0123", "30MiB", "3.50", "4.25", "5.00→6.50", "1.70", "n", "=", "4"},
+		{"b", "s", "1234", "—", "—", "—", "report", "—", "—", "n/a", "—", "0.500", "—", "—"},
+		{"c", "s", "—", "—", "—", "—", "≤", "30", "s", "NO", "—", "n/a", "—", "0", "—", "—", "error:", "boom"},
 	}
 	for k, l := range lines {
 		if got := strings.Fields(l); strings.Join(got, "|") != strings.Join(want[k], "|") {
@@ -153,10 +161,130 @@ func TestHelperChildFails(t *testing.T) {
 	os.Exit(3)
 }
 
+// TestTimedIsCPU: a run that sleeps takes wall time and almost no CPU
+// time; the figure must be the CPU time (on a machine without
+// getrusage, the wall time).
+func TestTimedIsCPU(t *testing.T) {
+	m, err := Timed(func() error { time.Sleep(100 * time.Millisecond); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Wall < 0.1 {
+		t.Errorf("wall %g s for a sleep of 0.1 s", m.Wall)
+	}
+	if processCPU() > 0 && m.Value > m.Wall/2 {
+		t.Errorf("figure %g s for a sleep of %g s: not the CPU time", m.Value, m.Wall)
+	}
+}
+
+// TestLoadBetween: the other processes' CPU time is the machine's busy
+// time less the case's own, never below 0; the average is over the wall
+// time between the samples.
+func TestLoadBetween(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	a := LoadSample{avg1: 1.5, busy: 100, at: t0, ok: true}
+	b := LoadSample{avg1: 2.25, busy: 108, at: t0.Add(4 * time.Second), ok: true}
+	l := Between(a, b, 3)
+	if l == nil || l.Before != 1.5 || l.After != 2.25 || l.OtherCPUSeconds != 5 || l.Seconds != 4 || l.OtherCPUs() != 1.25 {
+		t.Errorf("got %+v", l)
+	}
+	if l := Between(a, b, 10); l.OtherCPUSeconds != 0 {
+		t.Errorf("own time above the machine's busy time: others %g, want 0", l.OtherCPUSeconds)
+	}
+	if Between(LoadSample{}, b, 0) != nil {
+		t.Error("a failed reading gave a load")
+	}
+	if s := SampleLoad(); runtime.GOOS == "linux" && (!s.ok || s.busy <= 0) {
+		t.Errorf("no load read on Linux: %+v", s)
+	}
+}
+
 func TestNumber(t *testing.T) {
 	for v, want := range map[float64]string{0: "0", 1.5: "1.50", 12.345: "12.3", 123.4: "123", 0.01234: "0.0123", 0.0001234: "0.000123", 2.5e-5: "2.5e-05"} {
 		if got := number(v); got != want {
 			t.Errorf("number(%g) = %q, want %q", v, got, want)
 		}
+	}
+}
+
+// BenchmarkLookupFP64 compares the engine's fp64 forward pass of the
+// lookup (one average-hard head, d_key = 2) with FusedHardmax, the tight
+// loop doing the attention's work, per score term at n = 1024 and 4096;
+// allocs/op is per pass. cpu-ns/term is the process's CPU time (user +
+// sys), which the load of a shared machine moves less than the wall
+// clock's ns/term.
+//
+//	go test -run X -bench LookupFP64 ./bench/
+func BenchmarkLookupFP64(b *testing.B) { benchLookupFloat[float64](b, "fp64") }
+
+// BenchmarkLookupFP32 is BenchmarkLookupFP64 at fp32.
+func BenchmarkLookupFP32(b *testing.B) { benchLookupFloat[float32](b, "fp32") }
+
+func benchLookupFloat[F float32 | float64](b *testing.B, precision string) {
+	for _, n := range []int{1024, 4096} {
+		terms := float64(n * n * lookupDKey)
+		b.Run(fmt.Sprintf("engine/n=%d", n), func(b *testing.B) {
+			runner, input, _, err := lookupPass(numeric.MustParsePrecision(precision), n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			cpu := startCPU(b)
+			for range b.N {
+				if _, err := runner.Run(input, false); err != nil {
+					b.Fatal(err)
+				}
+			}
+			cpu.report(terms)
+		})
+		b.Run(fmt.Sprintf("fused/n=%d", n), func(b *testing.B) {
+			q, k, v, out := fusedOperands[F](n)
+			b.ReportAllocs()
+			cpu := startCPU(b)
+			for range b.N {
+				FusedHardmax(q, k, v, out)
+			}
+			cpu.report(terms)
+		})
+	}
+}
+
+// cpuClock reports a benchmark's CPU time and wall time per unit.
+type cpuClock struct {
+	b   *testing.B
+	cpu time.Duration
+}
+
+func startCPU(b *testing.B) cpuClock {
+	b.ResetTimer()
+	return cpuClock{b, processCPU()}
+}
+
+func (c cpuClock) report(units float64) {
+	cpu := processCPU() - c.cpu
+	c.b.StopTimer()
+	per := float64(c.b.N) * units
+	c.b.ReportMetric(float64(cpu.Nanoseconds())/per, "cpu-ns/term")
+	c.b.ReportMetric(float64(c.b.Elapsed().Nanoseconds())/per, "ns/term")
+}
+
+// BenchmarkAttentionFP64 is BenchmarkLookupFP64 for the attention
+// sublayer alone (no embedding, feed-forward layer or outputs).
+func BenchmarkAttentionFP64(b *testing.B) {
+	for _, n := range []int{1024, 4096} {
+		b.Run(fmt.Sprintf("engine/n=%d", n), func(b *testing.B) {
+			attend, err := lookupAttention(numeric.NewFloat64(), n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			cpu := startCPU(b)
+			for range b.N {
+				if err := attend(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			cpu.report(float64(n * n * lookupDKey))
+		})
 	}
 }

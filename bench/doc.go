@@ -3,9 +3,14 @@
 // forward pass, ns per arithmetic operation, seconds of a sweep, a
 // speed-up from 1 to 2 cores) and, where one exists, a bare baseline that
 // does the same count of the same arithmetic without the engine around
-// it. On a shared or throttled machine the absolute figure moves with the
-// load; the ratio to the baseline, measured in the same process a moment
-// later, moves much less, and is the number to compare across runs.
+// it. Figures are from CPU time (user + sys of the case's process, every
+// thread), with the wall clock's beside them: on a shared machine the
+// wall clock moves with the other processes' load, CPU time much less,
+// and the ratio to the baseline, measured in the same process a moment
+// later, less still. Each row also carries its process's CPU and wall
+// seconds and the machine's load meanwhile (Load). The baseline of the
+// machine-float attention is FusedHardmax, the loop one would write by
+// hand for the same work.
 //
 // Definitions, shared with the Go benchmarks of recipes/bench_test.go:
 //
@@ -29,10 +34,11 @@
 // A case is one call to Register: a name, what it measures, its unit, a
 // Measure function, optionally a Baseline in the same unit, and a Target.
 // Helpers make the common shapes one expression: PerUnit (testing.Benchmark
-// of an operation, divided by the units it performs), Wall (wall-clock of
-// a run), SpeedUp (the same run on 1 and then 2 cores).
+// of an operation, divided by the units it performs), Timed (the CPU and
+// wall time of a run), SpeedUp (the same run on 1 and then 2 cores, by
+// the wall clock).
 //
-// A case timed by the wall clock, with a baseline and a target, reads:
+// A case timed once, with a baseline and a target, reads:
 //
 //	func init() {
 //		Register(Case{
@@ -40,8 +46,7 @@
 //			Measures: "every string of Dyck-1 to length 22, exact, depth-first with a KV cache",
 //			Unit:     "s",
 //			Measure: func(s Size) (Measurement, error) {
-//				t, err := Wall(func() error { return run(s.Pick(22, 12), cached) })
-//				return Measurement{Value: t}, err
+//				return Timed(func() error { return run(s.Pick(22, 12), cached) })
 //			},
 //			Baseline: …, // the same strings from scratch
 //			Target:   AtMost(60, "s"),

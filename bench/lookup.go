@@ -67,6 +67,83 @@ func lookupForward(precision string, full, quick int) func(Size) (Measurement, e
 	}
 }
 
+// lookupAttention is the lookup's attention sublayer at length n in the
+// machine format F (backend b) on one seeded input's residual stream:
+// attend computes the head's output at every position.
+func lookupAttention[F float32 | float64](b numeric.Backend[F], n int) (attend func() error, err error) {
+	r, err := recipes.Get("lookup")
+	if err != nil {
+		return nil, err
+	}
+	con, err := r.Construct(model.AverageHardmax, n, nil)
+	if err != nil {
+		return nil, err
+	}
+	inst, err := model.Instantiate(b, con.Model)
+	if err != nil {
+		return nil, err
+	}
+	if inst.Attention(0) == nil {
+		return nil, fmt.Errorf("the lookup's first layer has no attention")
+	}
+	cases, _ := con.Inputs(n, rand.New(rand.NewPCG(Seed, uint64(n))), 1)
+	x := make([][]F, n)
+	for i, s := range cases[0].Symbols {
+		h, err := inst.Embed(s, i+1, n)
+		if err != nil {
+			return nil, err
+		}
+		if x[i], err = inst.SublayerInput(0, true, h); err != nil {
+			return nil, err
+		}
+	}
+	return func() error {
+		_, err := inst.Attend(0, x)
+		return err
+	}, nil
+}
+
+// attentionForward measures the lookup's attention sublayer alone per
+// score term: the head's queries, keys, values, scores, maximum, ties and
+// weighted sums, without the embedding, the feed-forward layer and the
+// outputs' conversion that a whole pass adds per position.
+func attentionForward[F float32 | float64](b numeric.Backend[F], full, quick int) func(Size) (Measurement, error) {
+	return func(s Size) (Measurement, error) {
+		n := s.Pick(full, quick)
+		attend, err := lookupAttention(b, n)
+		if err != nil {
+			return Measurement{}, err
+		}
+		var runErr error
+		meas := PerUnit(s, float64(n*n*lookupDKey), func(b *testing.B) {
+			for range b.N {
+				if err := attend(); err != nil {
+					runErr = err
+					return
+				}
+			}
+		})
+		if runErr != nil {
+			return Measurement{}, runErr
+		}
+		// Per term, the allocations that grow with n² (as allocsPerTerm).
+		var a [2]float64
+		for k, m := range []int{n / 2, n} {
+			att, err := lookupAttention(b, m)
+			if err != nil {
+				return Measurement{}, err
+			}
+			a[k] = testing.AllocsPerRun(2, func() { runErr = att() })
+		}
+		if runErr != nil {
+			return Measurement{}, runErr
+		}
+		meas.Allocs = (a[1] - 2*a[0]) / float64(lookupDKey*(n*n-2*(n/2)*(n/2)))
+		meas.Note = fmt.Sprintf("n = %d, d_key = %d, %s", n, lookupDKey, meas.Note)
+		return meas, nil
+	}
+}
+
 // allocsPerTerm counts the allocations of a forward pass that grow with
 // the number of score terms: a pass allocates a·n + b·n² + c times (a per
 // position: the residual stream's new values, keys, queries; b per score),
@@ -101,53 +178,80 @@ func allocsPerTerm(p numeric.Precision, n int) (float64, error) {
 // lookupDKey is the key width of the lookup's head: W^Q = [q; 1].
 const lookupDKey = 2
 
-// lookupOperands fills the bare baselines' queries (q_i, 1) and keys
-// (2j, −j²) with the values the lookup's head computes, so that the
-// bare arithmetic sees numbers of the same size.
-func lookupOperands(n int) (q, k []float64) {
+// lookupOperands fills the bare baselines' queries (q_i, 1), keys
+// (2j, −j²) and values v_j ∈ {0, 1} with the values the lookup's head
+// computes, so that the bare arithmetic sees numbers of the same size
+// and the same single maximum per query.
+func lookupOperands(n int) (q, k, v []float64) {
 	rng := rand.New(rand.NewPCG(Seed, uint64(n)))
-	q, k = make([]float64, n*lookupDKey), make([]float64, n*lookupDKey)
+	q, k, v = make([]float64, n*lookupDKey), make([]float64, n*lookupDKey), make([]float64, n)
 	for i := range n {
 		j := float64(i + 1)
 		q[2*i], q[2*i+1] = float64(1+rng.IntN(n)), 1
 		k[2*i], k[2*i+1] = 2*j, -j*j
+		v[i] = float64(rng.IntN(2))
 	}
-	return q, k
+	return q, k, v
 }
 
 // sink keeps the bare loops' results alive.
 var sink any
 
-// bareFloat is the lookup's n²·d_key score terms as a multiply-add loop
-// over slices of F (float64 or float32), per term.
+// FusedHardmax is the tight loop the engine's machine-float attention is
+// measured against: for each of the n queries (d_key = 2, packed in q),
+// one pass over the n keys (packed in k) that computes each score q·k,
+// keeps the maximum and counts its ties while summing their values v,
+// then the mean of the tied values into out[i]. It is what one would
+// write by hand for one average-hard head of the lookup: no mask, no
+// NaN, no non-finite value, no per-query allocation.
+func FusedHardmax[F float32 | float64](q, k, v, out []F) {
+	n := len(v)
+	k = k[:2*n]
+	for i := range out {
+		q0, q1 := q[2*i], q[2*i+1]
+		best := F(F(q0*k[0]) + F(q1*k[1]))
+		count, sum := 1, v[0]
+		for j := 1; j < n; j++ {
+			s := F(F(q0*k[2*j]) + F(q1*k[2*j+1]))
+			if s > best {
+				best, count, sum = s, 1, v[j]
+			} else if s == best {
+				count++
+				sum += v[j]
+			}
+		}
+		out[i] = sum / F(count)
+	}
+}
+
+// bareFloat is FusedHardmax on the lookup's n²·d_key score terms in F
+// (float64 or float32), per term.
 func bareFloat[F float32 | float64](full, quick int) func(Size) (Measurement, error) {
 	return func(s Size) (Measurement, error) {
 		n := s.Pick(full, quick)
-		q64, k64 := lookupOperands(n)
-		q, k := make([]F, len(q64)), make([]F, len(k64))
-		for i := range q64 {
-			q[i], k[i] = F(q64[i]), F(k64[i])
-		}
+		q, k, v, out := fusedOperands[F](n)
 		m := PerUnit(s, float64(n*n*lookupDKey), func(b *testing.B) {
 			for range b.N {
-				var best F
-				for i := range n {
-					qi := q[i*lookupDKey : (i+1)*lookupDKey]
-					for j := range n {
-						kj := k[j*lookupDKey : (j+1)*lookupDKey]
-						var sc F
-						for t, x := range qi {
-							sc += x * kj[t]
-						}
-						best = max(best, sc)
-					}
-				}
-				sink = best
+				FusedHardmax(q, k, v, out)
 			}
+			sink = out[0]
 		})
-		m.Note = fmt.Sprintf("%T mul-add, n = %d, %s", F(0), n, m.Note)
+		m.Note = fmt.Sprintf("fused %T score, max, ties, mean, n = %d, %s", F(0), n, m.Note)
 		return m, nil
 	}
+}
+
+// fusedOperands are lookupOperands in F, and the outputs.
+func fusedOperands[F float32 | float64](n int) (q, k, v, out []F) {
+	q64, k64, v64 := lookupOperands(n)
+	q, k, v = make([]F, len(q64)), make([]F, len(k64)), make([]F, len(v64))
+	for i := range q64 {
+		q[i], k[i] = F(q64[i]), F(k64[i])
+	}
+	for i := range v64 {
+		v[i] = F(v64[i])
+	}
+	return q, k, v, make([]F, n)
 }
 
 // bareBigFloat is the lookup's score terms as big.Float Mul and Add at
@@ -156,7 +260,7 @@ func bareFloat[F float32 | float64](full, quick int) func(Size) (Measurement, er
 func bareBigFloat(bits uint, full, quick int) func(Size) (Measurement, error) {
 	return func(s Size) (Measurement, error) {
 		n := s.Pick(full, quick)
-		q64, k64 := lookupOperands(n)
+		q64, k64, _ := lookupOperands(n)
 		q, k := bigFloats(q64, bits), bigFloats(k64, bits)
 		acc, next, tmp, best := new(big.Float).SetPrec(bits), new(big.Float).SetPrec(bits), new(big.Float).SetPrec(bits), new(big.Float).SetPrec(bits)
 		m := PerUnit(s, float64(n*n*lookupDKey), func(b *testing.B) {
@@ -198,6 +302,27 @@ func bigFloats(xs []float64, bits uint) []*big.Float {
 const gib = 1 << 30
 
 func init() {
+	for _, f := range []struct {
+		precision string
+		measure   func(full, quick int) func(Size) (Measurement, error)
+		bare      func(full, quick int) func(Size) (Measurement, error)
+	}{
+		{"fp64", func(full, quick int) func(Size) (Measurement, error) {
+			return attentionForward(numeric.NewFloat64(), full, quick)
+		}, bareFloat[float64]},
+		{"fp32", func(full, quick int) func(Size) (Measurement, error) {
+			return attentionForward(numeric.NewFloat32(), full, quick)
+		}, bareFloat[float32]},
+	} {
+		Register(Case{
+			Name:     "attention-" + f.precision,
+			Measures: f.precision + " attention sublayer of the lookup at n = 4096 alone (its head: queries, keys, values, scores, maximum, ties, mean), per score term",
+			Unit:     "ns/term",
+			Measure:  f.measure(4096, 256),
+			Baseline: f.bare(4096, 256),
+			Target:   All(RatioAtMost(1.5), NoAllocs()),
+		})
+	}
 	Register(Case{
 		Name:     "lookup-fp64",
 		Measures: "fp64 forward pass of the lookup (§Quadratic Maximization) at n = 4096, per score term",

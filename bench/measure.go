@@ -17,26 +17,40 @@ import (
 var benchMu sync.Mutex
 
 // PerUnit runs op under testing.Benchmark (op performs b.N iterations,
-// each of units units: score terms, operations) and returns the time and
-// allocations per unit. The setup belongs outside op: testing.Benchmark
-// calls op several times while it sizes b.N.
+// each of units units: score terms, operations) and returns the CPU time
+// (user + sys of this process, every thread) and the wall time per unit,
+// and the allocations per unit. The setup belongs outside op:
+// testing.Benchmark calls op several times while it sizes b.N.
 func PerUnit(s Size, units float64, op func(b *testing.B)) Measurement {
 	return perUnitFor(s.benchTime(), units, op)
 }
 
 func perUnitFor(d time.Duration, units float64, op func(b *testing.B)) Measurement {
-	r := benchmark(d, op)
+	// The CPU time of op's last call, the one whose b.N the result
+	// reports (testing.Benchmark calls op with growing b.N).
+	var cpu time.Duration
+	r := benchmark(d, func(b *testing.B) {
+		start := processCPU()
+		op(b)
+		cpu = processCPU() - start
+	})
 	if r.N == 0 {
 		return Measurement{}
 	}
 	per := float64(r.N) * units
-	return Measurement{
-		Value:   float64(r.T.Nanoseconds()) / per,
+	wall := float64(r.T.Nanoseconds()) / per
+	m := Measurement{
+		Value:   wall,
+		Wall:    wall,
 		Allocs:  float64(r.MemAllocs) / per,
 		Bytes:   float64(r.MemBytes) / per,
 		Counted: true,
 		Note:    plural.Of(r.N, "run"),
 	}
+	if cpu > 0 {
+		m.Value = float64(cpu.Nanoseconds()) / per
+	}
+	return m
 }
 
 // benchmark is testing.Benchmark for d: outside `go test` the benchtime
@@ -56,7 +70,24 @@ func benchmark(d time.Duration, op func(b *testing.B)) testing.BenchmarkResult {
 	return testing.Benchmark(op)
 }
 
-// Wall times run once, in seconds. A garbage collection first keeps the
+// Timed runs run once and returns its CPU time (user + sys of this
+// process, every thread) as the figure, and its wall time, in seconds. A
+// garbage collection first keeps the previous case's garbage out of the
+// figure.
+func Timed(run func() error) (Measurement, error) {
+	runtime.GC()
+	cpu, start := processCPU(), time.Now()
+	err := run()
+	wall := time.Since(start).Seconds()
+	m := Measurement{Value: wall, Wall: wall}
+	if c := processCPU() - cpu; c > 0 {
+		m.Value = c.Seconds()
+	}
+	return m, err
+}
+
+// Wall times run once by the wall clock, in seconds: for speed-ups, which
+// are ratios of elapsed times. A garbage collection first keeps the
 // previous case's garbage out of the figure.
 func Wall(run func() error) (float64, error) {
 	runtime.GC()

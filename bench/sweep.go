@@ -83,9 +83,9 @@ func bareRatSweep(recipe string, full, quick int) func(Size) (Measurement, error
 		if err != nil {
 			return Measurement{}, err
 		}
-		q64, k64 := lookupOperands(maxN)
+		q64, k64, _ := lookupOperands(maxN)
 		workers := runtime.GOMAXPROCS(0)
-		t, err := Wall(func() error {
+		m, err := Timed(func() error {
 			var wg sync.WaitGroup
 			for w := range workers {
 				share := terms / workers
@@ -110,7 +110,8 @@ func bareRatSweep(recipe string, full, quick int) func(Size) (Measurement, error
 			wg.Wait()
 			return nil
 		})
-		return Measurement{Value: t, Note: fmt.Sprintf("big.Rat Mul+Add × %d terms on %s", terms, plural.Of(workers, "core"))}, err
+		m.Note = fmt.Sprintf("big.Rat Mul+Add × %d terms on %s", terms, plural.Of(workers, "core"))
+		return m, err
 	}
 }
 
@@ -122,13 +123,14 @@ func rats(xs []float64) []*big.Rat {
 	return out
 }
 
-// exactSweep is the wall time of `verify --recipe NAME --precision exact
-// --max-n N`.
+// exactSweep is the CPU time of `verify --recipe NAME --precision exact
+// --max-n N` (and its wall time).
 func exactSweep(recipe string, full, quick int) func(Size) (Measurement, error) {
 	return func(s Size) (Measurement, error) {
 		maxN := s.Pick(full, quick)
-		t, err := Wall(func() error { return sweep(recipe, "exact", maxN, 0) })
-		return Measurement{Value: t, Note: fmt.Sprintf("max-n %d, %s", maxN, plural.Of(runtime.GOMAXPROCS(0), "worker"))}, err
+		m, err := Timed(func() error { return sweep(recipe, "exact", maxN, 0) })
+		m.Note = fmt.Sprintf("max-n %d, %s", maxN, plural.Of(runtime.GOMAXPROCS(0), "worker"))
+		return m, err
 	}
 }
 
@@ -139,7 +141,7 @@ func init() {
 	}{{"lookup", 1024, 64}, {"dyck1", 512, 64}} {
 		Register(Case{
 			Name:     "sweep-" + sw.recipe + "-exact",
-			Measures: fmt.Sprintf("wall time of `verify --recipe %s --precision exact --max-n %d`", sw.recipe, sw.full),
+			Measures: fmt.Sprintf("CPU time (user + sys, all cores) of `verify --recipe %s --precision exact --max-n %d`", sw.recipe, sw.full),
 			Unit:     "s",
 			Measure:  exactSweep(sw.recipe, sw.full, sw.quick),
 			Baseline: bareRatSweep(sw.recipe, sw.full, sw.quick),

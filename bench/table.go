@@ -56,8 +56,13 @@ func cpuModel() string {
 	return ""
 }
 
-// Columns are the table's header, in order.
-var Columns = []string{"case", "unit", "figure", "baseline", "ratio", "target", "met", "allocs/unit", "peak RSS", "note"}
+// Columns are the table's header, in order: the figure (from CPU time
+// where the case is timed) and the same by the wall clock, the baseline
+// and the ratio, the target, allocations, peak RSS, the child process's
+// CPU and wall seconds, and the machine's load meanwhile (the 1-minute
+// load average at the start and the end, and the CPUs other processes
+// kept busy on average).
+var Columns = []string{"case", "unit", "figure", "wall", "baseline", "ratio", "target", "met", "allocs/unit", "peak RSS", "cpu s", "wall s", "load 1m", "others", "note"}
 
 // WriteTable prints the results as an aligned table, one row per case;
 // an errored case prints its error in the note. Numbers are plain
@@ -67,13 +72,13 @@ func WriteTable(w io.Writer, results []Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, strings.Join(Columns, "\t"))
 	for _, r := range results {
-		figure := number(r.Figure)
+		figure, wall := number(r.Figure), optional(r.FigureWall)
 		note := r.Note
 		if r.BaselineNote != "" {
 			note += "; bare: " + r.BaselineNote
 		}
 		if r.Error != "" {
-			figure, note = "—", "error: "+r.Error
+			figure, wall, note = "—", "—", "error: "+r.Error
 		}
 		met := "—"
 		if r.Met != nil {
@@ -83,8 +88,17 @@ func WriteTable(w io.Writer, results []Result) error {
 		if r.PeakRSS > 0 {
 			rss = fmt.Sprintf("%.0fMiB", float64(r.PeakRSS)/(1<<20))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Case, r.Unit, figure, optional(r.Baseline), ratio(r.Ratio),
-			strings.ReplaceAll(r.Target, " ", "\u00a0"), met, optional(r.Allocs), rss, strings.ReplaceAll(note, "\t", " "))
+		cpu := "—"
+		if r.CPUSeconds > 0 {
+			cpu = number(r.CPUSeconds)
+		}
+		load, others := "—", "—"
+		if l := r.Load; l != nil {
+			load = strconv.FormatFloat(l.Before, 'f', 2, 64) + "→" + strconv.FormatFloat(l.After, 'f', 2, 64)
+			others = strconv.FormatFloat(l.OtherCPUs(), 'f', 2, 64)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Case, r.Unit, figure, wall, optional(r.Baseline), ratio(r.Ratio),
+			strings.ReplaceAll(r.Target, " ", "\u00a0"), met, optional(r.Allocs), rss, cpu, number(r.Seconds), load, others, strings.ReplaceAll(note, "\t", " "))
 	}
 	return tw.Flush()
 }

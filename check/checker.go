@@ -36,10 +36,14 @@ func NewChecker(r *recipes.Recipe, opts Options) (*Checker, error) {
 	if !r.Supports(opts.Weighting) && !opts.Unlisted && opts.Model == nil {
 		return nil, fmt.Errorf("%s: the paper gives this construction for %s, not %s", r.Name, weightingList(r.Weightings), recipes.WeightingAcronym(opts.Weighting))
 	}
-	con, err := r.Construct(opts.Weighting, opts.MaxN, opts.Params)
-	if err != nil {
-		return nil, err
+	con := opts.Construction
+	if con == nil {
+		var err error
+		if con, err = r.Construct(opts.Weighting, opts.MaxN, opts.Params); err != nil {
+			return nil, err
+		}
 	}
+	opts.Construction = nil // taken over: never shared with another checker
 	spec := con.Model
 	if opts.Model != nil {
 		if err := Adopt(con, opts.Model); err != nil {

@@ -32,6 +32,12 @@ type Options struct {
 	// MemoryLimit, when set, refuses a check whose MemoryEstimate at
 	// MaxN is above it (an error wrapping ErrMemory).
 	MemoryLimit uint64
+	// Construction, when set, is the recipe's construction for
+	// Weighting, MaxN and Params, which the caller built already (the
+	// command line builds it to report a bad parameter as such): the
+	// checker takes it over, adopting Model and adding its notes, instead
+	// of building it a second time.
+	Construction *recipes.Construction
 	// Model, when set, is checked instead of the recipe's own model,
 	// against the recipe's reference (Construction.Adopt).
 	Model *model.Model

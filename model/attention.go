@@ -19,11 +19,15 @@ func (inst *Instance[T]) attend(a *attnParams[T], x [][]T, where string) ([][]T,
 	sc := &attnScratch[T]{js: make([]int, 0, n), scores: zeros(b, n), t: b.New(), finite: make([]bool, n)}
 	for h := range a.heads {
 		hp := &a.heads[h]
-		keys := make([][]T, n)
-		vals := make([][]T, n)
+		// The keys and values in two blocks: two allocations of slices
+		// per head, not two per position.
+		keys, vals := make([][]T, n), make([][]T, n)
+		dk, dv := hp.k.rows, hp.v.rows
+		kb, vb := zeros(b, n*dk), zeros(b, n*dv)
+		t, zero := b.New(), b.New()
 		for j := range x {
-			keys[j] = inst.matVec(hp.k, x[j], nil)
-			vals[j] = inst.matVec(hp.v, x[j], nil)
+			keys[j] = inst.matVecInto(kb[j*dk:(j+1)*dk:(j+1)*dk], hp.k, x[j], nil, t, zero)
+			vals[j] = inst.matVecInto(vb[j*dv:(j+1)*dv:(j+1)*dv], hp.v, x[j], nil, t, zero)
 			sc.finite[j] = allFinite(b, vals[j])
 		}
 		if !inst.generic && inst.attendMachine(a, hp, x, keys, vals, sc.finite, out) {
@@ -54,7 +58,9 @@ func (inst *Instance[T]) attend(a *attnParams[T], x [][]T, where string) ([][]T,
 type attnScratch[T any] struct {
 	js     []int
 	scores []T
-	t      T
+	// alpha holds a query's softmax weights (weights).
+	alpha []T
+	t     T
 	// finite[j] says every entry of position j's value is finite.
 	finite []bool
 	// acc sums a score in exact arithmetic.
@@ -120,30 +126,37 @@ func (inst *Instance[T]) scoreKeys(a *attnParams[T], hp *headParams[T], q []T, k
 // left to right, the weights from the scores under w.
 func (inst *Instance[T]) weightedSum(w Weighting, scores []T, js []int, vals [][]T, d int, sc *attnScratch[T]) ([]T, error) {
 	b := inst.B
-	// weight(k) is the weight of the k-th unmasked position: from the
-	// softmax, or, for the hard weightings, one shared value at the
-	// selected maxima and zero elsewhere (no vector of n weights).
-	var weight func(k int) T
+	// The weight of the k-th unmasked position: alpha[k] from the
+	// softmax (in sc's scratch: no vector of n weights per query), or,
+	// for the hard weightings, one shared value at the selected maxima
+	// and zero elsewhere.
+	var (
+		alpha       []T
+		picked      []int
+		share, zero T
+		next        int
+	)
 	if w == Softmax {
-		alpha, err := inst.softmax(scores)
-		if err != nil {
+		var err error
+		if alpha, err = inst.softmaxInto(sc.weights(b, len(scores)), scores, sc.t); err != nil {
 			return nil, err
 		}
-		weight = func(k int) T { return alpha[k] }
 	} else {
-		picked, share, err := inst.hardmax(w, scores)
-		if err != nil {
+		var err error
+		if picked, share, err = inst.hardmax(w, scores); err != nil {
 			return nil, err
 		}
-		zero := b.New()
-		next := 0
-		weight = func(k int) T {
-			if next < len(picked) && picked[next] == k {
-				next++
-				return share
-			}
-			return zero
+		zero = b.New()
+	}
+	weight := func(k int) T {
+		switch {
+		case alpha != nil:
+			return alpha[k]
+		case next < len(picked) && picked[next] == k:
+			next++
+			return share
 		}
+		return zero
 	}
 	out := make([]T, d)
 	t := b.New()
@@ -334,20 +347,35 @@ func maxima[T any](b numeric.Backend[T], s []T, max T) ([]int, error) {
 	return ties, nil
 }
 
+// weights returns n values of the backend for a query's softmax weights,
+// reused from one query to the next (their values are destinations).
+func (sc *attnScratch[T]) weights(b numeric.Backend[T], n int) []T {
+	if len(sc.alpha) < n {
+		sc.alpha = append(sc.alpha, zeros(b, n-len(sc.alpha))...)
+	}
+	return sc.alpha[:n]
+}
+
 // softmax returns exp(s_k − max) / Σ_j exp(s_j − max), the sum left to
-// right, as torch.softmax computes it.
+// right, as torch.softmax computes it, in new values.
 func (inst *Instance[T]) softmax(s []T) ([]T, error) {
+	return inst.softmaxInto(zeros(inst.B, len(s)), s, inst.B.New())
+}
+
+// softmaxInto is softmax written into e, len(s) values of the backend
+// used as destinations (none of them an entry of s), with t as scratch:
+// the same operations in the same order.
+func (inst *Instance[T]) softmaxInto(e, s []T, t T) ([]T, error) {
 	b := inst.B
 	max := b.Set(b.New(), s[0])
 	for _, x := range s[1:] {
 		max = b.Max(max, max, x)
 	}
-	e := make([]T, len(s))
 	var sum T
 	for k, x := range s {
-		d := b.Sub(b.New(), x, max)
+		t = b.Sub(t, x, max)
 		var err error
-		if e[k], err = b.Exp(b.New(), d); err != nil {
+		if e[k], err = b.Exp(e[k], t); err != nil {
 			return nil, fmt.Errorf("softmax: %w", err)
 		}
 		if k == 0 {

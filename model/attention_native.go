@@ -17,46 +17,33 @@ type machineFloat interface{ float32 | float64 }
 // operations, in the same order, rounded the same way as the generic path
 // (attendOne, dotInto, hardmax), so the outputs are bit for bit the same,
 // but on plain slices, without a call through the Backend interface per
-// operation and without a second pass to find the maximum: a score costs
-// its multiply-adds and a comparison. round is nil for the native formats
-// and the format's rounding for the emulated ones. shareOf(count) is the
-// weight of each of count tied maxima, computed by the backend.
-func hardAttendMachine[F machineFloat](w Weighting, mask Mask, q []F, keys packed[F], vals [][]F, finite []bool, i int,
-	divisors []F, round func(F) F, shareOf func(count int) F, scores []F) []F {
+// operation. round is nil for the native formats and the format's
+// rounding for the emulated ones. shareOf(count) is the weight of each of
+// count tied maxima, computed by the backend. bad[j] counts the positions
+// below j whose value has a non-finite entry. The output, d values, is
+// written into out.
+func hardAttendMachine[F machineFloat](w Weighting, mask Mask, q []F, keys packed[F], vals [][]F, bad []int32, i int,
+	divisors []F, round func(F) F, shareOf func(count int) F, scores, out []F) {
 	n := len(vals)
 	lo, hi := maskRange(mask, i, n)
-	d := len(vals[0])
-	out := make([]F, d)
+	clear(out)
 	if lo >= hi {
-		return out // nothing to attend to: the output is 0
+		return // nothing to attend to: the output is 0
 	}
 	scores = scores[:hi-lo]
-	// The scores first, in a loop that does nothing else, then their
-	// maximum: two simple loops run faster than one that does both.
-	if round == nil && len(divisors) == 0 {
-		// dotMachine without rounding, written out: the call would cost
-		// as much as the multiply-adds.
-		dk := keys.width
-		data := keys.data[lo*dk : hi*dk]
-		switch dk {
-		case 1:
-			for k := range scores {
-				scores[k] = F(q[0] * data[k])
-			}
-		case 2:
-			for k := range scores {
-				scores[k] = F(F(q[0]*data[2*k]) + F(q[1]*data[2*k+1]))
-			}
-		default:
-			for k := range scores {
-				key := data[k*dk : k*dk+dk]
-				s := F(q[0] * key[0])
-				for c := 1; c < dk; c++ {
-					s = F(s + F(q[c]*key[c]))
-				}
-				scores[k] = s
-			}
-		}
+	var (
+		max                F
+		count, first, last int
+		nan                bool
+	)
+	plain := round == nil && len(divisors) == 0
+	if plain {
+		// The scores, their maximum and its ties in one loop over the
+		// keys, as a hand-written loop would do it: a score costs its
+		// multiply-adds and one comparison, and is not stored (the few
+		// the weighted sum needs are computed again below, to the same
+		// bits).
+		max, count, first, last, nan = maxScoreMachine(q, keys.data[lo*keys.width:hi*keys.width], keys.width)
 	} else {
 		for k := range scores {
 			s := dotMachine(q, keys.row(lo+k), round)
@@ -68,25 +55,16 @@ func hardAttendMachine[F machineFloat](w Weighting, mask Mask, q []F, keys packe
 			}
 			scores[k] = s
 		}
+		max, count, first, last, nan = maxOf(scores)
 	}
-	max := scores[0]
-	count, first, last := 1, 0, 0
-	for k, s := range scores {
-		switch {
-		case s != s:
-			// As hardmax: a NaN score gives every position weight NaN,
-			// so every component of the output is NaN.
-			nan := F(math.NaN())
-			for c := range out {
-				out[c] = nan
-			}
-			return out
-		case s > max:
-			max, count, first, last = s, 1, k, k
-		case s == max && k > 0: // +0 and −0 tie, as Cmp says
-			count++
-			last = k
+	if nan {
+		// As hardmax: a NaN score gives every position weight NaN, so
+		// every component of the output is NaN.
+		nan := F(math.NaN())
+		for c := range out {
+			out[c] = nan
 		}
+		return
 	}
 	var share F
 	switch w {
@@ -101,8 +79,13 @@ func hardAttendMachine[F machineFloat](w Weighting, mask Mask, q []F, keys packe
 	// with a finite value adds nothing and is skipped (0·∞ is NaN and is
 	// not), as in attendOne.
 	from, to := 0, len(scores)
-	if allFiniteFrom(finite, lo, hi) {
+	if bad[hi] == bad[lo] {
 		from, to = first, last+1 // only the maxima have nonzero weights
+	}
+	if plain {
+		// The scores the sum reads: between the first and the last
+		// maximum, the only positions that can be maxima.
+		scoreRange(q, keys.data[lo*keys.width:hi*keys.width], keys.width, scores, first, last+1)
 	}
 	started := false
 	for k := from; k < to; k++ {
@@ -111,7 +94,7 @@ func hardAttendMachine[F machineFloat](w Weighting, mask Mask, q []F, keys packe
 		if k >= first && k <= last && scores[k] == max {
 			wk = share
 		}
-		if wk == 0 && finite[j] {
+		if wk == 0 && bad[j+1] == bad[j] {
 			continue
 		}
 		for c, v := range vals[j] {
@@ -130,7 +113,116 @@ func hardAttendMachine[F machineFloat](w Weighting, mask Mask, q []F, keys packe
 		}
 		started = true
 	}
-	return out
+}
+
+// maxScoreMachine is the maximum of the scores q·k over the keys packed in data
+// (dk values each), each dot product summed left to right and rounded
+// after every operation (the conversions forbid fused multiply-adds): the
+// first maximum, the number of positions equal to it (+0 and −0 tie, as
+// Cmp says) and the first and last of them, or nan when a score is NaN.
+// The common key widths are written out: a call or an inner loop per
+// score would cost as much as its multiply-adds.
+func maxScoreMachine[F machineFloat](q, data []F, dk int) (max F, count, first, last int, nan bool) {
+	m := len(data) / dk
+	switch dk {
+	case 1:
+		q0 := q[0]
+		max = F(q0 * data[0])
+		if max != max {
+			return max, 0, 0, 0, true
+		}
+		count = 1
+		for k := 1; k < m; k++ {
+			s := F(q0 * data[k])
+			switch {
+			case s < max:
+			case s > max:
+				max, count, first, last = s, 1, k, k
+			case s == max:
+				count++
+				last = k
+			default:
+				return max, 0, 0, 0, true
+			}
+		}
+	case 2:
+		q0, q1 := q[0], q[1]
+		max = F(F(q0*data[0]) + F(q1*data[1]))
+		if max != max {
+			return max, 0, 0, 0, true
+		}
+		count = 1
+		data = data[:2*m]
+		for k := 1; k < m; k++ {
+			key := data[2*k : 2*k+2 : 2*k+2]
+			s := F(F(q0*key[0]) + F(q1*key[1]))
+			switch {
+			case s < max:
+			case s > max:
+				max, count, first, last = s, 1, k, k
+			case s == max:
+				count++
+				last = k
+			default:
+				return max, 0, 0, 0, true
+			}
+		}
+	default:
+		q = q[:dk]
+		for k := range m {
+			key := data[k*dk : k*dk+dk : k*dk+dk]
+			s := F(q[0] * key[0])
+			for c := 1; c < dk; c++ {
+				s = F(s + F(q[c]*key[c]))
+			}
+			switch {
+			case k == 0:
+				if s != s {
+					return s, 0, 0, 0, true
+				}
+				max, count = s, 1
+			case s < max:
+			case s > max:
+				max, count, first, last = s, 1, k, k
+			case s == max:
+				count++
+				last = k
+			default:
+				return max, 0, 0, 0, true
+			}
+		}
+	}
+	return max, count, first, last, false
+}
+
+// scoreRange writes scores[k] for k in [from, to), computed as maxScoreMachine
+// computes them.
+func scoreRange[F machineFloat](q, data []F, dk int, scores []F, from, to int) {
+	for k := from; k < to; k++ {
+		key := data[k*dk : k*dk+dk]
+		s := F(q[0] * key[0])
+		for c := 1; c < dk; c++ {
+			s = F(s + F(q[c]*key[c]))
+		}
+		scores[k] = s
+	}
+}
+
+// maxOf is maxScoreMachine on scores already computed.
+func maxOf[F machineFloat](scores []F) (max F, count, first, last int, nan bool) {
+	max, count = scores[0], 1
+	for k, s := range scores {
+		switch {
+		case s != s:
+			return max, 0, 0, 0, true
+		case s > max:
+			max, count, first, last = s, 1, k, k
+		case s == max && k > 0:
+			count++
+			last = k
+		}
+	}
+	return max, count, first, last, false
 }
 
 // packed is a list of vectors of one width stored end to end, so that a
@@ -150,14 +242,18 @@ func pack[F machineFloat](rows [][]F) packed[F] {
 
 func (p packed[F]) row(j int) []F { return p.data[j*p.width : (j+1)*p.width] }
 
-// allFiniteFrom reports whether finite[lo:hi] are all true.
-func allFiniteFrom(finite []bool, lo, hi int) bool {
-	for _, f := range finite[lo:hi] {
+// nonFiniteBefore returns bad with bad[j] the number of positions below j
+// that are not finite, so that whether a range [lo, hi) is all finite is
+// one comparison, bad[hi] == bad[lo], instead of a scan per query.
+func nonFiniteBefore(finite []bool) []int32 {
+	bad := make([]int32, len(finite)+1)
+	for j, f := range finite {
+		bad[j+1] = bad[j]
 		if !f {
-			return false
+			bad[j+1]++
 		}
 	}
-	return true
+	return bad
 }
 
 // dotMachine is dotInto on machine floats: x · y summed left to right, each
@@ -217,9 +313,13 @@ func (inst *Instance[T]) attendMachine(a *attnParams[T], hp *headParams[T], x, k
 		share, _ := b.Div(b.New(), b.SetInt64(b.New(), 1), b.SetInt64(b.New(), int64(count)))
 		return share
 	}
+	// The queries in one block (a machine float's zero is its New()).
+	dq := hp.q.rows
+	block := make([]T, len(x)*dq)
 	queries := make([][]T, len(x))
+	var t, zero T
 	for i := range x {
-		queries[i] = inst.matVec(hp.q, x[i], nil)
+		queries[i] = inst.matVecInto(block[i*dq:(i+1)*dq:(i+1)*dq], hp.q, x[i], nil, t, zero)
 	}
 	var heads [][]T
 	switch be := any(b).(type) {
@@ -256,7 +356,9 @@ func (inst *Instance[T]) machine(a *attnParams[T]) bool {
 }
 
 // allQueries converts a head's vectors, which are []F under the name []T,
-// and runs hardAttendMachine for every query.
+// and runs hardAttendMachine for every query. The outputs share one
+// block, each row with its own capacity (the residual sum is stored in
+// it).
 func allQueries[F machineFloat, T any](w Weighting, mask Mask, queries, keys, vals [][]T, finite []bool,
 	divisors []T, round func(float64) float64, shareOf func(int) T) [][]T {
 	var r func(F) F
@@ -267,11 +369,23 @@ func allQueries[F machineFloat, T any](w Weighting, mask Mask, queries, keys, va
 	k := pack(any(keys).([][]F))
 	v := any(vals).([][]F)
 	divs := any(divisors).([]F)
-	share := func(count int) F { return any(shareOf(count)).(F) }
-	scores := make([]F, len(keys))
-	out := make([][]T, len(queries))
-	for i := range q {
-		out[i] = any(hardAttendMachine(w, mask, q[i], k, v, finite, i, divs, r, share, scores)).([]T)
+	// The share of one maximum is asked for by almost every query; the
+	// backend computes each other count's.
+	one := any(shareOf(1)).(F)
+	share := func(count int) F {
+		if count == 1 {
+			return one
+		}
+		return any(shareOf(count)).(F)
 	}
-	return out
+	bad := nonFiniteBefore(finite)
+	scores := make([]F, len(keys))
+	d := len(v[0])
+	block := make([]F, len(q)*d)
+	out := make([][]F, len(q))
+	for i := range q {
+		out[i] = block[i*d : (i+1)*d : (i+1)*d]
+		hardAttendMachine(w, mask, q[i], k, v, bad, i, divs, r, share, scores, out[i])
+	}
+	return any(out).([][]T)
 }

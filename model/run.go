@@ -286,6 +286,22 @@ func (inst *Instance[T]) matVecInto(out []T, w mat[T], x []T, bias []T, t, zero 
 		matVecExact(any(out).([]*big.Rat), any(w.data).([]*big.Rat), w.cols, w.nz, any(x).([]*big.Rat), br)
 		return out
 	}
+	if w.nz == nil && w.rows > 0 && w.cols > 0 {
+		// Machine floats (the IEEE formats keep every term: nz is nil):
+		// the same operations on plain slices, without a call through
+		// the Backend interface per operation.
+		switch be := any(b).(type) {
+		case numeric.Float64:
+			matVecMachine(any(out[:w.rows]).([]float64), any(w.data).([]float64), w.cols, any(x).([]float64), any(bias).([]float64), nil)
+			return out
+		case numeric.Float32:
+			matVecMachine(any(out[:w.rows]).([]float32), any(w.data).([]float32), w.cols, any(x).([]float32), any(bias).([]float32), nil)
+			return out
+		case numeric.Emulated:
+			matVecMachine(any(out[:w.rows]).([]float64), any(w.data).([]float64), w.cols, any(x).([]float64), any(bias).([]float64), be.F.Round)
+			return out
+		}
+	}
 	for r := 0; r < w.rows; r++ {
 		row := w.data[r*w.cols : (r+1)*w.cols]
 		acc := out[r]
@@ -336,6 +352,35 @@ func matVecExact(out, data []*big.Rat, cols int, nz [][]int, x, bias []*big.Rat)
 	}
 }
 
+// matVecMachine is matVecInto's dense case on machine floats: out[r] =
+// Σ_c data[r][c]·x[c] left to right, then + bias[r], each product and sum
+// rounded on its own (round, for an emulated format, after each).
+func matVecMachine[F machineFloat](out, data []F, cols int, x, bias []F, round func(F) F) {
+	x = x[:cols]
+	for r := range out {
+		row := data[r*cols : (r+1)*cols : (r+1)*cols]
+		if round == nil {
+			acc := F(row[0] * x[0])
+			for k := 1; k < cols; k++ {
+				acc = F(acc + F(row[k]*x[k]))
+			}
+			if bias != nil {
+				acc = F(acc + bias[r])
+			}
+			out[r] = acc
+			continue
+		}
+		acc := round(F(row[0] * x[0]))
+		for k := 1; k < cols; k++ {
+			acc = round(F(acc + round(F(row[k]*x[k]))))
+		}
+		if bias != nil {
+			acc = round(F(acc + bias[r]))
+		}
+		out[r] = acc
+	}
+}
+
 // positions returns pe_n(i) for i = 1..n rounded to the backend, or nil.
 func (inst *Instance[T]) positions(n int) ([][]T, error) {
 	m := inst.Model
@@ -352,10 +397,13 @@ func (inst *Instance[T]) positions(n int) ([][]T, error) {
 		if len(v) != m.D {
 			return nil, fmt.Errorf("position encoding %q at i = %d, n = %d: %d entries, want D = %d", m.Position.Name, i, n, len(v), m.D)
 		}
-		pe[i-1] = in.vector(v, fmt.Sprintf("position encoding %q at i = %d, n = %d", m.Position.Name, i, n))
-	}
-	if in.err != nil {
-		return nil, in.err
+		// Where an error is, is written out only on an error: a
+		// Sprintf per position would cost more than its few entries.
+		if pe[i-1] = in.vector(v, ""); in.err != nil {
+			in = &instantiator[T]{b: inst.B}
+			in.vector(v, fmt.Sprintf("position encoding %q at i = %d, n = %d", m.Position.Name, i, n))
+			return nil, in.err
+		}
 	}
 	inst.pos.put(n, pe)
 	return pe, nil

@@ -261,8 +261,10 @@ func (m *Model) Validate() error {
 			return fmt.Errorf("model %q: symbol %q appears twice in the alphabet", m.Name, sym)
 		}
 		seen[sym] = true
-		if err := checkVector(m.WordEmbedding[s], "word embedding", fmt.Sprintf("the row of %q", sym), m.D); err != nil {
-			return err
+		// The row's name is written out only on an error: one Sprintf
+		// per symbol costs more than the check, with thousands of them.
+		if v := m.WordEmbedding[s]; v != nil && len(v) != m.D {
+			return checkVector(v, "word embedding", fmt.Sprintf("the row of %q", sym), m.D)
 		}
 	}
 	if m.Components != nil && len(m.Components) != m.D {

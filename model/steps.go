@@ -165,6 +165,17 @@ func (inst *Instance[T]) FeedForward(l int, x []T) ([]T, error) {
 	return inst.feedForward(p, x)
 }
 
+// Attend returns layer l's attention sublayer applied to x, the
+// sublayer's input at every position (the sum of its heads, one vector
+// per position; nil, nil when the layer has none), as Run computes it.
+func (inst *Instance[T]) Attend(l int, x [][]T) ([][]T, error) {
+	a := inst.layers[l].attn
+	if a == nil {
+		return nil, nil
+	}
+	return inst.attend(a, x, fmt.Sprintf("layer %d attention", l+1))
+}
+
 // Attention returns the specification of layer l's attention sublayer
 // (nil when it has none).
 func (inst *Instance[T]) Attention(l int) *Attention {

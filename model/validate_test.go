@@ -264,3 +264,31 @@ func TestTokenize(t *testing.T) {
 		}
 	}
 }
+
+// TestPositionEncodingError: a position encoding that cannot be evaluated
+// at one position is reported with its name, the position and the
+// length (the name is written out only on an error).
+func TestPositionEncodingError(t *testing.T) {
+	m := validModel()
+	m.Position = &PositionEncoding{Name: "bad", Vector: func(i, n int) Vector {
+		v := make(Vector, m.D)
+		for c := range v {
+			v[c] = numeric.LitInt(0)
+		}
+		if i == 2 {
+			v[1] = numeric.Quo(numeric.LitInt(1), numeric.LitInt(0))
+		}
+		return v
+	}}
+	for _, p := range []string{"fp64", "exact"} {
+		r, err := New(numeric.MustParsePrecision(p), m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.Run([]int{0}, false); err != nil {
+			t.Errorf("%s: length 1 has no bad position: %v", p, err)
+		}
+		_, err = r.Run([]int{0, 1, 0}, false)
+		wantErr(t, err, `position encoding "bad" at i = 2, n = 3[2]`)
+	}
+}

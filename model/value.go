@@ -53,6 +53,11 @@ func (v Value) Error(r *big.Rat) *big.Rat {
 	if v.Lo == nil {
 		return nil
 	}
+	if v.Lo.Cmp(r) == 0 && v.Hi.Cmp(r) == 0 {
+		// The common case of a check, a point equal to r: comparisons
+		// allocate nothing, subtractions would.
+		return new(big.Rat)
+	}
 	a := new(big.Rat).Sub(v.Lo, r)
 	b := new(big.Rat).Sub(v.Hi, r)
 	a.Abs(a)

@@ -67,6 +67,15 @@ func (b BigFloat) Eval(z *big.Float, e Expr) (*big.Float, error) {
 }
 
 func ieeeEval(f *Format, e Expr) (float64, error) {
+	if x, ok := e.smallInt(); ok {
+		// An integer below 2^53 is a float64 exactly, and Round rounds a
+		// float64 to the format once, as RoundRat would its rational:
+		// the common weight (0, ±1, a position) without a rational.
+		if f == Binary64 {
+			return x, nil
+		}
+		return f.Round(x), nil
+	}
 	r, err := evalRounded(e, uint(f.P), f.RoundRat, f.RoundBig, sameFloat)
 	if err != nil {
 		return 0, evalError(f.Name, e, err)

@@ -99,6 +99,26 @@ func (e Expr) operand() string {
 	return "(" + e.String() + ")"
 }
 
+// smallInt is e as a float64 when e is a literal integer of magnitude at
+// most 2^53, which float64 holds exactly (the zero Expr is 0).
+func (e Expr) smallInt() (float64, bool) {
+	if e.n == nil {
+		return 0, true
+	}
+	if e.n.op != "lit" || !e.n.val.IsInt() {
+		return 0, false
+	}
+	num := e.n.val.Num()
+	if !num.IsInt64() {
+		return 0, false
+	}
+	k := num.Int64()
+	if k > 1<<53 || k < -1<<53 {
+		return 0, false
+	}
+	return float64(k), true
+}
+
 // Rat returns the exact value of e when it is rational by construction:
 // rationals combined by +, −, ×, ÷, square roots of squares of rationals,
 // log(1), exp(0), sin(0) and cos(0). Any other expression is reported

@@ -3,6 +3,7 @@ package numeric
 import (
 	"math"
 	"math/big"
+	"math/bits"
 	"strconv"
 
 	"github.com/transformer-cookbook/verify/numeric/internal/bigmath"
@@ -98,7 +99,35 @@ func ieeeRat(backend string, x float64) (*big.Rat, error) {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return nil, &OpError{Backend: backend, Op: "rat", Arg: strconv.FormatFloat(x, 'g', -1, 64), Err: ErrNotFinite}
 	}
-	return new(big.Rat).SetFloat64(x), nil
+	return floatRat(x), nil
+}
+
+// floatRat is the exact value of a finite float64, as big.Rat.SetFloat64
+// computes it but without its bit-by-bit normalisation and greatest
+// common divisor: the mantissa's trailing zeros are cancelled at once, so
+// the numerator is odd (or the value an integer) and the denominator a
+// power of two, which is already the normal form. Every output of a
+// forward pass is converted, so this costs one pass as much as its
+// attention at n = 1024.
+func floatRat(x float64) *big.Rat {
+	mant, exp := math.Frexp(x) // x = mant · 2^exp, 0.5 ≤ |mant| < 1
+	if mant == 0 {
+		return new(big.Rat)
+	}
+	m := int64(math.Ldexp(mant, 53)) // exact: 53 bits; x = m · 2^(exp−53)
+	exp -= 53
+	tz := bits.TrailingZeros64(uint64(m))
+	m >>= tz
+	exp += tz
+	r := new(big.Rat).SetInt64(m) // the denominator is set, to 1
+	switch {
+	case exp > 0:
+		r.Num().Lsh(r.Num(), uint(exp))
+	case exp < 0:
+		// Denom is a reference to r's denominator once r is set.
+		r.Denom().Lsh(r.Denom(), uint(-exp))
+	}
+	return r
 }
 
 // ieeeCmp orders two floats, Unordered when either is NaN; −0 = +0.

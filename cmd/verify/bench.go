@@ -84,7 +84,13 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		},
 	}
 	machine := bench.ThisMachine()
+	before := bench.SampleLoad()
 	results := bench.Run(cases, opts)
+	own := 0.0
+	for _, r := range results {
+		own += r.CPUSeconds
+	}
+	load := bench.Between(before, bench.SampleLoad(), own)
 	bar.clear()
 	unmet := bench.Unmet(results)
 	if a.flags["json"] == "true" {
@@ -93,8 +99,9 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 			Machine bench.Machine  `json:"machine"`
 			Seed    int            `json:"seed"`
 			Quick   bool           `json:"quick,omitempty"`
+			Load    *bench.Load    `json:"load,omitempty"`
 			Results []bench.Result `json:"results"`
-		}{schemaID(kindBench), machine, bench.Seed, size.Quick, results})
+		}{schemaID(kindBench), machine, bench.Seed, size.Quick, load, results})
 		if err == nil && len(unmet) > 0 {
 			err = errFindings
 		}
@@ -104,9 +111,13 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	if size.Quick {
 		mode = ", --quick (small sizes: a smoke test, not a measurement; no target is judged)"
 	}
-	fmt.Fprintf(stdout, "machine: %s\nseed %d%s\n\n", machine, bench.Seed, mode)
+	fmt.Fprintf(stdout, "machine: %s\nseed %d%s\n", machine, bench.Seed, mode)
+	fmt.Fprintf(stdout, "figures from CPU time (user + sys, every thread of the case's process), the wall column by the wall clock; targets are judged on CPU time\n\n")
 	if err := bench.WriteTable(stdout, results); err != nil {
 		return err
+	}
+	if load != nil {
+		fmt.Fprintf(stdout, "\nload during the run: %s, of %s\n", load, plural.Of(machine.CPUs, "CPU"))
 	}
 	if len(unmet) > 0 {
 		fmt.Fprintf(stdout, "\n%s not met: %s\n", plural.Of(len(unmet), "target"), strings.Join(unmet, ", "))

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -52,9 +53,10 @@ func benchTable(t *testing.T, out string) (header []string, rows [][]string) {
 	}
 	header = cut(lines[at])
 	for _, l := range lines[at+1:] {
-		if utf8.RuneCountInString(l) > 0 {
-			rows = append(rows, cut(l))
+		if utf8.RuneCountInString(l) == 0 {
+			break // the table ends; the load and the targets missed follow
 		}
+		rows = append(rows, cut(l))
 	}
 	return header, rows
 }
@@ -89,7 +91,10 @@ func TestBenchQuick(t *testing.T) {
 			t.Errorf("%s: %s", cases[k], row[col["note"]])
 			continue
 		}
-		for _, c := range []string{"figure", "baseline"} {
+		if v, err := strconv.ParseFloat(row[col["others"]], 64); runtime.GOOS == "linux" && (err != nil || v < 0) {
+			t.Errorf("%s: others %q is not a number of CPUs", cases[k], row[col["others"]])
+		}
+		for _, c := range []string{"figure", "wall", "baseline", "cpu s", "wall s"} {
 			if v, err := strconv.ParseFloat(row[col[c]], 64); err != nil || v <= 0 {
 				t.Errorf("%s: %s %q is not a positive number", cases[k], c, row[col[c]])
 			}
@@ -127,6 +132,7 @@ func TestBenchJSON(t *testing.T) {
 	var doc struct {
 		Machine bench.Machine
 		Seed    int
+		Load    *bench.Load
 		Results []bench.Result
 	}
 	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
@@ -138,6 +144,14 @@ func TestBenchJSON(t *testing.T) {
 	r := doc.Results[0]
 	if r.Error != "" || r.Figure <= 0 || r.Baseline == nil || r.Ratio == nil || r.Met != nil || r.Target != "≤ 30 s" {
 		t.Errorf("result %+v", r)
+	}
+	// The child's CPU time from its rusage, the figure by the wall clock
+	// beside the CPU one, and the load on Linux, per case and for the run.
+	if r.CPUSeconds <= 0 || r.FigureWall == nil || *r.FigureWall <= 0 || r.Seconds <= 0 {
+		t.Errorf("no CPU seconds, wall figure or wall seconds: %+v", r)
+	}
+	if runtime.GOOS == "linux" && (r.Load == nil || r.Load.Seconds <= 0 || doc.Load == nil || doc.Load.Seconds < r.Load.Seconds) {
+		t.Errorf("no load: case %+v, run %+v", r.Load, doc.Load)
 	}
 }
 

@@ -123,8 +123,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	if a.flags["force"] != "true" {
 		opts.MemoryLimit = check.AvailableMemory()
 	}
-	// A bad parameter is the user's error, whatever the weighting.
-	if _, err := r.Construct(weightings[0], opts.MaxN, params); err != nil {
+	// A bad parameter is the user's error, whatever the weighting. The
+	// construction is handed to the first weighting's check, which would
+	// otherwise build it again.
+	built, err := r.Construct(weightings[0], opts.MaxN, params)
+	if err != nil {
 		return badInput("%v", err)
 	}
 	asJSON := a.flags["json"] == "true"
@@ -138,8 +141,12 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	var reports []*check.Report
 	var skipped []string
 	failed := false
-	for _, w := range weightings {
+	for k, w := range weightings {
 		opts.Weighting = w
+		opts.Construction = nil
+		if k == 0 {
+			opts.Construction = built
+		}
 		opts.Notes = fileNote
 		opts.Progress = sweepProgress(bar, opts, r, w, len(weightings) > 1)
 		if !asJSON {

@@ -146,8 +146,9 @@ var commands = []commandDoc{
 		name:    "bench",
 		usage:   []string{"verify bench [flags]"},
 		summary: "the engine's performance figures beside bare-arithmetic baselines",
-		about: "Runs each performance case in a process of its own and prints its figure, the bare baseline, the ratio, the target, " +
-			"allocations and peak memory. A target not met is a finding (exit 1); --quick judges none.",
+		about: "Runs each performance case in a process of its own and prints its figure (from CPU time, user + sys) beside the same by the wall clock, " +
+			"the bare baseline, the ratio, the target, allocations, peak memory, the process's CPU and wall seconds and the machine's load meanwhile. " +
+			"Targets are judged on CPU time. A target not met is a finding (exit 1); --quick judges none.",
 		flags: []flagDoc{{name: "case", arg: "REGEX", help: "only the cases matching REGEX"}, {name: "quick", help: "small sizes: a smoke test, not a measurement"},
 			{name: "list", help: "list the cases"}, flagJSON, flagQuiet, flagProgress, {name: "child", arg: "CASE", hidden: true}},
 		examples: []string{"verify bench --case lookup", "verify bench --quick"},

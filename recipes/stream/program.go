@@ -386,12 +386,15 @@ func (p *Program) Model() (*model.Model, error) {
 	}
 	d := len(comps)
 	m := &model.Model{Name: p.Name, D: d, Components: comps}
-	vector := func(vals Values, what string) (model.Vector, error) {
+	// what names the vector in an error; it is a function so that the
+	// name of each of thousands of symbols is written out only on an
+	// error.
+	vector := func(vals Values, what func() string) (model.Vector, error) {
 		v := make(model.Vector, d)
 		for c, x := range vals {
 			k, ok := at[c]
 			if !ok || !slices.Contains(p.inputs, c) {
-				return nil, fmt.Errorf("%s: %s sets %q, which is not an input component (%s)", p.Name, what, c, strings.Join(p.inputs, ", "))
+				return nil, fmt.Errorf("%s: %s sets %q, which is not an input component (%s)", p.Name, what(), c, strings.Join(p.inputs, ", "))
 			}
 			v[k] = x
 		}
@@ -400,7 +403,7 @@ func (p *Program) Model() (*model.Model, error) {
 	if p.embed != nil {
 		m.Alphabet = p.alphabet
 		for s, sym := range p.alphabet {
-			v, err := vector(p.embed(s), fmt.Sprintf("the embedding of %q", sym))
+			v, err := vector(p.embed(s), func() string { return fmt.Sprintf("the embedding of %q", sym) })
 			if err != nil {
 				return nil, err
 			}
@@ -413,12 +416,12 @@ func (p *Program) Model() (*model.Model, error) {
 		m.WordEmbedding = []model.Vector{nil}
 	}
 	if p.position != nil {
-		if _, err := vector(p.position(1, 1), "the position embedding"); err != nil {
+		if _, err := vector(p.position(1, 1), func() string { return "the position embedding" }); err != nil {
 			return nil, err
 		}
 		pe := p.position
 		m.Position = &model.PositionEncoding{Name: p.posName, IndependentOfN: p.posOfI, Vector: func(i, n int) model.Vector {
-			v, _ := vector(pe(i, n), "")
+			v, _ := vector(pe(i, n), func() string { return "" })
 			return v
 		}}
 		if p.posTerms != nil {

@@ -107,7 +107,7 @@ func TestStreamErrors(t *testing.T) {
 		{"no output", New("p", "a", "b").Then(relu2("f", "a", "b", "z")), "no output"},
 		{"embedding of a non-input",
 			New("p", "a").Symbols([]string{"0"}, func(int) Values { return Values{"z": numeric.LitInt(1)} }).Readout("a"),
-			`sets "z", which is not an input component`},
+			`the embedding of "0" sets "z", which is not an input component`},
 	}
 	for _, tc := range tests {
 		m, err := tc.p.Model()

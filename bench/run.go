@@ -1,0 +1,110 @@
+package bench
+
+import (
+	"fmt"
+
+	"github.com/transformer-cookbook/verify/check"
+	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
+)
+
+// runOptions are the options of `verify --recipe NAME --precision P
+// --lengths n --cases 1` (cmd/verify/check.go), with or without the
+// analysis: the recipe's default maximum length, every input while there
+// are at most 256, seed 1.
+func runOptions(r *recipes.Recipe, precision string, n int, analysis bool) (check.Options, error) {
+	p, err := numeric.ParsePrecision(precision)
+	if err != nil {
+		return check.Options{}, err
+	}
+	opts := check.Options{Precision: p, Cases: 1, Exhaustive: 256, Seed: Seed, MaxN: max(n, r.DefaultMaxN),
+		Lengths: []int{n}, Analysis: analysis}
+	if len(r.Weightings) > 0 {
+		opts.Weighting = r.Weightings[0]
+	}
+	return opts, nil
+}
+
+// wholeRun is the CPU time of one length's check as the command runs it
+// (check.Run: building the construction and the model, drawing the
+// inputs, the forward passes, the reference and the comparison; without
+// the process's start and the printing), in seconds.
+func wholeRun(recipe, precision string, analysis bool, full, quick int) func(Size) (Measurement, error) {
+	return func(s Size) (Measurement, error) {
+		n := s.Pick(full, quick)
+		r, err := recipes.Get(recipe)
+		if err != nil {
+			return Measurement{}, err
+		}
+		opts, err := runOptions(r, precision, n, analysis)
+		if err != nil {
+			return Measurement{}, err
+		}
+		var rep *check.Report
+		m, err := Timed(func() error {
+			rep, err = check.Run(r, opts)
+			return err
+		})
+		if err != nil {
+			return Measurement{}, err
+		}
+		if !rep.Passed {
+			return Measurement{}, fmt.Errorf("%s at %s fails at n = %d", recipe, precision, n)
+		}
+		m.Note = fmt.Sprintf("n = %d, max-n %d", n, opts.MaxN)
+		return m, nil
+	}
+}
+
+// runPasses is the CPU time of wholeRun's forward passes alone: the same
+// inputs through the same runner, built beforehand.
+func runPasses(recipe, precision string, full, quick int) func(Size) (Measurement, error) {
+	return func(s Size) (Measurement, error) {
+		n := s.Pick(full, quick)
+		r, err := recipes.Get(recipe)
+		if err != nil {
+			return Measurement{}, err
+		}
+		opts, err := runOptions(r, precision, n, false)
+		if err != nil {
+			return Measurement{}, err
+		}
+		ck, err := check.NewChecker(r, opts)
+		if err != nil {
+			return Measurement{}, err
+		}
+		inputs, _ := ck.Inputs(n)
+		m, err := Timed(func() error {
+			for _, in := range inputs {
+				if _, err := ck.Runner.Run(in.Symbols, false); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		m.Note = fmt.Sprintf("%d forward passes", len(inputs))
+		return m, err
+	}
+}
+
+func init() {
+	for _, a := range []struct {
+		suffix   string
+		analysis bool
+		target   Target
+		what     string
+	}{
+		{"", false, RatioAtMost(1.5), "--no-analysis"},
+		{"-analysis", true, Report(), "with the analysis (package certify), which proves every input of the length right"},
+	} {
+		Register(Case{
+			Name: "run-lookup-fp64" + a.suffix,
+			Measures: "CPU time of `verify --recipe lookup --precision fp64 --lengths 4096 --cases 1` " + a.what +
+				" (in-process check.Run; baseline: its forward passes alone)",
+			Unit:     "s",
+			Measure:  wholeRun("lookup", "fp64", a.analysis, 4096, 256),
+			Baseline: runPasses("lookup", "fp64", 4096, 256),
+			Target:   a.target,
+		})
+	}
+}
