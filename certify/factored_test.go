@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/transformer-cookbook/verify/internal/testenv"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
@@ -15,8 +16,22 @@ import (
 // query, key and value once per class of symbols and positions, where
 // held states are projected one by one. Both must reach the same
 // verdict, the same suspects and the same breaks on every recipe: the
-// factoring is only sound if the classes are.
+// factoring is only sound if the classes are. It compares at lengths 2
+// and 5; TestLongFactoredFirstPass, at 1, 2, 3, 5, 8 and 13.
 func TestFactoredFirstPass(t *testing.T) {
+	factoredFirstPass(t, []int{2, 5})
+}
+
+// TestLongFactoredFirstPass is TestFactoredFirstPass at lengths 1, 2, 3,
+// 5, 8 and 13.
+func TestLongFactoredFirstPass(t *testing.T) {
+	testenv.Long(t)
+	factoredFirstPass(t, []int{1, 2, 3, 5, 8, 13})
+}
+
+// factoredFirstPass compares the factored and the plain first pass on
+// every recipe at each of five precisions and each of lengths.
+func factoredFirstPass(t *testing.T, lengths []int) {
 	exactly := func(ref, got model.PositionOutput) (bool, string) {
 		if ref.Symbol != got.Symbol {
 			return false, "symbol " + got.Symbol + ", want " + ref.Symbol
@@ -30,10 +45,6 @@ func TestFactoredFirstPass(t *testing.T) {
 		return true, ""
 	}
 	precisions := []string{"fp8-e4m3", "bf16", "fp16", "fp32", "24"}
-	lengths := []int{1, 2, 3, 5, 8, 13}
-	if testing.Short() {
-		lengths = []int{2, 5}
-	}
 	compared := 0
 	for _, r := range recipes.All() {
 		if r.Literal() {

@@ -82,12 +82,25 @@ func perturb(m *model.Model, rng *rand.Rand) string {
 // it is run; and a length where some input fails is never certified. The
 // test counts both outcomes, so it cannot pass by certifying nothing or
 // by perturbing nothing that matters.
+//
+// The default run takes the unperturbed model and one perturbation at
+// exact and fp16; TestLongCertifiedIsRight, four perturbations at all four
+// (about a minute on 2 cores).
 func TestCertifiedIsRight(t *testing.T) {
-	trials := 5
-	precisions := []string{"exact", "fp16", "bf16", "fp8-e4m3"}
-	if testing.Short() || testenv.Race {
-		trials, precisions = 2, []string{"exact", "fp16"}
-	}
+	certifiedIsRight(t, 2, []string{"exact", "fp16"})
+}
+
+// TestLongCertifiedIsRight is TestCertifiedIsRight with four perturbed
+// models besides the recipe's own, at exact, fp16, bf16 and fp8-e4m3.
+func TestLongCertifiedIsRight(t *testing.T) {
+	testenv.Long(t)
+	certifiedIsRight(t, 5, []string{"exact", "fp16", "bf16", "fp8-e4m3"})
+}
+
+// certifiedIsRight runs the soundness check of TestCertifiedIsRight on
+// trials models of each sound case (the first unperturbed) at each
+// precision.
+func certifiedIsRight(t *testing.T, trials int, precisions []string) {
 	rng := rand.New(rand.NewPCG(18, 2026))
 	var certified, refusedFailing, lengths, decided, decidedInexact int
 	for _, sc := range soundCases {

@@ -54,8 +54,22 @@ var enumerateCases = []struct {
 // TestEnumerateMatchesScratch checks that Run gives the same report,
 // field for field (failures, their inputs and indices, largest errors),
 // whether the exhaustive lengths are enumerated depth first or run whole;
-// and so do the shards of a length.
+// and so do the shards of a length. It enumerates up to length 6;
+// TestLongEnumerateMatchesScratch, up to each case's maxN.
 func TestEnumerateMatchesScratch(t *testing.T) {
+	enumerateMatchesScratch(t, 6)
+}
+
+// TestLongEnumerateMatchesScratch is TestEnumerateMatchesScratch at each
+// case's full maxN (up to 9).
+func TestLongEnumerateMatchesScratch(t *testing.T) {
+	testenv.Long(t)
+	enumerateMatchesScratch(t, 0)
+}
+
+// enumerateMatchesScratch runs TestEnumerateMatchesScratch's cases with
+// their maxN capped at limit (no cap when limit is 0).
+func enumerateMatchesScratch(t *testing.T, limit int) {
 	for _, tc := range enumerateCases {
 		name := fmt.Sprintf("%s/%s/%s", tc.recipe, recipes.WeightingAcronym(tc.weighting), tc.precision)
 		t.Run(name, func(t *testing.T) {
@@ -64,8 +78,8 @@ func TestEnumerateMatchesScratch(t *testing.T) {
 				t.Fatal(err)
 			}
 			maxN := tc.maxN
-			if testing.Short() || testenv.Race {
-				maxN = min(maxN, 6)
+			if limit > 0 {
+				maxN = min(maxN, limit)
 			}
 			opts := Options{Precision: numeric.MustParsePrecision(tc.precision), Weighting: tc.weighting, MaxN: maxN + 1,
 				Params: tc.params, Cases: 4, Seed: 3, AllLengths: true, Unlisted: !r.Supports(tc.weighting), Workers: 2}
@@ -215,11 +229,11 @@ func TestAllStringsInputs(t *testing.T) {
 }
 
 // TestEnumerateCheckDyck1 checks every Dyck-1 string up to length 10 (7
-// under -race or -short) depth first and from scratch: both pass and give
+// under the race detector) depth first and from scratch: both pass and give
 // the same reports.
 func TestEnumerateCheckDyck1(t *testing.T) {
 	maxLen := 10
-	if testing.Short() || testenv.Race {
+	if testenv.Race {
 		maxLen = 7
 	}
 	for _, name := range []string{"dyck1", "dyck1-n"} {
@@ -341,12 +355,12 @@ func TestEnumeratePrefixClosedFailure(t *testing.T) {
 
 // TestExpectedLastDeclarations checks every construction that declares a
 // prefix-closed reference (Construction.ExpectedLast), under each of its
-// weightings: on every string up to length 12 (8 under -race or -short),
+// weightings: on every string up to length 12 (8 under the race detector),
 // Expected's entry at each position i equals ExpectedLast of the prefix
 // of length i, and so depends on the first i symbols only.
 func TestExpectedLastDeclarations(t *testing.T) {
 	maxLen := 12
-	if testenv.Race || testing.Short() {
+	if testenv.Race {
 		maxLen = 8
 	}
 	declared := 0

@@ -723,11 +723,23 @@ func (c tally) String() string {
 // too; a mutant right on the whole domain is an equivalent mutant, which
 // both must pass. The recipe's own model must pass all three, with every
 // input of every length run, or no judge is worth anything.
+//
+// It runs with shortKnobs: lengths up to 3, one mutant per operator and
+// configuration; TestLongMutantsRefuted, with fullKnobs.
 func TestMutantsRefuted(t *testing.T) {
-	k := fullKnobs
-	if testing.Short() || testenv.Race {
-		k = shortKnobs
-	}
+	mutantsRefuted(t, shortKnobs)
+}
+
+// TestLongMutantsRefuted is TestMutantsRefuted with fullKnobs: lengths up
+// to 5, every mutant of every operator (the counts of
+// docs/development.md).
+func TestLongMutantsRefuted(t *testing.T) {
+	testenv.Long(t)
+	mutantsRefuted(t, fullKnobs)
+}
+
+// mutantsRefuted runs the mutation test of TestMutantsRefuted with k.
+func mutantsRefuted(t *testing.T, k mutationKnobs) {
 	start := time.Now()
 	t.Logf("seed %d (-mutation.seed), lengths up to %d, at most %d inputs per length and %d positions in all", *mutationSeed, k.maxLen, k.budget, k.total)
 	tallies := map[string]*tally{}

@@ -130,21 +130,24 @@ func replayAgainstModel(t *testing.T, m *model.Model, runner model.Runner, res *
 	}
 }
 
-// replayLengths are the input lengths replayed: 2 and 5, or 4 alone
-// under -short and the race detector (which slows this test eightfold
-// and finds nothing in it: it runs on one goroutine).
+// replayLengths are the input lengths TestReplayOrderMatters replays: 2
+// and 5, or 4 alone under the race detector (which slows the replay
+// eightfold and finds nothing in it: it runs on one goroutine).
 func replayLengths() []int {
-	if testing.Short() || testenv.Race {
-		return []int{4}
+	if testenv.Race {
+		return quickReplayLengths
 	}
 	return []int{2, 5}
 }
 
+// quickReplayLengths are the lengths TestReplayIsTheModel replays.
+var quickReplayLengths = []int{4}
+
 // replayRuns runs every recipe under each of its weightings, built for
 // N = 8 (or the smallest N it builds), at each replay precision on two
-// inputs of each of replayLengths, and hands each traced run to f, until done
+// inputs of each of lengths, and hands each traced run to f, until done
 // (when set) says to stop.
-func replayRuns(t *testing.T, f func(m *model.Model, runner model.Runner, res *model.Result), done func() bool) {
+func replayRuns(t *testing.T, lengths []int, f func(m *model.Model, runner model.Runner, res *model.Result), done func() bool) {
 	t.Helper()
 	for _, r := range recipes.All() {
 		if done != nil && done() {
@@ -165,7 +168,7 @@ func replayRuns(t *testing.T, f func(m *model.Model, runner model.Runner, res *m
 				if err != nil {
 					t.Fatalf("%s %s at %s: %v", r.Name, recipes.WeightingAcronym(w), p, err)
 				}
-				for _, n := range replayLengths() {
+				for _, n := range lengths {
 					if n < r.MinN || n > maxN {
 						continue
 					}
@@ -191,10 +194,24 @@ func replayRuns(t *testing.T, f func(m *model.Model, runner model.Runner, res *m
 // W2 act(·) + b2 rounded in turn) computes, bit for bit, what the model
 // computes from the same input, on every recipe, every weighting the
 // paper gives it, every IEEE format of the frontier and a bigfloat. Its
-// explanations therefore describe the model's own computation.
+// explanations therefore describe the model's own computation. It
+// replays inputs of length 4; TestLongReplayIsTheModel, of lengths 2 and 5.
 func TestReplayIsTheModel(t *testing.T) {
+	replayIsTheModel(t, quickReplayLengths)
+}
+
+// TestLongReplayIsTheModel is TestReplayIsTheModel on inputs of lengths 2
+// and 5.
+func TestLongReplayIsTheModel(t *testing.T) {
+	testenv.Long(t)
+	replayIsTheModel(t, []int{2, 5})
+}
+
+// replayIsTheModel compares the replay with the model on the runs of
+// replayRuns at lengths.
+func replayIsTheModel(t *testing.T, lengths []int) {
 	var tally replayTally
-	replayRuns(t, func(m *model.Model, runner model.Runner, res *model.Result) {
+	replayRuns(t, lengths, func(m *model.Model, runner model.Runner, res *model.Result) {
 		replayAgainstModel(t, m, runner, res, &tally, nil)
 	}, nil)
 	if tally.first != "" {
@@ -222,7 +239,7 @@ func TestReplayOrderMatters(t *testing.T) {
 		return out
 	}
 	var tally replayTally
-	replayRuns(t, func(m *model.Model, runner model.Runner, res *model.Result) {
+	replayRuns(t, replayLengths(), func(m *model.Model, runner model.Runner, res *model.Result) {
 		replayAgainstModel(t, m, runner, res, &tally, reverse)
 	}, func() bool { return tally.first != "" })
 	if tally.first == "" {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/transformer-cookbook/verify/check"
+	"github.com/transformer-cookbook/verify/internal/testenv"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
@@ -296,16 +297,15 @@ func TestDyckPositionsPrediction(t *testing.T) {
 	}
 }
 
-// TestFrontierDyck12BF16: Dyck-1-2's neighbour searches score j by j/n,
+// TestLongFrontierDyck12BF16: Dyck-1-2's neighbour searches score j by j/n,
 // whose neighbours first round alike in bf16 (8-bit significand, spacing
 // 2^-8 on [1/2, 1)) at n = 258: 193/258 ≈ 0.74806 and 194/258 ≈ 0.75194
 // both lie within 2^-9 of 0.75. Below that length the analysis must
 // certify every checked length (random inputs rarely hold the brackets
 // that meet there), and the frontier must find the failure at 258 itself.
-func TestFrontierDyck12BF16(t *testing.T) {
-	if testing.Short() {
-		t.Skip("about 10 s: the analysis at every length up to 300")
-	}
+// (About 10 s: the analysis at every length up to 300.)
+func TestLongFrontierDyck12BF16(t *testing.T) {
+	testenv.Long(t)
 	r, err := recipes.Get("dyck12")
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/transformer-cookbook/verify/internal/testenv"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
@@ -21,7 +22,7 @@ func TestMachineAttentionMatchesGeneric(t *testing.T) {
 	const seed = 20261125
 	rng := rand.New(rand.NewPCG(seed, 9))
 	trials := 300
-	if testing.Short() {
+	if testenv.Race {
 		trials = 60
 	}
 	for trial := range trials {

@@ -154,7 +154,7 @@ func randomCausalModel(rng *rand.Rand, w Weighting, norm NormPlacement) *Model {
 func TestPrefixRunnerMatchesRun(t *testing.T) {
 	precisions := []string{"exact", "fp64", "fp16", "53", "interval:53"}
 	maxLen, trials := 6, 4
-	if testing.Short() || testenv.Race {
+	if testenv.Race {
 		maxLen, trials = 4, 1
 	}
 	t.Run("every backend", func(t *testing.T) {

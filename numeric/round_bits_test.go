@@ -14,11 +14,15 @@ import (
 	"math/rand/v2"
 	"sort"
 	"testing"
+
+	"github.com/transformer-cookbook/verify/internal/testenv"
 )
 
-// roundScale is the share of the large samples that a -short run draws.
+// roundScale is the share of the large samples drawn: an eighth under
+// the race detector, which slows the big.Rat references about fifteen
+// times.
 func roundScale(n int) int {
-	if testing.Short() {
+	if testenv.Race {
 		return n / 8
 	}
 	return n
@@ -263,7 +267,7 @@ func TestArithFP16BF16NearTies(t *testing.T) {
 			}
 			l := &failureLog{t: t, what: f.Name + " sqrt"}
 			for b := uint64(0); b < 1<<f.Bits(); b++ {
-				if testing.Short() && b%8 != 0 {
+				if testenv.Race && b%8 != 0 {
 					continue
 				}
 				l.add(c.checkSqrt(c.decode(b)))

@@ -60,7 +60,7 @@ func loseRegion(t *testing.T) *atomic.Int64 {
 
 // TestLostRegionProvesNothing runs every claim whose evidence rests on a
 // checked certificate (those docs/claims.md, kept current by
-// TestVerdicts, says so of) with an enumeration that loses a region: not
+// TestLongVerdicts, says so of) with an enumeration that loses a region: not
 // one may still be PROVED.
 func TestLostRegionProvesNothing(t *testing.T) {
 	b, err := os.ReadFile("../docs/claims.md")

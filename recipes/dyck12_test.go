@@ -205,11 +205,22 @@ func TestDyck12Literal(t *testing.T) {
 
 // TestDyck12Exhaustive: (accept, s) exactly against the references (a
 // stack with the depth; the Intuition's mark-filter-mark) on every string
-// up to length 12 under UHAT (6 under -race), and up to 8 under
-// UHAT-right and AHAT (4), with check=avg (built for N = that length) and
-// check=max.
+// up to length 6 under UHAT (12 in TestLongDyck12Exhaustive), and up to
+// 4 under UHAT-right and AHAT (8), with check=avg (built for N = that
+// length) and check=max.
 func TestDyck12Exhaustive(t *testing.T) {
-	ls := dyckLengths()
+	dyck12Exhaustive(t, quickDyckLengths)
+}
+
+// TestLongDyck12Exhaustive is TestDyck12Exhaustive on every string up to
+// length 12 under UHAT and 8 under UHAT-right and AHAT.
+func TestLongDyck12Exhaustive(t *testing.T) {
+	testenv.Long(t)
+	dyck12Exhaustive(t, longDyckLengths)
+}
+
+// dyck12Exhaustive checks dyck12 on every string up to the lengths of ls.
+func dyck12Exhaustive(t *testing.T, ls dyckExhaustiveLengths) {
 	for _, w := range recipes.Dyck12.Weightings {
 		n := ls.dyck12Alt
 		if w == model.LeftHardmax {
@@ -237,10 +248,22 @@ func TestDyck12CheckMax(t *testing.T) {
 
 // TestDyckKDAgreesWithDyck12: with k = 1 and D = 2, dyck-kd (the typed
 // FFN, the bit p) outputs exactly what dyck12 (the one-type FFN) does on
-// every string up to length 10 (5 under -race), and both equal the
-// references.
+// every string up to length 5 (10 in TestLongDyckKDAgreesWithDyck12),
+// and both equal the references.
 func TestDyckKDAgreesWithDyck12(t *testing.T) {
-	n := dyckLengths().kdVs12
+	dyckKDAgreesWithDyck12(t, quickDyckLengths.kdVs12)
+}
+
+// TestLongDyckKDAgreesWithDyck12 is TestDyckKDAgreesWithDyck12 on every
+// string up to length 10.
+func TestLongDyckKDAgreesWithDyck12(t *testing.T) {
+	testenv.Long(t)
+	dyckKDAgreesWithDyck12(t, longDyckLengths.kdVs12)
+}
+
+// dyckKDAgreesWithDyck12 compares dyck-kd (k = 1, D = 2) with dyck12 on
+// every string up to length n.
+func dyckKDAgreesWithDyck12(t *testing.T, n int) {
 	kd := construct(t, recipes.DyckKD, model.LeftHardmax, n, map[string]string{"k": "1", "D": "2"})
 	d12 := construct(t, recipes.Dyck12, model.LeftHardmax, n, nil)
 	r12, err := model.New(numeric.MustParsePrecision("exact"), d12.Model)
@@ -267,12 +290,26 @@ func TestDyckKDAgreesWithDyck12(t *testing.T) {
 	})
 }
 
-// TestDyckKDExhaustive: Dyck-2-2 on every string up to length 8 under
-// UHAT (4 under -race) and up to 5 under UHAT-right and AHAT (3), and
-// other k and D (the D-round argument: depth D + 1 rejected) on every
-// string up to length 5 (3; k = 3 one shorter, k = 1 three longer).
+// TestDyckKDExhaustive: Dyck-2-2 on every string up to length 4 under
+// UHAT and up to 3 under UHAT-right and AHAT, and other k and D (the
+// D-round argument: depth D + 1 rejected) on every string up to length 3
+// (k = 3 one shorter, k = 1 three longer). TestLongDyckKDExhaustive
+// takes 8, 5 and 5.
 func TestDyckKDExhaustive(t *testing.T) {
-	ls := dyckLengths()
+	dyckKDExhaustive(t, quickDyckLengths)
+}
+
+// TestLongDyckKDExhaustive is TestDyckKDExhaustive on every string up to
+// length 8 under UHAT and 5 under UHAT-right and AHAT and for the other k
+// and D (about a minute on 2 cores).
+func TestLongDyckKDExhaustive(t *testing.T) {
+	testenv.Long(t)
+	dyckKDExhaustive(t, longDyckLengths)
+}
+
+// dyckKDExhaustive checks dyck-kd on every string up to the lengths of
+// ls.
+func dyckKDExhaustive(t *testing.T, ls dyckExhaustiveLengths) {
 	for _, w := range recipes.DyckKD.Weightings {
 		n := ls.kd22
 		if w != model.LeftHardmax {

@@ -65,12 +65,24 @@ func dyckOText(text string) []string {
 // TestDyck1Exhaustive: B_i/i and t_i exactly, and the external check
 // (t_i = 0 and B_i/i = 0) equal to membership of the prefix w_{:i} in
 // Dyck-1 (a stack, not the counter), at every position of every string
-// of length 12 under AHAT (9 under -race; 8 under SMAT, 6 under -race),
-// hence of every shorter string: every head is future-masked and there is no
-// position encoding, so position i sees w_{:i} only (checked below on
-// prefixes).
+// of length 9 under AHAT (12 in TestLongDyck1Exhaustive; 8 under SMAT,
+// 6 under the race detector), hence of every shorter string: every head
+// is future-masked and there is no position encoding, so position i sees
+// w_{:i} only (checked below on prefixes).
 func TestDyck1Exhaustive(t *testing.T) {
-	n := dyckLengths().dyck1
+	dyck1Exhaustive(t, quickDyckLengths.dyck1)
+}
+
+// TestLongDyck1Exhaustive is TestDyck1Exhaustive on every string of
+// length 12 under AHAT.
+func TestLongDyck1Exhaustive(t *testing.T) {
+	testenv.Long(t)
+	dyck1Exhaustive(t, longDyckLengths.dyck1)
+}
+
+// dyck1Exhaustive checks Dyck-1 on every string of length n (at most 8
+// under SMAT), then causality on random strings.
+func dyck1Exhaustive(t *testing.T, n int) {
 	for _, w := range []model.Weighting{model.AverageHardmax, model.Softmax} {
 		con := construct(t, recipes.Dyck1, w, n, nil)
 		length := n
@@ -189,12 +201,24 @@ func TestDyck1FloatRandom(t *testing.T) {
 }
 
 // TestDyck1NExhaustive: accept_i is membership of w_{:i} in Dyck-1 at
-// every position of every string of length 12 (8 under -race; hence of
-// every shorter string, as prefixes;
-// see TestDyck1Exhaustive), built for N = that length,
-// under AHAT (length 8 under SMAT).
+// every position of every string of length 8 (12 in
+// TestLongDyck1NExhaustive; hence of every shorter string, as prefixes;
+// see TestDyck1Exhaustive), built for N = that length, under AHAT (length
+// at most 8 under SMAT, 6 under the race detector).
 func TestDyck1NExhaustive(t *testing.T) {
-	n := dyckLengths().dyck1N
+	dyck1NExhaustive(t, quickDyckLengths.dyck1N)
+}
+
+// TestLongDyck1NExhaustive is TestDyck1NExhaustive on every string of
+// length 12 under AHAT.
+func TestLongDyck1NExhaustive(t *testing.T) {
+	testenv.Long(t)
+	dyck1NExhaustive(t, longDyckLengths.dyck1N)
+}
+
+// dyck1NExhaustive checks dyck1-n on every string of length n (at most 8
+// under SMAT).
+func dyck1NExhaustive(t *testing.T, n int) {
 	for _, w := range recipes.Dyck1N.Weightings {
 		con := construct(t, recipes.Dyck1N, w, n, nil)
 		length := n

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/transformer-cookbook/verify/check"
-	"github.com/transformer-cookbook/verify/internal/testenv"
 	"github.com/transformer-cookbook/verify/recipes"
 
 	"github.com/leanovate/gopter"
@@ -25,13 +24,13 @@ import (
 // Helpers.
 
 // dyckExhaustiveLengths are the lengths up to which the tests enumerate
-// every string: every string up to 12 for dyck1, dyck1-n and dyck12 under
-// UHAT, up to 8 for Dyck-2-2 under UHAT (about two
-// minutes on 2 cores). Exact arithmetic costs 0.3 to 3 ms per run of these
-// models at n ≈ 10, and the race detector multiplies that by 8 to 13, so
-// under -race (and -short) the strings are shorter (the second set); CI
-// runs the exhaustive tests a second time without the race detector, at
-// full length. The random long strings cover the rest.
+// every string. The long tier (TestLong…, VERIFY_LONG=1) takes
+// longDyckLengths: every string up to 12 for dyck1, dyck1-n and dyck12
+// under UHAT, up to 8 for Dyck-2-2 under UHAT (about two minutes on 2
+// cores). Exact arithmetic costs 0.3 to 3 ms per run of these models at
+// n ≈ 10, so the default tier, under the race detector too (which
+// multiplies that by 8 to 13), takes the shorter quickDyckLengths. The
+// random long strings cover the rest.
 type dyckExhaustiveLengths struct {
 	dyck1, dyck1N     int // all strings of this length: every shorter one is a prefix
 	dyck12, dyck12Alt int // every string up to this length: UHAT; UHAT-right and AHAT
@@ -39,12 +38,10 @@ type dyckExhaustiveLengths struct {
 	kd22, kdOther     int // Dyck-2-2 (UHAT; the others use kdOther); other k and D
 }
 
-func dyckLengths() dyckExhaustiveLengths {
-	if testenv.Race || testing.Short() {
-		return dyckExhaustiveLengths{9, 8, 6, 4, 5, 4, 3}
-	}
-	return dyckExhaustiveLengths{12, 12, 12, 8, 10, 8, 5}
-}
+var (
+	quickDyckLengths = dyckExhaustiveLengths{9, 8, 6, 4, 5, 4, 3}
+	longDyckLengths  = dyckExhaustiveLengths{12, 12, 12, 8, 10, 8, 5}
+)
 
 // dyckStrings returns every string of length n over a symbols.
 func dyckStrings(n, a int) [][]int {

@@ -282,18 +282,26 @@ func TestInductionLiteralCounterexamples(t *testing.T) {
 	}
 }
 
-// TestInductionExhaustive checks every string over {A, B, C} up to
-// length 8 (9840 strings) in exact arithmetic against the references, for
-// all four configurations (about a minute on 2 cores, most of it
-// induction-frequent, whose exact rational arithmetic costs a few
-// milliseconds a string). Under -race (about fifteen times slower) or
-// -short the sweep stops at 7 and 4; CI runs the exhaustive tests once
-// more without the race detector, at full length.
+// TestInductionExhaustive checks every string over {A, B, C} in exact
+// arithmetic against the references, for all four configurations: up to
+// length 7 for induction-recent and 4 for induction-frequent, whose exact
+// rational arithmetic costs a few milliseconds a string.
+// TestLongInductionExhaustive goes to length 8 for both (9840 strings,
+// about twenty seconds on 2 cores).
 func TestInductionExhaustive(t *testing.T) {
-	recentMax, frequentMax := 8, 8
-	if testing.Short() || testenv.Race {
-		recentMax, frequentMax = 7, 4
-	}
+	inductionExhaustive(t, 7, 4)
+}
+
+// TestLongInductionExhaustive is TestInductionExhaustive on every string
+// up to length 8 for both recipes.
+func TestLongInductionExhaustive(t *testing.T) {
+	testenv.Long(t)
+	inductionExhaustive(t, 8, 8)
+}
+
+// inductionExhaustive checks induction-recent on every string over ABC up
+// to length recentMax and induction-frequent up to frequentMax.
+func inductionExhaustive(t *testing.T, recentMax, frequentMax int) {
 	abc := map[string]string{"alphabet": "ABC"}
 	tests := []struct {
 		r      *recipes.Recipe
@@ -350,7 +358,7 @@ func TestInductionExhaustive(t *testing.T) {
 //     within 2^−14 of 0 or 1.
 func TestInductionRandom(t *testing.T) {
 	exactFrequent := []int{9, 40, 200}
-	if testing.Short() || testenv.Race {
+	if testenv.Race {
 		exactFrequent = []int{9, 40, 64} // about 60 ms a position under -race
 	}
 	lengths := []int{9, 17, 40, 100, 200}
