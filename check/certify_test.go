@@ -119,7 +119,7 @@ func TestCertifiedIsRight(t *testing.T) {
 					t.Fatal(err)
 				}
 				for n := max(1, r.MinN); n <= sc.maxN; n++ {
-					lr := ex.Length(n, 0, 1)
+					lr := ex.Length(n)
 					if !lr.Exhaustive {
 						break
 					}
