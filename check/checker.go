@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
 
@@ -55,7 +56,10 @@ func NewChecker(r *recipes.Recipe, opts Options) (*Checker, error) {
 		con.Notes = append(con.Notes, fmt.Sprintf("run under %s, which the paper does not give this construction for", recipes.WeightingAcronym(opts.Weighting)))
 	}
 	if opts.MemoryLimit > 0 {
-		if need := MemoryEstimate(con.Model, opts.Precision, opts.MaxN, opts.Workers); need > opts.MemoryLimit {
+		// The analysis holds the model in exact arithmetic besides: as
+		// analysisOff decides, before there is a checker to ask.
+		analysis := opts.Analysis && !r.Literal() && !(opts.Model == nil && opts.Precision.Kind == numeric.KindExact)
+		if need := MemoryEstimate(con.Model, opts.Precision, opts.MaxN, opts.Workers, analysis); need > opts.MemoryLimit {
 			return nil, fmt.Errorf("%w: %s at n = %d (width %d, %s) needs about %s, and %s is available; lower --max-n or pass --force",
 				ErrMemory, r.Name, opts.MaxN, con.Model.D, opts.Precision, GiB(need), GiB(opts.MemoryLimit))
 		}
