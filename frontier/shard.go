@@ -138,7 +138,8 @@ func complete(reports []*Report, phase int) error {
 				missing = append(missing, fmt.Sprintf("%d/%d", k, of))
 			}
 		}
-		return fmt.Errorf("phase %d: %s for %s: shard %s missing", phase, plural.Of(len(reports), "report"), plural.Of(of, "shard"), joinStrings(missing))
+		return fmt.Errorf("phase %d: %s for %s: %s %s missing", phase, plural.Of(len(reports), "report"), plural.Of(of, "shard"),
+			plural.Noun(len(missing), "shard"), joinStrings(missing))
 	}
 	return nil
 }

@@ -273,30 +273,35 @@ func writeShard(w io.Writer, rep *Report) error {
 	return err
 }
 
-// partsText lists a phase-1 row's parts: whole lengths, then ranges.
+// partsText lists a phase-1 row's parts: whole lengths, then the ranges
+// of the inputs of the lengths split between shards.
 func partsText(parts []check.LengthPart) string {
 	var whole []int
-	var ranges []string
+	var split []int
+	ranges := map[int][]string{}
+	of := map[int]int{}
 	for _, p := range parts {
 		if p.Exhaustive() && p.To-p.From < p.Of {
-			ranges = append(ranges, fmt.Sprintf("inputs %d–%d of the %d of n = %d", p.From, p.To-1, p.Of, p.N))
+			if ranges[p.N] == nil {
+				split = append(split, p.N)
+			}
+			ranges[p.N] = append(ranges[p.N], fmt.Sprintf("%d–%d", p.From, p.To-1))
+			of[p.N] = p.Of
 			continue
 		}
 		whole = append(whole, p.N)
 	}
-	out := "nothing"
+	var out []string
 	if len(whole) > 0 {
-		out = fmt.Sprintf("n = %s (%s)", joinInts(whole), plural.Of(len(whole), "length"))
+		out = append(out, fmt.Sprintf("n = %s (%s)", joinInts(whole), plural.Of(len(whole), "length")))
 	}
-	if len(ranges) > 0 {
-		if len(whole) == 0 {
-			out = ""
-		} else {
-			out += "; "
-		}
-		out += strings.Join(ranges, "; ")
+	for _, n := range split {
+		out = append(out, fmt.Sprintf("inputs %s of the %d of n = %d", strings.Join(ranges[n], ", "), of[n], n))
 	}
-	return out
+	if len(out) == 0 {
+		return "nothing"
+	}
+	return strings.Join(out, "; ")
 }
 
 // bisectedText says what phase 2 did of a row.
