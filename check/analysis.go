@@ -1,7 +1,6 @@
 package check
 
 import (
-	"fmt"
 	"math/big"
 	"math/rand/v2"
 
@@ -49,6 +48,9 @@ type analysis struct {
 	res        *certify.Result // nil when it did not run
 	skipped    string          // why it did not run
 	candidates []recipes.Case
+	// budgeted: the analysis ran, or was skipped for the budget: a
+	// shorter length's budget decides whether it runs (LengthPart.Drawn).
+	budgeted bool
 }
 
 // analyse runs the analysis of length n once, and keeps it.
@@ -69,17 +71,36 @@ func (ck *Checker) analyse(n int) *analysis {
 	return an
 }
 
-func (ck *Checker) runAnalysis(n int) *analysis {
-	con := ck.Con
+// analysisOff says why the analysis never runs for this checker, at any
+// length ("" when it may).
+func (ck *Checker) analysisOff() string {
 	switch {
 	case !ck.opts.Analysis:
-		return &analysis{skipped: "the analysis is off"}
+		return "the analysis is off"
 	case ck.Recipe.Literal():
-		return &analysis{skipped: "the construction as printed is wrong: there is no right computation to certify against"}
-	case ck.spec == con.Model && ck.opts.Precision.Kind == numeric.KindExact:
+		return "the construction as printed is wrong: there is no right computation to certify against"
+	case ck.spec == ck.Con.Model && ck.opts.Precision.Kind == numeric.KindExact:
 		// The analysis certifies a run against the recipe's exact
 		// construction; in exact arithmetic that is the run itself.
-		return &analysis{skipped: "in exact arithmetic the run is the recipe's construction itself: the analysis compares a precision with it, and has nothing to compare"}
+		return "in exact arithmetic the run is the recipe's construction itself: the analysis compares a precision with it, and has nothing to compare"
+	}
+	return ""
+}
+
+// SkipAnalysisAbove tells the checker that the analysis of length over
+// ran out of its budget (in another run of the same sweep): the longer
+// lengths it checks skip the analysis, as they would after checking over.
+func (ck *Checker) SkipAnalysisAbove(over int) {
+	ck.mu.Lock()
+	defer ck.mu.Unlock()
+	if over > 0 && (ck.overBudget == 0 || over < ck.overBudget) {
+		ck.overBudget = over
+	}
+}
+
+func (ck *Checker) runAnalysis(n int) *analysis {
+	if off := ck.analysisOff(); off != "" {
+		return &analysis{skipped: off}
 	}
 	ck.mu.Lock()
 	over := ck.overBudget
@@ -87,8 +108,17 @@ func (ck *Checker) runAnalysis(n int) *analysis {
 	if over > 0 && n > over {
 		// The work grows with the length: a length past one that spent
 		// the whole budget would spend it too, for nothing.
-		return &analysis{skipped: fmt.Sprintf("the analysis ran out of its budget at n = %d, below this length", over)}
+		return &analysis{skipped: budgetSkipped(over), budgeted: true}
 	}
+	an := ck.analyseLength(n)
+	an.budgeted = true
+	return an
+}
+
+// analyseLength runs the analysis of length n (runAnalysis past the
+// checks that do not depend on n).
+func (ck *Checker) analyseLength(n int) *analysis {
+	con := ck.Con
 	probe, _ := con.Inputs(n, rand.New(rand.NewPCG(0, 1)), 1)
 	if len(probe) == 0 || probe[0].Stream != nil {
 		return &analysis{skipped: "the inputs are given by their residual streams (real vectors, or rational values the alphabet does not hold), not strings over a finite alphabet"}

@@ -132,7 +132,7 @@ func certifiedIsRight(t *testing.T, trials int, precisions []string) {
 					t.Fatal(err)
 				}
 				for n := max(1, r.MinN); n <= sc.maxN; n++ {
-					lr := ex.Length(n, 0, 1)
+					lr := ex.Length(n)
 					if !lr.Exhaustive {
 						break
 					}

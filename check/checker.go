@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
 
@@ -59,7 +60,10 @@ func NewChecker(r *recipes.Recipe, opts Options) (*Checker, error) {
 		con.Notes = append(con.Notes, fmt.Sprintf("run under %s, which the paper does not give this construction for", recipes.WeightingAcronym(opts.Weighting)))
 	}
 	if opts.MemoryLimit > 0 {
-		if need := MemoryEstimate(con.Model, opts.Precision, opts.MaxN, opts.Workers); need > opts.MemoryLimit {
+		// The analysis holds the model in exact arithmetic besides: as
+		// analysisOff decides, before there is a checker to ask.
+		analysis := opts.Analysis && !r.Literal() && !(opts.Model == nil && opts.Precision.Kind == numeric.KindExact)
+		if need := MemoryEstimate(con.Model, opts.Precision, opts.MaxN, opts.Workers, analysis); need > opts.MemoryLimit {
 			return nil, fmt.Errorf("%w: %s at n = %d (width %d, %s) needs about %s, and %s is available; lower --max-n or pass --force",
 				ErrMemory, r.Name, opts.MaxN, con.Model.D, opts.Precision, GiB(need), GiB(opts.MemoryLimit))
 		}
@@ -91,12 +95,24 @@ func (ck *Checker) Inputs(n int) (inputs []recipes.Case, exhaustive bool) {
 }
 
 // Input returns input k of Inputs(n), running the analysis only when k
-// is one of its suggestions.
+// is one of its suggestions. The inputs of a length enumerated depth
+// first are its strings in lexicographic order: input k spells k in base
+// |alphabet|.
 func (ck *Checker) Input(n, k int) (recipes.Case, bool) {
-	drawn, exhaustive := ck.drawn(n)
 	if k < 0 {
 		return recipes.Case{}, false
 	}
+	if total, ok := ck.depthFirst(n); ok {
+		if k >= total {
+			return recipes.Case{}, false
+		}
+		symbols, base := make([]int, n), len(ck.Con.Model.Alphabet)
+		for i := n - 1; i >= 0; i-- {
+			symbols[i], k = k%base, k/base
+		}
+		return recipes.Case{Symbols: symbols}, true
+	}
+	drawn, exhaustive := ck.drawn(n)
 	if k < len(drawn) {
 		return drawn[k], true
 	}
@@ -126,40 +142,71 @@ func (ck *Checker) drawn(n int) (inputs []recipes.Case, exhaustive bool) {
 	return inputs, false
 }
 
-// Length checks the inputs of length n whose index is shard modulo
-// shards (all of them for shard 0 of 1). A failure records its input's
-// index, so that the shards of a length can be merged into the report of
-// the whole (MergeLength). An exhaustive length of a prefix-stable model
-// is enumerated depth first (enumerate.go), to the same report.
-func (ck *Checker) Length(n, shard, shards int) LengthReport {
-	return ck.length(n, shard, shards, nil)
+// Length checks the inputs of length n. A failure records its input's
+// index (Input gives it back). An exhaustive length of a prefix-stable
+// model is enumerated depth first (enumerate.go), to the same report.
+// Lengths checked one after another skip the analysis above the first
+// that ran out of its budget.
+func (ck *Checker) Length(n int) LengthReport {
+	return ck.length(n, nil)
 }
 
 // length is Length within a sweep's shared slots (nil: on its own).
-func (ck *Checker) length(n, shard, shards int, sh *shared) LengthReport {
-	if lrs, ok := ck.enumerate([]int{n}, shard, shards, sh); ok {
-		return lrs[0]
+func (ck *Checker) length(n int, sh *shared) LengthReport {
+	p, _ := ck.part(n, 0, 1, sh)
+	ck.mu.Lock()
+	over := ck.overBudget
+	ck.mu.Unlock()
+	lr, _ := ComposeLength([]LengthPart{p}, over)
+	return lr
+}
+
+// part is Part within a sweep's shared slots (nil: on its own).
+func (ck *Checker) part(n, part, parts int, sh *shared) (LengthPart, error) {
+	if parts < 1 || part < 0 || part >= parts {
+		return LengthPart{}, fmt.Errorf("part %d of %d: want 0 ≤ part < parts", part, parts)
+	}
+	if total, ok := ck.depthFirst(n); ok {
+		from, to := partRange(part, parts, total)
+		lrs, _ := ck.enumerate([]int{n}, from, to, sh)
+		return LengthPart{N: n, From: from, To: to, Of: total, Report: lrs[0]}, nil
 	}
 	drawn, exhaustive := ck.drawn(n)
-	lr := ck.run(drawn, 0, shard, shards, sh)
-	lr.N, lr.Exhaustive, lr.Level = n, exhaustive, Sampled
 	if exhaustive {
-		lr.Level = Exhaustive
-		return lr
+		from, to := partRange(part, parts, len(drawn))
+		lr := ck.run(drawn[from:to], from, sh)
+		lr.N, lr.Exhaustive, lr.Level = n, true, Exhaustive
+		return LengthPart{N: n, From: from, To: to, Of: len(drawn), Report: lr}, nil
 	}
+	if parts != 1 {
+		// Whether a sampled length needs the analysis depends on every
+		// one of its drawn inputs.
+		return LengthPart{}, fmt.Errorf("n = %d is sampled: it is one part, not %d", n, parts)
+	}
+	lr := ck.run(drawn, 0, sh)
+	lr.N, lr.Exhaustive, lr.Level = n, false, Sampled
 	if lr.Failure != nil && (lr.Decided < lr.Cases || len(Decisions(ck.Con)) == 0) {
 		// The length fails, and so do its decisions if it has any: a
 		// proof of either cannot exist, and the analysis (the dearest
 		// part of a long length) would only look for another failing
 		// input.
 		lr.Analysis = AnalysisNotNeeded
-		return lr
+		return LengthPart{N: n, Report: lr}, nil
 	}
+	out := LengthPart{N: n}
 	an := ck.analyse(n)
+	if an.budgeted {
+		drawnOnly := lr
+		out.Drawn = &drawnOnly
+	}
 	if len(an.candidates) > 0 {
-		more := ck.run(an.candidates, len(drawn), shard, shards, sh)
+		more := ck.run(an.candidates, len(drawn), sh)
 		if more.Failure != nil {
 			more.Failure.Found = "analysis"
+			out.FailureInput = an.candidates[more.Failure.Case-len(drawn)].Symbols
+		}
+		if lr.Failure != nil {
+			out.FailureInput = nil // the drawn input fails first
 		}
 		lr = MergeLength([]LengthReport{lr, more})
 		lr.Candidates = len(an.candidates)
@@ -179,27 +226,21 @@ func (ck *Checker) length(n, shard, shards int, sh *shared) LengthReport {
 			f.Reason = "the analysis certified this length, but this input fails (a bug in the engine's analysis): " + f.Reason
 		}
 	}
-	return lr
+	out.Report = lr
+	out.OverBudget = an.res != nil && an.res.OverBudget
+	return out, nil
 }
 
 // AnalysisNotNeeded is what a length report says of the analysis when a
 // drawn input already fails (and decides wrong, where outputs decide).
 const AnalysisNotNeeded = "not needed: a drawn input fails"
 
-// run checks the inputs whose index in the length's list (offset + k for
-// inputs[k]) is shard modulo shards, recording a failure's list index.
-func (ck *Checker) run(inputs []recipes.Case, offset, shard, shards int, sh *shared) LengthReport {
-	var mine []recipes.Case
-	var index []int
-	for k := range inputs {
-		if (offset+k)%shards == shard {
-			mine = append(mine, inputs[k])
-			index = append(index, offset+k)
-		}
-	}
-	lr := checkLength(ck.Con, ck.Runner, mine, ck.opts.Workers, sh)
+// run checks the inputs, recording a failure's index in the length's
+// list (offset + k for inputs[k]).
+func (ck *Checker) run(inputs []recipes.Case, offset int, sh *shared) LengthReport {
+	lr := checkLength(ck.Con, ck.Runner, inputs, ck.opts.Workers, sh)
 	if lr.Failure != nil {
-		lr.Failure.Case = index[lr.Failure.Case]
+		lr.Failure.Case += offset
 	}
 	return lr
 }

@@ -81,11 +81,11 @@ func Enumerate(r *recipes.Recipe, opts Options, maxLen int, fromScratch bool) (*
 	e := &Enumeration{}
 	if fromScratch {
 		for _, n := range lengths {
-			e.Lengths = append(e.Lengths, ck.Length(n, 0, 1))
+			e.Lengths = append(e.Lengths, ck.Length(n))
 		}
 	} else {
 		var ok bool
-		if e.Lengths, ok = ck.enumerate(lengths, 0, 1, nil); !ok {
+		if e.Lengths, ok = ck.enumerate(lengths, 0, total, nil); !ok {
 			if _, err := model.NewPrefixRunner(ck.Runner, maxLen); err != nil {
 				return nil, fmt.Errorf("%s cannot be enumerated depth first: %w", r.Name, err)
 			}
@@ -99,52 +99,89 @@ func Enumerate(r *recipes.Recipe, opts Options, maxLen int, fromScratch bool) (*
 	return e, nil
 }
 
-// enumerate returns the reports of the given lengths (increasing) by one
-// depth-first search, for the inputs whose index is shard modulo shards,
-// or false when it cannot: the check asks for inputs run whole, a length
-// is not enumerated exhaustively, the construction's inputs are not all
-// strings, its symbols are adapted to another model, or the model is not
-// prefix-stable.
-//
-// Within a sweep, each subtree holds one of sh's slots while it runs, and
-// no more are handed out once sh quits (the reports are then not read).
-func (ck *Checker) enumerate(lengths []int, shard, shards int, sh *shared) ([]LengthReport, bool) {
+// searches returns the depth-first searches that check the given lengths
+// (increasing): one prefix runner for all of them, or one per length
+// where the position encoding depends on the length (i/n), each with
+// that length's encoding; and the number of strings of the longest. It
+// reports false when they cannot be enumerated depth first: the check
+// asks for inputs run whole, a length is not enumerated exhaustively,
+// the construction's inputs are not all strings, its symbols are adapted
+// to another model, or the model is not prefix-stable.
+func (ck *Checker) searches(lengths []int) (prs []model.PrefixRunner, total int, ok bool) {
 	con := ck.Con
 	if ck.opts.FromScratch || !con.AllStrings || con.AdaptSymbols != nil || len(lengths) == 0 || ck.opts.Exhaustive <= 0 {
-		return nil, false
+		return nil, 0, false
 	}
 	k := len(con.Model.Alphabet)
 	maxLen := slices.Max(lengths)
 	// Inputs enumerates a length when its k^n strings are within budget.
-	total := 1
+	total = 1
 	for n := 0; n < maxLen; n++ {
 		if total *= k; total > ck.opts.Exhaustive {
-			return nil, false
+			return nil, 0, false
 		}
 	}
 	pr, err := model.NewPrefixRunner(ck.Runner, maxLen)
 	if err == nil {
-		return ck.enumerateWith(pr, lengths, maxLen, shard, shards, sh), true
+		return []model.PrefixRunner{pr}, total, true
 	}
 	if con.Model.Causal() != nil {
-		return nil, false
+		return nil, 0, false
 	}
-	// The position encoding depends on the length (i/n): one search per
-	// length, each with that length's encoding.
-	out := make([]LengthReport, len(lengths))
-	for i, n := range lengths {
+	for _, n := range lengths {
 		pr, err := model.NewPrefixRunnerAt(ck.Runner, n)
 		if err != nil {
-			return nil, false
+			return nil, 0, false
 		}
-		out[i] = ck.enumerateWith(pr, []int{n}, n, shard, shards, sh)[0]
+		prs = append(prs, pr)
+	}
+	return prs, total, true
+}
+
+// depthFirst reports whether length n is enumerated depth first, and its
+// number of strings.
+func (ck *Checker) depthFirst(n int) (total int, ok bool) {
+	_, total, ok = ck.searches([]int{n})
+	return total, ok
+}
+
+// enumerate returns the reports of the given lengths (increasing) by one
+// depth-first search, or false when they cannot be enumerated depth
+// first (searches). Of the longest length it checks the strings of index
+// from ≤ k < to (a part of a length: given one length only, since the
+// shorter ones are checked whole).
+//
+// Within a sweep, each subtree holds one of sh's slots while it runs, and
+// no more are handed out once sh quits (the reports are then not read).
+func (ck *Checker) enumerate(lengths []int, from, to int, sh *shared) ([]LengthReport, bool) {
+	prs, _, ok := ck.searches(lengths)
+	if !ok {
+		return nil, false
+	}
+	maxLen := slices.Max(lengths)
+	if len(prs) == 1 {
+		return ck.enumerateWith(prs[0], lengths, maxLen, from, to, sh), true
+	}
+	out := make([]LengthReport, len(lengths))
+	for i, n := range lengths {
+		lo, hi := 0, to
+		if n == maxLen {
+			lo = from
+		} else {
+			hi = 1
+			for range n {
+				hi *= len(ck.Con.Model.Alphabet)
+			}
+		}
+		out[i] = ck.enumerateWith(prs[i], []int{n}, n, lo, hi, sh)[0]
 	}
 	return out, true
 }
 
 // enumerateWith is enumerate's depth-first search with the runner pr, for
-// the given lengths up to maxLen.
-func (ck *Checker) enumerateWith(pr model.PrefixRunner, lengths []int, maxLen, shard, shards int, sh *shared) []LengthReport {
+// the given lengths up to maxLen, of whose strings it checks those of
+// index from ≤ k < to.
+func (ck *Checker) enumerateWith(pr model.PrefixRunner, lengths []int, maxLen, from, to int, sh *shared) []LengthReport {
 	k := len(ck.Con.Model.Alphabet)
 	checked := make([]bool, maxLen+1)
 	for _, n := range lengths {
@@ -155,17 +192,23 @@ func (ck *Checker) enumerateWith(pr model.PrefixRunner, lengths []int, maxLen, s
 		workers = runtime.GOMAXPROCS(0)
 	}
 	// The subtrees below depth split are the units of work: enough of
-	// them that the workers finish together.
-	split, items := 1, k
-	for split < maxLen && items < 16*workers {
-		split++
-		items *= k
+	// them within [from, to) that the workers finish together. Those
+	// that straddle an end are searched, and their strings outside it
+	// skipped.
+	split, size := 1, 1 // size: the strings of length maxLen in a subtree
+	for range maxLen - 1 {
+		size *= k
 	}
+	for split < maxLen && (to-from)/size < 16*workers {
+		split++
+		size /= k
+	}
+	first, last := from/size, (to+size-1)/size
 	next := make(chan int)
 	ws := make([]*enumWorker, workers)
 	var wg sync.WaitGroup
 	for w := range ws {
-		ws[w] = newEnumWorker(ck, pr.Fork(), checked, maxLen, shard, shards)
+		ws[w] = newEnumWorker(ck, pr.Fork(), checked, maxLen, from, to)
 		wg.Add(1)
 		go func(ew *enumWorker) {
 			defer wg.Done()
@@ -178,7 +221,7 @@ func (ck *Checker) enumerateWith(pr model.PrefixRunner, lengths []int, maxLen, s
 			}
 		}(ws[w])
 	}
-	for item := 0; item < items && !sh.quitting(); item++ {
+	for item := first; item < last && !sh.quitting(); item++ {
 		next <- item
 	}
 	close(next)
@@ -434,12 +477,12 @@ func (t *lengthTally) report() LengthReport {
 // enumWorker searches subtrees in one goroutine. Index d of its slices is
 // the node at depth d on the current path (the prefix of length d).
 type enumWorker struct {
-	ck            *Checker
-	pr            model.PrefixRunner
-	k             int
-	checked       []bool // checked[n]: the strings of length n are checked
-	maxLen        int
-	shard, shards int
+	ck       *Checker
+	pr       model.PrefixRunner
+	k        int
+	checked  []bool // checked[n]: the strings of length n are checked
+	maxLen   int
+	from, to int // the strings of length maxLen checked: of index from ≤ k < to
 
 	path  []int
 	index []int          // index[d]: the index of path[:d] among the strings of length d
@@ -454,8 +497,8 @@ type enumWorker struct {
 	tallies []*lengthTally // by length
 }
 
-func newEnumWorker(ck *Checker, pr model.PrefixRunner, checked []bool, maxLen, shard, shards int) *enumWorker {
-	ew := &enumWorker{ck: ck, pr: pr, k: len(ck.Con.Model.Alphabet), checked: checked, maxLen: maxLen, shard: shard, shards: shards,
+func newEnumWorker(ck *Checker, pr model.PrefixRunner, checked []bool, maxLen, from, to int) *enumWorker {
+	ew := &enumWorker{ck: ck, pr: pr, k: len(ck.Con.Model.Alphabet), checked: checked, maxLen: maxLen, from: from, to: to,
 		path: make([]int, 0, maxLen), index: make([]int, maxLen+1), nodes: make([]model.Prefix, maxLen+1),
 		want: make([]recipes.Want, maxLen+1), pos: make([]verdict, maxLen+1), agg: make([]verdict, maxLen+1),
 		tallies: make([]*lengthTally, maxLen+1)}
@@ -522,11 +565,11 @@ func (ew *enumWorker) descend(failed bool) {
 	ew.path = ew.path[:d]
 }
 
-// visit checks the string on the path, when its length is checked and
-// its index is in the shard.
+// visit checks the string on the path, when its length is checked and,
+// at the longest length, its index is in range.
 func (ew *enumWorker) visit() {
 	n := len(ew.path)
-	if !ew.checked[n] || ew.index[n]%ew.shards != ew.shard {
+	if !ew.checked[n] || n == ew.maxLen && (ew.index[n] < ew.from || ew.index[n] >= ew.to) {
 		return
 	}
 	con, t := ew.ck.Con, ew.tallies[n]

@@ -121,12 +121,29 @@ func enumerateMatchesScratch(t *testing.T, limit int) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, shards := range []int{2, 3} {
-				for shard := 0; shard < shards; shard++ {
-					got, want := ck.Length(maxN, shard, shards), scratch.Length(maxN, shard, shards)
-					if !reflect.DeepEqual(got, want) {
-						t.Errorf("shard %d of %d: depth first %+v, from scratch %+v", shard, shards, got, want)
+			for _, parts := range []int{2, 3} {
+				var all []LengthPart
+				for part := 0; part < parts; part++ {
+					got, err := ck.Part(maxN, part, parts)
+					if err != nil {
+						t.Fatal(err)
 					}
+					want, err := scratch.Part(maxN, part, parts)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !reflect.DeepEqual(got, want) {
+						t.Errorf("part %d of %d: depth first %+v, from scratch %+v", part, parts, got, want)
+					}
+					all = append(all, got)
+				}
+				if err := ValidateParts(all, maxN+1); err != nil {
+					t.Errorf("%d parts: %v", parts, err)
+				}
+				// The parts, in any order, make the length's report.
+				slices.Reverse(all)
+				if got, _ := ComposeLength(all, 0); !reflect.DeepEqual(got, scratch.Length(maxN)) {
+					t.Errorf("%d parts composed: %+v, want %+v", parts, got, scratch.Length(maxN))
 				}
 			}
 		})
@@ -164,7 +181,7 @@ func TestEnumerateFailureIndex(t *testing.T) {
 				w[3] = recipes.Want{Values: []*big.Rat{big.NewRat(7, 1), w[3].Values[1]}}
 				return w
 			}
-			return ck.Length(n, 0, 1)
+			return ck.Length(n)
 		}
 		dfs, whole := run(false), run(true)
 		if !reflect.DeepEqual(dfs, whole) {
@@ -172,6 +189,23 @@ func TestEnumerateFailureIndex(t *testing.T) {
 		}
 		if f := dfs.Failure; f == nil || f.Case != bad || dfs.Passed != dfs.Cases-1 {
 			t.Errorf("%s: failure %+v, passed %d of %d; want the input of index %d alone", mode, f, dfs.Passed, dfs.Cases, bad)
+		}
+	}
+	// The diagnosis finds the input by its index, without enumerating:
+	// within the whole-run budget (as the enumeration lists it) and
+	// beyond it (2^21 strings of length 21).
+	for _, tc := range []struct{ n, exhaustive int }{{n, 1 << n}, {21, 1 << 21}} {
+		ck, err := NewChecker(r, Options{Precision: numeric.MustParsePrecision("exact"), Weighting: model.AverageHardmax, MaxN: tc.n, Exhaustive: tc.exhaustive})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []int{0, bad, 1<<tc.n - 1} {
+			if in, ok := ck.Input(tc.n, k); !ok || len(in.Symbols) != tc.n || index(in.Symbols, 2) != k {
+				t.Errorf("n = %d: input %d is %v (%v)", tc.n, k, in.Symbols, ok)
+			}
+		}
+		if _, ok := ck.Input(tc.n, 1<<tc.n); ok {
+			t.Errorf("n = %d: an input past the last", tc.n)
 		}
 	}
 }
@@ -336,7 +370,7 @@ func TestEnumeratePrefixClosedFailure(t *testing.T) {
 		}
 		var reports []LengthReport
 		for m := 1; m <= n; m++ {
-			reports = append(reports, ck.Length(m, 0, 1))
+			reports = append(reports, ck.Length(m))
 		}
 		if fromScratch {
 			if !reflect.DeepEqual(reports, prev) {

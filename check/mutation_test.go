@@ -831,7 +831,7 @@ func ownChecker(cfg *config, m *model.Model, k mutationKnobs) ([]check.LengthRep
 	ck.Con.Model, ck.Runner = m, runner
 	var lrs []check.LengthReport
 	for n := max(1, cfg.r.MinN); n <= cfg.maxN; n++ {
-		lrs = append(lrs, ck.Length(n, 0, 1))
+		lrs = append(lrs, ck.Length(n))
 	}
 	return lrs, nil
 }

@@ -20,9 +20,13 @@ import (
 type lengthSweep struct {
 	ck      *Checker
 	lengths []int
-	results []chan LengthReport
+	results []chan LengthPart
 	shared  *shared
 	taken   int
+	// over is the shortest length taken whose analysis ran out of its
+	// budget: a length started ahead of it may have run its analysis,
+	// which a sequential sweep skips (ComposeLength).
+	over    int
 	done    chan struct{} // closed when the launcher has returned
 	running sync.WaitGroup
 }
@@ -63,10 +67,10 @@ func (ck *Checker) sweep(lengths []int) *lengthSweep {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	s := &lengthSweep{ck: ck, lengths: lengths, results: make([]chan LengthReport, len(lengths)),
+	s := &lengthSweep{ck: ck, lengths: lengths, results: make([]chan LengthPart, len(lengths)),
 		shared: &shared{slots: make(chan struct{}, workers)}, done: make(chan struct{})}
 	for i := range s.results {
-		s.results[i] = make(chan LengthReport, 1)
+		s.results[i] = make(chan LengthPart, 1)
 	}
 	// At most workers lengths in flight: enough to keep the slots busy
 	// while a length's last inputs finish, few enough that a failure
@@ -82,7 +86,8 @@ func (ck *Checker) sweep(lengths []int) *lengthSweep {
 			s.running.Add(1)
 			go func() {
 				defer s.running.Done()
-				s.results[i] <- ck.length(n, 0, 1, s.shared)
+				p, _ := ck.part(n, 0, 1, s.shared)
+				s.results[i] <- p
 				<-inFlight
 			}()
 		}
@@ -96,8 +101,12 @@ func (s *lengthSweep) next() (LengthReport, bool) {
 	if stop := s.ck.opts.Stop; stop != nil && stop() {
 		return LengthReport{}, true
 	}
-	lr := <-s.results[s.taken]
+	p := <-s.results[s.taken]
 	s.taken++
+	lr, over := ComposeLength([]LengthPart{p}, s.over)
+	if over && s.over == 0 {
+		s.over = p.N
+	}
 	return lr, false
 }
 

@@ -98,11 +98,11 @@ func TestSweepQuitHandsOutNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		sh := &shared{slots: make(chan struct{}, 2)}
-		if lr := ck.length(10, 0, 1, sh); lr.Cases == 0 {
+		if lr := ck.length(10, sh); lr.Cases == 0 {
 			t.Fatalf("%s: a running sweep checked no input of length 10", name)
 		}
 		sh.quit.Store(true)
-		if lr := ck.length(10, 0, 1, sh); lr.Cases != 0 || lr.Passed != 0 {
+		if lr := ck.length(10, sh); lr.Cases != 0 || lr.Passed != 0 {
 			t.Errorf("%s: after quitting, length 10 still checked %d inputs", name, lr.Cases)
 		}
 	}

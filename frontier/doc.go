@@ -12,9 +12,11 @@
 // not be monotone in n: a report lists the lengths it checked and never
 // claims a length it did not check.
 //
-// Sweeps can be split into shards (a deterministic 1/K of the inputs of
-// every length each); Merge combines the shards' results into the report
-// one unsharded run without bisection makes, byte for byte.
+// Sweeps can be split into shards, in two phases that a plan divides by
+// cost with no coordination between the shards (plan.go): phase 1 (Run
+// with Shards set) checks a share of the lengths, Phase2 bisects and
+// diagnoses a share of the precisions, and Merge combines both into the
+// report one unsharded run makes, byte for byte.
 //
 // # Imports
 //

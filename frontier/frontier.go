@@ -44,10 +44,16 @@ type Options struct {
 	Lengths []int
 	// NoBisect skips the bisection after the sweep.
 	NoBisect bool
-	// Shard and Shards select the inputs whose index is Shard modulo
-	// Shards (0 of 1: all); a sharded sweep does not bisect.
+	// Shard and Shards make the run shard Shard (from 0) of Shards of
+	// phase 1 of a sharded sweep (Shards 0: the whole sweep, unsharded):
+	// it checks the units of the sweep's lengths a plan gives it
+	// (plan.go) and reports their parts, for Phase2 and Merge.
 	Shard, Shards int
-	Workers       int
+	// Loads carries the work planned for each shard from one report's
+	// plan to the next, for the recipes of one command (nil: this report
+	// alone), so that their costliest units do not all fall to one shard.
+	Loads   *[]float64
+	Workers int
 	// MemoryLimit refuses precisions whose check would need more memory
 	// (check.Options.MemoryLimit): Run then returns the error.
 	MemoryLimit uint64
@@ -64,13 +70,15 @@ type Options struct {
 	ModelFile string
 }
 
-// Run measures the frontier of opts.Recipe at every precision. The
+// Run measures the frontier of opts.Recipe at every precision, or runs
+// one shard of phase 1 of a sharded sweep (Options.Shards). The
 // precisions run concurrently (as many at once as there are cores), each
 // checking its lengths in order with the cases of a length spread over
 // the cores too; the report lists them in the order given.
 func Run(opts Options) (*Report, error) {
 	r := opts.Recipe
-	if opts.Shards == 0 {
+	sharded := opts.Shards > 0
+	if !sharded {
 		opts.Shards = 1
 	}
 	if opts.Shard < 0 || opts.Shard >= opts.Shards {
@@ -94,64 +102,100 @@ func Run(opts Options) (*Report, error) {
 		Analysis: opts.Analysis, AnalysisBudget: opts.AnalysisBudget,
 		Bisect: !opts.NoBisect && opts.Lengths == nil, Model: opts.ModelFile}
 	rep.Params = r.ParamValues(opts.Params)
-	if opts.Shards > 1 {
-		rep.Shard = fmt.Sprintf("%d/%d", opts.Shard+1, opts.Shards)
+	if sharded {
+		if opts.Model != nil {
+			return nil, fmt.Errorf("a sweep of a model from a file is not sharded")
+		}
+		rep.Shard, rep.Phase, rep.Lengths = fmt.Sprintf("%d/%d", opts.Shard+1, opts.Shards), 1, lengths
+	}
+
+	rep.Rows = make([]Row, len(opts.Precisions))
+	checkers := make([]*check.Checker, len(opts.Precisions))
+	var mu sync.Mutex
+	var memErr error
+	parallel(len(opts.Precisions), func(k int) {
+		p := opts.Precisions[k]
+		row := &rep.Rows[k]
+		row.Precision = p.String()
+		ck, err := check.NewChecker(r, check.Options{Precision: p, Weighting: opts.Weighting, MaxN: opts.MaxN,
+			Params: opts.Params, Cases: opts.Cases, Exhaustive: opts.Exhaustive, Seed: opts.Seed, Workers: opts.Workers,
+			MemoryLimit: opts.MemoryLimit, Analysis: opts.Analysis, AnalysisBudget: opts.AnalysisBudget, Model: opts.Model})
+		if err != nil {
+			mu.Lock()
+			if errors.Is(err, check.ErrMemory) && memErr == nil {
+				memErr = err
+			}
+			mu.Unlock()
+			row.Error = err.Error()
+			return
+		}
+		row.Decisions = check.Decisions(ck.Con)
+		checkers[k] = ck
+	})
+	if memErr != nil {
+		return nil, memErr
+	}
+	if sharded {
+		runPhase1(opts, rep, checkers, lengths)
+		return rep, nil
 	}
 
 	s := &sweeper{opts: opts, planned: len(lengths) * len(opts.Precisions)}
-	rep.Rows = make([]Row, len(opts.Precisions))
-	checkers := make(map[string]*check.Checker)
-	var mu sync.Mutex
-	var memErr error
+	for _, ck := range checkers {
+		if ck == nil {
+			s.skip(len(lengths))
+		}
+	}
+	parallel(len(opts.Precisions), func(k int) {
+		ck := checkers[k]
+		if ck == nil {
+			return
+		}
+		row := &rep.Rows[k]
+		for _, n := range lengths {
+			s.check(ck, row, n)
+		}
+		if rep.Bisect {
+			s.bisect(ck, row)
+		}
+	})
+	rep.Interrupted = s.interrupted.Load()
+	if rep.Interrupted {
+		for k := range rep.Rows {
+			rep.Rows[k].summarise()
+		}
+		return rep, nil
+	}
+	for k := range rep.Rows {
+		row := &rep.Rows[k]
+		if row.Error != "" {
+			continue
+		}
+		row.summarise()
+		if f := row.Failure; f != nil {
+			if err := explain(checkers[k], f, nil); err != nil {
+				f.Cause = &diagnose.Cause{Kind: "unknown", Detail: "the diagnosis could not run: " + err.Error()}
+			}
+		}
+		row.predict(rep)
+	}
+	return rep, nil
+}
+
+// parallel runs f(0) … f(n−1), as many at once as there are cores.
+func parallel(n int, f func(k int)) {
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for k, p := range opts.Precisions {
+	for k := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			slots <- struct{}{}
 			defer func() { <-slots }()
-			row := &rep.Rows[k]
-			row.Precision = p.String()
-			ck, err := check.NewChecker(r, check.Options{Precision: p, Weighting: opts.Weighting, MaxN: opts.MaxN,
-				Params: opts.Params, Cases: opts.Cases, Exhaustive: opts.Exhaustive, Seed: opts.Seed, Workers: opts.Workers,
-				MemoryLimit: opts.MemoryLimit, Analysis: opts.Analysis, AnalysisBudget: opts.AnalysisBudget, Model: opts.Model})
-			if err != nil {
-				mu.Lock()
-				if errors.Is(err, check.ErrMemory) && memErr == nil {
-					memErr = err
-				}
-				mu.Unlock()
-				row.Error = err.Error()
-				s.skip(len(lengths))
-				return
-			}
-			row.Decisions = check.Decisions(ck.Con)
-			mu.Lock()
-			checkers[row.Precision] = ck
-			mu.Unlock()
-			for _, n := range lengths {
-				s.check(ck, row, n)
-			}
-			// A shard sees a part of the inputs only: its merge bisects.
-			if rep.Bisect && opts.Shards == 1 {
-				s.bisect(ck, row)
-			}
+			f(k)
 		}()
 	}
 	wg.Wait()
-	if memErr != nil {
-		return nil, memErr
-	}
-	rep.Interrupted = s.interrupted.Load()
-	if opts.Shards == 1 && !rep.Interrupted {
-		finish(rep, func(string) (*check.Checker, error) { return nil, nil }, checkers)
-	} else {
-		for k := range rep.Rows {
-			rep.Rows[k].summarise()
-		}
-	}
-	return rep, nil
 }
 
 // sweeper checks lengths for the rows of one report, counting progress
@@ -180,7 +224,7 @@ func (s *sweeper) check(ck *check.Checker, row *Row, n int) {
 	if row.Error != "" {
 		return
 	}
-	lr := ck.Length(n, s.opts.Shard, max(1, s.opts.Shards))
+	lr := ck.Length(n)
 	s.mu.Lock()
 	s.done++
 	done, planned := s.done, s.planned
@@ -188,18 +232,37 @@ func (s *sweeper) check(ck *check.Checker, row *Row, n int) {
 	if s.opts.Progress != nil {
 		s.opts.Progress(done, planned, row.Precision, n)
 	}
-	if f := lr.Failure; f != nil && f.CannotRun {
-		row.Error, row.Checked = "cannot run: "+f.Reason, nil
-		return
-	}
-	if p := ck.Runner.Precision(); lr.Failure != nil && lr.Failure.Irrational && p.Kind != numeric.KindInterval {
-		// Not a uniformity limit: no length would pass.
-		row.Error, row.Checked = fmt.Sprintf("not applicable: the reference is irrational (%s at n = %d), which %s can only approximate; intervals confirm it",
-			strings.Join(lr.Failure.Expected, ", "), lr.Failure.N, p), nil
+	row.add(lr, ck.Runner.Precision())
+}
+
+// add appends the report of one length to the row's, or, where it shows
+// that the precision cannot run the construction, sets the row's error
+// and drops its lengths.
+func (row *Row) add(lr check.LengthReport, p numeric.Precision) {
+	if why := cannotRun(lr, p); why != "" {
+		row.Error, row.Checked = why, nil
 		return
 	}
 	row.Checked = append(row.Checked, lr)
 	sortChecked(row.Checked)
+}
+
+// cannotRun says why a length's report shows that the precision cannot
+// run the construction at all ("" when it does not): a case it cannot
+// compute, or a reference it can only approximate.
+func cannotRun(lr check.LengthReport, p numeric.Precision) string {
+	f := lr.Failure
+	switch {
+	case f == nil:
+		return ""
+	case f.CannotRun:
+		return "cannot run: " + f.Reason
+	case f.Irrational && p.Kind != numeric.KindInterval:
+		// Not a uniformity limit: no length would pass.
+		return fmt.Sprintf("not applicable: the reference is irrational (%s at n = %d), which %s can only approximate; intervals confirm it",
+			strings.Join(f.Expected, ", "), f.N, p)
+	}
+	return ""
 }
 
 // bisect checks the lengths between the last passing length below the
@@ -298,40 +361,22 @@ func (row *Row) summarise() {
 	}
 }
 
-// finish summarises every row (limit, first failure, lengths passing
-// again), diagnoses each first failure by re-running its input (the
-// inputs of a length depend only on the seed and the length, so a merge
-// of shards can do this too) and adds the predictions. The checkers are
-// those already built, by precision; build makes the others.
-func finish(rep *Report, build func(precision string) (*check.Checker, error), checkers map[string]*check.Checker) {
-	for k := range rep.Rows {
-		row := &rep.Rows[k]
-		if row.Error != "" {
-			continue
-		}
-		row.summarise()
-		if f := row.Failure; f != nil {
-			ck := checkers[row.Precision]
-			var err error
-			if ck == nil {
-				ck, err = build(row.Precision)
-			}
-			if err == nil && ck != nil {
-				err = explain(ck, f)
-			}
-			if err != nil {
-				f.Cause = &diagnose.Cause{Kind: "unknown", Detail: "the diagnosis could not run: " + err.Error()}
-			}
-		}
-		if p, err := numeric.ParsePrecision(row.Precision); err == nil {
-			row.Prediction = Predict(rep.Recipe, p, rep.MaxN)
-		}
+// predict sets the row's prediction, where theory gives one.
+func (row *Row) predict(rep *Report) {
+	if p, err := numeric.ParsePrecision(row.Precision); err == nil {
+		row.Prediction = Predict(rep.Recipe, p, rep.MaxN)
 	}
 }
 
-// explain sets the cause of a failure, re-running its input.
-func explain(ck *check.Checker, f *Failure) error {
-	in, ok := ck.Input(f.N, f.Case)
+// explain sets the cause of a failure, re-running its input: input when
+// given (one the analysis suggested, read back from a shard), else the
+// one ck gives back by the failure's index (the inputs of a length
+// depend only on the seed and the length).
+func explain(ck *check.Checker, f *Failure, input []int) error {
+	in, ok := recipes.Case{Symbols: input}, input != nil
+	if !ok {
+		in, ok = ck.Input(f.N, f.Case)
+	}
 	if !ok || f.Position < 1 {
 		return nil
 	}

@@ -1,7 +1,6 @@
 package frontier
 
 import (
-	"bytes"
 	"encoding/json"
 	"math/big"
 	"strings"
@@ -95,55 +94,6 @@ func TestFrontierOverflowPrediction(t *testing.T) {
 	}
 	if p := Predict("lookup", numeric.MustParsePrecision("exact"), 100); p != nil {
 		t.Errorf("exact arithmetic has no rounding limit: %+v", p)
-	}
-}
-
-// TestFrontierShardsMerge: the shards of a sweep merge into the report of
-// one run, byte for byte, with and without the bisection (which the merge
-// runs).
-func TestFrontierShardsMerge(t *testing.T) {
-	for _, noBisect := range []bool{true, false} {
-		testShardsMerge(t, noBisect)
-	}
-}
-
-func testShardsMerge(t *testing.T, noBisect bool) {
-	opts := lookupOpts(t, 60, "fp16", "bf16")
-	opts.NoBisect = noBisect
-	whole, err := Run(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var shards []*Report
-	for k := 0; k < 3; k++ {
-		o := opts
-		o.Shard, o.Shards = k, 3
-		rep, err := Run(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		shards = append(shards, roundTrip(t, rep))
-	}
-	// The order of the shards' files must not matter.
-	shards[0], shards[2] = shards[2], shards[0]
-	merged, err := Merge(shards)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, b := encode(t, whole), encode(t, merged)
-	if !bytes.Equal(a, b) {
-		t.Errorf("merged shards differ from the whole run:\nwhole:  %.600s\nmerged: %.600s", a, b)
-	}
-	if whole.Rows[0].Failure == nil {
-		t.Errorf("fp16 should fail below 60: %s", a)
-	}
-
-	shards[1].Seed++
-	if _, err := Merge(shards); err == nil || !strings.Contains(err.Error(), "seed") {
-		t.Errorf("merging shards of different seeds: %v", err)
-	}
-	if _, err := Merge(shards[:2]); err == nil {
-		t.Error("merging 2 of 3 shards must fail")
 	}
 }
 
@@ -321,102 +271,5 @@ func TestLongFrontierDyck12BF16(t *testing.T) {
 	}
 	if c := row.Failure.Cause; c == nil || c.Kind != "tie" {
 		t.Errorf("cause %+v, want a tie", c)
-	}
-}
-
-// TestMergeRefusesContradictions: a shard whose numbers contradict each
-// other (edited by hand, or written by a bug) is refused by name, where
-// it once merged into a report that contradicted itself.
-func TestMergeRefusesContradictions(t *testing.T) {
-	opts := lookupOpts(t, 60, "fp16")
-	opts.NoBisect = true
-	var shards []*Report
-	for k := 0; k < 2; k++ {
-		o := opts
-		o.Shard, o.Shards = k, 2
-		rep, err := Run(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		shards = append(shards, roundTrip(t, rep))
-	}
-	if _, err := Merge(shards); err != nil {
-		t.Fatalf("the shards as written: %v", err)
-	}
-	row := shards[1].Rows[0]
-	pass, fail := -1, -1 // a passing length with cases, and a failing one
-	for k, lr := range row.Checked {
-		if lr.Failure == nil && lr.Cases > 0 && pass < 0 {
-			pass = k
-		}
-		if lr.Failure != nil && fail < 0 {
-			fail = k
-		}
-	}
-	if pass < 0 || fail < 0 {
-		t.Fatalf("shard 2 has no passing or no failing length: %+v", row.Checked)
-	}
-	for _, tc := range []struct {
-		name string
-		edit func(r *Report)
-		want string
-	}{
-		{"passed 0", func(r *Report) { c := &r.Rows[0].Checked[pass]; c.Passed, c.Exact = 0, 0 }, "passed = 0 of"},
-		{"max error 1/0", func(r *Report) { r.Rows[0].Checked[pass].MaxError[0] = "1/0" }, `max_error[0] = "1/0"`},
-		{"max error of 200,000 digits", func(r *Report) { r.Rows[0].Checked[pass].MaxError[1] = strings.Repeat("9", 200000) }, "max_error[1] ="},
-		{"negative max error", func(r *Report) { r.Rows[0].Checked[pass].MaxError[0] = "-0.5" }, "max_error[0] ="},
-		{"cases -5", func(r *Report) { r.Rows[0].Checked[pass].Cases = -5 }, "cases = -5 is negative"},
-		{"exact above passed", func(r *Report) { c := &r.Rows[0].Checked[fail]; c.Exact = c.Passed + 1 }, "exact ="},
-		{"decided above cases", func(r *Report) { c := &r.Rows[0].Checked[pass]; c.Decided = c.Cases + 1 }, "decided ="},
-		{"failure removed", func(r *Report) { r.Rows[0].Checked[fail].Failure = nil }, "no failure is given"},
-		{"failure at another length", func(r *Report) { f := *r.Rows[0].Checked[fail].Failure; f.N++; r.Rows[0].Checked[fail].Failure = &f }, "the failure is at n ="},
-		{"failure past the input", func(r *Report) {
-			f := *r.Rows[0].Checked[fail].Failure
-			f.Position = f.N + 1
-			r.Rows[0].Checked[fail].Failure = &f
-		}, "failure.position"},
-		{"unknown level", func(r *Report) { r.Rows[0].Checked[pass].Level = "proved" }, `level "proved"`},
-		{"lengths out of order", func(r *Report) {
-			c := r.Rows[0].Checked
-			c[0].N, c[1].N = c[1].N, c[0].N
-			if c[0].Failure != nil {
-				c[0].Failure.N = c[0].N
-			}
-			if c[1].Failure != nil {
-				c[1].Failure.N = c[1].N
-			}
-		}, "not increasing"},
-		{"length past max n", func(r *Report) { r.Rows[0].Checked[pass].N = 1000 }, "n = 1000 is outside [1, 60]"},
-		{"limit", func(r *Report) { r.Rows[0].Limit++ }, "but its lengths give"},
-		{"interrupted", func(r *Report) { r.Interrupted = true }, "interrupted"},
-	} {
-		edited := roundTrip(t, shards[1])
-		tc.edit(edited)
-		_, err := Merge([]*Report{shards[0], edited})
-		if err == nil || !strings.Contains(err.Error(), "shard 2/2") || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: %v, want an error naming shard 2/2 and %q", tc.name, err, tc.want)
-		}
-	}
-}
-
-// TestShardsValidate: the shards the engine writes pass the validation,
-// on recipes with failures, decisions and every evidence level.
-func TestShardsValidate(t *testing.T) {
-	for _, name := range []string{"dyck1", "first", "gtzero", "lookup"} {
-		r, err := recipes.Get(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for k := 0; k < 3; k++ {
-			ps := []numeric.Precision{numeric.MustParsePrecision("fp8-e4m3"), numeric.MustParsePrecision("bf16")}
-			rep, err := Run(Options{Recipe: r, Precisions: ps, MaxN: 24, Cases: 4, Exhaustive: 64, Seed: 3,
-				Weighting: r.DefaultWeighting(), NoBisect: true, Shard: k, Shards: 3})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := validShard(roundTrip(t, rep)); err != nil {
-				t.Errorf("%s, shard %d/3: %v", name, k+1, err)
-			}
-		}
 	}
 }

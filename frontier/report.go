@@ -27,10 +27,17 @@ type Report struct {
 	Analysis       bool `json:"analysis,omitempty"`
 	AnalysisBudget int  `json:"analysis_budget,omitempty"`
 	// Bisect says whether the lengths between the last pass and the first
-	// failure were bisected (never in a sharded sweep).
+	// failure are bisected.
 	Bisect bool `json:"bisect"`
-	// Shard is "K/N" in the report of one shard, empty otherwise.
-	Shard string `json:"shard,omitempty"`
+	// Shard is "K/N" in the report of shard K of N of a sharded sweep,
+	// of phase Phase (1 or 2): empty in a whole report. A phase-1 shard
+	// lists the sweep's Lengths (its rows hold Parts of them); a phase-2
+	// shard names the phase-1 results it continued (Phase1, a digest of
+	// them), and holds its rows' bisections and diagnoses (Mine).
+	Shard   string `json:"shard,omitempty"`
+	Phase   int    `json:"phase,omitempty"`
+	Lengths []int  `json:"lengths,omitempty"`
+	Phase1  string `json:"phase1,omitempty"`
 	// Interrupted says the sweep was stopped (Ctrl-C) before it ended:
 	// the rows hold what was checked until then.
 	Interrupted bool  `json:"interrupted,omitempty"`
@@ -68,6 +75,14 @@ type Row struct {
 	// Prediction is what theory predicts for this precision, where the
 	// paper gives a gap or a bound.
 	Prediction *Prediction `json:"prediction,omitempty"`
+
+	// In a phase-1 shard, Parts are the parts of lengths it checked.
+	Parts []check.LengthPart `json:"parts,omitempty"`
+	// In a phase-2 shard, Mine says the row is this shard's: Bisected
+	// holds the lengths its bisection checked, Failure the row's first
+	// failure with its cause, Error what stopped the row.
+	Mine     bool                 `json:"mine,omitempty"`
+	Bisected []check.LengthReport `json:"bisected,omitempty"`
 }
 
 // Failure is a failing case with its diagnosis.

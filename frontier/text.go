@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/transformer-cookbook/verify/check"
+	"github.com/transformer-cookbook/verify/internal/plural"
 )
 
 // LimitText is a row's limit as a table shows it: "45" when a failure
@@ -116,7 +117,8 @@ func WriteText(w io.Writer, rep *Report) error {
 		fmt.Fprintf(w, ", %s", strings.Join(slices.Sorted(slices.Values(ps)), " "))
 	}
 	if rep.Shard != "" {
-		fmt.Fprintf(w, ", shard %s", rep.Shard)
+		fmt.Fprintf(w, ", phase %d, shard %s\n", rep.Phase, rep.Shard)
+		return writeShard(w, rep)
 	}
 	fmt.Fprintln(w)
 	if rep.Interrupted {
@@ -234,4 +236,89 @@ func shorten(s string, max int) string {
 		return string(r[:max]) + fmt.Sprintf(" … (%d characters; --json has it whole)", len(r))
 	}
 	return s
+}
+
+// writeShard writes what a shard did, precision by precision: the lengths
+// (and ranges of an exhaustive length's inputs) of phase 1, or the
+// bisection and diagnosis of phase 2. Its limits mean nothing before the
+// merge.
+func writeShard(w io.Writer, rep *Report) error {
+	if rep.Interrupted {
+		fmt.Fprintln(w, "INTERRUPTED: the shard holds what was checked before the interrupt, and cannot be merged")
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	mine := 0
+	for _, row := range rep.Rows {
+		var what string
+		switch {
+		case rep.Phase == 2 && !row.Mine:
+			continue
+		case row.Error != "":
+			what = shorten(row.Error, 100)
+		case rep.Phase == 1:
+			what = partsText(row.Parts)
+		default:
+			what = bisectedText(row)
+		}
+		mine++
+		fmt.Fprintf(tw, "  %s\t%s\n", row.Precision, what)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if mine == 0 {
+		fmt.Fprintln(w, "  no precision of this sweep is this shard's")
+	}
+	_, err := fmt.Fprintln(w, "'verify merge' combines the shards of both phases into the report of the whole sweep")
+	return err
+}
+
+// partsText lists a phase-1 row's parts: whole lengths, then the ranges
+// of the inputs of the lengths split between shards.
+func partsText(parts []check.LengthPart) string {
+	var whole []int
+	var split []int
+	ranges := map[int][]string{}
+	of := map[int]int{}
+	for _, p := range parts {
+		if p.Exhaustive() && p.To-p.From < p.Of {
+			if ranges[p.N] == nil {
+				split = append(split, p.N)
+			}
+			ranges[p.N] = append(ranges[p.N], fmt.Sprintf("%d–%d", p.From, p.To-1))
+			of[p.N] = p.Of
+			continue
+		}
+		whole = append(whole, p.N)
+	}
+	var out []string
+	if len(whole) > 0 {
+		out = append(out, fmt.Sprintf("n = %s (%s)", joinInts(whole), plural.Of(len(whole), "length")))
+	}
+	for _, n := range split {
+		out = append(out, fmt.Sprintf("inputs %s of the %d of n = %d", strings.Join(ranges[n], ", "), of[n], n))
+	}
+	if len(out) == 0 {
+		return "nothing"
+	}
+	return strings.Join(out, "; ")
+}
+
+// bisectedText says what phase 2 did of a row.
+func bisectedText(row Row) string {
+	var ns []int
+	for _, lr := range row.Bisected {
+		ns = append(ns, lr.N)
+	}
+	out := "nothing to bisect"
+	if len(ns) > 0 {
+		out = "bisected n = " + joinInts(ns)
+	}
+	if f := row.Failure; f != nil {
+		out += fmt.Sprintf("; first failure at n = %d", f.N)
+		if f.Cause != nil {
+			out += ": " + f.Cause.Kind
+		}
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,6 +31,18 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 	a, err := parseArgs("frontier", args)
 	if err != nil {
 		return err
+	}
+	switch a.flags["phase"] {
+	case "2":
+		return frontierPhase2(a, stdout, stderr)
+	case "", "1":
+	default:
+		return badInput("--phase must be 1 or 2, got %q", a.flags["phase"])
+	}
+	if _, ok := a.flags["phase"]; ok {
+		if _, sharded := a.flags["shard"]; !sharded {
+			return badInput("--phase 1 goes with --shard K/N")
+		}
 	}
 	if err := noPositional("frontier", a); err != nil {
 		return err
@@ -90,7 +103,7 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 		seen[p.String()] = true
 		precisions = append(precisions, p)
 	}
-	opts := frontier.Options{Precisions: precisions, Cases: 8, Exhaustive: 256, Seed: 1, Shards: 1,
+	opts := frontier.Options{Precisions: precisions, Cases: 8, Exhaustive: 256, Seed: 1,
 		NoBisect: a.flags["no-bisect"] == "true", Analysis: a.flags["no-analysis"] != "true"}
 	if a.flags["force"] != "true" {
 		opts.MemoryLimit = check.AvailableMemory()
@@ -113,12 +126,16 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 			return badInput("--seed must be a non-negative integer, got %q", v)
 		}
 	}
-	if v, ok := a.flags["shard"]; ok {
-		var k, n int
-		if c, err := fmt.Sscanf(v, "%d/%d", &k, &n); err != nil || c != 2 || n < 1 || k < 1 || k > n || fmt.Sprintf("%d/%d", k, n) != v {
-			return badInput("--shard must be K/N with 1 ≤ K ≤ N (e.g. 3/8), got %q", v)
+	if _, ok := a.flags["shard"]; ok {
+		if opts.Shard, opts.Shards, err = shardFlag(a); err != nil {
+			return err
 		}
-		opts.Shard, opts.Shards = k-1, n
+		if _, ok := a.flags["plot"]; ok {
+			return badInput("--plot draws a whole sweep: give it to 'verify merge'")
+		}
+		// One plan for the recipes of the command, each carrying on from
+		// the last one's loads.
+		opts.Loads = new([]float64)
 	}
 	if v, ok := a.flags["lengths"]; ok {
 		for _, f := range strings.Split(v, ",") {
@@ -216,6 +233,109 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 	return writeFrontier(a, doc, stdout, stderr)
 }
 
+// shardFlag reads --shard K/N (1/1 when absent) as 0-based K and N.
+func shardFlag(a parsedArgs) (k, n int, err error) {
+	v, ok := a.flags["shard"]
+	if !ok {
+		return 0, 1, nil
+	}
+	if c, err := fmt.Sscanf(v, "%d/%d", &k, &n); err != nil || c != 2 || n < 1 || k < 1 || k > n || fmt.Sprintf("%d/%d", k, n) != v {
+		return 0, 0, badInput("--shard must be K/N with 1 ≤ K ≤ N (e.g. 3/8), got %q", v)
+	}
+	return k - 1, n, nil
+}
+
+// frontierPhase2 runs shard K/N of phase 2 of sharded sweeps, from the
+// files of all their phase-1 shards: the options of the sweeps are
+// theirs.
+func frontierPhase2(a parsedArgs, stdout, stderr io.Writer) error {
+	for _, f := range []string{"recipe", "all", "model", "spec", "precision", "weighting", "max-n", "cases", "exhaustive", "seed", "lengths",
+		"no-bisect", "no-analysis", "analysis-budget", "plot"} {
+		if _, ok := a.flags[f]; ok {
+			return badInput("--%s does not apply to phase 2, which continues the phase-1 shards with their options", f)
+		}
+	}
+	if len(a.params) > 0 {
+		return badInput("--param does not apply to phase 2, which continues the phase-1 shards with their options")
+	}
+	if len(a.positional) == 0 {
+		return badInput("phase 2 needs the JSON files of every phase-1 shard (verify frontier --shard K/N --out FILE)")
+	}
+	shard, shards, err := shardFlag(a)
+	if err != nil {
+		return err
+	}
+	if err := checkOutputs(a, 1); err != nil {
+		return err
+	}
+	noteStaleOutputs(a, stderr)
+	docs, err := readFrontierDocs(a)
+	if err != nil {
+		return err
+	}
+	var sweeps [][]*frontier.Report
+	for k := range docs[0].Reports {
+		var reps []*frontier.Report
+		for i, d := range docs {
+			if d.Reports[k].Phase != 1 {
+				return badInput("%s: not a phase-1 shard (verify frontier --shard K/N --out FILE)", a.positional[i])
+			}
+			reps = append(reps, d.Reports[k])
+		}
+		sweeps = append(sweeps, reps)
+	}
+	opts := frontier.Phase2Options{Shard: shard, Shards: shards}
+	if a.flags["force"] != "true" {
+		opts.MemoryLimit = check.AvailableMemory()
+	}
+	stop := interruptible()
+	defer stop.release()
+	opts.Stop = stop.requested
+	bar := newProgress(stderr, a)
+	opts.Progress = func(done, planned int, precision string, n int) {
+		bar.show(fmt.Sprintf("phase 2 %s n = %d", precision, n), done, planned, "lengths", float64(done)/float64(max(planned, 1)))
+	}
+	reps, err := frontier.Phase2(sweeps, opts)
+	bar.clear()
+	if err != nil {
+		return badInput("%v", err)
+	}
+	return writeFrontier(a, frontierDoc{Reports: reps}, stdout, stderr)
+}
+
+// readFrontierDocs reads the positional files as frontier documents,
+// each with as many reports as the first.
+func readFrontierDocs(a parsedArgs) ([]frontierDoc, error) {
+	limit, err := maxInputFlag(a)
+	if err != nil {
+		return nil, err
+	}
+	var docs []frontierDoc
+	for _, path := range a.positional {
+		data, err := readInput(path, "merge", limit)
+		if err != nil {
+			return nil, err
+		}
+		var d frontierDoc
+		dec := json.NewDecoder(strings.NewReader(string(data)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&d); err != nil {
+			return nil, badInput("%s: not a frontier report: %v", path, err)
+		}
+		if err := readSchema(d.Schema, kindFrontier); err != nil {
+			return nil, badInput("%s: %v", path, err)
+		}
+		if len(d.Reports) == 0 || slices.Contains(d.Reports, nil) {
+			return nil, badInput("%s: a frontier document without reports", path)
+		}
+		if len(docs) > 0 && len(d.Reports) != len(docs[0].Reports) {
+			return nil, badInput("%s has %s, %s has %d", path, plural.Of(len(d.Reports), "report"), a.positional[0], len(docs[0].Reports))
+		}
+		docs = append(docs, d)
+	}
+	return docs, nil
+}
+
 // cmdMerge combines the JSON results of the shards of a frontier sweep.
 func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	a, err := parseArgs("merge", args)
@@ -229,29 +349,9 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	noteStaleOutputs(a, stderr)
-	limit, err := maxInputFlag(a)
+	docs, err := readFrontierDocs(a)
 	if err != nil {
 		return err
-	}
-	var docs []frontierDoc
-	for _, path := range a.positional {
-		data, err := readInput(path, "merge", limit)
-		if err != nil {
-			return err
-		}
-		var d frontierDoc
-		dec := json.NewDecoder(strings.NewReader(string(data)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&d); err != nil {
-			return badInput("%s: not a frontier report: %v", path, err)
-		}
-		if err := readSchema(d.Schema, kindFrontier); err != nil {
-			return badInput("%s: %v", path, err)
-		}
-		if len(docs) > 0 && len(d.Reports) != len(docs[0].Reports) {
-			return badInput("%s has %s, %s has %d", path, plural.Of(len(d.Reports), "report"), a.positional[0], len(docs[0].Reports))
-		}
-		docs = append(docs, d)
 	}
 	if _, ok := a.flags["plot"]; ok && len(docs[0].Reports) > 1 {
 		return badInput("--plot draws one recipe; these files hold %d", len(docs[0].Reports))
@@ -343,7 +443,7 @@ func writeFrontier(a parsedArgs, doc frontierDoc, stdout, stderr io.Writer) erro
 			return err
 		}
 	default:
-		if len(doc.Reports) > 1 {
+		if len(doc.Reports) > 1 && doc.Reports[0].Shard == "" {
 			if err := frontier.WriteTable(text, doc.Reports); err != nil {
 				return err
 			}
@@ -380,6 +480,14 @@ func oneWeighting(a parsedArgs, r *recipes.Recipe) (w model.Weighting, err error
 func unbuilt(r *recipes.Recipe, o frontier.Options, err error) *frontier.Report {
 	rep := &frontier.Report{Recipe: r.Name, Section: r.Section, Weighting: recipes.WeightingAcronym(o.Weighting),
 		MaxN: o.MaxN, Seed: o.Seed, Cases: o.Cases, Exhaustive: o.Exhaustive}
+	if o.Shards > 0 {
+		// A shard like the others, whose rows hold their error alone.
+		rep.Shard, rep.Phase = fmt.Sprintf("%d/%d", o.Shard+1, o.Shards), 1
+		rep.Lengths = slices.Compact(slices.Sorted(slices.Values(o.Lengths)))
+		if o.Lengths == nil {
+			rep.Lengths = check.DefaultLengths(r.MinN, o.MaxN)
+		}
+	}
 	if len(r.Weightings) == 0 {
 		rep.Weighting = "no attention"
 	}

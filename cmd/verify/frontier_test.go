@@ -40,9 +40,11 @@ func TestFrontierCommand(t *testing.T) {
 	}
 }
 
-// TestFrontierMergeCommand: three shards merged equal one run, byte for
-// byte, whatever the order of the files: with the bisection, which the
-// merge runs, and without (--no-bisect on every run).
+// TestFrontierMergeCommand: a sweep in three phase-1 shards and two
+// phase-2 shards merges into the report of one run, byte for byte,
+// whatever the order of the files; so do the phase-1 shards alone (the
+// merge runs phase 2). With the bisection, and without (--no-bisect on
+// every run).
 func TestFrontierMergeCommand(t *testing.T) {
 	for _, extra := range [][]string{nil, {"--no-bisect"}} {
 		testMergeCommand(t, extra)
@@ -56,22 +58,39 @@ func testMergeCommand(t *testing.T, extra []string) {
 	if _, stderr, status := runCmd(append(args, "--out", whole)...); status != 0 {
 		t.Fatalf("whole run: %s", stderr)
 	}
-	var shards []string
+	var p1, p2 []string
 	for _, k := range []string{"3/3", "1/3", "2/3"} {
-		path := filepath.Join(dir, "shard"+k[:1]+".json")
-		if _, stderr, status := runCmd(append(args, "--shard", k, "--out", path)...); status != 0 {
+		path := filepath.Join(dir, "p1-"+k[:1]+".json")
+		stdout, stderr, status := runCmd(append(args, "--shard", k, "--out", path)...)
+		if status != 0 {
 			t.Fatalf("shard %s: %s", k, stderr)
 		}
-		shards = append(shards, path)
+		if !strings.Contains(stdout, "phase 1, shard "+k) || !strings.Contains(stdout, "fp16  n = ") {
+			t.Errorf("shard %s prints:\n%s", k, stdout)
+		}
+		p1 = append(p1, path)
 	}
-	merged := filepath.Join(dir, "merged.json")
-	if _, stderr, status := runCmd(append([]string{"merge", "--out", merged}, shards...)...); status != 0 {
-		t.Fatalf("merge: %s", stderr)
+	for _, k := range []string{"2/2", "1/2"} {
+		path := filepath.Join(dir, "p2-"+k[:1]+".json")
+		stdout, stderr, status := runCmd(append([]string{"frontier", "--phase", "2", "--shard", k, "--out", path}, p1...)...)
+		if status != 0 {
+			t.Fatalf("phase 2, shard %s: %s", k, stderr)
+		}
+		if !strings.Contains(stdout, "phase 2, shard "+k) {
+			t.Errorf("phase 2, shard %s prints:\n%s", k, stdout)
+		}
+		p2 = append(p2, path)
 	}
-	a, _ := os.ReadFile(whole)
-	b, _ := os.ReadFile(merged)
-	if !bytes.Equal(a, b) || len(a) == 0 {
-		t.Errorf("merged shards differ from the whole run (%d and %d bytes)", len(a), len(b))
+	want, _ := os.ReadFile(whole)
+	for _, files := range [][]string{append(p2, p1...), p1} {
+		merged := filepath.Join(dir, "merged.json")
+		if _, stderr, status := runCmd(append([]string{"merge", "--out", merged}, files...)...); status != 0 {
+			t.Fatalf("merge: %s", stderr)
+		}
+		got, _ := os.ReadFile(merged)
+		if !bytes.Equal(want, got) || len(want) == 0 {
+			t.Errorf("merged %d files differ from the whole run (%d and %d bytes)", len(files), len(want), len(got))
+		}
 	}
 }
 
@@ -102,8 +121,15 @@ func TestFrontierBadInput(t *testing.T) {
 		{[]string{"merge"}, "needs the JSON files"},
 		{[]string{"merge", filepath.Join(dir, "missing.json")}, "missing.json"},
 		{[]string{"merge", notJSON}, "not a frontier report"},
-		{[]string{"merge", shard}, "1 report for 2 shards"},
+		{[]string{"merge", shard}, "1 report for 2 shards: shard 2/2 missing"},
 		{[]string{"merge", shard, shard}, "appears twice"},
+		{[]string{"frontier", "--phase", "2", "--shard", "1/2"}, "needs the JSON files of every phase-1 shard"},
+		{[]string{"frontier", "--phase", "2", "--recipe", "lookup", shard}, "--recipe does not apply to phase 2"},
+		{[]string{"frontier", "--phase", "2", "--param", "x=1", shard}, "--param does not apply to phase 2"},
+		{[]string{"frontier", "--phase", "2", shard}, "1 report for 2 shards"},
+		{[]string{"frontier", "--phase", "3", shard}, "--phase must be 1 or 2"},
+		{[]string{"frontier", "--phase", "1", "--recipe", "lookup"}, "--phase 1 goes with --shard"},
+		{[]string{"frontier", "--recipe", "lookup", "--shard", "1/2", "--plot", filepath.Join(dir, "p.svg")}, "--plot draws a whole sweep"},
 	}
 	for _, tc := range tests {
 		out, errOut, status := runCmd(tc.args...)

@@ -105,30 +105,35 @@ var commands = []commandDoc{
 		examples: []string{"verify claims", "verify claims --id lemma.edelman --explain"},
 	},
 	{
-		name:    "frontier",
-		usage:   []string{"verify frontier --recipe NAME[,NAME…] | --all [flags]", "verify frontier --model FILE --spec NAME [flags]"},
+		name: "frontier",
+		usage: []string{"verify frontier --recipe NAME[,NAME…] | --all [flags]", "verify frontier --model FILE --spec NAME [flags]",
+			"verify frontier --phase 2 --shard K/N PHASE1-FILE… [flags]"},
 		summary: "uniformity limits per precision, with the first failure's input and cause, and the limit theory predicts",
 		about: "For each precision, the largest n at which every checked input of every checked length is right, found by a geometric sweep " +
 			"and bisection; the first failure with its input and cause; and the limit predicted from the paper's score gap. Exit 0: a limit is " +
-			"a measurement, not a failure.",
+			"a measurement, not a failure. A sweep splits over machines in two phases: --shard K/N checks a share of the lengths, divided by " +
+			"their cost; --phase 2 --shard K/N, given every phase-1 file, bisects and diagnoses a share of the precisions; 'verify merge' combines both.",
 		flags: []flagDoc{{name: "recipe", arg: "NAME[,NAME…]", help: "the constructions"}, {name: "all", help: "every recipe"},
 			{name: "model", arg: "FILE", help: "the frontier of the model of FILE (- for stdin), against the reference of --spec"}, flagSpec, flagMaxInput,
 			{name: "precision", arg: "P,Q,…", def: "fp8-e4m3,fp8-e5m2,bf16,fp16,fp32,fp64,24,53,113", help: "the precisions"},
 			flagWeighting, flagParam, flagMaxN, flagCases, flagExhaustive, flagSeed, flagLengths,
 			{name: "no-bisect", help: "check only the geometric lengths"},
-			{name: "shard", arg: "K/N", help: "check the inputs whose index is K−1 modulo N ('verify merge' combines the shards)"},
+			{name: "shard", arg: "K/N", help: "run shard K of N: a share of the lengths, by cost (phase 1), or of the bisections (phase 2)"},
+			{name: "phase", arg: "1|2", def: "1", help: "2: bisect and diagnose, from the files of every phase-1 shard"},
 			flagJSON, {name: "out", arg: "FILE", help: "write the JSON to FILE (atomically), or - for stdout (the table goes to stderr)"},
 			{name: "plot", arg: "FILE", help: "draw max |error| against n (.svg or .png)"}, flagQuiet, flagProgress, flagForce, flagNoAnalysis, flagBudget},
-		examples: []string{"verify frontier --recipe lookup --precision fp16,bf16,fp32 --max-n 256", "verify frontier --all --shard 1/4 --out shard1.json"},
+		examples: []string{"verify frontier --recipe lookup --precision fp16,bf16,fp32 --max-n 256", "verify frontier --all --shard 1/4 --out p1-1.json",
+			"verify frontier --phase 2 --shard 1/4 p1-*.json --out p2-1.json"},
 	},
 	{
 		name:    "merge",
 		usage:   []string{"verify merge FILE… [flags]"},
 		summary: "combine the shards of one frontier sweep",
-		about:   "Reads the JSON files written by 'verify frontier --shard K/N --out FILE' and prints the report one run would have made.",
+		about: "Reads the JSON files written by 'verify frontier --shard K/N --out FILE' (phase 1) and 'verify frontier --phase 2 --shard K/N' " +
+			"(phase 2), every shard of each, and prints the report one run would have made. Given the phase-1 files alone, it runs phase 2 itself.",
 		flags: []flagDoc{flagJSON, {name: "out", arg: "FILE", help: "write the JSON to FILE (atomically), or - for stdout"},
 			{name: "plot", arg: "FILE", help: "draw max |error| against n (.svg or .png)"}, flagMaxInput},
-		examples: []string{"verify merge shard1.json shard2.json shard3.json shard4.json"},
+		examples: []string{"verify merge p1-*.json p2-*.json --out lookup.json"},
 	},
 	{
 		name:    "export",

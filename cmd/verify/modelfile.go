@@ -309,6 +309,5 @@ func positionRows(m *model.Model, n int) int {
 // exportSize is about how many bytes writing a model file takes in
 // memory: its position table and weights, some 32 bytes a number.
 func exportSize(m *model.Model, n int) uint64 {
-	weights := check.MemoryEstimate(m, numeric.MustParsePrecision("fp64"), 0, 1) / 8
-	return 32 * (uint64(positionRows(m, n))*uint64(m.D) + weights)
+	return 32 * (uint64(positionRows(m, n))*uint64(m.D) + check.Weights(m))
 }

@@ -1,0 +1,522 @@
+package frontier
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/transformer-cookbook/verify/check"
+	"github.com/transformer-cookbook/verify/diagnose"
+	"github.com/transformer-cookbook/verify/internal/plural"
+	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
+)
+
+// runPhase1 runs the units of the sweep's lengths the plan gives shard
+// opts.Shard, each precision's in increasing length (so that a length
+// past one whose analysis ran out of its budget skips it, as a whole
+// sweep does), and keeps their parts in the rows.
+func runPhase1(opts Options, rep *Report, checkers []*check.Checker, lengths []int) {
+	units := phase1Units(checkers, lengths, opts.Shards)
+	loads := make([]float64, opts.Shards)
+	if opts.Loads != nil && len(*opts.Loads) == opts.Shards {
+		loads = *opts.Loads
+	}
+	owner := assign(units, opts.Shards, loads)
+	if opts.Loads != nil {
+		*opts.Loads = loads
+	}
+	mine := make([][]unit, len(checkers))
+	planned := 0
+	for k, u := range units {
+		if owner[k] == opts.Shard {
+			mine[u.row] = append(mine[u.row], u)
+			planned++
+		}
+	}
+	s := &sweeper{opts: opts, planned: planned}
+	parallel(len(checkers), func(k int) {
+		ck, row := checkers[k], &rep.Rows[k]
+		if ck == nil {
+			return
+		}
+		slices.SortFunc(mine[k], func(a, b unit) int { return cmp.Or(cmp.Compare(a.n, b.n), cmp.Compare(a.part, b.part)) })
+		for _, u := range mine[k] {
+			if !s.part(ck, row, u) {
+				break
+			}
+		}
+	})
+	rep.Interrupted = s.interrupted.Load()
+}
+
+// part checks one unit into row, and reports whether the row goes on:
+// not when the sweep was stopped, nor where the unit's drawn inputs show
+// the precision cannot run the construction (whatever the other shards
+// find, the merge stops the row there or below, so its longer lengths
+// would be checked for nothing).
+func (s *sweeper) part(ck *check.Checker, row *Row, u unit) bool {
+	if s.interrupted.Load() || s.opts.Stop != nil && s.opts.Stop() {
+		s.interrupted.Store(true)
+		return false
+	}
+	p, err := ck.Part(u.n, u.part, u.parts)
+	if err != nil {
+		// The plan asked for parts of a sampled length: a bug.
+		row.Error, row.Parts = "the plan is wrong: "+err.Error(), nil
+		return false
+	}
+	s.mu.Lock()
+	s.done++
+	done, planned := s.done, s.planned
+	s.mu.Unlock()
+	if s.opts.Progress != nil {
+		s.opts.Progress(done, planned, row.Precision, u.n)
+	}
+	row.Parts = append(row.Parts, p)
+	if p.Exhaustive() {
+		return true
+	}
+	drawn := p.Report
+	if p.Drawn != nil {
+		drawn = *p.Drawn
+	}
+	return cannotRun(drawn, ck.Runner.Precision()) == ""
+}
+
+// composed is phase 1 of a sweep put together: the report with every
+// length checked (Rows' Checked, as a whole sweep has them before it
+// bisects), and what phase 2 needs besides.
+type composed struct {
+	rep *Report
+	// over[k] is row k's shortest length whose analysis ran out of its
+	// budget (0: none); inputs[k][n] the input of length n's failure
+	// where the analysis suggested it.
+	over   []int
+	inputs []map[int][]int
+	// digest identifies the result, for the phase-2 shards to name.
+	digest string
+}
+
+// shardOf reads a report's "K/N".
+func shardOf(rep *Report) (k, n int, ok bool) {
+	if _, err := fmt.Sscanf(rep.Shard, "%d/%d", &k, &n); err != nil || n < 1 || k < 1 || k > n || fmt.Sprintf("%d/%d", k, n) != rep.Shard {
+		return 0, 0, false
+	}
+	return k, n, true
+}
+
+// complete checks that the reports are the shards 1/N … N/N of one phase,
+// once each, of one sweep, in any order.
+func complete(reports []*Report, phase int) error {
+	_, of, ok := shardOf(reports[0])
+	if !ok {
+		return fmt.Errorf("phase %d: shard %q is not K/N", phase, reports[0].Shard)
+	}
+	have := map[int]bool{}
+	for _, r := range reports {
+		k, n, ok := shardOf(r)
+		if !ok || n != of {
+			return fmt.Errorf("phase %d: shard %q is not one of 1/%d … %d/%d", phase, r.Shard, of, of, of)
+		}
+		if have[k] {
+			return fmt.Errorf("phase %d: shard %d/%d appears twice", phase, k, of)
+		}
+		have[k] = true
+		if err := sameSweep(reports[0], r); err != nil {
+			return fmt.Errorf("phase %d, shard %s: %v", phase, r.Shard, err)
+		}
+	}
+	if len(reports) != of {
+		var missing []string
+		for k := 1; k <= of; k++ {
+			if !have[k] {
+				missing = append(missing, fmt.Sprintf("%d/%d", k, of))
+			}
+		}
+		return fmt.Errorf("phase %d: %s for %s: %s %s missing", phase, plural.Of(len(reports), "report"), plural.Of(of, "shard"),
+			plural.Noun(len(missing), "shard"), joinStrings(missing))
+	}
+	return nil
+}
+
+func joinStrings(s []string) string {
+	if len(s) > 4 {
+		return fmt.Sprintf("%s, %s, … (%d)", s[0], s[1], len(s))
+	}
+	out := ""
+	for k, x := range s {
+		if k > 0 {
+			out += ", "
+		}
+		out += x
+	}
+	return out
+}
+
+// compose puts the phase-1 shards of one sweep together: every length's
+// parts into its report (check.ComposeLength), in increasing length, each
+// knowing the shortest length below it whose analysis ran out of its
+// budget, until a length shows that the precision cannot run the
+// construction, as a whole sweep checks them.
+func compose(shards []*Report) (*composed, error) {
+	if err := complete(shards, 1); err != nil {
+		return nil, err
+	}
+	first := shards[0]
+	for _, s := range shards {
+		if err := validShard(s); err != nil {
+			return nil, fmt.Errorf("shard %s: %v", s.Shard, err)
+		}
+	}
+	out := *first
+	out.Shard, out.Phase, out.Lengths, out.Interrupted = "", 0, nil, false
+	out.Rows = make([]Row, len(first.Rows))
+	c := &composed{rep: &out, over: make([]int, len(first.Rows)), inputs: make([]map[int][]int, len(first.Rows))}
+	for k := range first.Rows {
+		row := &out.Rows[k]
+		row.Precision, row.Error, row.Decisions = first.Rows[k].Precision, first.Rows[k].Error, first.Rows[k].Decisions
+		c.inputs[k] = map[int][]int{}
+		if row.Error != "" {
+			continue
+		}
+		p, err := numeric.ParsePrecision(row.Precision)
+		if err != nil {
+			return nil, fmt.Errorf("precision %q: %v", row.Precision, err)
+		}
+		parts := map[int][]check.LengthPart{}
+		for _, s := range shards {
+			for _, pt := range s.Rows[k].Parts {
+				parts[pt.N] = append(parts[pt.N], pt)
+			}
+		}
+		for n := range parts {
+			if !slices.Contains(first.Lengths, n) {
+				return nil, fmt.Errorf("%s: a part of n = %d, which the sweep does not check", row.Precision, n)
+			}
+		}
+		for _, n := range first.Lengths {
+			ps := parts[n]
+			if len(ps) == 0 {
+				return nil, fmt.Errorf("%s: no shard checked n = %d", row.Precision, n)
+			}
+			if err := check.ValidateParts(ps, first.MaxN); err != nil {
+				return nil, fmt.Errorf("%s: %v", row.Precision, err)
+			}
+			lr, over := check.ComposeLength(ps, c.over[k])
+			if over && c.over[k] == 0 {
+				c.over[k] = n
+			}
+			if !ps[0].Exhaustive() && lr.Failure != nil && ps[0].FailureInput != nil && lr.Failure == ps[0].Report.Failure {
+				c.inputs[k][n] = ps[0].FailureInput
+			}
+			if row.add(lr, p); row.Error != "" {
+				break
+			}
+			if err := sameOutputs(row.Checked); err != nil {
+				return nil, fmt.Errorf("%s: %v", row.Precision, err)
+			}
+		}
+	}
+	// The digest covers the sweep's options too: phase-2 shards of
+	// another sweep with the same rows are not these.
+	b, err := json.Marshal(&out)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(b)
+	c.digest = "sha256:" + hex.EncodeToString(sum[:])
+	return c, nil
+}
+
+// sameOutputs checks that the lengths give errors for as many output
+// values each: every length with an input that ran and passed has one
+// per value (a length whose inputs all failed to run may have none).
+func sameOutputs(checked []check.LengthReport) error {
+	outputs, at := -1, 0
+	for _, lr := range checked {
+		if lr.Passed == 0 {
+			continue
+		}
+		if outputs >= 0 && len(lr.MaxError) != outputs {
+			return fmt.Errorf("n = %d has %d max_error entries, n = %d has %d", lr.N, len(lr.MaxError), at, outputs)
+		}
+		outputs, at = len(lr.MaxError), lr.N
+	}
+	return nil
+}
+
+// Phase2Options say which shard of phase 2 to run, and how.
+type Phase2Options struct {
+	// Shard and Shards: this is shard Shard (from 0) of Shards.
+	Shard, Shards int
+	Workers       int
+	// MemoryLimit refuses precisions whose check would need more memory
+	// (check.Options.MemoryLimit).
+	MemoryLimit uint64
+	// Stop and Progress are as in Options.
+	Stop     func() bool
+	Progress func(done, planned int, precision string, n int)
+}
+
+// Phase2 runs shard opts.Shard of opts.Shards of phase 2 of sharded
+// sweeps, given all the phase-1 shards of each (sweeps[r]: those of the
+// r-th report of the command, in any order): for the precisions the plan
+// gives this shard, the bisection between the last length that passed
+// and the first failure (and between the decisions'), and the diagnosis
+// of the first failure. The plan gives each precision to one shard,
+// costliest first to the least loaded, by an estimate of its bisection's
+// work. It returns a report per sweep, for Merge.
+func Phase2(sweeps [][]*Report, opts Phase2Options) ([]*Report, error) {
+	if opts.Shards == 0 {
+		opts.Shards = 1
+	}
+	if opts.Shard < 0 || opts.Shard >= opts.Shards {
+		return nil, fmt.Errorf("shard %d of %d: want 0 ≤ K < N", opts.Shard, opts.Shards)
+	}
+	comps := make([]*composed, len(sweeps))
+	var units []unit
+	for r, shards := range sweeps {
+		if len(shards) == 0 {
+			return nil, fmt.Errorf("report %d: no phase-1 shard", r+1)
+		}
+		c, err := compose(shards)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", shards[0].Recipe, err)
+		}
+		comps[r] = c
+		for k := range c.rep.Rows {
+			units = append(units, unit{row: len(units), cost: phase2Cost(c, k)})
+		}
+	}
+	owner := assign(units, opts.Shards, make([]float64, opts.Shards))
+	out := make([]*Report, len(comps))
+	type job struct{ r, k int }
+	var jobs []job
+	id := 0
+	for r, c := range comps {
+		rep := *c.rep
+		rep.Shard, rep.Phase, rep.Phase1 = fmt.Sprintf("%d/%d", opts.Shard+1, opts.Shards), 2, c.digest
+		rep.Rows = make([]Row, len(c.rep.Rows))
+		for k := range rep.Rows {
+			rep.Rows[k].Precision = c.rep.Rows[k].Precision
+			if owner[id] == opts.Shard {
+				rep.Rows[k].Mine = true
+				jobs = append(jobs, job{r, k})
+			}
+			id++
+		}
+		out[r] = &rep
+	}
+	s := &sweeper{opts: Options{Stop: opts.Stop, Progress: opts.Progress}}
+	var mu sync.Mutex
+	var firstErr error
+	parallel(len(jobs), func(j int) {
+		r, k := jobs[j].r, jobs[j].k
+		if err := phase2Row(comps[r], k, &out[r].Rows[k], s, opts); err != nil {
+			mu.Lock()
+			if firstErr == nil {
+				firstErr = fmt.Errorf("%s, %s: %v", comps[r].rep.Recipe, comps[r].rep.Rows[k].Precision, err)
+			}
+			mu.Unlock()
+		}
+	})
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	for _, rep := range out {
+		rep.Interrupted = s.interrupted.Load()
+	}
+	return out, nil
+}
+
+// phase2Cost estimates the work of row k's phase 2: a bisection step per
+// halving of its gap (and of its decisions'), each a length near the
+// gap's top, and the diagnosis, a run of one input.
+func phase2Cost(c *composed, k int) float64 {
+	row := c.rep.Rows[k]
+	if row.Error != "" {
+		return 0
+	}
+	p, err := numeric.ParsePrecision(row.Precision)
+	if err != nil {
+		return 0
+	}
+	cost := 0.0
+	minN := 1
+	if r, err := recipes.Get(c.rep.Recipe); err == nil {
+		minN = max(1, r.MinN)
+	}
+	for _, b := range [][2]int{pair(bracket(row.Checked, minN)), pair(decisionBracket(row.Checked, minN))} {
+		lo, hi := b[0], b[1]
+		if hi == 0 {
+			continue
+		}
+		steps := 0
+		for gap := hi - lo; gap > 1; gap = (gap + 1) / 2 {
+			steps++
+		}
+		if !c.rep.Bisect {
+			steps = 0
+		}
+		// A step: the inputs of a length near hi and its analysis,
+		// some 64 inputs' worth; then the diagnosis, one input.
+		cost += float64(float64(steps*66+1) * check.Estimate(p, hi))
+	}
+	return cost
+}
+
+func pair(a, b int) [2]int { return [2]int{a, b} }
+
+// phase2Row runs row k's phase 2 into the phase-2 report's row out.
+func phase2Row(c *composed, k int, out *Row, s *sweeper, opts Phase2Options) error {
+	src := c.rep.Rows[k]
+	if src.Error != "" {
+		return nil
+	}
+	row := Row{Precision: src.Precision, Decisions: src.Decisions, Checked: slices.Clone(src.Checked)}
+	minN := 1
+	r, err := recipes.Get(c.rep.Recipe)
+	if err != nil {
+		return err
+	}
+	minN = max(1, r.MinN)
+	lo, hi := bracket(row.Checked, minN)
+	dlo, dhi := decisionBracket(row.Checked, minN)
+	bisects := c.rep.Bisect && (hi > 0 && hi-lo > 1 || len(row.Decisions) > 0 && dhi > 0 && dhi-dlo > 1)
+	row.summarise()
+	if !bisects && row.Failure == nil {
+		return nil
+	}
+	ck, err := build(c.rep, row.Precision, opts.Workers, opts.MemoryLimit)
+	if err != nil {
+		return err
+	}
+	ck.SkipAnalysisAbove(c.over[k])
+	before := map[int]bool{}
+	for _, lr := range row.Checked {
+		before[lr.N] = true
+	}
+	if bisects {
+		s.bisect(ck, &row)
+	}
+	if row.Error != "" {
+		out.Error = row.Error
+		return nil
+	}
+	for _, lr := range row.Checked {
+		if !before[lr.N] {
+			out.Bisected = append(out.Bisected, lr)
+		}
+	}
+	row.summarise()
+	if f := row.Failure; f != nil {
+		if err := explain(ck, f, c.inputs[k][f.N]); err != nil {
+			f.Cause = &diagnose.Cause{Kind: "unknown", Detail: "the diagnosis could not run: " + err.Error()}
+		}
+		out.Failure = f
+	}
+	return nil
+}
+
+// build makes the checker of one precision of a sweep from its report.
+func build(rep *Report, precision string, workers int, memoryLimit uint64) (*check.Checker, error) {
+	rc, err := recipes.Get(rep.Recipe)
+	if err != nil {
+		return nil, err
+	}
+	w := rc.DefaultWeighting()
+	if rep.Weighting != "no attention" {
+		if w, err = recipes.ParseWeighting(rep.Weighting); err != nil {
+			return nil, err
+		}
+	}
+	p, err := numeric.ParsePrecision(precision)
+	if err != nil {
+		return nil, err
+	}
+	return check.NewChecker(rc, check.Options{Precision: p, Weighting: w, MaxN: rep.MaxN,
+		Params: rep.Params, Cases: rep.Cases, Exhaustive: rep.Exhaustive, Seed: rep.Seed, Workers: workers,
+		MemoryLimit: memoryLimit, Analysis: rep.Analysis, AnalysisBudget: rep.AnalysisBudget})
+}
+
+// apply completes the composed phase 1 with the phase-2 shards: each
+// row's bisected lengths, or the error that stopped it, and its first
+// failure's cause; then the prediction. The result is the report of a
+// whole sweep.
+func apply(c *composed, phase2 []*Report) (*Report, error) {
+	if err := complete(phase2, 2); err != nil {
+		return nil, err
+	}
+	out := *c.rep
+	out.Rows = make([]Row, len(c.rep.Rows))
+	for _, p := range phase2 {
+		switch {
+		case p.Phase1 != c.digest:
+			return nil, fmt.Errorf("phase 2, shard %s continues other phase-1 results than these (%.19s…, not %.19s…): run phase 2 again from these", p.Shard, p.Phase1, c.digest)
+		case p.Interrupted:
+			return nil, fmt.Errorf("phase 2, shard %s was interrupted: run it again", p.Shard)
+		}
+	}
+	for k := range out.Rows {
+		var m *Row
+		for _, p := range phase2 {
+			pr := &p.Rows[k]
+			if !pr.Mine {
+				if pr.Error != "" || pr.Failure != nil || len(pr.Bisected) > 0 || len(pr.Checked) > 0 || len(pr.Parts) > 0 {
+					return nil, fmt.Errorf("phase 2, shard %s: %s holds results, but is not the shard's", p.Shard, pr.Precision)
+				}
+				continue
+			}
+			if m != nil {
+				return nil, fmt.Errorf("phase 2: %s is in two shards", pr.Precision)
+			}
+			m = pr
+		}
+		src := c.rep.Rows[k]
+		if m == nil {
+			return nil, fmt.Errorf("phase 2: no shard did %s", src.Precision)
+		}
+		row := Row{Precision: src.Precision, Error: src.Error, Decisions: src.Decisions, Checked: slices.Clone(src.Checked)}
+		switch {
+		case src.Error != "" && (m.Error != "" || m.Failure != nil || len(m.Bisected) > 0):
+			return nil, fmt.Errorf("phase 2: %s cannot run, but phase 2 has results for it", src.Precision)
+		case m.Error != "":
+			row.Error, row.Checked = m.Error, nil
+		}
+		if row.Error != "" {
+			out.Rows[k] = row
+			continue
+		}
+		have := map[int]bool{}
+		for _, lr := range row.Checked {
+			have[lr.N] = true
+		}
+		for j, lr := range m.Bisected {
+			if err := lr.Validate(c.rep.MaxN); err != nil {
+				return nil, fmt.Errorf("phase 2: %s: %v", src.Precision, err)
+			}
+			if have[lr.N] || j > 0 && lr.N <= m.Bisected[j-1].N {
+				return nil, fmt.Errorf("phase 2: %s: bisected n = %d twice, or out of order", src.Precision, lr.N)
+			}
+		}
+		row.Checked = append(row.Checked, m.Bisected...)
+		sortChecked(row.Checked)
+		row.summarise()
+		switch f := row.Failure; {
+		case (f == nil) != (m.Failure == nil):
+			return nil, fmt.Errorf("phase 2: %s: the first failure does not match the lengths'", src.Precision)
+		case f != nil && (f.N != m.Failure.N || f.Case != m.Failure.Case || f.Position != m.Failure.Position):
+			return nil, fmt.Errorf("phase 2: %s: the first failure (n = %d, case %d) is not the lengths' (n = %d, case %d)", src.Precision, m.Failure.N, m.Failure.Case, f.N, f.Case)
+		case f != nil:
+			f.Cause = m.Failure.Cause
+		}
+		row.predict(&out)
+		out.Rows[k] = row
+	}
+	return &out, nil
+}

@@ -1,0 +1,405 @@
+package frontier
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/transformer-cookbook/verify/check"
+	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
+)
+
+// sharded runs the sweep of opts in n1 phase-1 shards and, unless n2 is
+// 0, n2 phase-2 shards, each read back from its JSON as from a file.
+func sharded(t *testing.T, opts Options, n1, n2 int) (p1, p2 []*Report) {
+	t.Helper()
+	for k := range n1 {
+		o := opts
+		o.Shard, o.Shards = k, n1
+		rep, err := Run(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Shard == "" || rep.Phase != 1 {
+			t.Fatalf("shard %d/%d: shard %q, phase %d", k+1, n1, rep.Shard, rep.Phase)
+		}
+		p1 = append(p1, roundTrip(t, rep))
+	}
+	for k := range n2 {
+		reps, err := Phase2([][]*Report{p1}, Phase2Options{Shard: k, Shards: n2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p2 = append(p2, roundTrip(t, reps[0]))
+	}
+	return p1, p2
+}
+
+// shardOpts is a small sweep of recipe name with the analysis on.
+func shardOpts(t *testing.T, name string, maxN int, precisions ...string) Options {
+	t.Helper()
+	r, err := recipes.Get(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ps []numeric.Precision
+	for _, p := range precisions {
+		ps = append(ps, numeric.MustParsePrecision(p))
+	}
+	return Options{Recipe: r, Weighting: r.DefaultWeighting(), Precisions: ps, MaxN: maxN, Cases: 8, Exhaustive: 256, Seed: 1, Analysis: true}
+}
+
+// TestFrontierShardsMerge: the shards of both phases of a sweep, in any
+// order, merge into the report of one unsharded run, byte for byte; and
+// so do the phase-1 shards alone (the merge then runs phase 2). The
+// sweeps take every path the composition has: failures and bisections
+// (lookup in fp16 and bf16, whose drawn inputs fail in one shard and
+// pass in another, where the analysis must then not count), a length
+// past the first whose analysis ran out of its budget (so its shard's
+// analysis must be undone), exhaustive lengths split between shards
+// (dyck1 enumerated depth first), rows that cannot run (layer norm in
+// fp32 and exact arithmetic), given lengths (no bisection), and no
+// bisection at all.
+func TestFrontierShardsMerge(t *testing.T) {
+	budget := shardOpts(t, "lookup", 200, "fp32")
+	budget.AnalysisBudget = 300000 // the lookup's analysis at n needs about 24n²
+	noBisect := shardOpts(t, "lookup", 60, "fp16", "bf16")
+	noBisect.NoBisect = true
+	given := shardOpts(t, "lookup", 60, "fp16", "fp32")
+	given.Lengths = []int{50, 3, 47, 12, 46}
+	dyck := shardOpts(t, "dyck1", 10, "fp16", "fp32")
+	dyck.Exhaustive = 1 << 10
+	tests := []struct {
+		name   string
+		opts   Options
+		n1, n2 int
+		// check says the sweep took the path it is here for.
+		check func(p1 []*Report) bool
+	}{
+		{"lookup", shardOpts(t, "lookup", 60, "fp16", "bf16", "fp32"), 3, 2, nil},
+		{"lookup, merge runs phase 2", shardOpts(t, "lookup", 60, "fp16", "bf16"), 4, 0, nil},
+		{"no bisection", noBisect, 3, 1, nil},
+		{"given lengths", given, 2, 2, nil},
+		{"over budget", budget, 3, 2, func(p1 []*Report) bool {
+			// A shard ran the analysis of a length that a shorter
+			// length's budget skips.
+			over := 0
+			for _, s := range p1 {
+				for _, p := range s.Rows[0].Parts {
+					if p.OverBudget && (over == 0 || p.N < over) {
+						over = p.N
+					}
+				}
+			}
+			for _, s := range p1 {
+				for _, p := range s.Rows[0].Parts {
+					if over > 0 && p.N > over && p.Drawn != nil && p.Report.Analysis != "the analysis ran out of its budget at n = "+itoa(over)+", below this length" {
+						return true
+					}
+				}
+			}
+			return false
+		}},
+		{"exhaustive lengths in parts", dyck, 4, 2, func(p1 []*Report) bool {
+			for _, s := range p1 {
+				for _, p := range s.Rows[1].Parts {
+					if p.Exhaustive() && p.To-p.From < p.Of {
+						return true
+					}
+				}
+			}
+			return false
+		}},
+		{"rows that cannot run", shardOpts(t, "layernorm", 5, "fp32", "exact", "interval:64"), 3, 2, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			whole, err := Run(tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p1, p2 := sharded(t, tc.opts, tc.n1, tc.n2)
+			if tc.check != nil && !tc.check(p1) {
+				t.Errorf("the shards do not take the path the case is for")
+			}
+			// The order of the files must not matter.
+			all := slices.Concat(p2, p1)
+			slices.Reverse(all[:len(all)/2+1])
+			merged, err := Merge(all)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a, b := encode(t, whole), encode(t, merged); !bytes.Equal(a, b) {
+				t.Errorf("merged shards differ from the whole run:\nwhole:  %s\nmerged: %s", a, b)
+			}
+		})
+	}
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestFrontierShardsRefused: shards of different sweeps, or not all of a
+// phase's, do not merge.
+func TestFrontierShardsRefused(t *testing.T) {
+	opts := shardOpts(t, "lookup", 60, "fp16", "bf16")
+	p1, p2 := sharded(t, opts, 3, 2)
+	other := opts
+	other.Seed = 2
+	q1, q2 := sharded(t, other, 3, 2)
+	seed := roundTrip(t, p1[1])
+	seed.Seed++
+	old := roundTrip(t, p1[0])
+	old.Phase = 0
+	for _, tc := range []struct {
+		name   string
+		shards []*Report
+		want   string
+	}{
+		{"two of three", slices.Concat(p1[:2], p2), "shard 3/3 missing"},
+		{"one of two phase-2 shards", slices.Concat(p1, p2[:1]), "shard 2/2 missing"},
+		{"a shard twice", slices.Concat(p1, p1[:1], p2), "appears twice"},
+		{"another seed", []*Report{p1[0], seed, p1[2]}, "seed"},
+		{"phase 2 of another sweep", slices.Concat(p1, q2), "other phase-1 results"},
+		{"phase 2 alone", q2, "no phase-1 shard"},
+		{"an earlier version's shard", []*Report{old, p1[1], p1[2]}, "earlier version"},
+		{"a whole report", []*Report{{Recipe: "lookup"}}, "not a shard"},
+	} {
+		if _, err := Merge(tc.shards); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error with %q", tc.name, err, tc.want)
+		}
+	}
+	if _, err := Merge(slices.Concat(q1, q2)); err != nil {
+		t.Errorf("the other sweep's own shards: %v", err)
+	}
+}
+
+// TestAssign: the plan's greedy rule, worked by hand. Units are given to
+// the shard with the least of their row (ties: the least loaded, then
+// the lowest index), costliest first. One row of costs 8 … 1 on 2
+// shards: 8 → 0; 7 → 1; 6 → 1 (7 < 8); 5 → 0 (8 < 13); 4 → 0 (13 = 13,
+// the loads tie too); 3 → 1 (13 < 17); 2 → 1 (16 < 17); 1 → 0 (17 <
+// 18): 18 each. Two rows, A of one unit 9 and B of units 5 and 4: A9 →
+// 0; B5 → 1 (B ties, 0 is loaded); B4 → 0, the shard with less of B,
+// though it has more work: each row is spread over the shards, so that
+// a row costing more than estimated weighs on all of them alike. Loads
+// carried from an earlier plan count.
+func TestAssign(t *testing.T) {
+	var one []unit
+	for c := 8; c >= 1; c-- {
+		one = append(one, unit{row: 0, n: c, cost: float64(c)})
+	}
+	loads := make([]float64, 2)
+	if got, want := assign(one, 2, loads), []int{0, 1, 1, 0, 0, 1, 1, 0}; !slices.Equal(got, want) || loads[0] != 18 || loads[1] != 18 {
+		t.Errorf("one row: %v (loads %v), want %v (18, 18)", got, loads, want)
+	}
+	two := []unit{{row: 1, n: 1, cost: 5}, {row: 0, n: 1, cost: 9}, {row: 1, n: 2, cost: 4}}
+	if got, want := assign(two, 2, make([]float64, 2)), []int{1, 0, 0}; !slices.Equal(got, want) {
+		t.Errorf("two rows: %v, want %v", got, want)
+	}
+	if got := assign([]unit{{row: 0, cost: 3}}, 2, []float64{5, 0}); got[0] != 1 {
+		t.Errorf("a carried load: shard %d, want 1", got[0])
+	}
+}
+
+// TestPhase1Plan: every unit of a sweep is some shard's, every shard
+// computes the same plan, and each shard's share of a row is at most its
+// fair part plus the row's costliest unit (the bound of the greedy rule:
+// a unit goes to a shard with no more of its row than the average so
+// far).
+func TestPhase1Plan(t *testing.T) {
+	opts := shardOpts(t, "dyck1", 14, "fp16", "fp32", "53")
+	opts.Exhaustive = 1 << 12
+	var cks []*check.Checker
+	for _, p := range opts.Precisions {
+		ck, err := check.NewChecker(opts.Recipe, check.Options{Precision: p, Weighting: opts.Weighting, MaxN: opts.MaxN,
+			Cases: opts.Cases, Exhaustive: opts.Exhaustive, Seed: opts.Seed, Analysis: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cks = append(cks, ck)
+	}
+	lengths := check.DefaultLengths(1, opts.MaxN)
+	const shards = 4
+	units := phase1Units(cks, lengths, shards)
+	owner := assign(units, shards, make([]float64, shards))
+	if again := assign(phase1Units(cks, lengths, shards), shards, make([]float64, shards)); !slices.Equal(owner, again) {
+		t.Fatal("two plans of one sweep differ")
+	}
+	split := false
+	type key struct{ row, n int }
+	parts := map[key][]bool{}
+	for _, u := range units {
+		if parts[key{u.row, u.n}] == nil {
+			parts[key{u.row, u.n}] = make([]bool, u.parts)
+		}
+		parts[key{u.row, u.n}][u.part] = true
+		split = split || u.parts > 1
+	}
+	for row := range cks {
+		for _, n := range lengths {
+			ps := parts[key{row, n}]
+			if len(ps) == 0 || slices.Contains(ps, false) {
+				t.Errorf("row %d, n = %d: parts %v", row, n, ps)
+			}
+		}
+		total, most := 0.0, 0.0
+		share := make([]float64, shards)
+		for k, u := range units {
+			if u.row == row {
+				total += u.cost
+				most = max(most, u.cost)
+				share[owner[k]] += u.cost
+			}
+		}
+		for s, c := range share {
+			if c > total/shards+most+1e-9*total {
+				t.Errorf("row %d: shard %d has %.3g of %.3g (bound %.3g)", row, s+1, c, total, total/shards+most)
+			}
+		}
+	}
+	if !split {
+		t.Error("no exhaustive length was split")
+	}
+}
+
+// TestMergeRefusesContradictions: a shard whose figures contradict each
+// other (edited by hand, or written by a bug) is refused by name, where
+// it would merge into a report that contradicts itself.
+func TestMergeRefusesContradictions(t *testing.T) {
+	opts := shardOpts(t, "lookup", 60, "fp16")
+	p1, p2 := sharded(t, opts, 2, 1)
+	if _, err := Merge(slices.Concat(p1, p2)); err != nil {
+		t.Fatalf("the shards as written: %v", err)
+	}
+	parts := p1[1].Rows[0].Parts
+	pass, fail := -1, -1 // a passing part with cases, and a failing one
+	for k, p := range parts {
+		if p.Report.Failure == nil && !p.Exhaustive() && pass < 0 {
+			pass = k
+		}
+		if p.Report.Failure != nil && fail < 0 {
+			fail = k
+		}
+	}
+	if pass < 0 || fail < 0 {
+		t.Fatalf("shard 2 has no passing or no failing part: %+v", parts)
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(r *Report)
+		want string
+	}{
+		{"passed 0", func(r *Report) { c := &r.Rows[0].Parts[pass].Report; c.Passed, c.Exact = 0, 0 }, "passed = 0 of"},
+		{"max error 1/0", func(r *Report) { r.Rows[0].Parts[pass].Report.MaxError[0] = "1/0" }, `max_error[0] = "1/0"`},
+		{"max error of 200,000 digits", func(r *Report) { r.Rows[0].Parts[pass].Report.MaxError[1] = strings.Repeat("9", 200000) }, "max_error[1] ="},
+		{"negative max error", func(r *Report) { r.Rows[0].Parts[pass].Report.MaxError[0] = "-0.5" }, "max_error[0] ="},
+		{"cases -5", func(r *Report) { r.Rows[0].Parts[pass].Report.Cases = -5 }, "cases = -5 is negative"},
+		{"exact above passed", func(r *Report) { c := &r.Rows[0].Parts[fail].Report; c.Exact = c.Passed + 1 }, "exact ="},
+		{"decided above cases", func(r *Report) { c := &r.Rows[0].Parts[pass].Report; c.Decided = c.Cases + 1 }, "decided ="},
+		{"failure removed", func(r *Report) { r.Rows[0].Parts[fail].Report.Failure = nil }, "no failure is given"},
+		{"failure at another length", func(r *Report) {
+			f := *r.Rows[0].Parts[fail].Report.Failure
+			f.N++
+			r.Rows[0].Parts[fail].Report.Failure = &f
+		}, "the failure is at n ="},
+		{"failure past the input", func(r *Report) {
+			f := *r.Rows[0].Parts[fail].Report.Failure
+			f.Position = f.N + 1
+			r.Rows[0].Parts[fail].Report.Failure = &f
+		}, "failure.position"},
+		{"unknown level", func(r *Report) { r.Rows[0].Parts[pass].Report.Level = "proved" }, `level "proved"`},
+		{"a part of another length", func(r *Report) {
+			p := &r.Rows[0].Parts[pass]
+			p.N, p.Report.N = 9, 9
+			if p.Drawn != nil {
+				p.Drawn.N = 9
+			}
+		}, "a part of n = 9, which the sweep does not check"},
+		{"a length twice", func(r *Report) { r.Rows[0].Parts = append(r.Rows[0].Parts, r.Rows[0].Parts[pass]) }, "a sampled length in 2 parts"},
+		{"a length missing", func(r *Report) { r.Rows[0].Parts = slices.Delete(r.Rows[0].Parts, pass, pass+1) }, "no shard checked n ="},
+		{"an exhaustive part twice", func(r *Report) {
+			for _, p := range r.Rows[0].Parts {
+				if p.Exhaustive() {
+					r.Rows[0].Parts = append(r.Rows[0].Parts, p)
+					return
+				}
+			}
+		}, "do not cover inputs"},
+		{"length past max n", func(r *Report) { r.Rows[0].Parts[pass].Report.N = 1000 }, "n = 1000 is outside [1, 60]"},
+		{"a range past the inputs", func(r *Report) { p := &r.Rows[0].Parts[pass]; p.From, p.To, p.Of = 0, 9, 8 }, "is not a range of them"},
+		{"interrupted", func(r *Report) { r.Interrupted = true }, "interrupted"},
+		{"lengths out of order", func(r *Report) { l := r.Lengths; l[0], l[1] = l[1], l[0] }, "lengths"},
+		{"a report in a phase-1 shard", func(r *Report) { r.Rows[0].Limit = 3 }, "holds parts of lengths, not a report"},
+		{"a length of fewer outputs", func(r *Report) { r.Rows[0].Parts[pass].Report.MaxError = nil }, "max_error entries"},
+	} {
+		edited := roundTrip(t, p1[1])
+		tc.edit(edited)
+		_, err := Merge([]*Report{p1[0], edited, p2[0]})
+		// A length's parts are checked together, from every shard: a
+		// contradiction between them is no one shard's.
+		whose := "2/2"
+		if strings.HasPrefix(tc.name, "a length") || strings.HasSuffix(tc.name, "twice") || strings.HasSuffix(tc.name, "another length") {
+			// Each of these is a contradiction between lengths or parts.
+			whose = "fp16"
+		}
+		if err == nil || !strings.Contains(err.Error(), whose) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error naming %s and %q", tc.name, err, whose, tc.want)
+		}
+	}
+	// Phase 2's: its failure must be the lengths', its bisected lengths
+	// new and in order, and each row in one shard.
+	row := p2[0].Rows[0]
+	if row.Failure == nil || len(row.Bisected) < 2 {
+		t.Fatalf("phase 2 of fp16 has no failure or bisected fewer than 2 lengths: %+v", row)
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(r *Report)
+		want string
+	}{
+		{"another failure", func(r *Report) { r.Rows[0].Failure.Case++ }, "is not the lengths'"},
+		{"bisected twice", func(r *Report) { b := r.Rows[0].Bisected; b[1] = b[0] }, "bisected n ="},
+		{"a checked length bisected", func(r *Report) { r.Rows[0].Bisected[0].N = 1 }, "bisected n = 1"},
+		{"not mine", func(r *Report) { r.Rows[0].Mine = false }, "is not the shard's"},
+		{"nobody's", func(r *Report) { r.Rows[0] = Row{Precision: r.Rows[0].Precision} }, "no shard did fp16"},
+		{"a bad bisected length", func(r *Report) { r.Rows[0].Bisected[0].Passed = -1 }, "passed = -1"},
+	} {
+		edited := roundTrip(t, p2[0])
+		tc.edit(edited)
+		_, err := Merge([]*Report{p1[0], p1[1], edited})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("phase 2, %s: %v, want an error with %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestShardsValidate: the phase-1 shards the engine writes pass the
+// validation, on recipes with failures, decisions, symbol outputs (whose
+// failures expect a symbol and show its values, with no error to
+// measure) and every evidence level.
+func TestShardsValidate(t *testing.T) {
+	for _, name := range []string{"dyck1", "first", "gtzero", "lookup", "induction-frequent-literal"} {
+		r, err := recipes.Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := 0; k < 3; k++ {
+			ps := []numeric.Precision{numeric.MustParsePrecision("fp8-e4m3"), numeric.MustParsePrecision("bf16")}
+			maxN := 24
+			if strings.HasPrefix(name, "induction") {
+				maxN = 6 // its inputs cost more
+			}
+			rep, err := Run(Options{Recipe: r, Precisions: ps, MaxN: maxN, Cases: 4, Exhaustive: 64, Seed: 3,
+				Weighting: r.DefaultWeighting(), NoBisect: true, Shard: k, Shards: 3, Analysis: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := validShard(roundTrip(t, rep)); err != nil {
+				t.Errorf("%s, shard %d/3: %v", name, k+1, err)
+			}
+		}
+	}
+}
