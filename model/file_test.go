@@ -622,6 +622,8 @@ func TestFileReadErrors(t *testing.T) {
 		{"UTF-16LE", utf16LE(tiny), "the file is UTF-16LE text"},
 		{"UTF-16BE", utf16BE(tiny), "the file is UTF-16BE text"},
 		{"UTF-32LE", utf16LE(utf16LE(tiny)), "the file is UTF-32LE text"},
+		{"a string past the bound", set(tiny, "name", `"`+strings.Repeat("n", maxJSONString+1)+`"`), fmt.Sprintf("name: a string of %d bytes, more than", maxJSONString+1)},
+		{"a key past the bound", set(tiny, "name", `{"`+strings.Repeat("k", maxJSONString+1)+`": 1}`), "name: a key: a string of"},
 		{"an array past the bound", set(tiny, "components", "["+strings.Repeat(`"a",`, maxJSONArray)+`"a"]`), fmt.Sprintf("components: more than %d entries", maxJSONArray)},
 	}
 	for _, tt := range tests {

@@ -32,6 +32,12 @@ const maxJSONDepth = 32
 // costs little more memory than its text.
 const maxJSONArray = 1 << 17
 
+// maxJSONString bounds a string's bytes: a weight's text is at most the
+// 100,000 characters an exact number may take (exact.ParseRat), or an
+// expression of a few of them; a name is short. A longer string is
+// refused before it is copied.
+const maxJSONString = 1 << 20
+
 // jsonObject is a JSON object of the tree, with its path in the file
 // (like "layers[2].attention"), for errors.
 type jsonObject struct {
@@ -182,7 +188,11 @@ func (sc *treeScanner) value(path func() string, depth int) (any, error) {
 		sc.pos++
 		return arr, nil
 	case c == '"':
-		return sc.str()
+		str, err := sc.str()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", path(), err)
+		}
+		return str, nil
 	case c == 't':
 		sc.pos += 4
 		return true, nil
@@ -212,6 +222,9 @@ func (sc *treeScanner) str() (string, error) {
 		}
 	}
 	sc.pos++
+	if n := sc.pos - start - 2; n > maxJSONString {
+		return "", fmt.Errorf("a string of %d bytes, more than the %d a model's names and weights take", n, maxJSONString)
+	}
 	if raw := sc.src[start+1 : sc.pos-1]; !escaped && utf8.Valid(raw) {
 		return string(raw), nil
 	}
@@ -230,7 +243,7 @@ func (sc *treeScanner) object(path string, depth int) (*jsonObject, error) {
 		}
 		key, err := sc.str()
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: a key: %v", path, err)
 		}
 		if _, dup := o.vals[key]; dup {
 			return nil, fmt.Errorf("%s: duplicate field %q", childPath(path, key), key)
