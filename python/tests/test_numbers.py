@@ -29,9 +29,11 @@ mpmath.mp.prec = 300
 
 
 def exact(v):
-    """The exact rational value of an mpmath number."""
+    """The exact rational value of an mpmath number. Its mantissa is a
+    gmpy2 mpz where gmpy2 is installed (mpmath's fast backend), which
+    Fraction's arithmetic does not take: int() makes it a Python int."""
     man, e = abs(v).man_exp
-    r = Fraction(man) * Fraction(2) ** e
+    r = Fraction(int(man)) * Fraction(2) ** int(e)
     return -r if v < 0 else r
 
 
