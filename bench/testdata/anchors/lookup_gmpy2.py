@@ -10,7 +10,10 @@ s_ij = 2 q_i j - j^2, uniquely maximal at j = q_i, and c_i the mean of the
 values at the maximal positions; a feed-forward layer writes
 y = 2 ReLU(c - 1/4) - 2 ReLU(c - 3/4), which rounds c to a bit. Every
 number is an exact rational: gmpy2.mpq (GMP) by default, or Python's
-fractions.Fraction with --arith fraction. The matrices are applied as
+fractions.Fraction with --arith fraction; or, for the rounding anchors,
+a float64 numpy pass (--arith numpy: the n x n scores as one array,
+the row maxima, ties and means vectorised, as numpy users write it) or
+mpmath binary floats of --bits bits (--arith mpmath, default 24). The matrices are applied as
 matrices (every product of a row and the stream), the scores as dot
 products q_i . k_j, the maximum and its ties found in one sweep per
 query, as a plain implementation of the pass would.
@@ -21,7 +24,7 @@ Python's own generator seeded with --seed: the cost of the pass does not
 depend on which input it is. The outputs are checked against the
 definition (c_i = y_i = v_{q_i}); a wrong one exits with status 1.
 
-Usage: lookup_gmpy2.py N [--arith gmpy2|fraction] [--seed S]
+Usage: lookup_gmpy2.py N [--arith gmpy2|fraction|numpy|mpmath] [--bits P] [--seed S]
 Compare the whole process's CPU time, e.g.
   /usr/bin/time -f "%U %S" python3 lookup_gmpy2.py 2048
   /usr/bin/time -f "%U %S" verify --recipe lookup --precision exact \\
@@ -38,17 +41,13 @@ import time
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("n", type=int)
-    ap.add_argument("--arith", choices=["gmpy2", "fraction"], default="gmpy2")
+    ap.add_argument("--arith", choices=["gmpy2", "fraction", "numpy", "mpmath"], default="gmpy2")
+    ap.add_argument("--bits", type=int, default=24, help="mpmath's precision")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     n = args.n
     if n < 1:
         sys.exit("n must be at least 1")
-    if args.arith == "gmpy2":
-        from gmpy2 import mpq as Q
-    else:
-        from fractions import Fraction as Q
-
     rng = random.Random(args.seed)
     qs, vs = [], []
     for _ in range(n):
@@ -57,6 +56,19 @@ def main():
             q = max(1, n - rng.randrange(8))
         qs.append(q)
         vs.append(rng.randrange(2))
+
+    if args.arith == "numpy":
+        return numpy_pass(n, qs, vs)
+    if args.arith == "gmpy2":
+        from gmpy2 import mpq as Q
+    elif args.arith == "mpmath":
+        import mpmath
+        mpmath.mp.prec = args.bits
+
+        def Q(a, b=1):
+            return mpmath.mpf(a) / b
+    else:
+        from fractions import Fraction as Q
 
     start = time.process_time()
     zero, one = Q(0), Q(1)
@@ -115,6 +127,26 @@ def main():
             print(f"position {i + 1}: c = {x[i][5]}, y = {x[i][6]}, want v_{qs[i]} = {want}", file=sys.stderr)
             sys.exit(1)
     print(f"n = {n}, {args.arith}: one pass, {n * n} scores, {cpu:.3f} CPU-s; every c_i and y_i = v_q_i")
+
+
+def numpy_pass(n, qs, vs):
+    """The same pass in float64 numpy: scores 2 q_i j - j^2 as an n x n
+    array, the ties of each row's maximum, their values' mean, then y."""
+    import numpy as np
+
+    start = time.process_time()
+    q = np.array(qs, dtype=np.float64)
+    v = np.array(vs, dtype=np.float64)
+    j = np.arange(1, n + 1, dtype=np.float64)
+    scores = 2 * q[:, None] * j[None, :] - (j * j)[None, :]
+    ties = scores == scores.max(axis=1)[:, None]
+    c = (ties * v[None, :]).sum(axis=1) / ties.sum(axis=1)
+    y = 2 * np.maximum(0, c - 0.25) - 2 * np.maximum(0, c - 0.75)
+    cpu = time.process_time() - start
+    want = v[np.array(qs) - 1]
+    if not (np.array_equal(c, want) and np.array_equal(y, want)):
+        sys.exit("numpy: a wrong output")
+    print(f"n = {n}, numpy float64: one pass, {n * n} scores, {cpu:.3f} CPU-s; every c_i and y_i = v_q_i")
 
 
 if __name__ == "__main__":
