@@ -1,11 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"os"
-	"os/exec"
 	"runtime"
 	"strconv"
 	"strings"
@@ -186,25 +182,6 @@ func TestBenchBadInput(t *testing.T) {
 			t.Errorf("%q: status %d, stdout %q, stderr %q; want 2, nothing, one line with %q", tc.args, status, stdout, stderr, tc.want)
 		}
 	}
-}
-
-// execVerifyEnv runs the built binary with args and extra environment.
-func execVerifyEnv(t *testing.T, env []string, args ...string) (stdout, stderr string, status int) {
-	t.Helper()
-	cmd := exec.Command(verifyBin, args...)
-	cmd.Env = append(os.Environ(), env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exit):
-		status = exit.ExitCode()
-	default:
-		t.Fatalf("running verify %q: %v", args, err)
-	}
-	return out.String(), errb.String(), status
 }
 
 // TestBenchTargetExit: a target not met is a finding (exit status 1,

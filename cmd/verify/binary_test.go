@@ -40,7 +40,30 @@ func TestMain(m *testing.M) {
 // execVerify runs the built binary with args.
 func execVerify(t *testing.T, args ...string) (stdout, stderr string, status int) {
 	t.Helper()
+	return execVerifyCmd(t, exec.Command(verifyBin, args...))
+}
+
+// execVerifyEnv runs the built binary with args and extra environment.
+func execVerifyEnv(t *testing.T, env []string, args ...string) (stdout, stderr string, status int) {
+	t.Helper()
 	cmd := exec.Command(verifyBin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	return execVerifyCmd(t, cmd)
+}
+
+// execVerifyStdin runs the built binary with args and stdin as its
+// standard input.
+func execVerifyStdin(t *testing.T, stdin []byte, args ...string) (stdout, stderr string, status int) {
+	t.Helper()
+	cmd := exec.Command(verifyBin, args...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	return execVerifyCmd(t, cmd)
+}
+
+// execVerifyCmd runs cmd and returns what it printed and its exit status;
+// a process that could not run fails the test.
+func execVerifyCmd(t *testing.T, cmd *exec.Cmd) (stdout, stderr string, status int) {
+	t.Helper()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -50,7 +73,7 @@ func execVerify(t *testing.T, args ...string) (stdout, stderr string, status int
 	case errors.As(err, &exit):
 		status = exit.ExitCode()
 	default:
-		t.Fatalf("running verify %q: %v", args, err)
+		t.Fatalf("running verify %q: %v", cmd.Args[1:], err)
 	}
 	return out.String(), errb.String(), status
 }

@@ -1,35 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 )
-
-// execVerifyIn runs the built binary with args and stdin as its standard
-// input.
-func execVerifyIn(t *testing.T, stdin []byte, args ...string) (stdout, stderr string, status int) {
-	t.Helper()
-	cmd := exec.Command(verifyBin, args...)
-	var out, errb bytes.Buffer
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(stdin), &out, &errb
-	err := cmd.Run()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exit):
-		status = exit.ExitCode()
-	default:
-		t.Fatalf("running verify %q: %v", args, err)
-	}
-	return out.String(), errb.String(), status
-}
 
 // TestBinaryStreams: --out - writes the model to stdout and nothing else
 // (the summary goes to stderr), and --model - reads it back from stdin,
@@ -45,16 +23,16 @@ func TestBinaryStreams(t *testing.T) {
 		if format == "json" && !strings.HasPrefix(model, "{") || format == "safetensors" && (len(model) < 9 || model[7] != 0 || model[8] != '{') {
 			t.Errorf("export --format %s wrote %.40q", format, model)
 		}
-		stdout, stderr, status := execVerifyIn(t, []byte(model), "check", "--model", "-", "--spec", "lookup")
+		stdout, stderr, status := execVerifyStdin(t, []byte(model), "check", "--model", "-", "--spec", "lookup")
 		if status != 0 || !strings.Contains(stdout, "PASS") || !strings.Contains(stdout, "model from standard input") {
 			t.Errorf("export --format %s | check --model -: status %d\n%s%s", format, status, stdout, stderr)
 		}
-		stdout, stderr, status = execVerifyIn(t, []byte(model), "run", "--model", "-", "--input", "2:1 1:0", "--precision", "fp64")
+		stdout, stderr, status = execVerifyStdin(t, []byte(model), "run", "--model", "-", "--input", "2:1 1:0", "--precision", "fp64")
 		// Position 1 reads v₂ = 0, position 2 reads v₁ = 1.
 		if status != 0 || !strings.Contains(findRow(stdout, "1"), "y=0 c=0") || !strings.Contains(findRow(stdout, "2"), "y=1 c=1") {
 			t.Errorf("run --model - (%s): status %d\n%s%s", format, status, stdout, stderr)
 		}
-		stdout, stderr, status = execVerifyIn(t, []byte(model), "frontier", "--model", "-", "--spec", "lookup", "--precision", "fp16", "--quiet", "--out", "-")
+		stdout, stderr, status = execVerifyStdin(t, []byte(model), "frontier", "--model", "-", "--spec", "lookup", "--precision", "fp16", "--quiet", "--out", "-")
 		var doc frontierDoc
 		if err := json.Unmarshal([]byte(stdout), &doc); status != 0 || err != nil || len(doc.Reports) != 1 || doc.Reports[0].Model != "standard input" ||
 			!strings.Contains(stderr, "model standard input against lookup") {
@@ -86,7 +64,7 @@ func TestBinaryStreams(t *testing.T) {
 		{"", []string{"export", "--recipe", "dyck1-n", "--n", "3", "--out", "-", "--format", "safetensors", "--dtype", "F16"}, "the model not written"},
 	}
 	for _, tc := range bad {
-		stdout, stderr, status := execVerifyIn(t, []byte(tc.stdin), tc.args...)
+		stdout, stderr, status := execVerifyStdin(t, []byte(tc.stdin), tc.args...)
 		if status != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tc.want) {
 			t.Errorf("verify %q: status %d, stdout %.80q, stderr %q; want 2, nothing, one line with %q", tc.args, status, stdout, stderr, tc.want)
 		}
@@ -121,7 +99,7 @@ func TestBinaryRunSizing(t *testing.T) {
 		}
 		input := strings.Join(fields, " ")
 		args := append([]string{"run", "--recipe", tc.recipe, "--inputs", "-", "--json"}, tc.args...)
-		stdout, stderr, status := execVerifyIn(t, []byte(input+"\n"), args...)
+		stdout, stderr, status := execVerifyStdin(t, []byte(input+"\n"), args...)
 		if status != 0 {
 			t.Errorf("%s with %d positions (%d characters): status %d: %s", tc.recipe, tc.n, len(input), status, stderr)
 			continue
