@@ -119,15 +119,13 @@ func checkLength(con *recipes.Construction, runner model.Runner, inputs []recipe
 
 func checkCase(con *recipes.Construction, runner model.Runner, c recipes.Case) caseResult {
 	m := con.Model
-	text := CaseText(m, c)
-	res := caseResult{exact: true, passed: true, decided: true}
 	var out *model.Result
 	var err error
 	if c.Stream != nil {
 		h0 := c.Stream
 		if con.Adapt != nil {
 			if h0, err = con.Adapt(h0); err != nil {
-				return caseResult{failure: &Failure{N: c.Len(), Input: text, Reason: err.Error()}}
+				return caseResult{failure: &Failure{N: c.Len(), Input: CaseText(m, c), Reason: err.Error()}}
 			}
 		}
 		out, err = runner.RunStream(h0, false)
@@ -149,44 +147,27 @@ func checkCase(con *recipes.Construction, runner model.Runner, c recipes.Case) c
 		// A value exact arithmetic cannot hold is not a wrong output but
 		// a precision that cannot run the construction.
 		cannot := errors.Is(err, numeric.ErrIrrational)
-		return caseResult{failure: &Failure{N: c.Len(), Input: text, Reason: reason, CannotRun: cannot}}
+		return caseResult{failure: &Failure{N: c.Len(), Input: CaseText(m, c), Reason: reason, CannotRun: cannot}}
 	}
 	if con.Valid != nil {
 		if err := con.Valid(c); err != nil {
-			return caseResult{failure: &Failure{N: c.Len(), Input: text, Reason: "the recipe's input generator left its domain (a bug in the recipe): " + err.Error()}}
+			return caseResult{failure: &Failure{N: c.Len(), Input: CaseText(m, c), Reason: "the recipe's input generator left its domain (a bug in the recipe): " + err.Error()}}
 		}
 	}
 	want := con.Expected(c)
 	if len(want) != len(out.Outputs) {
-		return caseResult{failure: &Failure{N: c.Len(), Input: text,
+		return caseResult{failure: &Failure{N: c.Len(), Input: CaseText(m, c),
 			Reason: fmt.Sprintf("the model gave %s and the reference %d (a bug in the recipe)", plural.Of(len(out.Outputs), "output"), len(want))}}
 	}
+	// Positions are judged as an enumeration judges them
+	// (positionVerdict): most pass exactly, and cost no allocation.
+	acc := verdict{exact: true, passed: true, decided: true}
 	for i, w := range want {
-		got := out.Outputs[i]
-		errs := errorsOf(w, got)
-		for k, e := range errs {
-			for len(res.errs) <= k {
-				res.errs = append(res.errs, new(big.Rat))
-			}
-			if e == nil {
-				res.errs[k] = nil
-			} else if res.errs[k] != nil && e.Cmp(res.errs[k]) > 0 {
-				res.errs[k] = e
-			}
-		}
-		if !exactlyEqual(w, got) {
-			res.exact = false
-		}
-		if ok, why := Compare(w, got, con.Bounds, m.Output.Labels); !ok {
-			res.passed = false
-			if !Decides(w, got, m.Output.Labels, con.Booleans) {
-				res.decided = false
-			}
-			if res.failure == nil {
-				res.failure = &Failure{N: c.Len(), Input: text, Position: i + 1,
-					Expected: wantText(w), Actual: gotText(got), Reason: why, Irrational: irrational(w)}
-			}
-		}
+		acc = acc.then(positionVerdict(con, w, out.Outputs[i], i), acc.errs)
+	}
+	res := caseResult{exact: acc.exact, passed: acc.passed, decided: acc.decided, errs: acc.errs, failure: acc.failure}
+	if f := res.failure; f != nil {
+		f.N, f.Input = c.Len(), CaseText(m, c)
 	}
 	return res
 }

@@ -129,11 +129,11 @@ func (ck *Checker) Input(n, k int) (recipes.Case, bool) {
 // drawn is every input of length n (exhaustive), or the random ones.
 func (ck *Checker) drawn(n int) (inputs []recipes.Case, exhaustive bool) {
 	if ck.opts.Exhaustive > 0 {
-		// The probe draws from its own generator: it must not consume
-		// the random inputs' stream. Inputs run whole are held in memory
-		// at once: at most MaxWhole of them (a depth-first enumeration,
-		// which holds one path, goes further).
-		inputs, exhaustive = ck.Con.Inputs(n, rand.New(rand.NewPCG(0, 0)), min(ck.opts.Exhaustive, MaxWhole))
+		// The probe draws nothing (a nil generator): a length with more
+		// inputs than the budget costs nothing to ask about. Inputs run
+		// whole are held in memory at once: at most MaxWhole of them (a
+		// depth-first enumeration, which holds one path, goes further).
+		inputs, exhaustive = ck.Con.Inputs(n, nil, min(ck.opts.Exhaustive, MaxWhole))
 	}
 	if exhaustive {
 		return inputs, true

@@ -16,19 +16,38 @@ import (
 const realBits = 256
 
 // target is one intended value: a rational r, or an irrational real known
-// by a certified enclosure [lo, hi] with lo < hi.
+// by a certified enclosure [lo, hi] with lo < hi. Its text is written only
+// when asked (a failure's message, a report's expected values): a check
+// compares many values and prints few.
 type target struct {
 	r      *big.Rat
 	lo, hi *big.Rat
-	text   string
 	// real marks a value given as a real (Want.Reals): an enclosure that
 	// contains it confirms it even where it happens to be rational, as
 	// √(2/50) = 1/5 is, since the recipe's outputs are irrational in
 	// general and only enclosures can be asked of them.
 	real bool
+	// expr is a real's expression, and noValue why it has no enclosure.
+	expr    numeric.Expr
+	noValue error
 	// unclaimed, when set, says why the paper claims nothing about this
 	// output (Want.Unclaimed): it is not compared and has no error.
 	unclaimed string
+}
+
+// text prints t: a rational as a fraction, an irrational real as its
+// expression with a decimal approximation.
+func (t target) text() string {
+	switch {
+	case t.unclaimed != "":
+		return "not claimed"
+	case t.r != nil:
+		return t.r.RatString()
+	case t.noValue != nil:
+		return fmt.Sprintf("%v (no value: %v)", t.expr, t.noValue)
+	}
+	f, _ := t.lo.Float64()
+	return fmt.Sprintf("%v ≈ %.17g", t.expr, f)
 }
 
 // targetsOf returns w's intended values, Reals enclosed where irrational.
@@ -37,21 +56,21 @@ func targetsOf(w recipes.Want) []target {
 		ts := make([]target, len(w.Values))
 		for k, v := range w.Values {
 			if !w.Claimed(k) {
-				ts[k] = target{unclaimed: w.Unclaimed[k], text: "not claimed"}
+				ts[k] = target{unclaimed: w.Unclaimed[k]}
 				continue
 			}
-			ts[k] = target{r: v, text: v.RatString()}
+			ts[k] = target{r: v}
 		}
 		return ts
 	}
 	ts := make([]target, len(w.Reals))
 	for k, e := range w.Reals {
 		if !w.Claimed(k) {
-			ts[k] = target{unclaimed: w.Unclaimed[k], text: "not claimed"}
+			ts[k] = target{unclaimed: w.Unclaimed[k]}
 			continue
 		}
 		if r, ok, err := e.Rat(); err == nil && ok {
-			ts[k] = target{r: r, text: r.RatString(), real: true}
+			ts[k] = target{r: r, real: true}
 			continue
 		}
 		b := numeric.NewIntervals(realBits)
@@ -59,12 +78,11 @@ func targetsOf(w recipes.Want) []target {
 		if err != nil {
 			// A reference without a value is a bug in the recipe; an
 			// empty enclosure makes every comparison fail and say so.
-			ts[k] = target{text: fmt.Sprintf("%v (no value: %v)", e, err)}
+			ts[k] = target{expr: e, noValue: err}
 			continue
 		}
 		lo, hi, _ := b.Bounds(iv)
-		f, _ := lo.Float64()
-		ts[k] = target{lo: lo, hi: hi, text: fmt.Sprintf("%v ≈ %.17g", e, f)}
+		ts[k] = target{lo: lo, hi: hi, expr: e}
 	}
 	return ts
 }
@@ -168,13 +186,13 @@ func Compare(w recipes.Want, got model.PositionOutput, bounds []recipes.Bound, l
 		case e == nil:
 			return false, fmt.Sprintf("%s = %s is not finite", name(k), g.Text)
 		case b.Max == nil && t.r != nil && !t.within(g) && g.Contains(t.r):
-			return false, fmt.Sprintf("undecided: %s = %s contains %s but is not a single point (raise the interval precision, or use a rounding format)", name(k), g.Text, t.text)
+			return false, fmt.Sprintf("undecided: %s = %s contains %s but is not a single point (raise the interval precision, or use a rounding format)", name(k), g.Text, t.text())
 		case b.Max == nil && t.r != nil && !t.within(g):
-			return false, fmt.Sprintf("%s = %s, want exactly %s", name(k), g.Text, t.text)
+			return false, fmt.Sprintf("%s = %s, want exactly %s", name(k), g.Text, t.text())
 		case b.Max == nil && t.r == nil && !t.within(g):
-			return false, fmt.Sprintf("%s = %s, want exactly %s, which is irrational: only an interval enclosure containing it confirms it, and this value does not", name(k), g.Text, t.text)
+			return false, fmt.Sprintf("%s = %s, want exactly %s, which is irrational: only an interval enclosure containing it confirms it, and this value does not", name(k), g.Text, t.text())
 		case b.Max != nil && e.Cmp(b.Max) > 0:
-			return false, fmt.Sprintf("|%s − %s| = %s for %s exceeds the bound %s", g.Text, t.text, decimal(e), name(k), b.Max.RatString())
+			return false, fmt.Sprintf("|%s − %s| = %s for %s exceeds the bound %s", g.Text, t.text(), decimal(e), name(k), b.Max.RatString())
 		}
 	}
 	return true, ""
@@ -186,7 +204,7 @@ func wantText(w recipes.Want) []string {
 		out = append(out, w.Symbol)
 	}
 	for _, t := range targetsOf(w) {
-		out = append(out, t.text)
+		out = append(out, t.text())
 	}
 	return out
 }
@@ -197,7 +215,7 @@ func ValueTexts(w recipes.Want) []string {
 	ts := targetsOf(w)
 	out := make([]string, len(ts))
 	for k, t := range ts {
-		out[k] = t.text
+		out[k] = t.text()
 	}
 	return out
 }

@@ -255,7 +255,7 @@ func (m *Model) Validate() error {
 	if len(m.WordEmbedding) != len(m.Alphabet) {
 		return fmt.Errorf("model %q: %d word embeddings for %d symbols", m.Name, len(m.WordEmbedding), len(m.Alphabet))
 	}
-	seen := map[string]bool{}
+	seen := make(map[string]bool, len(m.Alphabet))
 	for s, sym := range m.Alphabet {
 		if seen[sym] {
 			return fmt.Errorf("model %q: symbol %q appears twice in the alphabet", m.Name, sym)

@@ -31,7 +31,16 @@ type node struct {
 func Lit(r *big.Rat) Expr { return Expr{&node{op: "lit", val: new(big.Rat).Set(r)}} }
 
 // LitInt is the integer k.
-func LitInt(k int64) Expr { return Expr{&node{op: "lit", val: big.NewRat(k, 1)}} }
+func LitInt(k int64) Expr {
+	// One allocation for the node and its value: a construction over a
+	// large alphabet makes a few of these per symbol.
+	lit := &struct {
+		n node
+		r big.Rat
+	}{}
+	lit.n.op, lit.n.val = "lit", lit.r.SetInt64(k)
+	return Expr{&lit.n}
+}
 
 // Frac is a/b; b must not be 0.
 func Frac(a, b int64) Expr { return Expr{&node{op: "lit", val: big.NewRat(a, b)}} }

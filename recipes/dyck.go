@@ -148,6 +148,9 @@ func dyckInputs(k, d int) func(n int, rng *rand.Rand, budget int) ([]Case, bool)
 		if all, ok := dyckEnumerate(n, 2*k, budget); ok {
 			return SymbolCases(all), true
 		}
+		if rng == nil {
+			return nil, false
+		}
 		cases := make([][]int, budget)
 		for c := range cases {
 			cases[c] = dyckSample(n, k, d, rng)

@@ -366,6 +366,9 @@ func inductionInputs(k int) func(n int, rng *rand.Rand, budget int) ([]Case, boo
 			ins, _ := sampleOrAll(n, k, rng, budget, nil)
 			return SymbolCases(ins), true
 		}
+		if rng == nil {
+			return nil, false
+		}
 		ins := make([][]int, budget)
 		for c := range ins {
 			used := rng.Perm(k)[:1+rng.IntN(k)]

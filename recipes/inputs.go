@@ -49,6 +49,9 @@ func (vi vectorInput) Construction(m *model.Model, ref func(xs [][]*big.Rat) []W
 			}
 			return cases, all
 		}
+		if rng == nil {
+			return nil, false
+		}
 		cases := make([]Case, budget)
 		for k := range cases {
 			xs := make([][]*big.Rat, n)
@@ -160,7 +163,8 @@ func pickRat(rng *rand.Rand, special []*big.Rat, lo, hi, den int64) *big.Rat {
 
 // sampleOrAll enumerates the inputs of length n over an alphabet of size
 // k when k^n ≤ budget, else draws budget inputs with rng, each symbol
-// drawn by pick (or uniformly when pick is nil).
+// drawn by pick (or uniformly when pick is nil); with a nil rng, it
+// draws none.
 func sampleOrAll(n, k int, rng *rand.Rand, budget int, pick func(i, n int, rng *rand.Rand) int) ([][]int, bool) {
 	total := 1
 	for i := 0; i < n && total <= budget; i++ {
@@ -178,6 +182,9 @@ func sampleOrAll(n, k int, rng *rand.Rand, budget int, pick func(i, n int, rng *
 			all = append(all, append([]int(nil), cur...))
 		}
 		return all, true
+	}
+	if rng == nil {
+		return nil, false
 	}
 	out := make([][]int, budget)
 	for c := range out {

@@ -181,6 +181,9 @@ func lookupParse(m *model.Model, col, maxN int) func(text string) (Case, error) 
 // (randValue), the queries drawn as lookupInputs draws them.
 func lookupValueInputs(m *model.Model, col int) func(n int, rng *rand.Rand, budget int) ([]Case, bool) {
 	return func(n int, rng *rand.Rand, budget int) ([]Case, bool) {
+		if rng == nil {
+			return nil, false
+		}
 		cases := make([]Case, budget)
 		for k := range cases {
 			base, vals, tokens := make([]int, n), make([]*big.Rat, n), make([]string, n)

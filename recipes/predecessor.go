@@ -333,6 +333,9 @@ func predConstruction(cfg Config, m *model.Model, bounded bool) (*Construction, 
 		}
 		con.AllStrings = false
 		con.Inputs = func(n int, rng *rand.Rand, budget int) ([]Case, bool) {
+			if rng == nil {
+				return nil, false
+			}
 			cases := make([]Case, budget)
 			for k := range cases {
 				vals, tokens := make([]*big.Rat, n), make([]string, n)

@@ -132,7 +132,10 @@ type Construction struct {
 	Model *model.Model
 	// Inputs returns the inputs of length n to check: all of them when
 	// there are at most budget, else budget inputs drawn with rng (and
-	// exhaustive false).
+	// exhaustive false). With a nil rng it only enumerates: all of them
+	// when there are at most budget, else none (and exhaustive false), so
+	// that asking whether a length is enumerable costs nothing where it is
+	// not (TestInputsProbe holds every construction to this).
 	Inputs func(n int, rng *rand.Rand, budget int) (cases []Case, exhaustive bool)
 	// Valid reports an input outside the domain the paper claims (nil
 	// when every input of the alphabet is in it).

@@ -203,9 +203,16 @@ func buildTieBreak(cfg Config) (*Construction, error) {
 	if rationals {
 		con.Inputs = func(n int, rng *rand.Rand, budget int) ([]Case, bool) {
 			// The keys as tieBreakInputs draws them, the values at random.
+			if rng == nil {
+				return nil, false
+			}
+			// Where the keys are few enough to enumerate, each pattern
+			// comes round again with other values until budget inputs
+			// are drawn.
 			ins, _ := tieBreakInputs(n, rng, budget)
-			cases := make([]Case, len(ins))
-			for k, in := range ins {
+			cases := make([]Case, budget)
+			for k := range cases {
+				in := ins[k%len(ins)]
 				base, vals, tokens := make([]int, n), make([]*big.Rat, n), make([]string, n)
 				for i, s := range in.Symbols {
 					base[i], vals[i] = s/2*2, randValue(rng)
@@ -286,8 +293,8 @@ func tieBreakValues(c Case, vals []*big.Rat, rightmost, future, softmax bool) []
 // ones where it is early).
 func tieBreakInputs(n int, rng *rand.Rand, budget int) ([]Case, bool) {
 	ins, all := sampleOrAll(n, len(tieBreakSymbols), rng, budget, nil)
-	if all {
-		return SymbolCases(ins), true
+	if all || rng == nil {
+		return SymbolCases(ins), all
 	}
 	for _, in := range ins {
 		mode := rng.IntN(4)

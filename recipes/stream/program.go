@@ -402,6 +402,7 @@ func (p *Program) Model() (*model.Model, error) {
 	}
 	if p.embed != nil {
 		m.Alphabet = p.alphabet
+		m.WordEmbedding = make([]model.Vector, 0, len(p.alphabet))
 		for s, sym := range p.alphabet {
 			v, err := vector(p.embed(s), func() string { return fmt.Sprintf("the embedding of %q", sym) })
 			if err != nil {
