@@ -151,7 +151,12 @@ func (v *visitor) Interval(numeric.Backend[*numeric.Interval]) error {
 }
 
 func run[T any](v *visitor, b numeric.Backend[T]) error {
-	m, ok := v.in.Runner.(*model.Instance[T])
+	runner, err := model.Underlying(v.in.Runner)
+	if err != nil {
+		v.res.Why = fmt.Sprintf("the model cannot run at %s: %v", v.in.Precision, err)
+		return nil
+	}
+	m, ok := runner.(*model.Instance[T])
 	if !ok || m.Model != v.in.Model {
 		var err error
 		if m, err = model.Instantiate(b, v.in.Model); err != nil {

@@ -329,6 +329,8 @@ func (inst *Instance[T]) attendMachine(a *attnParams[T], hp *headParams[T], x, k
 		heads = allQueries[float32](w, a.spec.Mask, queries, keys, vals, finite, divisors, nil, shareOf)
 	case numeric.Emulated:
 		heads = allQueries[float64](w, a.spec.Mask, queries, keys, vals, finite, divisors, be.F.Round, shareOf)
+	case numeric.NarrowBigFloat:
+		heads = allQueries[float64](w, a.spec.Mask, queries, keys, vals, finite, divisors, be.Round, shareOf)
 	}
 	if heads == nil {
 		return false
@@ -349,7 +351,7 @@ func (inst *Instance[T]) attendMachine(a *attnParams[T], hp *headParams[T], x, k
 // weighting in a backend whose values are machine floats.
 func (inst *Instance[T]) machine(a *attnParams[T]) bool {
 	switch any(inst.B).(type) {
-	case numeric.Float64, numeric.Float32, numeric.Emulated:
+	case numeric.Float64, numeric.Float32, numeric.Emulated, numeric.NarrowBigFloat:
 		return a.spec.Weighting != Softmax
 	}
 	return false

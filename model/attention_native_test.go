@@ -25,6 +25,7 @@ func TestMachineAttentionMatchesGeneric(t *testing.T) {
 	if testenv.Race {
 		trials = 60
 	}
+	narrowJudged := 0
 	for trial := range trials {
 		m := randomAttentionModel(rng)
 		n := 1 + rng.IntN(9)
@@ -50,6 +51,24 @@ func TestMachineAttentionMatchesGeneric(t *testing.T) {
 					m.Layers[0].Attention.Mask, m.Layers[0].Attention.Weighting, m.Layers[0].Attention.Scale, diff)
 			}
 		}
+		// A bigfloat of at most 25 bits in float64: judged only where no
+		// value left its range (then the values are BigFloat's; the
+		// infinities, NaNs and 1e300 among the inputs leave it).
+		for _, p := range []uint{3, 11, 24} {
+			nb := numeric.NewNarrowBigFloat(p)
+			diff := compareAttentionPaths(nb, m, inputs)
+			if nb.Exits() > 0 {
+				continue
+			}
+			narrowJudged++
+			if diff != "" {
+				t.Fatalf("seed %d trial %d, %d bits in float64 (mask %v, %v, scale %v): %s", seed, trial, p,
+					m.Layers[0].Attention.Mask, m.Layers[0].Attention.Weighting, m.Layers[0].Attention.Scale, diff)
+			}
+		}
+	}
+	if narrowJudged < trials/2 {
+		t.Errorf("only %d of %d narrow bigfloat comparisons stayed in the range: the test hardly judges them", narrowJudged, 3*trials)
 	}
 }
 

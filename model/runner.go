@@ -27,8 +27,13 @@ type Runner interface {
 func (inst *Instance[T]) Precision() numeric.Precision { return inst.B.Precision() }
 func (inst *Instance[T]) Notes() []string              { return inst.notes }
 
-// New instantiates m at precision p.
+// New instantiates m at precision p. A bigfloat precision of at most
+// numeric.NarrowMaxBits bits runs in float64 where its values allow, to
+// the same results (narrowRunner).
 func New(p numeric.Precision, m *Model) (Runner, error) {
+	if p.Kind == numeric.KindBigFloat && p.Bits <= numeric.NarrowMaxBits {
+		return newNarrowRunner(p, m)
+	}
 	v := &newVisitor{m: m}
 	if err := numeric.Visit(p, v); err != nil {
 		return nil, err

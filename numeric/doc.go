@@ -8,6 +8,7 @@
 //	precision name  backend     value type   arithmetic
 //	exact           Exact       *big.Rat     exact; exp, log, erf, tanh, √ only where rational
 //	P (2 … 2^20)    BigFloat    *big.Float   P-bit significand, big.Float's exponent range
+//	P (2 … 25)      NarrowBigFloat float64   BigFloat's values while they stay within 2^±510
 //	fp64            Float64     float64      IEEE binary64, native
 //	fp32            Float32     float32      IEEE binary32, native
 //	fp16, bf16      Emulated    float64      IEEE binary16, bfloat16, emulated
@@ -15,7 +16,10 @@
 //	interval:P      Intervals   *Interval    certified enclosures, P-bit endpoints
 //
 // ParsePrecision reads the names; Visit turns a Precision into a call of
-// generic code with the matching backend.
+// generic code with the matching backend. NarrowBigFloat is not a
+// precision of its own: it computes a bigfloat of at most 25 bits many
+// times faster, and counts every operation that leaves its range, after
+// which its caller redoes the work in BigFloat (model.New's runner does).
 //
 // # Conventions
 //
