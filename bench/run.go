@@ -107,4 +107,21 @@ func init() {
 			Target:   a.target,
 		})
 	}
+	// The same whole run at the other kinds of arithmetic, each at a
+	// length where its passes take tens of milliseconds (below, the
+	// fixed costs of building and instantiating weigh more).
+	for _, c := range []struct {
+		precision string
+		n, quick  int
+	}{{"24", 512, 128}, {"exact", 2048, 256}} {
+		Register(Case{
+			Name: "run-lookup-" + c.precision,
+			Measures: fmt.Sprintf("CPU time of `verify --recipe lookup --precision %s --lengths %d --cases 1 --no-analysis`", c.precision, c.n) +
+				" (in-process check.Run; baseline: its forward passes alone)",
+			Unit:     "s",
+			Measure:  wholeRun("lookup", c.precision, false, c.n, c.quick),
+			Baseline: runPasses("lookup", c.precision, c.n, c.quick),
+			Target:   RatioAtMost(1.5),
+		})
+	}
 }

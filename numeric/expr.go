@@ -32,8 +32,27 @@ func Lit(r *big.Rat) Expr { return Expr{&node{op: "lit", val: new(big.Rat).Set(r
 
 // LitInt is the integer k.
 func LitInt(k int64) Expr {
-	// One allocation for the node and its value: a construction over a
-	// large alphabet makes a few of these per symbol.
+	if smallLitMin <= k && k <= smallLitMax {
+		return smallLits[k-smallLitMin]
+	}
+	return newLitInt(k)
+}
+
+// The small integers' literals are made once: a construction over a large
+// alphabet writes a few per symbol (component values 0 and 1, indices),
+// and an Expr never changes once made.
+const smallLitMin, smallLitMax = -64, 1024
+
+var smallLits = func() []Expr {
+	lits := make([]Expr, smallLitMax-smallLitMin+1)
+	for k := range lits {
+		lits[k] = newLitInt(int64(k) + smallLitMin)
+	}
+	return lits
+}()
+
+func newLitInt(k int64) Expr {
+	// One allocation for the node and its value.
 	lit := &struct {
 		n node
 		r big.Rat

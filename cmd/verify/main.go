@@ -37,7 +37,10 @@ func badInput(format string, args ...any) error {
 
 func main() {
 	handleSignals(os.Stderr)
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	stop := startCPUProfile(os.Stderr)
+	status := run(os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(status)
 }
 
 // run executes the command line args and returns the exit status: 0 on
