@@ -109,3 +109,44 @@ func narrowMatchesBigFloat(t *testing.T, bits []uint, maxLen, cases int) {
 		}
 	}
 }
+
+// TestNarrowRunnerConcurrent: runs sharing one runner from several
+// goroutines give BigFloat's results, where a run leaves the range (and
+// sends every later run to big.Float) while others are under way: the
+// softmax lookup's exponentials leave it, the average-hard one's scores
+// do not. The race detector watches the switch.
+func TestNarrowRunnerConcurrent(t *testing.T) {
+	r, err := recipes.Get("lookup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []model.Weighting{model.AverageHardmax, model.Softmax} {
+		con, err := r.Construct(w, 16, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prec := numeric.Precision{Kind: numeric.KindBigFloat, Bits: 24}
+		fast, err := model.New(prec, con.Model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slow, err := model.Instantiate[*big.Float](numeric.NewBigFloat(24), con.Model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases, _ := con.Inputs(16, rand.New(rand.NewPCG(3, 16)), 16)
+		diffs := make(chan string, len(cases))
+		for _, c := range cases {
+			go func() {
+				a, aerr := fast.Run(c.Symbols, false)
+				b, berr := slow.Run(c.Symbols, false)
+				diffs <- sameResult(a, aerr, b, berr)
+			}()
+		}
+		for range cases {
+			if d := <-diffs; d != "" {
+				t.Errorf("lookup %s at 24 bits, concurrent runs: %s", recipes.WeightingAcronym(w), d)
+			}
+		}
+	}
+}
