@@ -146,27 +146,13 @@ func maxScoreMachine[F machineFloat](q, data []F, dk int) (max F, count, first, 
 			}
 		}
 	case 2:
-		q0, q1 := q[0], q[1]
-		max = F(F(q0*data[0]) + F(q1*data[1]))
-		if max != max {
-			return max, 0, 0, 0, true
-		}
-		count = 1
-		data = data[:2*m]
-		for k := 1; k < m; k++ {
-			key := data[2*k : 2*k+2 : 2*k+2]
-			s := F(F(q0*key[0]) + F(q1*key[1]))
-			switch {
-			case s < max:
-			case s > max:
-				max, count, first, last = s, 1, k, k
-			case s == max:
-				count++
-				last = k
-			default:
-				return max, 0, 0, 0, true
+		if maxScoreF64Width2 != nil {
+			if qf, ok := any(q).([]float64); ok {
+				mx, count, first, last, nan := maxScoreF64Width2(qf[0], qf[1], any(data).([]float64))
+				return F(mx), count, first, last, nan
 			}
 		}
+		return maxScoreWidth2(q[0], q[1], data)
 	default:
 		q = q[:dk]
 		for k := range m {
@@ -190,6 +176,37 @@ func maxScoreMachine[F machineFloat](q, data []F, dk int) (max F, count, first, 
 			default:
 				return max, 0, 0, 0, true
 			}
+		}
+	}
+	return max, count, first, last, false
+}
+
+// maxScoreF64Width2, where set (attention_simd_amd64.go, built with
+// GOEXPERIMENT=simd), is maxScoreMachine for float64 keys of width 2,
+// vectorised, to the same results.
+var maxScoreF64Width2 func(q0, q1 float64, data []float64) (max float64, count, first, last int, nan bool)
+
+// maxScoreWidth2 is maxScoreMachine for keys of width 2.
+func maxScoreWidth2[F machineFloat](q0, q1 F, data []F) (max F, count, first, last int, nan bool) {
+	m := len(data) / 2
+	max = F(F(q0*data[0]) + F(q1*data[1]))
+	if max != max {
+		return max, 0, 0, 0, true
+	}
+	count = 1
+	data = data[:2*m]
+	for k := 1; k < m; k++ {
+		key := data[2*k : 2*k+2 : 2*k+2]
+		s := F(F(q0*key[0]) + F(q1*key[1]))
+		switch {
+		case s < max:
+		case s > max:
+			max, count, first, last = s, 1, k, k
+		case s == max:
+			count++
+			last = k
+		default:
+			return max, 0, 0, 0, true
 		}
 	}
 	return max, count, first, last, false
