@@ -10,8 +10,9 @@ import (
 )
 
 // benchRun times a whole check of the lookup at one length, as
-// `verify --recipe lookup --precision P --lengths N --cases 1` runs it
-// (N = 2n, as the command line's default maximum): building, drawing
+// `verify --recipe lookup --precision P --lengths n --cases 1` runs it
+// (built for N = max(n, 8192), the command line's default maximum; for
+// exact arithmetic N = n, as --max-n must say there): building, drawing
 // inputs, the analysis (when on), the passes, the reference and the
 // comparison. It reports beside it the forward passes alone on the same
 // inputs ("passes-ns/op") and the ratio of the two ("×passes"): the
@@ -21,8 +22,13 @@ func benchRun(b *testing.B, prec string, n int, analysis bool) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	p := numeric.MustParsePrecision(prec)
+	maxN := max(n, r.DefaultMaxN)
+	if p.Kind == numeric.KindExact {
+		maxN = n
+	}
 	opts := Options{
-		Precision: numeric.MustParsePrecision(prec), Weighting: model.AverageHardmax, MaxN: 2 * n,
+		Precision: p, Weighting: model.AverageHardmax, MaxN: maxN,
 		Lengths: []int{n}, Cases: 1, Exhaustive: 256, Seed: 1, Analysis: analysis, Workers: 1,
 	}
 	ck, err := NewChecker(r, opts)
@@ -55,6 +61,8 @@ func benchRun(b *testing.B, prec string, n int, analysis bool) {
 }
 
 func BenchmarkRunLookupFP64N4096(b *testing.B)         { benchRun(b, "fp64", 4096, false) }
+func BenchmarkRunLookupFP64N8192(b *testing.B)         { benchRun(b, "fp64", 8192, false) }
+func BenchmarkRunLookupFP64N16384(b *testing.B)        { benchRun(b, "fp64", 16384, false) }
 func BenchmarkRunLookupFP32N4096(b *testing.B)         { benchRun(b, "fp32", 4096, false) }
 func BenchmarkRunLookupFP16N32(b *testing.B)           { benchRun(b, "fp16", 32, false) }
 func BenchmarkRunLookup24N512(b *testing.B)            { benchRun(b, "24", 512, false) }
