@@ -11,11 +11,12 @@ import (
 )
 
 // costsText is the CPU time each claim's checker takes, measured one
-// claim at a time (go test ./proofs/ -run '^TestClaimCosts$' -write-costs
-// rewrites it; TestClaimCosts holds it to the registry). The checkers'
-// costs span four orders of magnitude, and a few take a tenth of the
-// whole: started last, one of them would run alone on one core while the
-// others idle, so CheckAll starts the costliest first.
+// claim at a time and rounded to 1, 2 or 5 times a power of ten
+// (go test ./proofs/ -run '^TestClaimCosts$' -write-costs rewrites it;
+// TestClaimCosts holds it to the registry). The checkers' costs span
+// four orders of magnitude, and the costliest takes an eighth of the
+// whole: started last, it would run alone on one core while the others
+// idle, so CheckAll starts the costliest first.
 //
 //go:embed costs.txt
 var costsText string
@@ -55,7 +56,8 @@ func parseCosts(text string) (map[string]int, error) {
 // them, sorted by ID after a header saying how to remeasure.
 func formatCosts(ms map[string]int) string {
 	var b strings.Builder
-	b.WriteString("# CPU milliseconds each claim's checker takes, measured one claim at a time;\n" +
+	b.WriteString("# CPU milliseconds each claim's checker takes, measured one claim at a time\n" +
+		"# and rounded to 1, 2 or 5 times a power of ten;\n" +
 		"# CheckAll starts the costliest first. Remeasure after changing a checker:\n" +
 		"#   go test ./proofs/ -run '^TestClaimCosts$' -write-costs\n")
 	ids := make([]string, 0, len(ms))

@@ -2,16 +2,15 @@ package proofs
 
 import (
 	"flag"
-	"io"
 	"maps"
+	"math"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/transformer-cookbook/verify/internal/atomicfile"
 )
 
 var writeCosts = flag.Bool("write-costs", false, "TestClaimCosts measures every claim's checker, one at a time, and rewrites costs.txt")
@@ -66,16 +65,72 @@ func measureCosts(t *testing.T) {
 			t.Fatal(err)
 		}
 		checked.store(Result{Claim: c, Evidence: ev})
-		ms[c.ID] = max(1, int((end-start+time.Millisecond/2)/time.Millisecond))
+		ms[c.ID] = roughMillis(end - start)
 		total += end - start
 	}
-	if err := atomicfile.Write("costs.txt", func(w io.Writer) error {
-		_, err := io.WriteString(w, formatCosts(ms))
-		return err
-	}); err != nil {
+	// Written beside it and renamed over it, so that a failed write leaves
+	// the old table whole (proofs may not import internal/atomicfile).
+	tmp, err := os.CreateTemp(".", "costs-*.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.WriteString(formatCosts(ms)); err != nil {
+		tmp.Close()
+		t.Fatal(err)
+	}
+	if err := tmp.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp.Name(), "costs.txt"); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%d claims, %.1f CPU-s in all: costs.txt written", len(ms), total.Seconds())
+}
+
+// roughMillis is d in milliseconds rounded to 1, 2 or 5 times a power
+// of ten (the nearest on a logarithmic scale): the order needs no more,
+// and a remeasured table then differs from the last mostly where a cost
+// has moved, not by the noise of a few percent in every line.
+func roughMillis(d time.Duration) int {
+	ms := max(d.Seconds()*1000, 1)
+	unit := math.Pow(10, math.Floor(math.Log10(ms)))
+	switch m := ms / unit; {
+	case m < math.Sqrt2:
+		return int(unit)
+	case m < math.Sqrt(10):
+		return int(2 * unit)
+	case m < math.Sqrt(50):
+		return int(5 * unit)
+	}
+	return int(10 * unit)
+}
+
+func TestRoughMillis(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want int
+	}{
+		{0, 1},
+		{400 * time.Microsecond, 1},
+		{1400 * time.Microsecond, 1},
+		{1500 * time.Microsecond, 2},
+		{3100 * time.Microsecond, 2},
+		{3200 * time.Microsecond, 5},
+		{7 * time.Millisecond, 5},
+		{7100 * time.Millisecond, 10000},
+		{99 * time.Millisecond, 100},
+		{680 * time.Millisecond, 500},
+		{770 * time.Millisecond, 1000},
+		{2280 * time.Millisecond, 2000},
+	} {
+		if got := roughMillis(tc.d); got != tc.want {
+			t.Errorf("roughMillis(%v) = %d, want %d", tc.d, got, tc.want)
+		}
+	}
 }
 
 func TestParseCosts(t *testing.T) {
