@@ -110,27 +110,20 @@ func TestAttnEdelmanCatchesSmallerConstant(t *testing.T) {
 // to n e^{−γ} tends to 2), so the registered claim must report a sharp
 // constant, and a looser one (4) must be reported loose by half.
 func TestAttnEdelmanTightness(t *testing.T) {
-	c, err := Get("lemma.edelman")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev, err := c.Check()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ev := checked.evidence(t, "lemma.edelman")
 	if ev.Verdict != Proved || ev.Tight == nil {
 		t.Fatalf("lemma.edelman: %s, tightness %v; want PROVED with its tightness", ev.Verdict, ev.Tight)
 	}
 	if lo, hi := ev.Tight.Ratio(); lo.Cmp(big.NewRat(999, 1000)) < 0 || hi.Cmp(big.NewRat(1, 1)) != 0 {
 		t.Errorf("lemma.edelman: best/claimed in [%s, %s], want the constant sharp (in [0.999, 1])", lo.FloatString(6), hi.FloatString(6))
 	}
-	ev, err = attnEdelman(big.NewRat(4, 1), 7, 50)
-	attnWantVerdict(t, "‖·‖₁ ≤ 4n e^{−γ}", ev, err, Proved)
-	if lo, hi := ev.Tight.Ratio(); hi.Cmp(big.NewRat(1, 2)) != 0 || lo.Cmp(big.NewRat(49, 100)) < 0 {
+	loose, err := attnEdelman(big.NewRat(4, 1), 7, 50)
+	attnWantVerdict(t, "‖·‖₁ ≤ 4n e^{−γ}", loose, err, Proved)
+	if lo, hi := loose.Tight.Ratio(); hi.Cmp(big.NewRat(1, 2)) != 0 || lo.Cmp(big.NewRat(49, 100)) < 0 {
 		t.Errorf("constant 4: best/claimed in [%s, %s], want 1/2", lo.FloatString(6), hi.FloatString(6))
 	}
-	if !strings.Contains(ev.Summary, "loose") {
-		t.Errorf("constant 4: the summary does not say the constant is loose: %s", ev.Summary)
+	if !strings.Contains(loose.Summary, "loose") {
+		t.Errorf("constant 4: the summary does not say the constant is loose: %s", loose.Summary)
 	}
 }
 

@@ -140,9 +140,8 @@ func TestAOArithmetic(t *testing.T) {
 // same kind of random models a position encoding (i in the first
 // component) and positions 2 and 3 of ^aa separate.
 func TestRatioLemmaNeedsNoPositions(t *testing.T) {
-	ev, err := basCheckRatioBOS()
-	if err != nil || ev.Verdict != Refuted {
-		t.Fatalf("%v %v", ev, err)
+	if ev := checked.evidence(t, "pe.ratio.unmasked-bos"); ev.Verdict != Refuted {
+		t.Fatalf("pe.ratio.unmasked-bos: %s, want REFUTED: %s", ev.Verdict, ev.Summary)
 	}
 	rng := rand.New(rand.NewPCG(13, 5))
 	separated := 0

@@ -69,7 +69,9 @@
 // round_shared.go, example_shared.go). Helpers carry their chapter's
 // prefix (attn, ff, lnx, rd, asm, bas, ex), since they share one package.
 // claim.go holds the registry; sweep.go runs a recipe's own check as
-// evidence; table.go prints verdicts.
+// evidence; table.go runs the checkers and prints verdicts, and cost.go
+// reads costs.txt, each checker's CPU time, to start the costliest
+// first.
 //
 // # Imports
 //

@@ -130,14 +130,7 @@ func TestLiteralBehaviour(t *testing.T) {
 			if flag != g.flag {
 				t.Errorf("flag %q, the simulation %q", flag, g.flag)
 			}
-			c, err := Get(tc.claim)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ev, err := c.Check()
-			if err != nil {
-				t.Fatal(err)
-			}
+			ev := checked.evidence(t, tc.claim)
 			if want := strings.Join(g.per, ", "); ev.Verdict != Refuted || !strings.Contains(ev.Summary, want) {
 				t.Errorf("%s: %s %q, want REFUTED with the counts %s", tc.claim, ev.Verdict, ev.Summary, want)
 			}

@@ -37,8 +37,15 @@ func (r Result) Summary() string {
 // Changed reports whether the verdict differs from the recorded one.
 func (r Result) Changed() bool { return r.Verdict() != string(r.Claim.Recorded) }
 
-// CheckAll runs the checkers of claims on every core and returns the
-// results in the claims' order.
+// GCPercent is the garbage collector's target (GOGC) the checkers run
+// best at, which 'verify claims' and the tests set unless GOGC is given:
+// the checkers keep a few MB live and allocate fast, so at Go's default
+// of 100 the collector ran every few MB: the registry took 25.4 CPU-s on
+// 2 cores, against 15.5 at 400, for a peak of 75 MB against 210.
+const GCPercent = 400
+
+// CheckAll runs the checkers of claims on every core, the costliest
+// first (costs.txt), and returns the results in the claims' order.
 func CheckAll(claims []*Claim) []Result {
 	return CheckAllProgress(claims, nil)
 }
@@ -47,12 +54,17 @@ func CheckAll(claims []*Claim) []Result {
 // each claim with the number checked so far, from one goroutine at a
 // time.
 func CheckAllProgress(claims []*Claim, progress func(done int)) []Result {
+	return checkAll(claims, runtime.GOMAXPROCS(0), progress)
+}
+
+// checkAll is CheckAllProgress on the given number of workers.
+func checkAll(claims []*Claim, workers int, progress func(done int)) []Result {
 	results := make([]Result, len(claims))
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	done := 0
 	next := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+	for range max(1, min(workers, len(claims))) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -68,7 +80,7 @@ func CheckAllProgress(claims []*Claim, progress func(done int)) []Result {
 			}
 		}()
 	}
-	for k := range claims {
+	for _, k := range costliestFirst(claims) {
 		next <- k
 	}
 	close(next)

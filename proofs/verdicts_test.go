@@ -2,13 +2,15 @@ package proofs
 
 import (
 	"os"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/transformer-cookbook/verify/internal/testenv"
 )
 
-// TestVerdicts re-runs the checker of one claim of every section of the
+// TestVerdicts runs the checker of one claim of every section of the
 // paper (the last by ID, which takes in every verdict): the verdict must
 // be the one recorded for this version of the code, and the claim's row
 // of docs/claims.md, and of the README's errata for a refuted claim, must
@@ -25,7 +27,7 @@ func TestVerdicts(t *testing.T) {
 			sample = append(sample, c)
 		}
 	}
-	results := CheckAll(sample)
+	results := checked.results(sample)
 	verdictsAsRecorded(t, results)
 	claimsTable, errataTable := generatedTables(t)
 	seen := map[Verdict]bool{}
@@ -51,14 +53,15 @@ func TestVerdicts(t *testing.T) {
 	t.Logf("%d claims checked, one of every section", len(sample))
 }
 
-// TestLongVerdicts re-runs every claim's checker: the verdict must be the
+// TestLongVerdicts runs every claim's checker (those the tests before it
+// have not run: checked shares them): the verdict must be the
 // one recorded for this version of the code, so that a regression in a
 // recipe or a change in what the engine can prove fails the build; and
 // the table of verdicts in docs/claims.md, and the README's tally and
 // errata, must be what the checkers say now.
 func TestLongVerdicts(t *testing.T) {
 	testenv.Long(t)
-	results := CheckAll(All())
+	results := checked.results(All())
 	verdictsAsRecorded(t, results)
 	var want strings.Builder
 	if err := WriteMarkdown(&want, results); err != nil {
@@ -87,6 +90,63 @@ func TestLongVerdicts(t *testing.T) {
 			t.Errorf("README.md's %s is out of date: paste %s between its markers", block.name, block.fix)
 		}
 	}
+}
+
+// checked keeps every claim's result once its checker has run in this
+// test binary, so that the tests that need a claim's verdict share one
+// run of each checker: with VERIFY_LONG=1, TestLongVerdicts runs only
+// the claims the default tier's tests have not. A test that runs a
+// checker under changed conditions (TestLostRegionProvesNothing) calls
+// CheckAll itself and keeps its results out of here.
+var checked = &claimCache{done: map[*Claim]Result{}}
+
+type claimCache struct {
+	mu   sync.Mutex
+	done map[*Claim]Result
+}
+
+// results returns the results of claims in their order, running the
+// checkers not run yet together, on every core (CheckAll).
+func (cc *claimCache) results(claims []*Claim) []Result {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	var missing []*Claim
+	for _, c := range claims {
+		if _, ok := cc.done[c]; !ok && !slices.Contains(missing, c) {
+			missing = append(missing, c)
+		}
+	}
+	for _, r := range CheckAll(missing) {
+		cc.done[r.Claim] = r
+	}
+	out := make([]Result, len(claims))
+	for k, c := range claims {
+		out[k] = cc.done[c]
+	}
+	return out
+}
+
+// store records r, for a test that ran the checker itself.
+func (cc *claimCache) store(r Result) {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	cc.done[r.Claim] = r
+}
+
+// evidence is the evidence of the registered claim id (its checker run
+// through Run, at most once in this binary), failing t when the checker
+// cannot run. The evidence is shared: read it, never change it.
+func (cc *claimCache) evidence(t *testing.T, id string) *Evidence {
+	t.Helper()
+	c, err := Get(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := cc.results([]*Claim{c})[0]
+	if r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	return r.Evidence
 }
 
 // verdictsAsRecorded fails t for each result that is an error, differs

@@ -2,6 +2,8 @@ package main
 
 import (
 	"io"
+	"os"
+	"runtime/debug"
 
 	"github.com/transformer-cookbook/verify/proofs"
 )
@@ -50,6 +52,9 @@ func cmdClaims(args []string, stdout, stderr io.Writer) error {
 			return badInput("%v", err)
 		}
 		claims = []*proofs.Claim{c}
+	}
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(proofs.GCPercent))
 	}
 	bar := newProgress(stderr, a)
 	results := proofs.CheckAllProgress(claims, func(done int) {
