@@ -38,8 +38,63 @@ func INeg(x Interval, prec uint) Interval {
 	return Interval{Round(new(big.Float).Neg(x.Hi), prec, Down), Round(new(big.Float).Neg(x.Lo), prec, Up)}
 }
 
-// IMul multiplies by taking the extremes of the four endpoint products.
+// IMul multiplies: the extremes of the four endpoint products. Where no
+// endpoint is 0 and not both intervals contain 0, the signs of the
+// endpoints say which products are the extremes (the rounding is
+// monotone, so the extreme of the rounded products is the rounded extreme
+// product), and only those two are computed: the same endpoints, bit for
+// bit, as imulAll gives.
 func IMul(x, y Interval, prec uint) Interval {
+	sx, sy := signOf(x), signOf(y)
+	var a, b, c, d *big.Float // lo = a·b, hi = c·d
+	switch {
+	case sx == hasZeroEnd || sy == hasZeroEnd || sx == straddles && sy == straddles:
+		return imulAll(x, y, prec)
+	case sx == positive && sy == positive:
+		a, b, c, d = x.Lo, y.Lo, x.Hi, y.Hi
+	case sx == positive && sy == negative:
+		a, b, c, d = x.Hi, y.Lo, x.Lo, y.Hi
+	case sx == negative && sy == positive:
+		a, b, c, d = x.Lo, y.Hi, x.Hi, y.Lo
+	case sx == negative && sy == negative:
+		a, b, c, d = x.Hi, y.Hi, x.Lo, y.Lo
+	case sx == positive: // y straddles 0
+		a, b, c, d = x.Hi, y.Lo, x.Hi, y.Hi
+	case sx == negative:
+		a, b, c, d = x.Lo, y.Hi, x.Lo, y.Lo
+	case sy == positive: // x straddles 0
+		a, b, c, d = x.Lo, y.Hi, x.Hi, y.Hi
+	default: // x straddles 0, y < 0
+		a, b, c, d = x.Hi, y.Lo, x.Lo, y.Lo
+	}
+	return Interval{Mul(a, b, prec, Down), Mul(c, d, prec, Up)}
+}
+
+// The signs of an interval's points (signOf).
+const (
+	hasZeroEnd = iota // an endpoint is 0
+	positive
+	negative
+	straddles // Lo < 0 < Hi
+)
+
+func signOf(x Interval) int {
+	lo, hi := x.Lo.Sign(), x.Hi.Sign()
+	switch {
+	case lo == 0 || hi == 0:
+		return hasZeroEnd
+	case lo > 0:
+		return positive
+	case hi < 0:
+		return negative
+	}
+	return straddles
+}
+
+// imulAll is IMul from all four endpoint products; of equal extremes it
+// keeps the first in the order lo·lo, lo·hi, hi·lo, hi·hi (which decides
+// the sign of a zero endpoint).
+func imulAll(x, y Interval, prec uint) Interval {
 	lo := Mul(x.Lo, y.Lo, prec, Down)
 	hi := Mul(x.Lo, y.Lo, prec, Up)
 	for _, p := range [][2]*big.Float{{x.Lo, y.Hi}, {x.Hi, y.Lo}, {x.Hi, y.Hi}} {
