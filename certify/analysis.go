@@ -71,6 +71,9 @@ type analysis[T any] struct {
 	lastAttn int
 	// proj caches the reference's projections, by layer, head and matrix.
 	proj map[[3]int]*projections
+	// alphabet lists every symbol: the symbols of a position when
+	// Input.Symbols is nil.
+	alphabet []int
 }
 
 // newAnalysis checks that the two models have the same shape and works out
@@ -193,16 +196,19 @@ func (a *analysis[T]) positions(cur *states[T]) []int {
 	return ps
 }
 
-// symbols lists the reference's symbols at position i.
+// symbols lists the reference's symbols at position i (read only: one
+// list may serve several positions).
 func (a *analysis[T]) symbols(i int) []int {
 	if a.in.Symbols != nil {
 		return a.in.Symbols(i, a.n)
 	}
-	all := make([]int, len(a.r.Model.Alphabet))
-	for k := range all {
-		all[k] = k
+	if a.alphabet == nil {
+		a.alphabet = make([]int, len(a.r.Model.Alphabet))
+		for k := range a.alphabet {
+			a.alphabet[k] = k
+		}
 	}
-	return all
+	return a.alphabet
 }
 
 // embed is the state pair of symbol sym at position i.

@@ -113,6 +113,21 @@ type head[T any] struct {
 	// order is checked and its outputs listed one after the other, and
 	// keeping every query's would cost n² scores.
 	scores keyScores[T]
+	// dot says the exact score is q·k (model.Instance.ScoreIsDot), and
+	// fromFirst that every position sees a range of positions that starts
+	// at 1 (visible); firstKeys are the model's keys of
+	// itemIndex.firstKids.
+	dot, fromFirst bool
+	firstKeys      [][]T
+	// idx indexes the items by position and key, and kf holds the keys
+	// in float64, once gathered; fs, ms, cands, partners and partnerOff
+	// are fastOutputs' storage, reused from one query to the next.
+	idx        *itemIndex
+	kf         *keyFloats
+	fs, ms     []float64
+	cands      []int
+	partners   []int32
+	partnerOff []int
 }
 
 // visible is the interval of positions position i may attend to (lo > hi:
@@ -140,7 +155,8 @@ func (a *analysis[T]) attention(k, l int, cur *states[T]) (*states[T], string) {
 	for hd := range heads {
 		heads[hd] = &head[T]{l: l, hd: hd, spec: spec, queries: newPairTable[T](), keys: newPairTable[T](), vals: newPairTable[T](),
 			outs: newPairTable[T](), items: make([][]item, a.n), seen: make([]map[[2]int]bool, a.n),
-			outCache: map[[3]int][]int{}, avgCache: map[[4]int]int{}, scores: keyScores[T]{qid: -1}}
+			outCache: map[[3]int][]int{}, avgCache: map[[4]int]int{}, scores: keyScores[T]{qid: -1}, dot: a.r.ScoreIsDot(l, hd),
+			fromFirst: !a.in.general && (spec.Mask == model.NoMask || spec.Mask == model.Future || spec.Mask == model.StrictFuture)}
 	}
 	// Pass 1: the keys and values each position can hold and the
 	// distinct entries (query ids, and what the residual connection
@@ -375,13 +391,23 @@ func (a *analysis[T]) headOutputs(h *head[T], qid, i int, qw witness) ([]int, st
 		h.outCache[key] = outs
 		return outs, ""
 	}
-	items, why := a.inRange(h, qid, lo, hi)
+	count, why := a.scoreRange(h, qid, lo, hi)
 	if why != "" {
 		return nil, why
 	}
-	if why := a.charge(4 * len(items)); why != "" {
+	if why := a.charge(4 * count); why != "" {
 		return nil, why
 	}
+	if !a.in.general {
+		if outs, done, why := a.fastOutputs(h, lo, hi, i, count); done {
+			if why != "" {
+				return nil, why
+			}
+			h.outCache[key] = outs
+			return outs, ""
+		}
+	}
+	items := a.scoredItems(h, lo, hi)
 	// Run's weighted sum reads every visible position: a NaN score makes
 	// every weight NaN, and an unselected position's non-finite value
 	// makes 0·∞ = NaN. Neither is an order or a selection the analysis
@@ -426,7 +452,7 @@ func (a *analysis[T]) headOutputs(h *head[T], qid, i int, qw witness) ([]int, st
 			}
 		}
 	}
-	seen := map[int]bool{}
+	var seen outSet
 	var outs []int
 	for _, p := range pairs {
 		ix, iy := &items[p[0]], &items[p[1]]
@@ -447,10 +473,7 @@ func (a *analysis[T]) headOutputs(h *head[T], qid, i int, qw witness) ([]int, st
 				if why != "" {
 					return nil, why
 				}
-				if !seen[o] {
-					seen[o] = true
-					outs = append(outs, o)
-				}
+				outs = seen.add(outs, o)
 			}
 		}
 	}

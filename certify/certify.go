@@ -58,6 +58,11 @@ type Input struct {
 	// it does held states (gatherStates): the tests compare it with the
 	// factored pass (gatherEmbeddings).
 	unfactored bool
+	// general leaves every query to the general code: no symbol stands
+	// for others of its list (sharedList), no score is computed or
+	// compared on float64s apart (fastOutputs): the tests compare it
+	// with the default.
+	general bool
 }
 
 // Result is what the analysis concluded at one length.

@@ -59,6 +59,19 @@
 // otherwise. Tests compare the factored first pass with the plain one on
 // every recipe.
 //
+// A list of symbols may serve several positions (Construction.Symbols
+// hands the lookup's one list to all n): what a symbol adds depends only
+// on its classes, so one symbol of each tuple of classes stands for the
+// list, and once only position-wise work remains a position whose list
+// and classes were met adds no entry; the lookup's n·2n pairs cost O(n).
+// The second pass compares, for each query, the scores of the keys (the
+// items of a position with one key share its scores) on float64s where
+// that is exact: exact scores that are their float64s (dot products of
+// small integers need no check), and model scores that are machine floats
+// or big floats that convert exactly. A query where anything else holds,
+// or where the model breaks an order, is left to the general code, which
+// reports it; both decide, and charge the budget, alike.
+//
 // # When it does not certify
 //
 // The analysis gives up, and says why, where its sets stop being finite

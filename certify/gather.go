@@ -21,6 +21,9 @@ type gather[T any] struct {
 	seen      map[string]bool
 	residuals map[string]int // ids of what residual connections read
 	buf       []byte
+	// embedding, when set, is the embedding of a symbol at a position,
+	// computed or one computed already (embedGather.embedding).
+	embedding func(sym, i int) (*state[T], string)
 }
 
 // source is where a noted state comes from: a state held (s), or the
@@ -41,6 +44,9 @@ func (g *gather[T]) state(i int, src source[T]) (*state[T], string) {
 	if src.s != nil {
 		return src.s, ""
 	}
+	if g.embedding != nil {
+		return g.embedding(src.sym, i)
+	}
 	return g.a.embed(src.sym, i)
 }
 
@@ -58,14 +64,26 @@ func (g *gather[T]) residualID(key string) int {
 // kids and vids in each head, and residual id res. skipEntry says the
 // entry is known to be recorded already.
 func (g *gather[T]) note(i int, qids, kids, vids []int, res int, src source[T], skipEntry bool) string {
+	g.noteItems(i, kids, vids, src)
+	if skipEntry {
+		return ""
+	}
+	return g.noteEntry(i, qids, res, src)
+}
+
+// noteItems records, in each head, the item (key and value) a state at
+// position i holds.
+func (g *gather[T]) noteItems(i int, kids, vids []int, src source[T]) {
 	for hd, h := range g.heads {
 		if !h.hasItem(i, kids[hd], vids[hd]) {
 			h.items[i-1] = append(h.items[i-1], item{pos: i, kid: kids[hd], vid: vids[hd], w: g.witness(i, src)})
 		}
 	}
-	if skipEntry {
-		return ""
-	}
+}
+
+// noteEntry records the entry of a state at position i, its query ids
+// qids and residual id res, unless one with the same is recorded.
+func (g *gather[T]) noteEntry(i int, qids []int, res int, src source[T]) string {
 	buf := binary.AppendUvarint(g.buf[:0], uint64(res))
 	for _, q := range qids {
 		buf = binary.AppendUvarint(buf, uint64(q))
@@ -233,41 +251,32 @@ type column struct {
 // give every pair's values. Values are compared as numbers, and the
 // projections of equal numbers are equal numbers (a zero's sign aside,
 // which no later operation turns into a different value).
+//
+// Where no reader is mixed and no norm comes first, a position's symbols
+// are not visited one by one either (sharedList): what a symbol
+// contributes depends only on its classes, so one symbol of each tuple
+// of classes stands for the others.
 func (a *analysis[T]) gatherEmbeddings(g *gather[T], k, l int) string {
-	readers, why := a.readers(g, k, l)
+	readers, normed, why := a.readers(g, k, l)
 	if why != "" {
 		return why
 	}
 	h := len(g.heads)
-	qids, kids, vids := make([]int, h), make([]int, h), make([]int, h)
-	symEmbed := map[int]*state[T]{}
+	e := &embedGather[T]{a: a, g: g, k: k, l: l, readers: readers,
+		symEmbed: make([]*state[T], len(a.r.Model.Alphabet)), symAt: make([]int32, len(a.r.Model.Alphabet)), entryBySym: g.global,
+		entryNoted: make([]bool, len(a.r.Model.Alphabet)),
+		qids:       make([]int, h), kids: make([]int, h), vids: make([]int, h)}
+	g.embedding = e.embedding
 	// Shared entries made of readers of the symbol alone are one per
 	// symbol: noted once.
-	entryBySym := g.global
+	sharing := !normed && !a.in.general
 	for _, rd := range readers {
 		if (rd.head < 0 || rd.proj == int(model.QueryProjection)) && !rd.bySymbol() {
-			entryBySym = false
+			e.entryBySym = false
 		}
-	}
-	entryNoted := make([]bool, len(a.r.Model.Alphabet))
-	var buf []byte
-	class := func(rd *reader, cols []column, s *state[T]) int32 {
-		buf = buf[:0]
-		for _, col := range cols {
-			if col.r {
-				buf = appendRats(buf, s.r[col.c:col.c+1])
-			}
-			buf = append(buf, '|')
-			if col.m {
-				buf = appendValues(buf, a.b, s.m[col.c:col.c+1])
-			}
+		if rd.mixed {
+			sharing = false
 		}
-		id, ok := rd.classes[string(buf)]
-		if !ok {
-			id = int32(len(rd.classes))
-			rd.classes[string(buf)] = id
-		}
-		return id
 	}
 	for i := 1; i <= a.n; i++ {
 		syms := a.symbols(i)
@@ -278,71 +287,304 @@ func (a *analysis[T]) gatherEmbeddings(g *gather[T], k, l int) string {
 		if why != "" {
 			return why
 		}
+		e.posSym, e.posAt, e.posEmbed = syms[0], i, posEmbed
 		for _, rd := range readers {
 			if !rd.mixed {
-				rd.posClass[i-1] = class(rd, rd.pos, posEmbed)
+				rd.posClass[i-1] = e.class(rd, rd.pos, posEmbed)
 			}
 		}
-		for _, sym := range syms {
-			if why := a.charge(1); why != "" {
+		if sharing {
+			done, why := e.sharedList(i, syms)
+			if why != "" {
 				return why
 			}
-			if _, ok := symEmbed[sym]; !ok {
-				s, why := a.embed(sym, i)
-				if why != "" {
-					return why
-				}
-				symEmbed[sym] = s
-				for _, rd := range readers {
-					if !rd.mixed {
-						rd.symClass[sym] = class(rd, rd.sym, s)
-					}
-				}
+			if done {
+				continue
 			}
-			// The state itself, and what the sublayer reads of it, are
-			// computed once for this symbol and position, when a reader
-			// needs them.
-			var s *state[T]
-			var xr []*big.Rat
-			var xm []T
-			res := 0
-			for _, rd := range readers {
-				if id, ok := rd.lookup(sym, i); ok {
-					rd.set(id, qids, kids, vids, &res)
-					continue
-				}
-				if s == nil {
-					if s, why = a.embed(sym, i); why != "" {
-						return why
-					}
-				}
-				var id int
-				if rd.head < 0 {
-					id = g.residualID(a.residualKey(k, s))
-				} else {
-					if xr == nil {
-						if xr, xm, why = a.inputs(l, s); why != "" {
-							return why
-						}
-					}
-					v, why := a.headVector(l, rd.head, model.Projection(rd.proj), xr, xm)
-					if why != "" {
-						return why
-					}
-					id = g.heads[rd.head].table(model.Projection(rd.proj)).idOf(a, v.rid, v.r, v.m, s.w)
-				}
-				rd.set(id, qids, kids, vids, &res)
-				rd.store(sym, i, id)
-			}
-			if why := g.note(i, qids, kids, vids, res, source[T]{sym: sym}, entryBySym && entryNoted[sym]); why != "" {
-				return why
-			}
-			if entryBySym {
-				entryNoted[sym] = true
-			}
+		}
+		if why := e.eachSymbol(i, syms); why != "" {
+			return why
 		}
 	}
 	return ""
+}
+
+// embedGather is gatherEmbeddings' work in progress.
+type embedGather[T any] struct {
+	a       *analysis[T]
+	g       *gather[T]
+	k, l    int
+	readers []*reader
+	// symEmbed[s] is symbol s's embedding at the first position where it
+	// occurs (nil: not met yet), symAt[s] that position; posEmbed is the
+	// embedding of symbol posSym at position posAt, the current one.
+	symEmbed         []*state[T]
+	symAt            []int32
+	posEmbed         *state[T]
+	posSym, posAt    int
+	entryBySym       bool
+	entryNoted       []bool
+	qids, kids, vids []int
+	buf              []byte
+	list             *symbolList
+	listTuple        []byte
+}
+
+// symbolList is what gatherEmbeddings knows of one list of symbols
+// (Input.Symbols), which may serve several positions: the first symbol of
+// each tuple of classes of the readers of keys and values (kv), and of the
+// readers of queries and residuals (qr).
+type symbolList struct {
+	syms   []int
+	kv, qr []int
+	// bound is the most work headVector can charge at one position.
+	bound int64
+	// entries holds the classes of the positions (of the readers of
+	// queries and residuals) whose entries were noted (gather.global).
+	entries map[string]bool
+}
+
+// class is the class of state s for reader rd, by its columns cols.
+func (e *embedGather[T]) class(rd *reader, cols []column, s *state[T]) int32 {
+	buf := e.buf[:0]
+	for _, col := range cols {
+		if col.r {
+			buf = appendRats(buf, s.r[col.c:col.c+1])
+		}
+		buf = append(buf, '|')
+		if col.m {
+			buf = appendValues(buf, e.a.b, s.m[col.c:col.c+1])
+		}
+	}
+	e.buf = buf
+	id, ok := rd.classes[string(buf)]
+	if !ok {
+		id = int32(len(rd.classes))
+		rd.classes[string(buf)] = id
+	}
+	return id
+}
+
+// symbolClasses embeds sym at position i if it was not met before, and
+// reads off its classes.
+func (e *embedGather[T]) symbolClasses(sym, i int) string {
+	if e.symEmbed[sym] != nil {
+		return ""
+	}
+	s, why := e.embedding(sym, i)
+	if why != "" {
+		return why
+	}
+	e.symEmbed[sym], e.symAt[sym] = s, int32(i)
+	for _, rd := range e.readers {
+		if !rd.mixed {
+			rd.symClass[sym] = e.class(rd, rd.sym, s)
+		}
+	}
+	return ""
+}
+
+// embedding is the embedding of symbol sym at position i: one computed
+// already when it is (a state's values are never written: the analysis
+// makes new states), else a new one.
+func (e *embedGather[T]) embedding(sym, i int) (*state[T], string) {
+	if s := e.symEmbed[sym]; s != nil && int(e.symAt[sym]) == i {
+		return s, ""
+	}
+	if sym == e.posSym && i == e.posAt && e.posEmbed != nil {
+		return e.posEmbed, ""
+	}
+	return e.a.embed(sym, i)
+}
+
+// embedding is what the readers read of the embedding of one symbol at
+// one position, computed once and only when a reader needs it.
+type embedding[T any] struct {
+	s  *state[T]
+	xr []*big.Rat
+	xm []T
+}
+
+// read sets reader rd's id at symbol sym and position i: looked up, or
+// computed from the embedding.
+func (e *embedGather[T]) read(rd *reader, sym, i int, x *embedding[T], res *int) string {
+	if id, ok := rd.lookup(sym, i); ok {
+		rd.set(id, e.qids, e.kids, e.vids, res)
+		return ""
+	}
+	a := e.a
+	var why string
+	if x.s == nil {
+		if x.s, why = e.embedding(sym, i); why != "" {
+			return why
+		}
+	}
+	var id int
+	if rd.head < 0 {
+		id = e.g.residualID(a.residualKey(e.k, x.s))
+	} else {
+		if x.xr == nil {
+			if x.xr, x.xm, why = a.inputs(e.l, x.s); why != "" {
+				return why
+			}
+		}
+		v, why := a.headVector(e.l, rd.head, model.Projection(rd.proj), x.xr, x.xm)
+		if why != "" {
+			return why
+		}
+		id = e.g.heads[rd.head].table(model.Projection(rd.proj)).idOf(a, v.rid, v.r, v.m, x.s.w)
+	}
+	rd.set(id, e.qids, e.kids, e.vids, res)
+	rd.store(sym, i, id)
+	return ""
+}
+
+// eachSymbol notes every symbol of position i, one after the other.
+func (e *embedGather[T]) eachSymbol(i int, syms []int) string {
+	for _, sym := range syms {
+		if why := e.a.charge(1); why != "" {
+			return why
+		}
+		if why := e.symbolClasses(sym, i); why != "" {
+			return why
+		}
+		var x embedding[T]
+		res := 0
+		for _, rd := range e.readers {
+			if why := e.read(rd, sym, i, &x, &res); why != "" {
+				return why
+			}
+		}
+		skip := e.entryBySym && e.entryNoted[sym]
+		if why := e.g.note(i, e.qids, e.kids, e.vids, res, source[T]{sym: sym}, skip); why != "" {
+			return why
+		}
+		if e.entryBySym {
+			e.entryNoted[sym] = true
+		}
+	}
+	return ""
+}
+
+// sharedList notes the symbols of position i by one symbol per tuple of
+// classes, and reports whether it did; when it did not, eachSymbol does
+// it (and meets the same error, or the budget's end, at the same point).
+// Once it goes on, nothing can fail: every embedding it computes was
+// computed before (the symbol's, the position's), no norm comes first,
+// and the budget covers every charge.
+//
+// A reader's id at a symbol and a position depends only on the symbol's
+// class and the position's (no reader is mixed), so two symbols of one
+// tuple of classes of the readers of keys and values give a position the
+// same items, and two of one tuple of the readers of queries and
+// residuals the same entry: the first of each tuple, in the list's order,
+// notes what eachSymbol would note, in the same order, with the same
+// witnesses. When the entries do not depend on the position
+// (gather.global), a position whose list and classes were met before adds
+// no entry.
+func (e *embedGather[T]) sharedList(i int, syms []int) (bool, string) {
+	a := e.a
+	if e.list == nil || !sameList(e.list.syms, syms) {
+		for _, sym := range syms {
+			if why := e.symbolClasses(sym, i); why != "" {
+				return false, ""
+			}
+		}
+		e.list = e.summarise(syms)
+	}
+	list := e.list
+	if a.in.MaxWork > 0 && a.res.Work+int64(len(syms))+list.bound > a.in.MaxWork {
+		return false, "" // near the budget's end: eachSymbol stops where it is spent
+	}
+	a.res.Work += int64(len(syms))
+	res := 0
+	for _, sym := range list.kv {
+		var x embedding[T]
+		for _, rd := range e.readers {
+			if rd.head >= 0 && rd.proj != int(model.QueryProjection) {
+				if why := e.read(rd, sym, i, &x, &res); why != "" {
+					return false, why
+				}
+			}
+		}
+		e.g.noteItems(i, e.kids, e.vids, source[T]{sym: sym})
+	}
+	if e.g.global {
+		tuple := e.listTuple[:0]
+		for _, rd := range e.readers {
+			if rd.head < 0 || rd.proj == int(model.QueryProjection) {
+				tuple = binary.AppendUvarint(tuple, uint64(rd.posClass[i-1]))
+			}
+		}
+		e.listTuple = tuple
+		if list.entries[string(tuple)] {
+			return true, ""
+		}
+		list.entries[string(tuple)] = true
+	}
+	for _, sym := range list.qr {
+		var x embedding[T]
+		for _, rd := range e.readers {
+			if rd.head < 0 || rd.proj == int(model.QueryProjection) {
+				if why := e.read(rd, sym, i, &x, &res); why != "" {
+					return false, why
+				}
+			}
+		}
+		if why := e.g.noteEntry(i, e.qids, res, source[T]{sym: sym}); why != "" {
+			return false, why
+		}
+	}
+	return true, ""
+}
+
+// sameList reports whether x and y are one list (Construction.Symbols:
+// a list is read only, so the same memory holds the same symbols).
+func sameList(x, y []int) bool {
+	return len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0])
+}
+
+// summarise finds the first symbol of each tuple of classes of syms.
+func (e *embedGather[T]) summarise(syms []int) *symbolList {
+	list := &symbolList{syms: syms, entries: map[string]bool{}}
+	var kvCost, qCost int64
+	for _, rd := range e.readers {
+		if rd.head < 0 {
+			continue
+		}
+		w := projectionOf(e.a.m.Attention(e.l).Heads[rd.head], model.Projection(rd.proj))
+		if rd.proj == int(model.QueryProjection) {
+			qCost += int64(len(w.Data) / 16)
+		} else {
+			kvCost += int64(len(w.Data) / 16)
+		}
+	}
+	kv, qr := map[string]bool{}, map[string]bool{}
+	var buf []byte
+	for _, sym := range syms {
+		buf = buf[:0]
+		for _, rd := range e.readers {
+			if rd.head >= 0 && rd.proj != int(model.QueryProjection) {
+				buf = binary.AppendUvarint(buf, uint64(rd.symClass[sym]))
+			}
+		}
+		if !kv[string(buf)] {
+			kv[string(buf)] = true
+			list.kv = append(list.kv, sym)
+		}
+		buf = buf[:0]
+		for _, rd := range e.readers {
+			if rd.head < 0 || rd.proj == int(model.QueryProjection) {
+				buf = binary.AppendUvarint(buf, uint64(rd.symClass[sym]))
+			}
+		}
+		if !qr[string(buf)] {
+			qr[string(buf)] = true
+			list.qr = append(list.qr, sym)
+		}
+	}
+	list.bound = int64(len(list.kv))*kvCost + int64(len(list.qr))*qCost
+	return list
 }
 
 // table is the head's table of queries, keys or values (p).
@@ -370,15 +612,16 @@ func (rd *reader) set(id int, qids, kids, vids []int, res *int) {
 }
 
 // readers lists what layer l's attention (step k) reads of an embedding,
-// each with the components it reads sorted by what they depend on.
-func (a *analysis[T]) readers(g *gather[T], k, l int) ([]*reader, string) {
+// each with the components it reads sorted by what they depend on;
+// normed says a norm comes first (every reader reads every component).
+func (a *analysis[T]) readers(g *gather[T], k, l int) ([]*reader, bool, string) {
 	depR, err := a.r.EmbedDependence(a.n)
 	if err != nil {
-		return nil, "the reference's embedding: " + err.Error()
+		return nil, false, "the reference's embedding: " + err.Error()
 	}
 	depM, err := a.m.EmbedDependence(a.n)
 	if err != nil {
-		return nil, "the model's embedding: " + err.Error()
+		return nil, false, "the model's embedding: " + err.Error()
 	}
 	d := len(depM)
 	all := make([]bool, d)
@@ -428,5 +671,5 @@ func (a *analysis[T]) readers(g *gather[T], k, l int) ([]*reader, string) {
 		}
 	}
 	add(-1, 0, a.readR[k], a.readM[k])
-	return out, ""
+	return out, normed, ""
 }

@@ -59,15 +59,19 @@ func (w witness) assigns() []Assign {
 func Candidates(res *Result, symbols func(i, n int) []int, alphabet int, valid func([]int) bool, max int) [][]int {
 	n := res.N
 	syms := make([][]int, n)
+	var all []int // every symbol: one list for every position, read only
 	for i := range syms {
 		if symbols != nil {
 			syms[i] = symbols(i+1, n)
-		} else {
-			syms[i] = make([]int, alphabet)
-			for k := range syms[i] {
-				syms[i][k] = k
+			continue
+		}
+		if all == nil {
+			all = make([]int, alphabet)
+			for k := range all {
+				all[k] = k
 			}
 		}
+		syms[i] = all
 	}
 	fills := fillers(syms)
 	var out [][]int

@@ -80,28 +80,43 @@ func (inst *Instance[T]) EmbedDependence(n int) ([]EmbedDependence, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Exact values are all finite, and so are their sums: then only the
+	// comparisons are made, and only until one differs.
+	bounded := b.Precision().Kind != numeric.KindExact
 	out := make([]EmbedDependence, inst.Model.D)
 	for c := range out {
 		dep := EmbedDependence{Symbol: true, Position: true, Finite: true}
 		maxW, maxP := b.New(), b.New()
 		t := b.New()
 		for s, row := range inst.we {
-			if s > 0 && b.Cmp(row[c], inst.we[0][c]) != numeric.Equal {
+			if dep.Position && s > 0 && b.Cmp(row[c], inst.we[0][c]) != numeric.Equal {
 				dep.Position = false
+			}
+			if !bounded {
+				if !dep.Position {
+					break
+				}
+				continue
 			}
 			dep.Finite = dep.Finite && b.Finite(row[c])
 			t = b.Abs(t, row[c])
 			maxW = b.Max(maxW, maxW, t)
 		}
 		for i, row := range pe {
-			if i > 0 && b.Cmp(row[c], pe[0][c]) != numeric.Equal {
+			if dep.Symbol && i > 0 && b.Cmp(row[c], pe[0][c]) != numeric.Equal {
 				dep.Symbol = false
+			}
+			if !bounded {
+				if !dep.Symbol {
+					break
+				}
+				continue
 			}
 			dep.Finite = dep.Finite && b.Finite(row[c])
 			t = b.Abs(t, row[c])
 			maxP = b.Max(maxP, maxP, t)
 		}
-		if dep.Finite && pe != nil {
+		if bounded && dep.Finite && pe != nil {
 			dep.Finite = b.Finite(b.Add(t, maxW, maxP))
 		}
 		out[c] = dep
@@ -223,14 +238,97 @@ func (inst *Instance[T]) HeadScore(l, hd int, q, k []T) (T, error) {
 // KeyScores is HeadScore for each of keys, with one scratch for all:
 // scores[x] is the score of keys[x].
 func (inst *Instance[T]) KeyScores(l, hd int, q []T, keys [][]T) ([]T, error) {
+	return inst.KeyScoresInto(l, hd, q, keys, nil)
+}
+
+// KeyScoresInto is KeyScores written into dst when it has room for them,
+// else into a new slice. A backend whose values are pointers writes each
+// score into the number dst holds there (which must be a number of the
+// backend's, not shared with anything the caller still reads), so that
+// scoring again allocates nothing. Machine floats are scored on plain
+// slices, with the operations of HeadScore in the same order and rounded
+// the same way (dotMachine, as hardAttendMachine does), not through the
+// Backend interface: an analysis (package certify) scores every key for
+// every query.
+func (inst *Instance[T]) KeyScoresInto(l, hd int, q []T, keys [][]T, dst []T) ([]T, error) {
 	a := inst.layers[l].attn
+	hp := &a.heads[hd]
+	if len(q) > 0 && machineValues(inst.B) {
+		if len(dst) < len(keys) {
+			dst = make([]T, len(keys))
+		}
+		dst = dst[:len(keys)]
+		var divisors []T
+		if hp.sqrtDKey != nil {
+			divisors = append(divisors, *hp.sqrtDKey)
+		}
+		if a.temp != nil {
+			divisors = append(divisors, *a.temp)
+		}
+		switch be := any(inst.B).(type) {
+		case numeric.Float64:
+			keyScoresMachine[float64](q, keys, divisors, nil, dst)
+		case numeric.Float32:
+			keyScoresMachine[float32](q, keys, divisors, nil, dst)
+		case numeric.Emulated:
+			keyScoresMachine[float64](q, keys, divisors, be.F.Round, dst)
+		}
+		return dst, nil
+	}
 	js := make([]int, len(keys))
 	for j := range js {
 		js[j] = j
 	}
-	sc := &attnScratch[T]{scores: zeros(inst.B, len(keys)), t: inst.B.New()}
+	if len(dst) < len(keys) {
+		dst = zeros(inst.B, len(keys))
+	}
+	sc := &attnScratch[T]{scores: dst[:len(keys)], t: inst.B.New()}
 	_, scores, err := inst.scoreKeys(a, &a.heads[hd], q, keys, js, sc)
 	return scores, err
+}
+
+// machineValues reports whether b's values are machine floats: fp64 and
+// fp32 natively, the other formats emulated in float64s.
+func machineValues[T any](b numeric.Backend[T]) bool {
+	switch any(b).(type) {
+	case numeric.Float64, numeric.Float32, numeric.Emulated:
+		return true
+	}
+	return false
+}
+
+// keyScoresMachine is KeyScoresInto's loop on machine floats F, which
+// are T's values: each score q·k summed by dotMachine, then divided by
+// each divisor in turn, rounded by round after each operation (nil: the
+// native formats).
+func keyScoresMachine[F machineFloat, T any](q []T, keys [][]T, divisors []T, round func(float64) float64, dst []T) {
+	var r func(F) F
+	if round != nil {
+		r = any(round).(func(F) F)
+	}
+	qf, ks, divs, out := any(q).([]F), any(keys).([][]F), any(divisors).([]F), any(dst).([]F)
+	if r == nil && len(divs) == 0 {
+		// dotMachine inlined: the common case, one call saved per key.
+		for x, k := range ks {
+			k = k[:len(qf)]
+			s := F(qf[0] * k[0])
+			for c := 1; c < len(qf); c++ {
+				s = F(s + F(qf[c]*k[c]))
+			}
+			out[x] = s
+		}
+		return
+	}
+	for x, k := range ks {
+		s := dotMachine(qf, k, r)
+		for _, div := range divs {
+			s = F(s / div)
+			if r != nil {
+				s = r(s)
+			}
+		}
+		out[x] = s
+	}
 }
 
 // ScoreIsDot reports whether HeadScore is q·k itself: no √d_key and no τ

@@ -82,22 +82,39 @@ func checkDependence[T any](t *testing.T, b numeric.Backend[T], n int, want []Em
 }
 
 // TestKeyScores: the batch must give each key the score HeadScore gives
-// it alone, bit for bit, with and without the 1/√d_key scaling; and
-// ScoreIsDot must say when the score is q·k itself.
+// it alone, bit for bit, with and without the 1/√d_key scaling and a
+// temperature (the machine floats' batch is computed apart from
+// HeadScore's generic path, also into a reused slice); and ScoreIsDot
+// must say when the score is q·k itself.
 func TestKeyScores(t *testing.T) {
 	fp16 := numeric.NewEmulated(numeric.MustParsePrecision("fp16").Format)
 	bf16 := numeric.NewEmulated(numeric.MustParsePrecision("bf16").Format)
-	checkKeyScores(t, fp16, 2, ScaleSqrtDKey, false)
-	checkKeyScores(t, fp16, 2, NoScale, true)
-	checkKeyScores(t, numeric.Float32{}, 3, NoScale, true)
-	checkKeyScores(t, numeric.Float32{}, 3, ScaleSqrtDKey, false)
-	checkKeyScores(t, numeric.Exact{}, 4, ScaleSqrtDKey, false)
-	checkKeyScores(t, bf16, 1, ScaleSqrtDKey, true) // √1 divides nothing
+	e4m3 := numeric.NewEmulated(numeric.MustParsePrecision("fp8-e4m3").Format)
+	checkKeyScores(t, fp16, 2, ScaleSqrtDKey, "", false)
+	checkKeyScores(t, fp16, 2, NoScale, "", true)
+	checkKeyScores(t, fp16, 3, ScaleSqrtDKey, "3/7", false)
+	checkKeyScores(t, numeric.Float32{}, 3, NoScale, "", true)
+	checkKeyScores(t, numeric.Float32{}, 3, ScaleSqrtDKey, "", false)
+	checkKeyScores(t, numeric.Float64{}, 3, NoScale, "", true)
+	checkKeyScores(t, numeric.Float64{}, 3, ScaleSqrtDKey, "0.3", false)
+	checkKeyScores(t, numeric.Exact{}, 4, ScaleSqrtDKey, "", false)
+	checkKeyScores(t, bf16, 1, ScaleSqrtDKey, "", true) // √1 divides nothing
+	checkKeyScores(t, e4m3, 2, ScaleSqrtDKey, "5", false)
+	checkKeyScores(t, numeric.NewBigFloat(24), 3, NoScale, "", true)
+	checkKeyScores(t, numeric.NewBigFloat(24), 2, ScaleSqrtDKey, "3/7", false)
 }
 
-func checkKeyScores[T any](t *testing.T, b numeric.Backend[T], dKey int, scale ScoreScale, dot bool) {
+func checkKeyScores[T any](t *testing.T, b numeric.Backend[T], dKey int, scale ScoreScale, tau string, dot bool) {
 	t.Helper()
-	inst, err := Instantiate(b, wideKeyModel(dKey, scale, LeftHardmax))
+	m := wideKeyModel(dKey, scale, LeftHardmax)
+	var err error
+	if tau != "" {
+		m.Layers[0].Attention.Weighting = Softmax
+		if m.Layers[0].Attention.Temperature, err = numeric.ParseExpr(tau); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inst, err := Instantiate(b, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,10 +132,19 @@ func checkKeyScores[T any](t *testing.T, b numeric.Backend[T], dKey int, scale S
 	}
 	q := vec("1/3")
 	var keys [][]T
-	for _, s := range []string{"0", "1", "7/3", "-5", "1000001/7"} {
+	for _, s := range []string{"0", "1", "7/3", "-5", "1000001/7", "-1/1000", "123456789/1024"} {
 		keys = append(keys, vec(s))
 	}
-	got, err := inst.KeyScores(0, 0, q, keys)
+	batch, err := inst.KeyScores(0, 0, q, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A slice reused: the scores are written over what it held.
+	dst := make([]T, len(keys)+1)
+	for x := range dst {
+		dst[x] = b.SetInt64(b.New(), 99)
+	}
+	into, err := inst.KeyScoresInto(0, 0, q, keys, dst)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,8 +153,12 @@ func checkKeyScores[T any](t *testing.T, b numeric.Backend[T], dKey int, scale S
 		if err != nil {
 			t.Fatal(err)
 		}
-		if b.Cmp(got[x], want) != numeric.Equal || b.Format(got[x]) != b.Format(want) {
-			t.Errorf("%s, d_key %d: key %d scores %s in the batch, %s alone", p, dKey, x, b.Format(got[x]), b.Format(want))
+		nan := b.Cmp(want, want) == numeric.Unordered // fp8-e4m3 overflows to NaN
+		for _, got := range []T{batch[x], into[x]} {
+			same := b.Cmp(got, want) == numeric.Equal || nan && b.Cmp(got, got) == numeric.Unordered
+			if !same || b.Format(got) != b.Format(want) {
+				t.Errorf("%s, d_key %d, τ %q: key %d scores %s in the batch, %s alone", p, dKey, tau, x, b.Format(got), b.Format(want))
+			}
 		}
 	}
 }

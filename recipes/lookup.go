@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/transformer-cookbook/verify/exact"
 
@@ -261,13 +263,39 @@ func lookupInputs(n int, rng *rand.Rand, budget int) ([]Case, bool) {
 }
 
 // lookupSymbols lists the symbols q:v with q ≤ n, the domain at any
-// position of an input of length n.
-func lookupSymbols(i, n int) []int {
-	out := make([]int, 2*n)
-	for k := range out {
-		out[k] = k
+// position of an input of length n: the symbols 0 … 2n − 1, one shared
+// list for every position (Construction.Symbols).
+func lookupSymbols(i, n int) []int { return counting(2 * n) }
+
+// countingList holds 0, 1, 2, …, grown on demand and never written
+// once published: counting hands out its prefixes.
+var (
+	countingList atomic.Pointer[[]int]
+	countingMu   sync.Mutex
+)
+
+// counting is the read-only list 0 … k − 1 (its capacity k, so that an
+// append copies it).
+func counting(k int) []int {
+	if p := countingList.Load(); p != nil && len(*p) >= k {
+		return (*p)[:k:k]
 	}
-	return out
+	countingMu.Lock()
+	defer countingMu.Unlock()
+	p := countingList.Load()
+	if p == nil || len(*p) < k {
+		size := k
+		if p != nil {
+			size = max(k, 2*len(*p))
+		}
+		list := make([]int, size)
+		for x := range list {
+			list[x] = x
+		}
+		countingList.Store(&list)
+		p = &list
+	}
+	return (*p)[:k:k]
 }
 
 // lookupValid checks the domain: every query points into the input.

@@ -180,7 +180,11 @@ type Construction struct {
 	// hold at position i (1-based), in increasing order; nil means every
 	// symbol of the alphabet. It may list more than Valid allows (a
 	// constraint between positions), never less: an analysis of every
-	// input (package certify) enumerates what it lists.
+	// input (package certify) enumerates what it lists. The list is read
+	// only, for the caller as for the construction, so that one list may
+	// serve every position and call (the lookup's 2n symbols at each of
+	// n positions would otherwise take 16·n² bytes); the analysis does
+	// the work of a list once for the positions that share it.
 	Symbols func(i, n int) []int
 	// Booleans is the recipe's Booleans (Construct sets it).
 	Booleans []string
