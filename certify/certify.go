@@ -147,10 +147,24 @@ type visitor struct {
 	res *Result
 }
 
-func (v *visitor) Rat(b numeric.Backend[*big.Rat]) error        { return run(v, b) }
-func (v *visitor) BigFloat(b numeric.Backend[*big.Float]) error { return run(v, b) }
-func (v *visitor) Float64(b numeric.Backend[float64]) error     { return run(v, b) }
-func (v *visitor) Float32(b numeric.Backend[float32]) error     { return run(v, b) }
+func (v *visitor) Rat(b numeric.Backend[*big.Rat]) error { return run(v, b) }
+
+// BigFloat runs the analysis of a bigfloat of at most 25 bits on the
+// runner's float64 instance (model.NarrowInstance), whose values are
+// big.Float's while none leaves float64's share of the range, and again
+// in big.Float when one did.
+func (v *visitor) BigFloat(b numeric.Backend[*big.Float]) error {
+	if inst, nb, ok := model.NarrowInstance(v.in.Runner); ok && inst.Model == v.in.Model && nb.Exits() == 0 {
+		analyse(v, inst)
+		if nb.Exits() == 0 {
+			return nil
+		}
+		*v.res = Result{N: v.n}
+	}
+	return run(v, b)
+}
+func (v *visitor) Float64(b numeric.Backend[float64]) error { return run(v, b) }
+func (v *visitor) Float32(b numeric.Backend[float32]) error { return run(v, b) }
 func (v *visitor) Interval(numeric.Backend[*numeric.Interval]) error {
 	return errors.New("certify: intervals are not analysed")
 }
@@ -169,17 +183,24 @@ func run[T any](v *visitor, b numeric.Backend[T]) error {
 			return nil
 		}
 	}
+	analyse(v, m)
+	return nil
+}
+
+// analyse runs the analysis of m, the checked model at its precision,
+// into v.res.
+func analyse[T any](v *visitor, m *model.Instance[T]) {
 	a, why := newAnalysis(v.in, v.n, v.r, m, v.res)
 	if why != "" {
 		v.res.Why = why
-		return nil
+		return
 	}
 	if why := a.run(); why != "" {
 		v.res.Why = why
 		if len(v.res.Breaks) > 0 && !strings.Contains(why, v.res.Breaks[0].Detail) {
 			v.res.Why += "; before that, the model breaks an order of scores: " + v.res.Breaks[0].Where + ": " + v.res.Breaks[0].Detail
 		}
-		return nil
+		return
 	}
 	v.res.Certified = len(v.res.Suspects) == 0
 	v.res.Decided = v.in.Decides != nil && !a.undecided
@@ -189,5 +210,4 @@ func run[T any](v *visitor, b numeric.Backend[T]) error {
 			v.res.Why += "; the model breaks an order of scores: " + v.res.Breaks[0].Where + ": " + v.res.Breaks[0].Detail
 		}
 	}
-	return nil
 }

@@ -109,6 +109,20 @@ func (r *narrowRunner) prefixRunnerAt(n int) (PrefixRunner, error) {
 	return slow.prefixRunnerAt(n)
 }
 
+// NarrowInstance returns, for model.New's runner of a bigfloat of at most
+// numeric.NarrowMaxBits bits, its float64 instance and the backend that
+// counts the operations leaving float64's share of the range: a caller
+// that computes with the instance's pieces (the analysis of package
+// certify) reads the count before and after, and redoes the work on
+// Underlying's instance when it grew. ok is false for any other runner.
+func NarrowInstance(r Runner) (inst *Instance[float64], b numeric.NarrowBigFloat, ok bool) {
+	nr, ok := r.(*narrowRunner)
+	if !ok {
+		return nil, numeric.NarrowBigFloat{}, false
+	}
+	return nr.fast, nr.nb, true
+}
+
 // Underlying returns the instance whose computation r gives: r itself,
 // or, for a runner that computes a precision by faster means where it
 // can, the plain instance of that precision (which the analysis of

@@ -272,6 +272,8 @@ func (inst *Instance[T]) KeyScoresInto(l, hd int, q []T, keys [][]T, dst []T) ([
 			keyScoresMachine[float32](q, keys, divisors, nil, dst)
 		case numeric.Emulated:
 			keyScoresMachine[float64](q, keys, divisors, be.F.Round, dst)
+		case numeric.NarrowBigFloat:
+			keyScoresMachine[float64](q, keys, divisors, be.Round, dst)
 		}
 		return dst, nil
 	}
@@ -288,10 +290,10 @@ func (inst *Instance[T]) KeyScoresInto(l, hd int, q []T, keys [][]T, dst []T) ([
 }
 
 // machineValues reports whether b's values are machine floats: fp64 and
-// fp32 natively, the other formats emulated in float64s.
+// fp32 natively, the other formats (and small bigfloats) in float64s.
 func machineValues[T any](b numeric.Backend[T]) bool {
 	switch any(b).(type) {
-	case numeric.Float64, numeric.Float32, numeric.Emulated:
+	case numeric.Float64, numeric.Float32, numeric.Emulated, numeric.NarrowBigFloat:
 		return true
 	}
 	return false
