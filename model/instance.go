@@ -166,7 +166,15 @@ func Instantiate[T any](b numeric.Backend[T], m *Model) (*Instance[T], error) {
 	_, inst.exact = any(b).(numeric.Exact)
 	inst.we = make([][]T, len(m.WordEmbedding))
 	for s, row := range m.WordEmbedding {
-		inst.we[s] = in.vector(row, fmt.Sprintf("word embedding of %q", m.Alphabet[s]))
+		// The row's name is written only for an error (the row is then
+		// read again to say where): one Sprintf per symbol costs more
+		// than the row, with thousands of symbols.
+		failed := in.err != nil
+		inst.we[s] = in.vector(row, "")
+		if in.err != nil && !failed {
+			in.err = nil
+			inst.we[s] = in.vector(row, fmt.Sprintf("word embedding of %q", m.Alphabet[s]))
+		}
 		if inst.we[s] == nil {
 			inst.we[s] = zeros(b, m.D)
 		}

@@ -1,6 +1,9 @@
 package model
 
 import (
+	"errors"
+	"math/big"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -290,5 +293,23 @@ func TestPositionEncodingError(t *testing.T) {
 		}
 		_, err = r.Run([]int{0, 1, 0}, false)
 		wantErr(t, err, `position encoding "bad" at i = 2, n = 3[2]`)
+	}
+}
+
+// TestInstantiateNamesTheRow: a weight exact arithmetic cannot hold is
+// refused with the row and entry that hold it, the symbol's row named
+// only then (Instantiate writes no name for the rows that convert).
+func TestInstantiateNamesTheRow(t *testing.T) {
+	m := validModel()
+	m.WordEmbedding[1] = Vector{numeric.LitInt(1), numeric.Sqrt(numeric.LitInt(2)), numeric.LitInt(0)}
+	_, err := Instantiate[*big.Rat](numeric.Exact{}, m)
+	if err == nil || !strings.Contains(err.Error(), `word embedding of "b"[2]`) || !errors.Is(err, numeric.ErrIrrational) {
+		t.Fatalf("got %v, want the word embedding of \"b\", entry 2, irrational", err)
+	}
+	// A later row's failure is not the first one's: the first error stays.
+	m.WordEmbedding[0] = Vector{numeric.Sqrt(numeric.LitInt(3)), numeric.LitInt(0), numeric.LitInt(0)}
+	_, err = Instantiate[*big.Rat](numeric.Exact{}, m)
+	if err == nil || !strings.Contains(err.Error(), `word embedding of "a"[1]`) {
+		t.Fatalf("got %v, want the word embedding of \"a\", entry 1", err)
 	}
 }

@@ -47,6 +47,13 @@ func evalError(backend string, e Expr, err error) error {
 // Eval returns e when it is rational, and otherwise an error wrapping
 // ErrIrrational: Exact never approximates.
 func (Exact) Eval(z *big.Rat, e Expr) (*big.Rat, error) {
+	switch {
+	case e.n == nil:
+		return ratOr(z).SetInt64(0), nil
+	case e.n.op == "lit":
+		// A literal is copied once, not through Rat's copy.
+		return ratOr(z).Set(e.n.val), nil
+	}
 	r, ok, err := e.Rat()
 	if err != nil {
 		return nil, evalError("exact", e, err)
