@@ -131,7 +131,11 @@ func (in *instantiator[T]) vector(v Vector, where string) []T {
 	if v == nil {
 		return nil
 	}
-	out := make([]T, len(v))
+	return in.vectorInto(make([]T, len(v)), v, where)
+}
+
+// vectorInto is vector into out, which has v's length.
+func (in *instantiator[T]) vectorInto(out []T, v Vector, where string) []T {
 	for k, e := range v {
 		out[k] = in.entry(e, where, k, -1)
 	}
@@ -165,19 +169,28 @@ func Instantiate[T any](b numeric.Backend[T], m *Model) (*Instance[T], error) {
 	inst := &Instance[T]{Model: m, B: b, pos: newPosCache[T]()}
 	_, inst.exact = any(b).(numeric.Exact)
 	inst.we = make([][]T, len(m.WordEmbedding))
+	// The rows in one block (Validate made each D long, or nil): one
+	// allocation of values, not one per symbol.
+	block := make([]T, len(m.WordEmbedding)*m.D)
 	for s, row := range m.WordEmbedding {
+		dst := block[s*m.D : (s+1)*m.D : (s+1)*m.D]
+		if row == nil {
+			for c := range dst {
+				dst[c] = b.New()
+			}
+			inst.we[s] = dst
+			continue
+		}
 		// The row's name is written only for an error (the row is then
 		// read again to say where): one Sprintf per symbol costs more
 		// than the row, with thousands of symbols.
 		failed := in.err != nil
-		inst.we[s] = in.vector(row, "")
+		in.vectorInto(dst, row, "")
 		if in.err != nil && !failed {
 			in.err = nil
-			inst.we[s] = in.vector(row, fmt.Sprintf("word embedding of %q", m.Alphabet[s]))
+			in.vectorInto(dst, row, fmt.Sprintf("word embedding of %q", m.Alphabet[s]))
 		}
-		if inst.we[s] == nil {
-			inst.we[s] = zeros(b, m.D)
-		}
+		inst.we[s] = dst
 	}
 	for l, layer := range m.Layers {
 		where := fmt.Sprintf("layer %d", l+1)

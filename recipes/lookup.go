@@ -77,9 +77,13 @@ func buildLookup(cfg Config) (*Construction, error) {
 	if maxN < 1 {
 		return nil, fmt.Errorf("the maximum length N must be at least 1, got %d", maxN)
 	}
+	// One map filled for every symbol (Symbols reads it before the next):
+	// the alphabet has 2N symbols.
+	sym := stream.Values{}
 	p := stream.New("lookup-"+WeightingAcronym(w), "q", "1", "j", "j²", "v").
 		Symbols(lookupAlphabet(maxN), func(s int) stream.Values {
-			return stream.Values{"q": numeric.LitInt(int64(s/2 + 1)), "v": numeric.LitInt(int64(s % 2))}
+			sym["q"], sym["v"] = numeric.LitInt(int64(s/2+1)), numeric.LitInt(int64(s%2))
+			return sym
 		}).
 		Positions("(1, j, j²)", func(i, n int) stream.Values {
 			return stream.Values{"1": numeric.LitInt(1), "j": numeric.LitInt(int64(i)), "j²": numeric.LitInt(int64(i) * int64(i))}
@@ -242,9 +246,20 @@ func lookupReference(col int, softmax bool) func(c Case) []Want {
 
 // lookupAlphabet lists the symbols "q:v" for q ∈ [N], v ∈ {0, 1}.
 func lookupAlphabet(maxN int) []string {
-	var alphabet []string
+	// Every symbol is a substring of one string: two allocations for the
+	// 2N symbols, not three for each.
+	text := make([]byte, 0, 2*maxN*(len(strconv.Itoa(maxN))+2))
+	ends := make([]int, 0, 2*maxN)
 	for q := 1; q <= maxN; q++ {
-		alphabet = append(alphabet, lookupSymbol(q, 0), lookupSymbol(q, 1))
+		for v := range 2 {
+			text = append(strconv.AppendInt(text, int64(q), 10), ':', byte('0'+v))
+			ends = append(ends, len(text))
+		}
+	}
+	all, start := string(text), 0
+	alphabet := make([]string, len(ends))
+	for k, end := range ends {
+		alphabet[k], start = all[start:end], end
 	}
 	return alphabet
 }

@@ -2,6 +2,7 @@ package recipes_test
 
 import (
 	"math/big"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -181,6 +182,45 @@ func TestDefaultLengths(t *testing.T) {
 	for i := range got {
 		if got[i] != want[i] {
 			t.Fatalf("DefaultLengths(1, 20) = %v, want %v", got, want)
+		}
+	}
+}
+
+// TestLookupAlphabetAndEmbedding: the lookup built for N has the 2N
+// symbols "q:v" in the order q = 1 … N, v = 0, 1, and the row of "q:v"
+// holds q in component q and v in component v (the rows are built from
+// one map filled per symbol and stored in one block).
+func TestLookupAlphabetAndEmbedding(t *testing.T) {
+	r, err := recipes.Get("lookup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, maxN := range []int{1, 9, 10, 99, 100, 1000} {
+		con, err := r.Construct(model.AverageHardmax, maxN, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := con.Model
+		if len(m.Alphabet) != 2*maxN || len(m.WordEmbedding) != 2*maxN {
+			t.Fatalf("N = %d: %d symbols and %d rows, want %d", maxN, len(m.Alphabet), len(m.WordEmbedding), 2*maxN)
+		}
+		col := map[string]int{}
+		for k, c := range m.Components {
+			col[c] = k
+		}
+		for q := 1; q <= maxN; q++ {
+			for v := range 2 {
+				s := 2*(q-1) + v
+				if want := strconv.Itoa(q) + ":" + strconv.Itoa(v); m.Alphabet[s] != want {
+					t.Fatalf("N = %d: symbol %d is %q, want %q", maxN, s, m.Alphabet[s], want)
+				}
+				row := m.WordEmbedding[s]
+				gq, _, _ := row[col["q"]].Rat()
+				gv, _, _ := row[col["v"]].Rat()
+				if gq.Cmp(big.NewRat(int64(q), 1)) != 0 || gv.Cmp(big.NewRat(int64(v), 1)) != 0 {
+					t.Fatalf("N = %d: the row of %q holds q = %v, v = %v", maxN, m.Alphabet[s], gq, gv)
+				}
+			}
 		}
 	}
 }

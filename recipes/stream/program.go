@@ -44,7 +44,9 @@ func New(name string, inputs ...string) *Program {
 }
 
 // Symbols sets the alphabet and the word embedding: embed(s) gives the
-// values of input components for symbol s (an index into alphabet).
+// values of input components for symbol s (an index into alphabet). The
+// values are read before embed is called again, so that embed may fill
+// and return one map for every symbol (a lookup's alphabet has 2N).
 func (p *Program) Symbols(alphabet []string, embed func(symbol int) Values) *Program {
 	p.alphabet, p.embed = append([]string(nil), alphabet...), embed
 	return p
@@ -389,8 +391,7 @@ func (p *Program) Model() (*model.Model, error) {
 	// what names the vector in an error; it is a function so that the
 	// name of each of thousands of symbols is written out only on an
 	// error.
-	vector := func(vals Values, what func() string) (model.Vector, error) {
-		v := make(model.Vector, d)
+	vectorInto := func(v model.Vector, vals Values, what func() string) (model.Vector, error) {
 		for c, x := range vals {
 			k, ok := at[c]
 			if !ok || !slices.Contains(p.inputs, c) {
@@ -400,15 +401,20 @@ func (p *Program) Model() (*model.Model, error) {
 		}
 		return v, nil
 	}
+	vector := func(vals Values, what func() string) (model.Vector, error) {
+		return vectorInto(make(model.Vector, d), vals, what)
+	}
 	if p.embed != nil {
 		m.Alphabet = p.alphabet
-		m.WordEmbedding = make([]model.Vector, 0, len(p.alphabet))
-		for s, sym := range p.alphabet {
-			v, err := vector(p.embed(s), func() string { return fmt.Sprintf("the embedding of %q", sym) })
-			if err != nil {
+		m.WordEmbedding = make([]model.Vector, len(p.alphabet))
+		// The rows in one block: one allocation, not one per symbol.
+		block := make(model.Vector, len(p.alphabet)*d)
+		for s := range p.alphabet {
+			row := block[s*d : (s+1)*d : (s+1)*d]
+			if _, err := vectorInto(row, p.embed(s), func() string { return fmt.Sprintf("the embedding of %q", p.alphabet[s]) }); err != nil {
 				return nil, err
 			}
-			m.WordEmbedding = append(m.WordEmbedding, v)
+			m.WordEmbedding[s] = row
 		}
 	} else {
 		// A program without symbols is run with RunStream; the model still
