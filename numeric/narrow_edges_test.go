@@ -67,7 +67,7 @@ func TestNarrowBigFloatAtTheEdges(t *testing.T) {
 			// Compared as float64s: toBig would round g to P bits.
 			wf, _ := w.Float64()
 			if math.Float64bits(g) != math.Float64bits(wf) || n.Format(g) != b.Format(w) {
-				t.Fatalf("%s(%g,%g) p=%d: %s want %s", name, x, y, p, n.Format(g), b.Format(w))
+				t.Fatalf("%s(%g, %g) p = %d: %.17g (%s), want %.17g (%s)", name, x, y, p, g, n.Format(g), wf, b.Format(w))
 			}
 		}
 		check("add", func() float64 { return n.Add(0, x, y) }, b.Add(nil, bx, by), nil)
