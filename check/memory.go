@@ -88,7 +88,8 @@ func weights(m *model.Model) (all, nonzero uint64) {
 //   - the model as built (8 bytes a weight, and 160 more a nonzero one,
 //     its expression and rational), and the same in the backend's numbers
 //     with its position encoding's n rows (valueBytes, and 8 bytes a
-//     number besides);
+//     number besides), and for a bigfloat of at most 25 bits, which runs
+//     in float64, the same in float64s;
 //   - for each worker, an input's n positions: the residual stream, a
 //     sublayer's output, the keys and values of every head and the widest
 //     feed-forward hidden layer, in the backend's numbers, and the
@@ -128,6 +129,12 @@ func MemoryEstimate(m *model.Model, p numeric.Precision, n, workers int, analysi
 	}
 	vb := valueBytes(p)
 	live := 8*all + 160*nonzero + (vb+8)*numbers
+	if p.Kind == numeric.KindBigFloat && p.Bits <= numeric.NarrowMaxBits {
+		// A small bigfloat runs in float64 (model.New's runner), which
+		// keeps its float64 instance beside the big.Float one it builds
+		// when a value leaves float64's share of the range.
+		live += 16 * numbers
+	}
 	live += uint64(workers) * uint64(n) * ((perPosition+uint64(hidden))*vb + positionBytes)
 	if analysis {
 		exact := valueBytes(numeric.Precision{Kind: numeric.KindExact})
