@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/transformer-cookbook/verify/certify"
+	"github.com/transformer-cookbook/verify/internal/testenv"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
@@ -37,7 +38,7 @@ func benchLength(b *testing.B, prec string, n int) {
 	in := certify.Input{Reference: con.Model, Model: con.Model, Precision: p, Exact: exact, Runner: runner,
 		Symbols: con.Symbols, Right: exactly}
 	b.ReportAllocs()
-	cpu0, cpuOK := processCPU()
+	cpu0, cpuOK := testenv.ProcessCPU()
 	for b.Loop() {
 		res, err := certify.Length(in, n)
 		if err != nil {
@@ -47,7 +48,7 @@ func benchLength(b *testing.B, prec string, n int) {
 			b.Fatalf("not certified: %s", res.Why)
 		}
 	}
-	if cpu1, _ := processCPU(); cpuOK {
+	if cpu1, _ := testenv.ProcessCPU(); cpuOK {
 		b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }

@@ -190,7 +190,7 @@ func (m *Model) WriteJSONContext(ctx context.Context, w io.Writer, maxN int) err
 // position encodings cover. It never panics: anything wrong in the file
 // is an error naming the path of the field.
 func ReadJSON(r io.Reader) (*Model, int, error) {
-	root, err := decodeTree(r, "")
+	root, err := decodeTree(r, "", maxJSONString)
 	if err != nil {
 		return nil, 0, err
 	}

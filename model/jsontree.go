@@ -50,13 +50,16 @@ type jsonObject struct {
 // bool and nil.
 
 // decodeTree reads one JSON object, and nothing after it, from r; root
-// is the object's path in errors ("" for a file).
+// is the object's path in errors ("" for a file); a string longer than
+// maxString bytes is refused (maxJSONString for a model's JSON; a
+// safetensors header, whose metadata holds the whole architecture as one
+// string, passes its own length).
 // encoding/json checks the syntax (and finds the object's end); a small
 // scanner that relies on that check then builds the tree, keeping the
 // order of fields and refusing repeated ones. (json.Decoder.Token would
 // do both, but allocates an error for every scalar: a matrix of a million
 // weights took seconds.)
-func decodeTree(r io.Reader, root string) (*jsonObject, error) {
+func decodeTree(r io.Reader, root string, maxString int) (*jsonObject, error) {
 	data, err := readAll(r)
 	if err != nil {
 		return nil, err
@@ -82,7 +85,7 @@ func decodeTree(r io.Reader, root string) (*jsonObject, error) {
 	if data[start] != '{' {
 		return nil, fmt.Errorf("the file is not a JSON object")
 	}
-	sc := &treeScanner{src: data, pos: start}
+	sc := &treeScanner{src: data, pos: start, maxString: maxString}
 	v, err := sc.value(func() string { return root }, 0)
 	if err != nil {
 		return nil, err
@@ -147,8 +150,9 @@ func wideEncoding(data []byte) string {
 // treeScanner builds the tree of JSON text whose syntax encoding/json has
 // checked, so that it only has to tell values apart.
 type treeScanner struct {
-	src []byte
-	pos int
+	src       []byte
+	pos       int
+	maxString int
 }
 
 func (sc *treeScanner) skipSpace() {
@@ -222,8 +226,8 @@ func (sc *treeScanner) str() (string, error) {
 		}
 	}
 	sc.pos++
-	if n := sc.pos - start - 2; n > maxJSONString {
-		return "", fmt.Errorf("a string of %d bytes, more than the %d a model's names and weights take", n, maxJSONString)
+	if n := sc.pos - start - 2; n > sc.maxString {
+		return "", fmt.Errorf("a string of %d bytes, more than the %d a model's names and weights take", n, sc.maxString)
 	}
 	if raw := sc.src[start+1 : sc.pos-1]; !escaped && utf8.Valid(raw) {
 		return string(raw), nil

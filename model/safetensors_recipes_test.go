@@ -288,3 +288,31 @@ func tensorNames(ts []model.TestTensor) string {
 	sort.Strings(names)
 	return strings.Join(names, " ")
 }
+
+// TestSafetensorsLargeArchitecture: a model whose architecture, stored as
+// one string in the header's metadata, is longer than the 1 MiB a string
+// of a model's JSON may take (the lookup built for N = 60,000: 120,000
+// symbols) reads back whole: the header's strings are bounded by the
+// header, the architecture's own by the JSON's limit.
+func TestSafetensorsLargeArchitecture(t *testing.T) {
+	const maxN = 60000
+	r, err := recipes.Get("lookup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	con, err := r.Construct(model.AverageHardmax, maxN, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := con.Model.WriteSafetensors(&b, maxN, "F64"); err != nil {
+		t.Fatal(err)
+	}
+	back, gotN, err := model.ReadSafetensors(bytes.NewReader(b.Bytes()))
+	if err != nil {
+		t.Fatalf("reading back the lookup for N = %d: %v", maxN, err)
+	}
+	if gotN != maxN || len(back.Alphabet) != 2*maxN || back.Alphabet[2*maxN-1] != fmt.Sprintf("%d:1", maxN) {
+		t.Fatalf("read back N = %d and %d symbols (last %q), want N = %d and %d", gotN, len(back.Alphabet), back.Alphabet[len(back.Alphabet)-1], maxN, 2*maxN)
+	}
+}

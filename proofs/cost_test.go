@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/transformer-cookbook/verify/internal/testenv"
 )
 
 var writeCosts = flag.Bool("write-costs", false, "TestClaimCosts measures every claim's checker, one at a time, and rewrites costs.txt")
@@ -50,17 +52,17 @@ func TestClaimCosts(t *testing.T) {
 // took to costs.txt. The results go to the tests' shared cache, so that
 // the tests after it do not run the checkers again.
 func measureCosts(t *testing.T) {
-	if _, ok := processCPU(); !ok {
+	if _, ok := testenv.ProcessCPU(); !ok {
 		t.Skip("no CPU time on this system: measure the costs on a unix system")
 	}
 	ms := map[string]int{}
 	var total time.Duration
 	for _, c := range All() {
 		runtime.GC()
-		start, _ := processCPU()
+		start, _ := testenv.ProcessCPU()
 		ev, err := Run(c)
 		runtime.GC()
-		end, _ := processCPU()
+		end, _ := testenv.ProcessCPU()
 		if err != nil {
 			t.Fatal(err)
 		}

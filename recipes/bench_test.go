@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/transformer-cookbook/verify/internal/testenv"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
@@ -32,13 +33,13 @@ func benchLookup(b *testing.B, precision string, n int) {
 	cases, _ := con.Inputs(n, rand.New(rand.NewPCG(1, uint64(n))), 1)
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0, cpuOK := processCPU()
+	cpu0, cpuOK := testenv.ProcessCPU()
 	for range b.N {
 		if _, err := runner.Run(cases[0].Symbols, false); err != nil {
 			b.Fatal(err)
 		}
 	}
-	cpu1, _ := processCPU()
+	cpu1, _ := testenv.ProcessCPU()
 	perPass := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
 	scores, terms := con.Model.ScoreTerms(n)
 	b.ReportMetric(perPass/float64(scores), "ns/score")
