@@ -11,7 +11,9 @@ import (
 // once to the backend's format (as a low-precision model is stored), and
 // ready to Run. An Instance is safe for concurrent use by several
 // goroutines: Run does not modify it, except for a guarded cache of
-// position embeddings.
+// position embeddings and the word embedding's rows of literals, which
+// are rounded when a run first reads them. The Model must not change
+// while an Instance of it is in use.
 type Instance[T any] struct {
 	Model *Model
 	B     numeric.Backend[T]
@@ -19,7 +21,7 @@ type Instance[T any] struct {
 	// comparing unscaled scores in exact mode when √d_key is irrational.
 	notes []string
 
-	we        [][]T
+	we        *wordEmbedding[T]
 	layers    []layerParams[T]
 	finalNorm *normParams[T]
 	out       mat[T]
@@ -168,30 +170,7 @@ func Instantiate[T any](b numeric.Backend[T], m *Model) (*Instance[T], error) {
 	in := &instantiator[T]{b: b}
 	inst := &Instance[T]{Model: m, B: b, pos: newPosCache[T]()}
 	_, inst.exact = any(b).(numeric.Exact)
-	inst.we = make([][]T, len(m.WordEmbedding))
-	// The rows in one block (Validate made each D long, or nil): one
-	// allocation of values, not one per symbol.
-	block := make([]T, len(m.WordEmbedding)*m.D)
-	for s, row := range m.WordEmbedding {
-		dst := block[s*m.D : (s+1)*m.D : (s+1)*m.D]
-		if row == nil {
-			for c := range dst {
-				dst[c] = b.New()
-			}
-			inst.we[s] = dst
-			continue
-		}
-		// The row's name is written only for an error (the row is then
-		// read again to say where): one Sprintf per symbol costs more
-		// than the row, with thousands of symbols.
-		failed := in.err != nil
-		in.vectorInto(dst, row, "")
-		if in.err != nil && !failed {
-			in.err = nil
-			in.vectorInto(dst, row, fmt.Sprintf("word embedding of %q", m.Alphabet[s]))
-		}
-		inst.we[s] = dst
-	}
+	inst.we = newWordEmbedding(b, m, in)
 	for l, layer := range m.Layers {
 		where := fmt.Sprintf("layer %d", l+1)
 		lp := layerParams[T]{

@@ -421,8 +421,9 @@ func (r *prefixRunner[T]) Extend(p Prefix, symbol int) (Prefix, error) {
 	// no prefix behind.
 	next.n = 0
 	h := ws.emb
+	we := inst.we.row(symbol)
 	for c := range h {
-		h[c] = b.Set(h[c], inst.we[symbol][c])
+		h[c] = b.Set(h[c], we[c])
 		if r.pe != nil {
 			h[c] = b.Add(h[c], h[c], r.pe[i][c])
 		}

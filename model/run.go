@@ -96,8 +96,9 @@ func (inst *Instance[T]) Run(input []int, trace bool) (*Result, error) {
 	h := make([][]T, n)
 	for i, s := range input {
 		h[i] = make([]T, m.D)
+		we := inst.we.row(s)
 		for c := range h[i] {
-			h[i][c] = b.Set(b.New(), inst.we[s][c])
+			h[i][c] = b.Set(b.New(), we[c])
 			if pe != nil {
 				h[i][c] = b.Add(h[i][c], h[i][c], pe[i][c])
 			}

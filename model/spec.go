@@ -255,12 +255,10 @@ func (m *Model) Validate() error {
 	if len(m.WordEmbedding) != len(m.Alphabet) {
 		return fmt.Errorf("model %q: %d word embeddings for %d symbols", m.Name, len(m.WordEmbedding), len(m.Alphabet))
 	}
-	seen := make(map[string]bool, len(m.Alphabet))
+	if s := repeatedSymbol(m.Alphabet); s >= 0 {
+		return fmt.Errorf("model %q: symbol %q appears twice in the alphabet", m.Name, m.Alphabet[s])
+	}
 	for s, sym := range m.Alphabet {
-		if seen[sym] {
-			return fmt.Errorf("model %q: symbol %q appears twice in the alphabet", m.Name, sym)
-		}
-		seen[sym] = true
 		// The row's name is written out only on an error: one Sprintf
 		// per symbol costs more than the check, with thousands of them.
 		if v := m.WordEmbedding[s]; v != nil && len(v) != m.D {

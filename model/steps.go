@@ -43,8 +43,9 @@ func (inst *Instance[T]) Embed(s, i, n int) ([]T, error) {
 		return nil, err
 	}
 	h := make([]T, m.D)
+	we := inst.we.row(s)
 	for c := range h {
-		h[c] = b.Set(b.New(), inst.we[s][c])
+		h[c] = b.Set(b.New(), we[c])
 		if pe != nil {
 			h[c] = b.Add(h[c], h[c], pe[i-1][c])
 		}
@@ -88,8 +89,10 @@ func (inst *Instance[T]) EmbedDependence(n int) ([]EmbedDependence, error) {
 		dep := EmbedDependence{Symbol: true, Position: true, Finite: true}
 		maxW, maxP := b.New(), b.New()
 		t := b.New()
-		for s, row := range inst.we {
-			if dep.Position && s > 0 && b.Cmp(row[c], inst.we[0][c]) != numeric.Equal {
+		first := inst.we.row(0)
+		for s := range inst.we.len() {
+			row := inst.we.row(s)
+			if dep.Position && s > 0 && b.Cmp(row[c], first[c]) != numeric.Equal {
 				dep.Position = false
 			}
 			if !bounded {

@@ -52,12 +52,29 @@ var smallLits = func() []Expr {
 }()
 
 func newLitInt(k int64) Expr {
-	// One allocation for the node and its value.
+	// One allocation for the node, its value and the value's one word
+	// (SetInt64 would allocate the word apart). The numerator is set
+	// through Num, which refers to the Rat's own; the denominator's zero
+	// value is 1.
 	lit := &struct {
 		n node
 		r big.Rat
+		w [1]big.Word
 	}{}
-	lit.n.op, lit.n.val = "lit", lit.r.SetInt64(k)
+	lit.n.op, lit.n.val = "lit", &lit.r
+	abs := uint64(k)
+	if k < 0 {
+		abs = -abs
+	}
+	if uint64(big.Word(abs)) != abs { // a 32-bit Word
+		lit.r.SetInt64(k)
+		return Expr{&lit.n}
+	}
+	lit.w[0] = big.Word(abs)
+	num := lit.r.Num().SetBits(lit.w[:])
+	if k < 0 {
+		num.Neg(num)
+	}
 	return Expr{&lit.n}
 }
 
@@ -90,6 +107,10 @@ func (e Expr) IsZero() bool { return e.n == nil }
 // IsZeroLiteral reports whether e is 0 as written: the zero value or the
 // literal 0 (not an expression that happens to evaluate to 0).
 func (e Expr) IsZeroLiteral() bool { return e.n == nil || e.n.op == "lit" && e.n.val.Sign() == 0 }
+
+// IsLiteral reports whether e is a rational literal or the zero value:
+// an expression whose Eval cannot fail at any backend.
+func (e Expr) IsLiteral() bool { return e.n == nil || e.n.op == "lit" }
 
 // String prints e in the syntax of the paper's formulas: sqrt(pi/2),
 // log(8*16)/1, -3/4.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/big"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
@@ -267,6 +268,54 @@ func TestIsZeroLiteral(t *testing.T) {
 	} {
 		if got := tc.e.IsZeroLiteral(); got != tc.want {
 			t.Errorf("%v.IsZeroLiteral() = %v, want %v", tc.e, got, tc.want)
+		}
+	}
+}
+
+// TestIsLiteral: literals and the zero value, whose Eval cannot fail,
+// and not an expression, even a rational one.
+func TestIsLiteral(t *testing.T) {
+	for _, tc := range []struct {
+		e    Expr
+		want bool
+	}{
+		{Expr{}, true},
+		{LitInt(5000), true},
+		{Frac(-1, 3), true},
+		{Quo(LitInt(1), LitInt(3)), false},
+		{Neg(LitInt(2)), false},
+		{Sqrt(LitInt(2)), false},
+	} {
+		if got := tc.e.IsLiteral(); got != tc.want {
+			t.Errorf("%v.IsLiteral() = %v, want %v", tc.e, got, tc.want)
+		}
+	}
+}
+
+// TestLitIntIsSetInt64: LitInt's value, built in place, is big.Rat's
+// SetInt64 of the same integer at the edges (0, the interned range's
+// ends, 2^31, 2^32, 2^63 − 1, −2^63) and at random, and it survives
+// being an operand: arithmetic whose result goes elsewhere leaves it.
+func TestLitIntIsSetInt64(t *testing.T) {
+	ks := []int64{0, 1, -1, smallLitMin, smallLitMin - 1, smallLitMax, smallLitMax + 1,
+		1 << 31, -1 << 31, 1 << 32, -(1 << 32), math.MaxInt64, math.MinInt64, math.MinInt64 + 1}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 1000 {
+		ks = append(ks, rng.Int64()>>rng.IntN(64))
+	}
+	for _, k := range ks {
+		want := new(big.Rat).SetInt64(k)
+		e := LitInt(k)
+		got, ok, err := e.Rat()
+		if err != nil || !ok || got.Cmp(want) != 0 || !got.IsInt() || got.String() != want.String() {
+			t.Fatalf("LitInt(%d) = %v (%v, %v), want %v", k, got, ok, err, want)
+		}
+		sum := new(big.Rat).Add(got, got)
+		if _, err := (Exact{}).Eval(sum, Mul(e, e)); err != nil {
+			t.Fatal(err)
+		}
+		if got.Cmp(want) != 0 || e.String() != want.RatString() {
+			t.Fatalf("LitInt(%d) changed to %v (%s) by arithmetic on it", k, got, e)
 		}
 	}
 }

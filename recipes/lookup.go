@@ -77,13 +77,15 @@ func buildLookup(cfg Config) (*Construction, error) {
 	if maxN < 1 {
 		return nil, fmt.Errorf("the maximum length N must be at least 1, got %d", maxN)
 	}
-	// One map filled for every symbol (Symbols reads it before the next):
-	// the alphabet has 2N symbols.
-	sym := stream.Values{}
+	// The alphabet has 2N symbols: they are written by columns, without a
+	// map each, and q:0 and q:1 share q's literal.
+	q, qLit := 0, numeric.Expr{}
 	p := stream.New("lookup-"+WeightingAcronym(w), "q", "1", "j", "j²", "v").
-		Symbols(lookupAlphabet(maxN), func(s int) stream.Values {
-			sym["q"], sym["v"] = numeric.LitInt(int64(s/2+1)), numeric.LitInt(int64(s%2))
-			return sym
+		SymbolsOf(lookupAlphabet(maxN), []string{"q", "v"}, func(s int, values []numeric.Expr) {
+			if q != s/2+1 {
+				q, qLit = s/2+1, numeric.LitInt(int64(s/2+1))
+			}
+			values[0], values[1] = qLit, numeric.LitInt(int64(s%2))
 		}).
 		Positions("(1, j, j²)", func(i, n int) stream.Values {
 			return stream.Values{"1": numeric.LitInt(1), "j": numeric.LitInt(int64(i)), "j²": numeric.LitInt(int64(i) * int64(i))}
@@ -247,19 +249,28 @@ func lookupReference(col int, softmax bool) func(c Case) []Want {
 // lookupAlphabet lists the symbols "q:v" for q ∈ [N], v ∈ {0, 1}.
 func lookupAlphabet(maxN int) []string {
 	// Every symbol is a substring of one string: two allocations for the
-	// 2N symbols, not three for each.
-	text := make([]byte, 0, 2*maxN*(len(strconv.Itoa(maxN))+2))
-	ends := make([]int, 0, 2*maxN)
+	// 2N symbols, not three for each. The symbol q:v is len(q) + 2 bytes.
+	var text strings.Builder
+	text.Grow(2 * maxN * (len(strconv.Itoa(maxN)) + 2))
+	var digits [20]byte
 	for q := 1; q <= maxN; q++ {
+		d := strconv.AppendInt(digits[:0], int64(q), 10)
 		for v := range 2 {
-			text = append(strconv.AppendInt(text, int64(q), 10), ':', byte('0'+v))
-			ends = append(ends, len(text))
+			text.Write(d)
+			text.WriteByte(':')
+			text.WriteByte(byte('0' + v))
 		}
 	}
-	all, start := string(text), 0
-	alphabet := make([]string, len(ends))
-	for k, end := range ends {
-		alphabet[k], start = all[start:end], end
+	all, start := text.String(), 0
+	alphabet := make([]string, 0, 2*maxN)
+	for q, digits, tens := 1, 1, 10; q <= maxN; q++ {
+		if q == tens {
+			digits, tens = digits+1, tens*10
+		}
+		for range 2 {
+			alphabet = append(alphabet, all[start:start+digits+2])
+			start += digits + 2
+		}
 	}
 	return alphabet
 }

@@ -189,13 +189,13 @@ func TestDefaultLengths(t *testing.T) {
 // TestLookupAlphabetAndEmbedding: the lookup built for N has the 2N
 // symbols "q:v" in the order q = 1 … N, v = 0, 1, and the row of "q:v"
 // holds q in component q and v in component v (the rows are built from
-// one map filled per symbol and stored in one block).
+// columns, q:0 and q:1 sharing q, and stored in one block).
 func TestLookupAlphabetAndEmbedding(t *testing.T) {
 	r, err := recipes.Get("lookup")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, maxN := range []int{1, 9, 10, 99, 100, 1000} {
+	for _, maxN := range []int{1, 9, 10, 99, 100, 1000, 10000} {
 		con, err := r.Construct(model.AverageHardmax, maxN, nil)
 		if err != nil {
 			t.Fatal(err)

@@ -21,8 +21,12 @@ type Program struct {
 	inputs   []string // components set by the input, in order
 	alphabet []string
 	embed    func(symbol int) Values
-	posName  string
-	position func(i, n int) Values
+	// columns and embedColumns, when set by SymbolsOf, give the same
+	// embedding as embed without a map per symbol.
+	columns      []string
+	embedColumns func(symbol int, values []numeric.Expr)
+	posName      string
+	position     func(i, n int) Values
 	// posOfI says that position ignores n; posTerms is its formula, when
 	// declared (see Formula).
 	posOfI   bool
@@ -46,9 +50,32 @@ func New(name string, inputs ...string) *Program {
 // Symbols sets the alphabet and the word embedding: embed(s) gives the
 // values of input components for symbol s (an index into alphabet). The
 // values are read before embed is called again, so that embed may fill
-// and return one map for every symbol (a lookup's alphabet has 2N).
+// and return one map for every symbol (a lookup's alphabet has 2N). The
+// program and its model keep alphabet, which must not change after.
 func (p *Program) Symbols(alphabet []string, embed func(symbol int) Values) *Program {
-	p.alphabet, p.embed = append([]string(nil), alphabet...), embed
+	p.alphabet, p.embed = alphabet, embed
+	p.columns, p.embedColumns = nil, nil
+	return p
+}
+
+// SymbolsOf is Symbols with the word embedding written by columns:
+// embed(s, values) sets values[k], the value of component columns[k] for
+// symbol s, or leaves it zero. It makes no map per symbol, which counts
+// when the alphabet has thousands (the lookup's has 2N).
+func (p *Program) SymbolsOf(alphabet []string, columns []string, embed func(symbol int, values []numeric.Expr)) *Program {
+	p.alphabet, p.columns, p.embedColumns = alphabet, slices.Clone(columns), embed
+	// Widen merges embeddings by name.
+	p.embed = func(s int) Values {
+		values := make([]numeric.Expr, len(p.columns))
+		embed(s, values)
+		out := Values{}
+		for k, c := range p.columns {
+			if !values[k].IsZero() {
+				out[c] = values[k]
+			}
+		}
+		return out
+	}
 	return p
 }
 
@@ -391,13 +418,27 @@ func (p *Program) Model() (*model.Model, error) {
 	// what names the vector in an error; it is a function so that the
 	// name of each of thousands of symbols is written out only on an
 	// error.
+	// The inputs are looked up in vals, not vals ranged over: a map's
+	// iteration costs more than a few lookups, and a lookup's alphabet
+	// has 2N symbols.
+	inputAt := make([]int, len(p.inputs))
+	for k, c := range p.inputs {
+		inputAt[k] = at[c]
+	}
 	vectorInto := func(v model.Vector, vals Values, what func() string) (model.Vector, error) {
-		for c, x := range vals {
-			k, ok := at[c]
-			if !ok || !slices.Contains(p.inputs, c) {
-				return nil, fmt.Errorf("%s: %s sets %q, which is not an input component (%s)", p.Name, what(), c, strings.Join(p.inputs, ", "))
+		set := 0
+		for k, c := range p.inputs {
+			if x, ok := vals[c]; ok {
+				v[inputAt[k]] = x
+				set++
 			}
-			v[k] = x
+		}
+		if set < len(vals) {
+			for c := range vals {
+				if !slices.Contains(p.inputs, c) {
+					return nil, fmt.Errorf("%s: %s sets %q, which is not an input component (%s)", p.Name, what(), c, strings.Join(p.inputs, ", "))
+				}
+			}
 		}
 		return v, nil
 	}
@@ -409,9 +450,13 @@ func (p *Program) Model() (*model.Model, error) {
 		m.WordEmbedding = make([]model.Vector, len(p.alphabet))
 		// The rows in one block: one allocation, not one per symbol.
 		block := make(model.Vector, len(p.alphabet)*d)
+		fill, err := p.wordRows(at, vectorInto)
+		if err != nil {
+			return nil, err
+		}
 		for s := range p.alphabet {
 			row := block[s*d : (s+1)*d : (s+1)*d]
-			if _, err := vectorInto(row, p.embed(s), func() string { return fmt.Sprintf("the embedding of %q", p.alphabet[s]) }); err != nil {
+			if err := fill(s, row); err != nil {
 				return nil, err
 			}
 			m.WordEmbedding[s] = row
@@ -477,6 +522,38 @@ func (p *Program) Model() (*model.Model, error) {
 		return nil, fmt.Errorf("%s: assembled an invalid model (a bug in the assembler): %w", p.Name, err)
 	}
 	return m, nil
+}
+
+// wordRows returns the function that writes symbol s's row of the word
+// embedding: through embedColumns when SymbolsOf set it (its columns
+// placed once), else through embed's values and vectorInto.
+func (p *Program) wordRows(at map[string]int, vectorInto func(model.Vector, Values, func() string) (model.Vector, error)) (func(s int, row model.Vector) error, error) {
+	if p.embedColumns == nil {
+		return func(s int, row model.Vector) error {
+			_, err := vectorInto(row, p.embed(s), func() string { return fmt.Sprintf("the embedding of %q", p.alphabet[s]) })
+			return err
+		}, nil
+	}
+	place := make([]int, len(p.columns))
+	for k, c := range p.columns {
+		j, ok := at[c]
+		if !ok || !slices.Contains(p.inputs, c) {
+			return nil, fmt.Errorf("%s: the word embedding sets %q, which is not an input component (%s)", p.Name, c, strings.Join(p.inputs, ", "))
+		}
+		if slices.Contains(p.columns[:k], c) {
+			return nil, fmt.Errorf("%s: the word embedding's columns name %q twice", p.Name, c)
+		}
+		place[k] = j
+	}
+	values := make([]numeric.Expr, len(p.columns))
+	return func(s int, row model.Vector) error {
+		clear(values)
+		p.embedColumns(s, values)
+		for k, j := range place {
+			row[j] = values[k]
+		}
+		return nil
+	}, nil
 }
 
 // modelTerms places the terms of the position formula on the stream's

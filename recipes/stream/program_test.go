@@ -108,6 +108,12 @@ func TestStreamErrors(t *testing.T) {
 		{"embedding of a non-input",
 			New("p", "a").Symbols([]string{"0"}, func(int) Values { return Values{"z": numeric.LitInt(1)} }).Readout("a"),
 			`the embedding of "0" sets "z", which is not an input component`},
+		{"columns of a non-input",
+			New("p", "a").SymbolsOf([]string{"0"}, []string{"a", "z"}, func(int, []numeric.Expr) {}).Readout("a"),
+			`the word embedding sets "z", which is not an input component`},
+		{"a column twice",
+			New("p", "a", "b").SymbolsOf([]string{"0"}, []string{"a", "b", "a"}, func(int, []numeric.Expr) {}).Readout("a"),
+			`the word embedding's columns name "a" twice`},
 	}
 	for _, tc := range tests {
 		m, err := tc.p.Model()
@@ -197,11 +203,55 @@ func prefixAvg(name, bit, out string) *Program {
 // expected values from the definitions, on every binary string up to 6.
 func TestStreamWidenAndSerial(t *testing.T) {
 	a := prefixAvg("avg", "x", "s")
-	// b computes r = ReLU(x' − 0) where x' = 1 − x: the negated bit.
-	b := New("neg", "x'").
-		Symbols([]string{"0", "1"}, func(s int) Values { return Values{"x'": numeric.LitInt(int64(1 - s))} }).
-		Then(&FF{Name: "r", In: []string{"x'"}, Out: []string{"r"}, W1: model.Ints([]int64{1}), W2: model.Ints([]int64{1})}).
-		Readout("r")
+	// b computes r = ReLU(x' − 0) where x' = 1 − x: the negated bit, its
+	// embedding written by values or by columns (SymbolsOf).
+	negate := &FF{Name: "r", In: []string{"x'"}, Out: []string{"r"}, W1: model.Ints([]int64{1}), W2: model.Ints([]int64{1})}
+	for _, b := range []*Program{
+		New("neg", "x'").
+			Symbols([]string{"0", "1"}, func(s int) Values { return Values{"x'": numeric.LitInt(int64(1 - s))} }).
+			Then(negate).Readout("r"),
+		New("neg", "x'").
+			SymbolsOf([]string{"0", "1"}, []string{"x'"}, func(s int, v []numeric.Expr) { v[0] = numeric.LitInt(int64(1 - s)) }).
+			Then(negate).Readout("r"),
+	} {
+		testWiden(t, a, b)
+	}
+	if _, err := Widen(a, a); err == nil || !strings.Contains(err.Error(), `both set component "x"`) {
+		t.Errorf("widening a program with itself: %v, want a name clash", err)
+	}
+
+	// Serial: after the average s, a feed-forward block computes
+	// t = ReLU(s − 1/2)·2 = 2 max(s − 1/2, 0).
+	tail := New("tail", "s").Then(&FF{Name: "t", In: []string{"s"}, Out: []string{"t"},
+		W1: model.Ints([]int64{1}), B1: model.RatVector(big.NewRat(-1, 2)), W2: model.Ints([]int64{2})}).Readout("t")
+	sm, err := Serial(a, tail).Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := model.New(numeric.MustParsePrecision("exact"), sm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := run.Run([]int{1, 1, 0, 1}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// s = 1, 1, 2/3, 3/4 → t = 1, 1, 1/3, 1/2.
+	for i, want := range []*big.Rat{big.NewRat(1, 1), big.NewRat(1, 1), big.NewRat(1, 3), big.NewRat(1, 2)} {
+		if !res.Outputs[i].Values[0].Equals(want) {
+			t.Errorf("serial position %d: t = %s, want %s", i+1, res.Outputs[i].Values[0].Text, want.RatString())
+		}
+	}
+	// Serial composition of programs that both write s is an error.
+	if _, err := Serial(a, a).Model(); err == nil || !strings.Contains(err.Error(), `writes "s"`) {
+		t.Errorf("serial a∘a: %v, want a write-twice error", err)
+	}
+}
+
+// testWiden checks a ⊕ b, the prefix average s beside the negated bit r,
+// on every binary string up to length 6.
+func testWiden(t *testing.T, a, b *Program) {
+	t.Helper()
 	w, err := Widen(a, b)
 	if err != nil {
 		t.Fatal(err)
@@ -232,40 +282,10 @@ func TestStreamWidenAndSerial(t *testing.T) {
 				ones += x
 				s, r := big.NewRat(int64(ones), int64(i+1)), big.NewRat(int64(1-x), 1)
 				if got := res.Outputs[i].Values; !got[0].Equals(s) || !got[1].Equals(r) {
-					t.Fatalf("input %v position %d: (s, r) = (%s, %s), want (%s, %s)", in, i+1, got[0].Text, got[1].Text, s.RatString(), r.RatString())
+					t.Fatalf("%s: input %v position %d: (s, r) = (%s, %s), want (%s, %s)", b.Name, in, i+1, got[0].Text, got[1].Text, s.RatString(), r.RatString())
 				}
 			}
 		}
-	}
-	if _, err := Widen(a, a); err == nil || !strings.Contains(err.Error(), `both set component "x"`) {
-		t.Errorf("widening a program with itself: %v, want a name clash", err)
-	}
-
-	// Serial: after the average s, a feed-forward block computes
-	// t = ReLU(s − 1/2)·2 = 2 max(s − 1/2, 0).
-	tail := New("tail", "s").Then(&FF{Name: "t", In: []string{"s"}, Out: []string{"t"},
-		W1: model.Ints([]int64{1}), B1: model.RatVector(big.NewRat(-1, 2)), W2: model.Ints([]int64{2})}).Readout("t")
-	sm, err := Serial(a, tail).Model()
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, err = model.New(numeric.MustParsePrecision("exact"), sm)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := run.Run([]int{1, 1, 0, 1}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// s = 1, 1, 2/3, 3/4 → t = 1, 1, 1/3, 1/2.
-	for i, want := range []*big.Rat{big.NewRat(1, 1), big.NewRat(1, 1), big.NewRat(1, 3), big.NewRat(1, 2)} {
-		if !res.Outputs[i].Values[0].Equals(want) {
-			t.Errorf("serial position %d: t = %s, want %s", i+1, res.Outputs[i].Values[0].Text, want.RatString())
-		}
-	}
-	// Serial composition of programs that both write s is an error.
-	if _, err := Serial(a, a).Model(); err == nil || !strings.Contains(err.Error(), `writes "s"`) {
-		t.Errorf("serial a∘a: %v, want a write-twice error", err)
 	}
 }
 
