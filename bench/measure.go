@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -84,6 +85,25 @@ func Timed(run func() error) (Measurement, error) {
 		m.Value = c.Seconds()
 	}
 	return m, err
+}
+
+// TimedMedian runs run k times, each as Timed does, and returns the
+// median CPU time and the median wall time, in seconds. A run of tens of
+// milliseconds moves by a third from one run to the next (the first one
+// grows the heap, the collector takes an idle core when it finds one);
+// the median of a few is the run's steady cost.
+func TimedMedian(k int, run func() error) (Measurement, error) {
+	cpu, wall := make([]float64, k), make([]float64, k)
+	for i := range k {
+		m, err := Timed(run)
+		if err != nil {
+			return Measurement{}, err
+		}
+		cpu[i], wall[i] = m.Value, m.Wall
+	}
+	slices.Sort(cpu)
+	slices.Sort(wall)
+	return Measurement{Value: cpu[k/2], Wall: wall[k/2]}, nil
 }
 
 // Wall times run once by the wall clock, in seconds: for speed-ups, which

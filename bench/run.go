@@ -39,7 +39,8 @@ func runOptions(r *recipes.Recipe, precision string, n int, analysis bool) (chec
 // wholeRun is the CPU time of one length's check as the command runs it
 // (check.Run: building the construction and the model, drawing the
 // inputs, the forward passes, the reference and the comparison; without
-// the process's start and the printing), in seconds.
+// the process's start and the printing), in seconds: the median of
+// runRepeats runs.
 func wholeRun(recipe, precision string, analysis bool, full, quick int) func(Size) (Measurement, error) {
 	return func(s Size) (Measurement, error) {
 		n := s.Pick(full, quick)
@@ -52,7 +53,7 @@ func wholeRun(recipe, precision string, analysis bool, full, quick int) func(Siz
 			return Measurement{}, err
 		}
 		var rep *check.Report
-		m, err := Timed(func() error {
+		m, err := TimedMedian(runRepeats, func() error {
 			rep, err = check.Run(r, opts)
 			return err
 		})
@@ -62,10 +63,14 @@ func wholeRun(recipe, precision string, analysis bool, full, quick int) func(Siz
 		if !rep.Passed {
 			return Measurement{}, fmt.Errorf("%s at %s fails at n = %d", recipe, precision, n)
 		}
-		m.Note = fmt.Sprintf("n = %d, max-n %d", n, opts.MaxN)
+		m.Note = fmt.Sprintf("n = %d, max-n %d, median of %d runs", n, opts.MaxN, runRepeats)
 		return m, nil
 	}
 }
+
+// runRepeats is how many times wholeRun and runPasses time their work,
+// each giving the median.
+const runRepeats = 5
 
 // runPasses is the CPU time of wholeRun's forward passes alone: the same
 // inputs through the same runner, built beforehand.
@@ -85,7 +90,7 @@ func runPasses(recipe, precision string, full, quick int) func(Size) (Measuremen
 			return Measurement{}, err
 		}
 		inputs, _ := ck.Inputs(n)
-		m, err := Timed(func() error {
+		m, err := TimedMedian(runRepeats, func() error {
 			for _, in := range inputs {
 				if _, err := ck.Runner.Run(in.Symbols, false); err != nil {
 					return err

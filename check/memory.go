@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/transformer-cookbook/verify/internal/gcfloor"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 )
@@ -100,11 +101,17 @@ func weights(m *model.Model) (all, nonzero uint64) {
 //     position, in both models.
 //
 // The garbage collector lets the heap grow to twice what is live before
-// it collects (GOGC = 100), and so the bound is twice that, plus the
-// runtime's own (baseBytes). It was measured against the peak resident
+// it collects (GOGC = 100), and the command line lets it grow to
+// gcfloor.Bytes in any case, and so the bound is the larger of the two,
+// plus the runtime's own (baseBytes). It was measured against the peak resident
 // set of runs of the lookups and the one-hot lookup at the IEEE formats,
 // big floats and exact arithmetic (TestMemoryEstimateBounds).
 func MemoryEstimate(m *model.Model, p numeric.Precision, n, workers int, analysis bool) uint64 {
+	return baseBytes + max(2*liveBytes(m, p, n, workers, analysis), gcfloor.Bytes)
+}
+
+// liveBytes is what MemoryEstimate counts live at once.
+func liveBytes(m *model.Model, p numeric.Precision, n, workers int, analysis bool) uint64 {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -141,7 +148,7 @@ func MemoryEstimate(m *model.Model, p numeric.Precision, n, workers int, analysi
 		states := uint64(n+len(m.Alphabet)) * uint64(m.D) * (exact + vb)
 		live += (exact+8)*numbers + 8*uint64(n)*uint64(len(m.Alphabet)) + states
 	}
-	return baseBytes + 2*live
+	return live
 }
 
 // AvailableMemory is the memory the machine can give a run: MemAvailable

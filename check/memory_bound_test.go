@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/transformer-cookbook/verify/internal/gcfloor"
 	"github.com/transformer-cookbook/verify/internal/testenv"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
@@ -30,6 +31,9 @@ func TestMemoryEstimateChild(t *testing.T) {
 	if spec == "" {
 		t.Skip("run by TestMemoryEstimateBounds")
 	}
+	// The process the estimate bounds is the command line's, which sets
+	// the collector's floor.
+	gcfloor.Set(gcfloor.Bytes, 100)
 	f := strings.Split(spec, ":")
 	r, err := recipes.Get(f[0])
 	if err != nil {
@@ -69,8 +73,14 @@ func TestMemoryEstimateBounds(t *testing.T) {
 	} {
 		name := fmt.Sprintf("%s:%s:%d:%v", tc.recipe, tc.precision, tc.n, tc.analysis)
 		cmd := exec.Command(os.Args[0], "-test.run=^TestMemoryEstimateChild$", "-test.count=1")
-		// The collector's default pace, which the estimate assumes.
-		cmd.Env = append(os.Environ(), memoryChild+"="+name, "GOGC=100", "GOMEMLIMIT=off")
+		// The collector's pace is the command line's: no GOGC, so that
+		// the child's floor and GOGC = 100 above it hold.
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, "GOGC=") {
+				cmd.Env = append(cmd.Env, kv)
+			}
+		}
+		cmd.Env = append(cmd.Env, memoryChild+"="+name, "GOMEMLIMIT=off")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("%s: %v\n%s", name, err, out)
 		}

@@ -2,9 +2,8 @@ package main
 
 import (
 	"io"
-	"os"
-	"runtime/debug"
 
+	"github.com/transformer-cookbook/verify/internal/gcfloor"
 	"github.com/transformer-cookbook/verify/proofs"
 )
 
@@ -53,9 +52,7 @@ func cmdClaims(args []string, stdout, stderr io.Writer) error {
 		}
 		claims = []*proofs.Claim{c}
 	}
-	if os.Getenv("GOGC") == "" {
-		defer debug.SetGCPercent(debug.SetGCPercent(proofs.GCPercent))
-	}
+	defer gcfloor.Set(gcfloor.Bytes, proofs.GCPercent)()
 	bar := newProgress(stderr, a)
 	results := proofs.CheckAllProgress(claims, func(done int) {
 		bar.show("", done, len(claims), "claims", float64(done)/float64(len(claims)))

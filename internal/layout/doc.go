@@ -16,10 +16,11 @@
 //	                exact      exact linear algebra and linear programming
 //	                  exact/cpwl  the decision procedure for ReLU networks
 //
-// internal/atomicfile (output files), internal/plural ("1 claim", "2
-// claims"), internal/suggest (the "did you mean" of error messages) and
-// internal/testenv (what tests know of their build) import nothing of
-// the module. fuzz holds fuzz targets and may import any package below
+// internal/atomicfile (output files), internal/gcfloor (the heap size
+// below which the command line does not collect), internal/plural ("1
+// claim", "2 claims"), internal/suggest (the "did you mean" of error
+// messages) and internal/testenv (what tests know of their build) import
+// nothing of the module. fuzz holds fuzz targets and may import any package below
 // cmd/verify.
 //
 // The package holds no code: its test, TestImports, reads every Go file

@@ -1,0 +1,118 @@
+// Package gcfloor keeps the garbage collector from collecting a heap
+// smaller than a floor, and leaves it to a GOGC percentage above.
+//
+// Go collects when the heap has grown by GOGC percent (100) over what was
+// live after the last collection, and not below 4 MiB. A check that
+// builds a model of a few megabytes (the lookup built for N = 8192 has
+// 16,384 symbols) and runs it for tens of milliseconds spends a third of
+// its time in the collector, marking a model that stays live to the end,
+// and faulting in the pages the scavenger returned meanwhile. Under the
+// floor the process does not collect; above it, it collects as GOGC
+// says, so the peak memory of a large check is what it was.
+//
+// The command line sets the floor (Bytes) for every command, and nothing
+// when GOGC is set in the environment: the user's setting stands. Once
+// set, a floor stays in force through a finalizer that runs after each
+// collection; setting a floor of 0 leaves GOGC alone in charge.
+package gcfloor
+
+import (
+	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+	"sync/atomic"
+)
+
+// Bytes is the floor the command line sets: the heap may grow to it
+// before a collection.
+const Bytes = 64 << 20
+
+// heapMinimum is the Go runtime's smallest goal at GOGC = 100, which it
+// scales by GOGC/100.
+const heapMinimum = 4 << 20
+
+var (
+	// tuned counts the finalizer's runs, for the tests.
+	tuned atomic.Uint64
+
+	mu      sync.Mutex
+	floor   uint64
+	percent int
+	armed   bool
+)
+
+// Set makes the heap grow to floorBytes before a collection, and above
+// that by gogc percent over what is live, and returns the function that
+// restores the previous setting. It does nothing when GOGC is set in the
+// environment.
+func Set(floorBytes uint64, gogc int) (restore func()) {
+	if os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	mu.Lock()
+	if !armed {
+		// No floor yet: what is restored is the percentage alone.
+		percent = debug.SetGCPercent(100)
+		debug.SetGCPercent(percent)
+	}
+	prevFloor, prevPercent := floor, percent
+	floor, percent = floorBytes, gogc
+	first := !armed
+	armed = true
+	mu.Unlock()
+	tune()
+	if first {
+		arm()
+	}
+	return func() {
+		mu.Lock()
+		floor, percent = prevFloor, prevPercent
+		mu.Unlock()
+		tune()
+	}
+}
+
+// sentinel is collected once per collection cycle: its finalizer tunes
+// the next goal and makes the next sentinel. It holds more than 16 bytes
+// so that the tiny allocator does not place it beside other objects.
+type sentinel struct{ _ [32]byte }
+
+func arm() {
+	runtime.SetFinalizer(new(sentinel), func(*sentinel) {
+		tune()
+		tuned.Add(1)
+		arm()
+	})
+}
+
+// tune sets GOGC for the next cycle from the heap live now.
+func tune() {
+	mu.Lock()
+	f, p := floor, percent
+	mu.Unlock()
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(sample)
+	var live uint64
+	if sample[0].Value.Kind() == metrics.KindUint64 {
+		live = sample[0].Value.Uint64()
+	}
+	debug.SetGCPercent(Percent(f, p, live))
+}
+
+// Percent is the GOGC whose next goal is floor bytes, or gogc where
+// that gives more, with live bytes live. The runtime's goal is the
+// larger of live·(1 + GOGC/100) and heapMinimum·GOGC/100 (which alone
+// counts before the first collection, when nothing is known live), so
+// the percentage is the largest that takes neither above the floor.
+func Percent(floor uint64, gogc int, live uint64) int {
+	p := 100 * floor / heapMinimum
+	if live > 0 {
+		if live >= floor {
+			return gogc
+		}
+		p = min(p, 100*(floor-live)/live)
+	}
+	return max(gogc, int(min(p, 1<<30)))
+}
