@@ -38,7 +38,7 @@ func badInput(format string, args ...any) error {
 
 func main() {
 	// A check builds its model and runs it in tens of milliseconds:
-	// under 64 MiB the heap is not collected (internal/gcfloor).
+	// under 8 MiB the heap is not collected (internal/gcfloor).
 	gcfloor.Set(gcfloor.Bytes, 100)
 	handleSignals(os.Stderr)
 	stop := startCPUProfile(os.Stderr)

@@ -31,6 +31,12 @@ func TestPercent(t *testing.T) {
 		{64 * mib, 100, 1 << 40, 100},
 		{64 * mib, 400, 8 * mib, 700},
 		{64 * mib, 400, 16 * mib, 400},
+		// The command line's 8 MiB: twice the runtime's minimum at first,
+		// 8 = 3·(1 + 5/3) with 3 MiB live, GOGC from 4 MiB on.
+		{8 * mib, 100, 0, 200},
+		{8 * mib, 100, 1 * mib, 200},
+		{8 * mib, 100, 3 * mib, 166},
+		{8 * mib, 100, 4 * mib, 100},
 		{0, 100, 0, 100},
 		{0, 400, 8 * mib, 400},
 	} {
@@ -44,7 +50,11 @@ func TestPercent(t *testing.T) {
 // measurement in this process (a child with a fresh runtime).
 const child = "GCFLOOR_TEST_CHILD"
 
-// TestCollections: in a fresh process without GOGC, the floor lets
+// testFloor is the floor the tests set: larger than Bytes, so that what
+// it holds off is far from Go's own goal.
+const testFloor = 64 << 20
+
+// TestCollections: in a fresh process without GOGC, a 64 MiB floor lets
 // 40 MiB of garbage go by without a collection while 2 MiB stay live,
 // where Go alone collects every few MiB; restored, Go collects again;
 // with 48 MiB live (twice that is above the floor) the goal is Go's
@@ -86,7 +96,7 @@ func TestCollections(t *testing.T) {
 	}
 	hold(2)
 	runtime.GC()
-	restore := Set(Bytes, 100)
+	restore := Set(testFloor, 100)
 	runtime.GC() // the finalizer tunes the goal from what is live
 	runtime.Gosched()
 	if n := garbage(40); n != 0 {
@@ -100,7 +110,7 @@ func TestCollections(t *testing.T) {
 	if n := garbage(40); n == 0 {
 		t.Errorf("restored: no collection in 40 MiB of garbage, want Go's, one every few MiB")
 	}
-	Set(Bytes, 100)
+	Set(testFloor, 100)
 	hold(46)
 	// The finalizer runs after a collection, when its goroutine is
 	// scheduled, and a run pending from a collection during hold may
