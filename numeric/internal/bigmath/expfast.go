@@ -114,33 +114,6 @@ func (a u128) mulSmall(n uint64) u128 {
 	return u128{a.hi*n + h, l}
 }
 
-var (
-	// ln2over64 is (log 2)/64 · 2^128, rounded to nearest.
-	ln2over64 u128
-	// pow2j[j] is 2^(j/64) · 2^124, rounded to nearest.
-	pow2j [64]u128
-)
-
-func init() {
-	// From certified enclosures at 200 bits, whose width is far below the
-	// rounding unit used here.
-	fixed := func(iv Interval, scale int) u128 {
-		mid := new(big.Float).SetPrec(400).Add(iv.Lo, iv.Hi)
-		mid.SetMantExp(mid, scale-1)
-		n, _ := mid.Add(mid, big.NewFloat(0.5)).Int(nil) // round to nearest
-		return toU128(n)
-	}
-	ln2 := Ln2Interval(200)
-	ln2over64 = fixed(ln2, 128-6)
-	for j := range pow2j {
-		// 2^(j/64) = exp(j·log 2/64).
-		arg := IMul(ln2, exactPoint(new(big.Float).SetFloat64(float64(j)/64)), 220)
-		lo, _ := Exp(arg.Lo, 200)
-		hi, _ := Exp(arg.Hi, 200)
-		pow2j[j] = fixed(Interval{lo.Lo, hi.Hi}, fastFrac)
-	}
-}
-
 // expFixed returns M and k with exp(x) ∈ [M − E, M + E] · 2^(k−124),
 // E = M·2^-106 + 1, for 2^-55 ≤ |x| ≤ 2^40, or ok false outside that
 // range. Beyond |x| = 1024 the reduction uses big integers
@@ -226,16 +199,6 @@ func toU128(n *big.Int) u128 {
 }
 
 var mask64 = new(big.Int).SetUint64(math.MaxUint64)
-
-// ln2over64Big is (log 2)/64 · 2^196 rounded to nearest, for reduceLarge.
-var ln2over64Big *big.Int
-
-func init() {
-	ln2 := Ln2Interval(300)
-	mid := new(big.Float).SetPrec(600).Add(ln2.Lo, ln2.Hi)
-	mid.SetMantExp(mid, 196-6-1)
-	ln2over64Big, _ = mid.Add(mid, big.NewFloat(0.5)).Int(nil)
-}
 
 // reduceLarge computes r = x − N·(log 2)/64 at scale 2^116 for
 // 1024 < |x| ≤ 2^40, with big integers: x has at most 52 − 10 = 42

@@ -112,3 +112,36 @@ func TestRoundU128(t *testing.T) {
 		}
 	}
 }
+
+// TestExpFastTables recomputes ExpFast's written-out constants from
+// certified enclosures at 200 and 300 bits (log 2 and exp, whose widths
+// are far below the rounding unit of the tables), each rounded to
+// nearest at its scale, and compares them bit for bit.
+func TestExpFastTables(t *testing.T) {
+	fixed := func(iv Interval, scale int) u128 {
+		mid := new(big.Float).SetPrec(400).Add(iv.Lo, iv.Hi)
+		mid.SetMantExp(mid, scale-1)
+		n, _ := mid.Add(mid, big.NewFloat(0.5)).Int(nil)
+		return toU128(n)
+	}
+	ln2 := Ln2Interval(200)
+	if got, want := ln2over64, fixed(ln2, 128-6); got != want {
+		t.Errorf("ln2over64 = %#x, want %#x", got, want)
+	}
+	for j := range pow2j {
+		// 2^(j/64) = exp(j·log 2/64).
+		arg := IMul(ln2, exactPoint(new(big.Float).SetFloat64(float64(j)/64)), 220)
+		lo, _ := Exp(arg.Lo, 200)
+		hi, _ := Exp(arg.Hi, 200)
+		if got, want := pow2j[j], fixed(Interval{lo.Lo, hi.Hi}, fastFrac); got != want {
+			t.Errorf("pow2j[%d] = %#x, want %#x", j, got, want)
+		}
+	}
+	ln2wide := Ln2Interval(300)
+	mid := new(big.Float).SetPrec(600).Add(ln2wide.Lo, ln2wide.Hi)
+	mid.SetMantExp(mid, 196-6-1)
+	want, _ := mid.Add(mid, big.NewFloat(0.5)).Int(nil)
+	if ln2over64Big == nil || ln2over64Big.Cmp(want) != 0 {
+		t.Errorf("ln2over64Big = %v, want %x", ln2over64Big, want)
+	}
+}
