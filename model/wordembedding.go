@@ -100,5 +100,14 @@ func (w *wordEmbedding[T]) row(s int) []T {
 	return (*p)[k : k+w.d : k+w.d]
 }
 
+// expr is entry c of symbol s's row as the model writes it (the zero
+// Expr for a row that is nil).
+func (w *wordEmbedding[T]) expr(s, c int) numeric.Expr {
+	if w.rows[s] == nil {
+		return numeric.Expr{}
+	}
+	return w.rows[s][c]
+}
+
 // len is the number of symbols.
 func (w *wordEmbedding[T]) len() int { return len(w.rows) }

@@ -81,3 +81,39 @@ func testWordEmbedding[T any](t *testing.T, b numeric.Backend[T]) {
 	}
 	wg.Wait()
 }
+
+// TestEmbedDependenceRoundsOnlyWhatDiffers: over 700 symbols, a component
+// that every row writes with the same expression depends on the position
+// alone without a row rounded past the first chunk; equal values written
+// by different expressions (5000, made twice) are compared as values; and
+// one row that differs, late in the alphabet, is found.
+func TestEmbedDependenceRoundsOnlyWhatDiffers(t *testing.T) {
+	m := validModel()
+	same, other := numeric.LitInt(5000), numeric.LitInt(5000)
+	m.Alphabet = make([]string, 700)
+	m.WordEmbedding = make([]Vector, 700)
+	for s := range m.Alphabet {
+		m.Alphabet[s] = fmt.Sprint("s", s)
+		m.WordEmbedding[s] = Vector{same, same, same}
+	}
+	m.WordEmbedding[650] = Vector{same, other, numeric.LitInt(7)}
+	inst, err := Instantiate[*big.Rat](numeric.Exact{}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deps, err := inst.EmbedDependence(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c, want := range []bool{true, true, false} {
+		if deps[c].Position != want {
+			t.Errorf("component %d depends on the position alone: %v, want %v", c, deps[c].Position, want)
+		}
+	}
+	if inst.we.chunks[1].Load() != nil {
+		t.Errorf("chunk 1 (symbols 256 to 511), which repeats row 0's expressions, was rounded")
+	}
+	if inst.we.chunks[2].Load() == nil {
+		t.Errorf("chunk 2, whose row 650 differs, was not rounded")
+	}
+}
