@@ -87,6 +87,11 @@ func newAnalysis[T any](in Input, n int, r *model.Instance[*big.Rat], m *model.I
 	if r.Layers() != m.Layers() {
 		return nil, fmt.Sprintf("the model has %s and the reference %d", plural.Of(m.Layers(), "layer"), r.Layers())
 	}
+	// The two are followed component by component, side by side.
+	if r.Model.D != m.Model.D {
+		return nil, fmt.Sprintf("the model's residual stream has %s and the reference's %d: the analysis follows the two through the same components",
+			plural.Of(m.Model.D, "component"), r.Model.D)
+	}
 	for l := 0; l < r.Layers(); l++ {
 		for _, attn := range []bool{true, false} {
 			hr, hm := r.HasSublayer(l, attn), m.HasSublayer(l, attn)

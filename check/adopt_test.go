@@ -110,3 +110,31 @@ func TestAdoptVectorInputs(t *testing.T) {
 		t.Errorf("a missing input component: %v", err)
 	}
 }
+
+// TestAdoptWiderModel: a model built for a larger N than the check's
+// (the one-hot lookup's width grows with N: 19 components at N = 8, 11
+// at N = 4) is checked on sampled inputs, and the analysis, which follows
+// the model and the reference component by component, says why it
+// cannot certify instead of indexing past the reference's width.
+func TestAdoptWiderModel(t *testing.T) {
+	r, err := recipes.Get("lookup-onehot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	con, err := r.Construct(model.AverageHardmax, 8, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(r, Options{Precision: numeric.MustParsePrecision("exact"), Weighting: model.AverageHardmax,
+		MaxN: 4, Lengths: []int{4}, Cases: 4, Exhaustive: 1, Seed: 1, Analysis: true, Model: con.Model})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Lengths) != 1 {
+		t.Fatalf("%d length reports, want 1", len(rep.Lengths))
+	}
+	lr := rep.Lengths[0]
+	if !rep.Passed || lr.Level != Sampled || !strings.Contains(lr.Analysis, "residual stream has 19 components and the reference's 11") {
+		t.Errorf("passed %v, level %q, analysis %q; want a sampled pass and the widths named", rep.Passed, lr.Level, lr.Analysis)
+	}
+}
