@@ -255,15 +255,22 @@ func (m *Model) Validate() error {
 	if len(m.WordEmbedding) != len(m.Alphabet) {
 		return fmt.Errorf("model %q: %d word embeddings for %d symbols", m.Name, len(m.WordEmbedding), len(m.Alphabet))
 	}
-	if s := repeatedSymbol(m.Alphabet); s >= 0 {
-		return fmt.Errorf("model %q: symbol %q appears twice in the alphabet", m.Name, m.Alphabet[s])
+	// The first fault in the alphabet's order is reported: a row of the
+	// wrong width before the first repeated symbol, or that symbol.
+	repeat := repeatedSymbol(m.Alphabet)
+	rows := m.Alphabet
+	if repeat >= 0 {
+		rows = m.Alphabet[:repeat]
 	}
-	for s, sym := range m.Alphabet {
+	for s, sym := range rows {
 		// The row's name is written out only on an error: one Sprintf
 		// per symbol costs more than the check, with thousands of them.
 		if v := m.WordEmbedding[s]; v != nil && len(v) != m.D {
 			return checkVector(v, "word embedding", fmt.Sprintf("the row of %q", sym), m.D)
 		}
+	}
+	if repeat >= 0 {
+		return fmt.Errorf("model %q: symbol %q appears twice in the alphabet", m.Name, m.Alphabet[repeat])
 	}
 	if m.Components != nil && len(m.Components) != m.D {
 		return fmt.Errorf("model %q: %d component names for D = %d", m.Name, len(m.Components), m.D)

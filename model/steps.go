@@ -84,6 +84,9 @@ func (inst *Instance[T]) EmbedDependence(n int) ([]EmbedDependence, error) {
 	// Exact values are all finite, and so are their sums: then only the
 	// comparisons are made, and only until one differs.
 	bounded := b.Precision().Kind != numeric.KindExact
+	// An interval of an irrational value is not Equal to itself (their
+	// order is undecided), so there the rows are compared as rounded.
+	sameIsEqual := b.Precision().Kind != numeric.KindInterval
 	out := make([]EmbedDependence, inst.Model.D)
 	for c := range out {
 		dep := EmbedDependence{Symbol: true, Position: true, Finite: true}
@@ -91,7 +94,7 @@ func (inst *Instance[T]) EmbedDependence(n int) ([]EmbedDependence, error) {
 		t := b.New()
 		first, firstExpr := inst.we.row(0), inst.we.expr(0, c)
 		for s := range inst.we.len() {
-			if s > 0 && inst.we.expr(s, c) == firstExpr {
+			if s > 0 && sameIsEqual && inst.we.expr(s, c) == firstExpr {
 				// The same expression rounds to the same value: nothing
 				// to compare, and nothing new for the bounds. Rows are
 				// then rounded only where they differ (a model for

@@ -88,8 +88,14 @@ func (w *wordEmbedding[T]) row(s int) []T {
 	c := s / wordChunk
 	p := w.chunks[c].Load()
 	if p == nil {
-		// Literals round without error; in keeps none.
-		block := w.round(c, &instantiator[T]{b: w.b})
+		// Only chunks of literals are left to round here, and a literal
+		// rounds without error at every backend: one that did not would
+		// otherwise give wrong values silently.
+		in := &instantiator[T]{b: w.b}
+		block := w.round(c, in)
+		if in.err != nil {
+			panic(fmt.Sprintf("model: a word embedding row of literals failed to round: %v", in.err))
+		}
 		if w.chunks[c].CompareAndSwap(nil, &block) {
 			p = &block
 		} else {
