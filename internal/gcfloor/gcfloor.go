@@ -21,7 +21,9 @@
 // The command line sets the floor (Bytes) for every command, and nothing
 // when GOGC is set in the environment: the user's setting stands. Once
 // set, a floor stays in force through a finalizer that runs after each
-// collection; setting a floor of 0 leaves GOGC alone in charge.
+// collection, for the life of the process; setting a floor of 0 leaves
+// Set's percentage alone in charge, and a debug.SetGCPercent made
+// elsewhere lasts only until the next collection.
 package gcfloor
 
 import (
@@ -95,18 +97,19 @@ func arm() {
 	})
 }
 
-// tune sets GOGC for the next cycle from the heap live now.
+// tune sets GOGC for the next cycle from the heap live now. It holds mu
+// until GOGC is set, so that a Set and the finalizer's tune cannot leave
+// the older setting in force.
 func tune() {
 	mu.Lock()
-	f, p := floor, percent
-	mu.Unlock()
+	defer mu.Unlock()
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(sample)
 	var live uint64
 	if sample[0].Value.Kind() == metrics.KindUint64 {
 		live = sample[0].Value.Uint64()
 	}
-	debug.SetGCPercent(Percent(f, p, live))
+	debug.SetGCPercent(Percent(floor, percent, live))
 }
 
 // Percent is the GOGC whose next goal is floor bytes, or gogc where

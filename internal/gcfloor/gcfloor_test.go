@@ -1,12 +1,15 @@
 package gcfloor
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestPercent: the GOGC whose goal is the floor, from the runtime's goal
@@ -63,18 +66,7 @@ const testFloor = 64 << 20
 // allocated during a slow mark counts as live.)
 func TestCollections(t *testing.T) {
 	if os.Getenv(child) == "" {
-		cmd := exec.Command(os.Args[0], "-test.run", "^TestCollections$", "-test.v")
-		for _, kv := range os.Environ() {
-			if !strings.HasPrefix(kv, "GOGC=") {
-				cmd.Env = append(cmd.Env, kv)
-			}
-		}
-		cmd.Env = append(cmd.Env, child+"=1")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("child: %v\n%s", err, out)
-		}
-		t.Logf("child:\n%s", out)
+		runChild(t, "TestCollections", "")
 		return
 	}
 	const mib = 1 << 20
@@ -119,8 +111,10 @@ func TestCollections(t *testing.T) {
 	for range 2 {
 		before := tuned.Load()
 		runtime.GC()
-		for tuned.Load() == before {
-			runtime.Gosched()
+		for deadline := time.Now().Add(time.Minute); tuned.Load() == before; runtime.Gosched() {
+			if time.Now().After(deadline) {
+				t.Fatal("no finalizer ran within a minute of a collection: the floor is no longer tuned")
+			}
 		}
 	}
 	goal := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}}
@@ -133,4 +127,61 @@ func TestCollections(t *testing.T) {
 	}
 	runtime.KeepAlive(live)
 	runtime.KeepAlive(sink)
+}
+
+// TestGOGCStands: with GOGC set in the environment, Set does nothing:
+// GOGC keeps the user's value, no finalizer is armed, and the heap is
+// collected at GOGC's pace (a 64 MiB floor would hold off 40 MiB of
+// garbage).
+func TestGOGCStands(t *testing.T) {
+	if os.Getenv(child) == "" {
+		runChild(t, "TestGOGCStands", "150")
+		return
+	}
+	restore := Set(testFloor, 100)
+	restore()
+	if got := debug.SetGCPercent(150); got != 150 {
+		t.Errorf("GOGC = %d after Set, want the environment's 150", got)
+	}
+	mu.Lock()
+	a := armed
+	mu.Unlock()
+	if a {
+		t.Error("Set armed its finalizer although GOGC is set")
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var sink []byte
+	for range 40 * 16 {
+		sink = make([]byte, 64<<10)
+	}
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(sink)
+	if after.NumGC == before.NumGC {
+		t.Error("no collection in 40 MiB of garbage at GOGC = 150")
+	}
+}
+
+// runChild runs test in a fresh process of this test binary, with GOGC
+// set to gogc ("" removes it), and fails on its failure; the child is
+// killed if it runs for more than two minutes.
+func runChild(t *testing.T, test, gogc string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run", "^"+test+"$", "-test.v")
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GOGC=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, child+"=1")
+	if gogc != "" {
+		cmd.Env = append(cmd.Env, "GOGC="+gogc)
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	t.Logf("child:\n%s", out)
 }
