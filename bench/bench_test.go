@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -174,6 +175,35 @@ func TestTimedIsCPU(t *testing.T) {
 	}
 	if processCPU() > 0 && m.Value > m.Wall/2 {
 		t.Errorf("figure %g s for a sleep of %g s: not the CPU time", m.Value, m.Wall)
+	}
+}
+
+// TestTimedMedian: five runs that sleep 10, 50, 30, 70 and 90 ms take
+// the middle one's wall time, 50 ms (at least 50 and well under 70),
+// and, being sleeps, almost no CPU time; an error stops the runs.
+func TestTimedMedian(t *testing.T) {
+	sleeps := []time.Duration{10, 50, 30, 70, 90}
+	k := 0
+	m, err := TimedMedian(len(sleeps), func() error {
+		time.Sleep(sleeps[k] * time.Millisecond)
+		k++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k != len(sleeps) || m.Wall < 0.05 || m.Wall >= 0.07 {
+		t.Errorf("%d runs, median wall %g s; want 5 runs and the 50 ms one", k, m.Wall)
+	}
+	if processCPU() > 0 && m.Value > m.Wall/2 {
+		t.Errorf("figure %g s for sleeps: not the CPU time", m.Value)
+	}
+	calls := 0
+	if _, err := TimedMedian(5, func() error { calls++; return errors.New("refused") }); err == nil || calls != 1 {
+		t.Errorf("an error: %v after %d calls, want it after 1", err, calls)
+	}
+	if got := median([]float64{3, 1, 2, 5, 4}); got != 3 {
+		t.Errorf("median of 1 … 5 = %g, want 3", got)
 	}
 }
 

@@ -371,3 +371,48 @@ func TestStreamPositionFormula(t *testing.T) {
 		}
 	}
 }
+
+// TestSymbolsOfLeavesZero: a column that embed leaves unset for a symbol
+// is 0 in that symbol's row, whatever it set for the symbol before (the
+// values are cleared between symbols), and the rows equal those Symbols
+// builds from the same values as maps.
+func TestSymbolsOfLeavesZero(t *testing.T) {
+	alphabet := []string{"a", "b", "c", "d"}
+	// Symbol s sets x = s + 1 when s is even, y = 7 when s is 0 or 3.
+	cols := New("cols", "x", "y").SymbolsOf(alphabet, []string{"x", "y"}, func(s int, v []numeric.Expr) {
+		if s%2 == 0 {
+			v[0] = numeric.LitInt(int64(s + 1))
+		}
+		if s == 0 || s == 3 {
+			v[1] = numeric.LitInt(7)
+		}
+	}).Readout("x", "y")
+	maps := New("maps", "x", "y").Symbols(alphabet, func(s int) Values {
+		v := Values{}
+		if s%2 == 0 {
+			v["x"] = numeric.LitInt(int64(s + 1))
+		}
+		if s == 0 || s == 3 {
+			v["y"] = numeric.LitInt(7)
+		}
+		return v
+	}).Readout("x", "y")
+	want := [][2]int64{{1, 7}, {0, 0}, {3, 0}, {0, 7}}
+	for _, p := range []*Program{cols, maps} {
+		m, err := p.Model()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for s, w := range want {
+			for c, x := range w {
+				var got *big.Rat
+				if row := m.WordEmbedding[s]; row != nil {
+					got, _, _ = row[c].Rat()
+				}
+				if got == nil || got.Cmp(big.NewRat(x, 1)) != 0 {
+					t.Errorf("%s: symbol %q component %d = %v, want %d", p.Name, alphabet[s], c, got, x)
+				}
+			}
+		}
+	}
+}
