@@ -156,7 +156,7 @@ func Run(opts Options) (*Report, error) {
 			s.check(ck, row, n)
 		}
 		if rep.Bisect {
-			s.bisect(ck, row)
+			s.bisect(ck, row, opts.MaxN)
 		}
 	})
 	rep.Interrupted = s.interrupted.Load()
@@ -268,9 +268,23 @@ func cannotRun(lr check.LengthReport, p numeric.Precision) string {
 // bisect checks the lengths between the last passing length below the
 // first failure and that failure, halving the gap: the limit to the
 // length, if failures are monotone there (the report says where they are
-// not).
-func (s *sweeper) bisect(ck *check.Checker, row *Row) {
+// not). It first checks the limit the theory predicts for a sweep to
+// maxN (Predict) and the length after it, where they fall inside the
+// gap: where the theory is right the gap closes in those two checks, and
+// where it is not they still narrow it.
+func (s *sweeper) bisect(ck *check.Checker, row *Row, maxN int) {
 	lo, hi := bracket(row.Checked, max(1, ck.Recipe.MinN))
+	if pr := Predict(ck.Recipe.Name, ck.Runner.Precision(), maxN); pr != nil && pr.Limit > 0 {
+		for _, n := range []int{pr.Limit, pr.Limit + 1} {
+			if hi > 0 && lo < n && n < hi && row.Error == "" && !s.interrupted.Load() {
+				s.mu.Lock()
+				s.planned++
+				s.mu.Unlock()
+				s.check(ck, row, n)
+				lo, hi = bracket(row.Checked, max(1, ck.Recipe.MinN))
+			}
+		}
+	}
 	for hi > 0 && hi-lo > 1 && row.Error == "" && !s.interrupted.Load() {
 		s.mu.Lock()
 		s.planned++

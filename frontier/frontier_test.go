@@ -3,6 +3,7 @@ package frontier
 import (
 	"encoding/json"
 	"math/big"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -69,6 +70,27 @@ func TestFrontierQuadraticMaximization(t *testing.T) {
 			}
 			if c := row.Failure.Cause; c == nil || c.Kind != "tie" {
 				t.Errorf("cause %+v, want a tie", c)
+			}
+			// The bisection checks the predicted limit and the length
+			// after it first, and, the theory being right here, nothing
+			// else: the lengths beyond the geometric sweep are those two.
+			grid := map[int]bool{}
+			for _, n := range check.DefaultLengths(1, tc.maxN) {
+				grid[n] = true
+			}
+			var extra, wantExtra []int
+			for _, lr := range row.Checked {
+				if !grid[lr.N] {
+					extra = append(extra, lr.N)
+				}
+			}
+			for _, n := range []int{want, want + 1} {
+				if !grid[n] {
+					wantExtra = append(wantExtra, n)
+				}
+			}
+			if !slices.Equal(extra, wantExtra) {
+				t.Errorf("bisected lengths %v, want %v (the limit %d and the length after it)", extra, wantExtra, want)
 			}
 		})
 	}

@@ -402,7 +402,7 @@ func phase2Row(c *composed, k int, out *Row, s *sweeper, opts Phase2Options) err
 		before[lr.N] = true
 	}
 	if bisects {
-		s.bisect(ck, &row)
+		s.bisect(ck, &row, c.rep.MaxN)
 	}
 	if row.Error != "" {
 		out.Error = row.Error
