@@ -135,15 +135,21 @@ func Run(opts Options) (*Report, error) {
 	if memErr != nil {
 		return nil, memErr
 	}
+	rowLengths := make([][]int, len(opts.Precisions))
+	planned := 0
+	for k, p := range opts.Precisions {
+		rowLengths[k] = sweepLengths(r.Name, r.MinN, lengths, p, opts.MaxN, rep.Bisect)
+		planned += len(rowLengths[k])
+	}
 	if sharded {
-		runPhase1(opts, rep, checkers, lengths)
+		runPhase1(opts, rep, checkers, rowLengths)
 		return rep, nil
 	}
 
-	s := &sweeper{opts: opts, planned: len(lengths) * len(opts.Precisions)}
-	for _, ck := range checkers {
+	s := &sweeper{opts: opts, planned: planned}
+	for k, ck := range checkers {
 		if ck == nil {
-			s.skip(len(lengths))
+			s.skip(len(rowLengths[k]))
 		}
 	}
 	parallel(len(opts.Precisions), func(k int) {
@@ -152,11 +158,11 @@ func Run(opts Options) (*Report, error) {
 			return
 		}
 		row := &rep.Rows[k]
-		for _, n := range lengths {
+		for _, n := range rowLengths[k] {
 			s.check(ck, row, n)
 		}
 		if rep.Bisect {
-			s.bisect(ck, row, opts.MaxN)
+			s.bisect(ck, row)
 		}
 	})
 	rep.Interrupted = s.interrupted.Load()
@@ -268,23 +274,10 @@ func cannotRun(lr check.LengthReport, p numeric.Precision) string {
 // bisect checks the lengths between the last passing length below the
 // first failure and that failure, halving the gap: the limit to the
 // length, if failures are monotone there (the report says where they are
-// not). It first checks the limit the theory predicts for a sweep to
-// maxN (Predict) and the length after it, where they fall inside the
-// gap: where the theory is right the gap closes in those two checks, and
-// where it is not they still narrow it.
-func (s *sweeper) bisect(ck *check.Checker, row *Row, maxN int) {
+// not). Where the theory predicts the limit rightly, the sweep's lengths
+// (sweepLengths) have closed the gap already.
+func (s *sweeper) bisect(ck *check.Checker, row *Row) {
 	lo, hi := bracket(row.Checked, max(1, ck.Recipe.MinN))
-	if pr := Predict(ck.Recipe.Name, ck.Runner.Precision(), maxN); pr != nil && pr.Limit > 0 {
-		for _, n := range []int{pr.Limit, pr.Limit + 1} {
-			if hi > 0 && lo < n && n < hi && row.Error == "" && !s.interrupted.Load() {
-				s.mu.Lock()
-				s.planned++
-				s.mu.Unlock()
-				s.check(ck, row, n)
-				lo, hi = bracket(row.Checked, max(1, ck.Recipe.MinN))
-			}
-		}
-	}
 	for hi > 0 && hi-lo > 1 && row.Error == "" && !s.interrupted.Load() {
 		s.mu.Lock()
 		s.planned++

@@ -71,9 +71,10 @@ func TestFrontierQuadraticMaximization(t *testing.T) {
 			if c := row.Failure.Cause; c == nil || c.Kind != "tie" {
 				t.Errorf("cause %+v, want a tie", c)
 			}
-			// The bisection checks the predicted limit and the length
-			// after it first, and, the theory being right here, nothing
-			// else: the lengths beyond the geometric sweep are those two.
+			// The sweep checks the predicted limit and the length after
+			// it, and, the theory being right here, the bisection checks
+			// nothing else: the lengths beyond the geometric sweep are
+			// those two.
 			grid := map[int]bool{}
 			for _, n := range check.DefaultLengths(1, tc.maxN) {
 				grid[n] = true
@@ -90,7 +91,7 @@ func TestFrontierQuadraticMaximization(t *testing.T) {
 				}
 			}
 			if !slices.Equal(extra, wantExtra) {
-				t.Errorf("bisected lengths %v, want %v (the limit %d and the length after it)", extra, wantExtra, want)
+				t.Errorf("lengths beyond the geometric sweep %v, want %v (the limit %d and the length after it)", extra, wantExtra, want)
 			}
 		})
 	}
@@ -293,5 +294,36 @@ func TestLongFrontierDyck12BF16(t *testing.T) {
 	}
 	if c := row.Failure.Cause; c == nil || c.Kind != "tie" {
 		t.Errorf("cause %+v, want a tie", c)
+	}
+}
+
+// TestSweepLengths: a bisecting sweep adds the predicted limit and the
+// length after it (qmLimit for the lookup) to its lengths, where they lie
+// within [minN, maxN], and nothing where there is no limit to test.
+func TestSweepLengths(t *testing.T) {
+	grid := check.DefaultLengths(1, 64) // 1 … 8, 10, 12, 15, 18, 22, 27, 33, 41, 51, 63, 64
+	with := func(extra ...int) []int { return slices.Sorted(slices.Values(append(slices.Clone(grid), extra...))) }
+	for _, tc := range []struct {
+		recipe, precision string
+		minN, maxN        int
+		bisect            bool
+		want              []int
+	}{
+		{"lookup", "fp16", 1, 64, true, with(45, 46)},
+		{"lookup", "fp16", 1, 64, false, grid},
+		{"lookup", "bf16", 1, 64, true, with(16, 17)},
+		{"lookup", "fp32", 1, 64, true, grid},    // the limit is 4096, past 64
+		{"lookup", "exact", 1, 64, true, grid},   // no prediction
+		{"multihead", "fp16", 1, 64, true, grid}, // no gap model
+	} {
+		got := sweepLengths(tc.recipe, tc.minN, grid, numeric.MustParsePrecision(tc.precision), tc.maxN, tc.bisect)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s at %s, bisect %v: %v, want %v", tc.recipe, tc.precision, tc.bisect, got, tc.want)
+		}
+	}
+	// At maxN = 45 the length after the limit is past the sweep.
+	short := check.DefaultLengths(1, 45)
+	if got := sweepLengths("lookup", 1, short, numeric.MustParsePrecision("fp16"), 45, true); !slices.Equal(got, short) || !slices.Contains(got, 45) {
+		t.Errorf("fp16 to 45: %v, want %v", got, short)
 	}
 }

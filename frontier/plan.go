@@ -15,15 +15,17 @@ import (
 // bisects each precision's gap and diagnoses its first failure, and the
 // merge only combines.
 //
-// The units of phase 1 are the lengths of each precision, an exhaustive
-// length split into ranges of its inputs where it is large, and each is
-// given to a shard by its estimated cost (check.Checker.Work: a length-n
-// input costs about n² score terms). A sampled length is one unit: whether
-// it needs the analysis depends on its drawn inputs, and the inputs the
-// analysis suggests on the analysis. The units of phase 2 are the
-// precisions: a bisection is a sequence of lengths each chosen after the
-// last, which shards that do not communicate cannot split without
-// checking every length the bisection might visit.
+// The units of phase 1 are the lengths of each precision (sweepLengths: the
+// theory's predicted limit and the length after it among them, so that where
+// the theory is right phase 2 has no gap to bisect), an exhaustive length
+// split into ranges of its inputs where it is large, and each is given to a
+// shard by its estimated cost (check.Checker.Work: a length-n input costs
+// about n² score terms). A sampled length is one unit: whether it needs the
+// analysis depends on its drawn inputs, and the inputs the analysis suggests
+// on the analysis. The units of phase 2 are the precisions: a bisection is a
+// sequence of lengths each chosen after the last, which shards that do not
+// communicate cannot split without checking every length the bisection might
+// visit.
 
 // unit is one piece of a plan: part part of parts of length n of row row
 // (phase 1), or row row's bisection and diagnosis (phase 2, n = 0).
@@ -76,12 +78,12 @@ func assign(units []unit, shards int, loads []float64) []int {
 	return out
 }
 
-// phase1Units lists the units of a sweep's lengths at the precisions
-// with a checker (nil: the row does not run). An exhaustive length is cut
-// into parts of at most a quarter of a shard's share of the total, up to
-// 4·shards parts (one per input at most), so that no part of it weighs
-// on the balance more than the other units do.
-func phase1Units(checkers []*check.Checker, lengths []int, shards int) []unit {
+// phase1Units lists the units of a sweep's lengths (lengths[row] at row
+// row) at the precisions with a checker (nil: the row does not run). An
+// exhaustive length is cut into parts of at most a quarter of a shard's
+// share of the total, up to 4·shards parts (one per input at most), so
+// that no part of it weighs on the balance more than the other units do.
+func phase1Units(checkers []*check.Checker, lengths [][]int, shards int) []unit {
 	type length struct {
 		row, n int
 		w      check.Work
@@ -92,7 +94,7 @@ func phase1Units(checkers []*check.Checker, lengths []int, shards int) []unit {
 		if ck == nil {
 			continue
 		}
-		for _, n := range lengths {
+		for _, n := range lengths[row] {
 			w := ck.Work(n)
 			ls = append(ls, length{row, n, w})
 			total += w.Cost

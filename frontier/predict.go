@@ -3,6 +3,8 @@ package frontier
 import (
 	"fmt"
 	"math/big"
+	"slices"
+	"sync"
 
 	"github.com/transformer-cookbook/verify/numeric"
 )
@@ -114,6 +116,55 @@ func roundTo(p numeric.Precision, x *big.Float) (*big.Float, bool) {
 // product overflows. Nil where the paper gives no gap, or the precision
 // does not round (exact, intervals).
 func Predict(recipe string, p numeric.Precision, maxN int) *Prediction {
+	// A sweep asks for each precision's prediction several times (its
+	// lengths, phase 2, the report), and the scan costs up to 0.1 s at
+	// n = 100,000: keep each.
+	key := predictionKey{recipe, p.String(), maxN}
+	if pr, ok := predictions.Load(key); ok {
+		return clonePrediction(pr.(*Prediction))
+	}
+	pr := predict(recipe, p, maxN)
+	predictions.Store(key, pr)
+	return clonePrediction(pr)
+}
+
+type predictionKey struct {
+	recipe, precision string
+	maxN              int
+}
+
+var predictions sync.Map // predictionKey → *Prediction
+
+// clonePrediction copies pr, so that a caller's report never shares it.
+func clonePrediction(pr *Prediction) *Prediction {
+	if pr == nil {
+		return nil
+	}
+	c := *pr
+	return &c
+}
+
+// sweepLengths returns the lengths a sweep to maxN checks at precision
+// p: the given ones and, where the sweep bisects, the limit the theory
+// predicts there (Predict) and the length after it, within [minN, maxN].
+// Checking them with the others tests the prediction directly; where it
+// is right, the gap between the last pass and the first failure is
+// already closed and the bisection has nothing to do. Every shard of a
+// sharded sweep computes them alike, so its plan divides their work like
+// the rest.
+func sweepLengths(recipe string, minN int, lengths []int, p numeric.Precision, maxN int, bisect bool) []int {
+	out := slices.Clone(lengths)
+	if pr := Predict(recipe, p, maxN); bisect && pr != nil && pr.Limit > 0 {
+		for _, n := range []int{pr.Limit, pr.Limit + 1} {
+			if n >= max(1, minN) && n <= maxN {
+				out = append(out, n)
+			}
+		}
+	}
+	return slices.Compact(slices.Sorted(slices.Values(out)))
+}
+
+func predict(recipe string, p numeric.Precision, maxN int) *Prediction {
 	g, ok := gapModels[recipe]
 	if !ok || p.Kind == numeric.KindExact || p.Kind == numeric.KindInterval {
 		return nil

@@ -31,9 +31,11 @@ type Report struct {
 	Bisect bool `json:"bisect"`
 	// Shard is "K/N" in the report of shard K of N of a sharded sweep,
 	// of phase Phase (1 or 2): empty in a whole report. A phase-1 shard
-	// lists the sweep's Lengths (its rows hold Parts of them); a phase-2
-	// shard names the phase-1 results it continued (Phase1, a digest of
-	// them), and holds its rows' bisections and diagnoses (Mine).
+	// lists the sweep's Lengths (its rows hold Parts of them, and of the
+	// predicted limit and the length after it where the sweep bisects:
+	// sweepLengths); a phase-2 shard names the phase-1 results it
+	// continued (Phase1, a digest of them), and holds its rows'
+	// bisections and diagnoses (Mine).
 	Shard   string `json:"shard,omitempty"`
 	Phase   int    `json:"phase,omitempty"`
 	Lengths []int  `json:"lengths,omitempty"`

@@ -20,7 +20,7 @@ import (
 // opts.Shard, each precision's in increasing length (so that a length
 // past one whose analysis ran out of its budget skips it, as a whole
 // sweep does), and keeps their parts in the rows.
-func runPhase1(opts Options, rep *Report, checkers []*check.Checker, lengths []int) {
+func runPhase1(opts Options, rep *Report, checkers []*check.Checker, lengths [][]int) {
 	units := phase1Units(checkers, lengths, opts.Shards)
 	loads := make([]float64, opts.Shards)
 	if opts.Loads != nil && len(*opts.Loads) == opts.Shards {
@@ -173,6 +173,10 @@ func compose(shards []*Report) (*composed, error) {
 			return nil, fmt.Errorf("shard %s: %v", s.Shard, err)
 		}
 	}
+	rc, err := recipes.Get(first.Recipe)
+	if err != nil {
+		return nil, err
+	}
 	out := *first
 	out.Shard, out.Phase, out.Lengths, out.Interrupted = "", 0, nil, false
 	out.Rows = make([]Row, len(first.Rows))
@@ -194,12 +198,13 @@ func compose(shards []*Report) (*composed, error) {
 				parts[pt.N] = append(parts[pt.N], pt)
 			}
 		}
+		lengths := sweepLengths(rc.Name, rc.MinN, first.Lengths, p, first.MaxN, first.Bisect)
 		for n := range parts {
-			if !slices.Contains(first.Lengths, n) {
+			if !slices.Contains(lengths, n) {
 				return nil, fmt.Errorf("%s: a part of n = %d, which the sweep does not check", row.Precision, n)
 			}
 		}
-		for _, n := range first.Lengths {
+		for _, n := range lengths {
 			ps := parts[n]
 			if len(ps) == 0 {
 				return nil, fmt.Errorf("%s: no shard checked n = %d", row.Precision, n)
@@ -402,7 +407,7 @@ func phase2Row(c *composed, k int, out *Row, s *sweeper, opts Phase2Options) err
 		before[lr.N] = true
 	}
 	if bisects {
-		s.bisect(ck, &row, c.rep.MaxN)
+		s.bisect(ck, &row)
 	}
 	if row.Error != "" {
 		out.Error = row.Error

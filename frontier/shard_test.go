@@ -55,9 +55,12 @@ func shardOpts(t *testing.T, name string, maxN int, precisions ...string) Option
 // TestFrontierShardsMerge: the shards of both phases of a sweep, in any
 // order, merge into the report of one unsharded run, byte for byte; and
 // so do the phase-1 shards alone (the merge then runs phase 2). The
-// sweeps take every path the composition has: failures and bisections
-// (lookup in fp16 and bf16, whose drawn inputs fail in one shard and
-// pass in another, where the analysis must then not count), a length
+// sweeps take every path the composition has: failures (lookup in fp16
+// and bf16, whose drawn inputs fail in one shard and pass in another,
+// where the analysis must then not count), the predicted limit and the
+// length after it checked in phase 1 (the lookup's: phase 2 then bisects
+// nothing), a bisection (the multi-head lookup, which has no predicted
+// limit), a length
 // past the first whose analysis ran out of its budget (so its shard's
 // analysis must be undone), exhaustive lengths split between shards
 // (dyck1 enumerated depth first), rows that cannot run (layer norm in
@@ -77,13 +80,32 @@ func TestFrontierShardsMerge(t *testing.T) {
 		opts   Options
 		n1, n2 int
 		// check says the sweep took the path it is here for.
-		check func(p1 []*Report) bool
+		check func(p1, p2 []*Report) bool
 	}{
-		{"lookup", shardOpts(t, "lookup", 60, "fp16", "bf16", "fp32"), 3, 2, nil},
+		{"lookup", shardOpts(t, "lookup", 60, "fp16", "bf16", "fp32"), 3, 2, func(p1, p2 []*Report) bool {
+			// fp16's limit 45 and bf16's 16 (qmLimit) close their gaps
+			// in phase 1.
+			for _, s := range p2 {
+				for _, row := range s.Rows {
+					if len(row.Bisected) > 0 {
+						return false
+					}
+				}
+			}
+			return hasPart(p1, 0, 45) && hasPart(p1, 0, 46) && hasPart(p1, 1, 16) && hasPart(p1, 1, 17)
+		}},
+		{"a bisection", shardOpts(t, "multihead", 60, "bf16"), 2, 2, func(_, p2 []*Report) bool {
+			for _, s := range p2 {
+				if len(s.Rows[0].Bisected) > 0 {
+					return true
+				}
+			}
+			return false
+		}},
 		{"lookup, merge runs phase 2", shardOpts(t, "lookup", 60, "fp16", "bf16"), 4, 0, nil},
 		{"no bisection", noBisect, 3, 1, nil},
 		{"given lengths", given, 2, 2, nil},
-		{"over budget", budget, 3, 2, func(p1 []*Report) bool {
+		{"over budget", budget, 3, 2, func(p1, _ []*Report) bool {
 			// A shard ran the analysis of a length that a shorter
 			// length's budget skips.
 			over := 0
@@ -103,7 +125,7 @@ func TestFrontierShardsMerge(t *testing.T) {
 			}
 			return false
 		}},
-		{"exhaustive lengths in parts", dyck, 4, 2, func(p1 []*Report) bool {
+		{"exhaustive lengths in parts", dyck, 4, 2, func(p1, _ []*Report) bool {
 			for _, s := range p1 {
 				for _, p := range s.Rows[1].Parts {
 					if p.Exhaustive() && p.To-p.From < p.Of {
@@ -122,7 +144,7 @@ func TestFrontierShardsMerge(t *testing.T) {
 				t.Fatal(err)
 			}
 			p1, p2 := sharded(t, tc.opts, tc.n1, tc.n2)
-			if tc.check != nil && !tc.check(p1) {
+			if tc.check != nil && !tc.check(p1, p2) {
 				t.Errorf("the shards do not take the path the case is for")
 			}
 			// The order of the files must not matter.
@@ -140,6 +162,19 @@ func TestFrontierShardsMerge(t *testing.T) {
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// hasPart says whether a phase-1 shard checked a part of length n of row
+// row.
+func hasPart(p1 []*Report, row, n int) bool {
+	for _, s := range p1 {
+		for _, p := range s.Rows[row].Parts {
+			if p.N == n {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // TestFrontierShardsRefused: shards of different sweeps, or not all of a
 // phase's, do not merge.
@@ -223,9 +258,13 @@ func TestPhase1Plan(t *testing.T) {
 	}
 	lengths := check.DefaultLengths(1, opts.MaxN)
 	const shards = 4
-	units := phase1Units(cks, lengths, shards)
+	rowLengths := make([][]int, len(cks))
+	for k := range rowLengths {
+		rowLengths[k] = lengths
+	}
+	units := phase1Units(cks, rowLengths, shards)
 	owner := assign(units, shards, make([]float64, shards))
-	if again := assign(phase1Units(cks, lengths, shards), shards, make([]float64, shards)); !slices.Equal(owner, again) {
+	if again := assign(phase1Units(cks, rowLengths, shards), shards, make([]float64, shards)); !slices.Equal(owner, again) {
 		t.Fatal("two plans of one sweep differ")
 	}
 	split := false
@@ -350,10 +389,12 @@ func TestMergeRefusesContradictions(t *testing.T) {
 		}
 	}
 	// Phase 2's: its failure must be the lengths', its bisected lengths
-	// new and in order, and each row in one shard.
+	// new and in order, and each row in one shard. The multi-head lookup
+	// has no predicted limit, so phase 2 bisects its gap.
+	p1, p2 = sharded(t, shardOpts(t, "multihead", 60, "bf16"), 2, 1)
 	row := p2[0].Rows[0]
 	if row.Failure == nil || len(row.Bisected) < 2 {
-		t.Fatalf("phase 2 of fp16 has no failure or bisected fewer than 2 lengths: %+v", row)
+		t.Fatalf("phase 2 of bf16 has no failure or bisected fewer than 2 lengths: %+v", row)
 	}
 	for _, tc := range []struct {
 		name string
@@ -364,7 +405,7 @@ func TestMergeRefusesContradictions(t *testing.T) {
 		{"bisected twice", func(r *Report) { b := r.Rows[0].Bisected; b[1] = b[0] }, "bisected n ="},
 		{"a checked length bisected", func(r *Report) { r.Rows[0].Bisected[0].N = 1 }, "bisected n = 1"},
 		{"not mine", func(r *Report) { r.Rows[0].Mine = false }, "is not the shard's"},
-		{"nobody's", func(r *Report) { r.Rows[0] = Row{Precision: r.Rows[0].Precision} }, "no shard did fp16"},
+		{"nobody's", func(r *Report) { r.Rows[0] = Row{Precision: r.Rows[0].Precision} }, "no shard did bf16"},
 		{"a bad bisected length", func(r *Report) { r.Rows[0].Bisected[0].Passed = -1 }, "passed = -1"},
 	} {
 		edited := roundTrip(t, p2[0])

@@ -110,14 +110,14 @@ var commands = []commandDoc{
 			"verify frontier --phase 2 --shard K/N PHASE1-FILE… [flags]"},
 		summary: "uniformity limits per precision, with the first failure's input and cause, and the limit theory predicts",
 		about: "For each precision, the largest n at which every checked input of every checked length is right, found by a geometric sweep " +
-			"and bisection; the first failure with its input and cause; and the limit predicted from the paper's score gap. Exit 0: a limit is " +
+			"(with the predicted limit and the length after it) and bisection; the first failure with its input and cause; and the limit predicted from the paper's score gap. Exit 0: a limit is " +
 			"a measurement, not a failure. A sweep splits over machines in two phases: --shard K/N checks a share of the lengths, divided by " +
 			"their cost; --phase 2 --shard K/N, given every phase-1 file, bisects and diagnoses a share of the precisions; 'verify merge' combines both.",
 		flags: []flagDoc{{name: "recipe", arg: "NAME[,NAME…]", help: "the constructions"}, {name: "all", help: "every recipe"},
 			{name: "model", arg: "FILE", help: "the frontier of the model of FILE (- for stdin), against the reference of --spec"}, flagSpec, flagMaxInput,
 			{name: "precision", arg: "P,Q,…", def: "fp8-e4m3,fp8-e5m2,bf16,fp16,fp32,fp64,24,53,113", help: "the precisions"},
 			flagWeighting, flagParam, flagMaxN, flagCases, flagExhaustive, flagSeed, flagLengths,
-			{name: "no-bisect", help: "check only the geometric lengths"},
+			{name: "no-bisect", help: "check only the geometric lengths (not the predicted limit, no bisection)"},
 			{name: "shard", arg: "K/N", help: "run shard K of N: a share of the lengths, by cost (phase 1), or of the bisections (phase 2)"},
 			{name: "phase", arg: "1|2", def: "1", help: "2: bisect and diagnose, from the files of every phase-1 shard"},
 			flagJSON, {name: "out", arg: "FILE", help: "write the JSON to FILE (atomically), or - for stdout (the table goes to stderr)"},
