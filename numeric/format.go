@@ -33,6 +33,9 @@ type Format struct {
 	// bit, then clear the bits of mask = 2^shift − 1.
 	normLo, normHi, half, mask uint64
 	shift                      uint
+	// sqrt32 says that float32's square root, rounded again to the
+	// format, is the format's correctly rounded square root (prepare).
+	sqrt32 bool
 }
 
 // The formats the engine emulates, and the two native ones, described so
@@ -57,6 +60,12 @@ func (f *Format) prepare() *Format {
 	}
 	f.shift = uint(max(1, 53-f.P))
 	f.half, f.mask = 1<<(f.shift-1)-1, 1<<f.shift-1
+	// A square root rounded to p' bits and then to p is rounded once
+	// when p' ≥ 2p + 2 (Figueroa, "When is double rounding innocuous?",
+	// 1995). float32 holds every finite value of a format whose
+	// subnormals and largest value lie in its range, and every root of
+	// one is normal in float32 (√(2^−149) > 2^−126), so p' = 24 there.
+	f.sqrt32 = 2*f.P+2 <= 24 && f.EMin-f.P+1 >= -149 && f.EMax <= 127
 	return f
 }
 

@@ -175,8 +175,9 @@ func opBenchLoop[T any](b Backend[T], op string) (func(n int), error) {
 // BareOpBench returns the baseline of OpBench(p, op): the same number of
 // the same operations on the same operand values, in the host arithmetic
 // that the backend rounds from, called directly: float64 operations for
-// fp64 and the emulated formats (without the rounding to the format),
-// float32 operations for fp32, big.Float operations at p's precision for
+// fp64 and the emulated formats (without the rounding to the format;
+// float32's square root for those whose roots Emulated.Sqrt takes in
+// float32), float32 operations for fp32, big.Float operations at p's precision for
 // bigfloats (with destinations allocated once, and big.Float.Sqrt for
 // sqrt), big.Rat operations for exact. Intervals have no bare baseline.
 func BareOpBench(p Precision, op string) (func(n int), error) {
@@ -187,6 +188,9 @@ func BareOpBench(p Precision, op string) (func(n int), error) {
 	case KindFloat64:
 		return bareFloatLoop(NewFloat64(), op), nil
 	case KindEmulated:
+		if op == "sqrt" && p.Format.sqrt32 {
+			return bareSqrt32(NewEmulated(p.Format)), nil
+		}
 		return bareFloatLoop(NewEmulated(p.Format), op), nil
 	case KindFloat32:
 		return bareFloatLoop(NewFloat32(), op), nil
@@ -248,6 +252,24 @@ func bareFloatLoop[T float32 | float64](b Backend[T], op string) func(n int) {
 			a = T(a + r)
 		}
 		z, acc = r, a
+	}
+}
+
+// bareSqrt32 is the baseline of an emulated format's sqrt where it is
+// float32's: the format's operands, as float32s.
+func bareSqrt32(b Emulated) func(n int) {
+	xs64, _ := opBenchOperands[float64](b, "sqrt")
+	var xs [8]float32
+	for i, x := range xs64 {
+		xs[i] = float32(x)
+	}
+	var z float32
+	return func(n int) {
+		r := z
+		for i := 0; i < n; i++ {
+			r = float32(math.Sqrt(float64(xs[i&7])))
+		}
+		z = r
 	}
 }
 
