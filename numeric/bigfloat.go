@@ -186,7 +186,7 @@ func (b BigFloat) Sqrt(z, x *big.Float) (*big.Float, error) {
 	if x.Sign() < 0 {
 		return nil, &OpError{Backend: b.name, Op: "sqrt", Arg: x.Text('g', -1), Err: ErrDomain}
 	}
-	return b.dst(z).Set(bigmath.Sqrt(x, b.prec, big.ToNearestEven)), nil
+	return bigmath.SqrtTo(z, x, b.prec, big.ToNearestEven), nil
 }
 
 func (b BigFloat) Exp(z, x *big.Float) (*big.Float, error)  { return b.elementary(z, "exp", x) }

@@ -113,48 +113,6 @@ func MulPow2(x *big.Float, k int, prec uint, d Dir) *big.Float {
 	return fix(z.SetMantExp(z, k), d)
 }
 
-// Sqrt returns √x (x ≥ 0, finite) correctly rounded to prec bits in mode,
-// which may be any big.RoundingMode. It works on the exact integer square
-// root of a scaled significand, so directed modes are as exact as nearest.
-func Sqrt(x *big.Float, prec uint, mode big.RoundingMode) *big.Float {
-	z := new(big.Float).SetPrec(prec).SetMode(mode)
-	if x.Sign() == 0 || x.IsInf() {
-		return z.Set(x)
-	}
-	m, e := intExp(x) // x = m × 2^e exactly
-	// Scale m so that its root has at least prec+2 bits and e is even.
-	shift := 2*int(prec) + 4 - m.BitLen()
-	if shift < 0 {
-		shift = 0
-	}
-	if (e-shift)%2 != 0 {
-		shift++
-	}
-	m.Lsh(m, uint(shift))
-	e -= shift
-	r := new(big.Int).Sqrt(m)
-	exact := new(big.Int).Mul(r, r).Cmp(m) == 0
-	// The root lies in [r, r+1) and has at least prec+2 bits, so every
-	// rounding boundary at prec bits is an even integer; r + 1/2 stands in
-	// for any inexact root without changing the rounding.
-	r.Lsh(r, 1)
-	if !exact {
-		r.SetBit(r, 0, 1)
-	}
-	t := new(big.Float).SetInt(r) // exact
-	t.SetMantExp(t, e/2-1)        // exact: t keeps its own precision
-	return z.Set(t)               // the one rounding, in mode
-}
-
-// intExp returns an integer m and exponent e with x = m × 2^e exactly.
-func intExp(x *big.Float) (*big.Int, int) {
-	prec := int(x.MinPrec())
-	exp := x.MantExp(nil)
-	t := new(big.Float).SetMantExp(x, prec-exp)
-	m, _ := t.Int(nil)
-	return m.Abs(m), exp - prec
-}
-
 // log2Bound returns an integer upper bound on log2|x| for finite nonzero x.
 func log2Bound(x *big.Float) int {
 	return x.MantExp(nil)

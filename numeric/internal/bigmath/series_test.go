@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"math/big"
+	"math/rand"
 	"os"
 	"strings"
 	"sync"
@@ -295,4 +296,71 @@ func TestExtremes(t *testing.T) {
 			t.Errorf("MulPow2(1/3, 3) at %d bits: [%s, %s] precisions %d, %d", prec, lo.Text('g', 30), hi.Text('g', 30), lo.Prec(), hi.Prec())
 		}
 	}
+}
+
+// TestIsqrt: SqrtTo's integer square root against big.Int.Sqrt on the
+// integers where a start or a stop could go wrong: perfect squares and
+// their neighbours, powers of two and their neighbours (odd and even bit
+// lengths, across the 106 bits read as a float64), and seeded random
+// integers of 1 to 2,000 bits.
+func TestIsqrt(t *testing.T) {
+	var ms []*big.Int
+	one := big.NewInt(1)
+	for bits := 1; bits <= 600; bits++ {
+		p := new(big.Int).Lsh(one, uint(bits))
+		root := new(big.Int).Lsh(one, uint(bits/2))
+		root.Add(root, big.NewInt(int64(bits)))
+		sq := new(big.Int).Mul(root, root)
+		for _, base := range []*big.Int{p, sq} {
+			for d := int64(-2); d <= 2; d++ {
+				if m := new(big.Int).Add(base, big.NewInt(d)); m.Sign() > 0 {
+					ms = append(ms, m)
+				}
+			}
+		}
+	}
+	rng := rand.New(rand.NewSource(7))
+	for range 3000 {
+		m := new(big.Int).Rand(rng, new(big.Int).Lsh(one, uint(1+rng.Intn(2000))))
+		if m.Sign() > 0 {
+			ms = append(ms, m)
+		}
+	}
+	s := new(sqrtScratch)
+	for _, m := range ms {
+		want := new(big.Int).Sqrt(m)
+		if got := s.isqrt(new(big.Int).Set(m)); got.Cmp(want) != 0 {
+			t.Fatalf("isqrt(%s) = %s, want %s", m, got, want)
+		}
+	}
+	t.Logf("%d integers", len(ms))
+}
+
+// TestSqrtToShared: SqrtTo from several goroutines at once (its scratch
+// integers are pooled), into a destination that is its operand too, at
+// precisions from 2 to 300 bits; each root is checked exactly.
+func TestSqrtToShared(t *testing.T) {
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewSource(int64(w)))
+			for range 400 {
+				prec := uint(2 + rng.Intn(299))
+				x := new(big.Float).SetPrec(uint(1+rng.Intn(300))).SetMantExp(big.NewFloat(1+rng.Float64()), rng.Intn(2000)-1000)
+				want := Sqrt(x, prec, big.ToNearestEven)
+				if err := checkSqrt(x, want, prec, big.ToNearestEven); err != nil {
+					t.Errorf("Sqrt(%s) at %d bits: %v", x.Text('p', 0), prec, err)
+					return
+				}
+				z := new(big.Float).Copy(x)
+				if got := SqrtTo(z, z, prec, big.ToNearestEven); got != z || got.Cmp(want) != 0 || got.Prec() != prec {
+					t.Errorf("SqrtTo(x, x) of %s at %d bits: %s (precision %d), want %s", x.Text('p', 0), prec, got.Text('p', 0), got.Prec(), want.Text('p', 0))
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
