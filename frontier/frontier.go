@@ -68,6 +68,10 @@ type Options struct {
 	// ModelFile names it in the report.
 	Model     *model.Model
 	ModelFile string
+
+	// unpredicted leaves the predicted limit out of the lengths
+	// (sweepLengths), so that tests reach the bisection's own rules.
+	unpredicted bool
 }
 
 // Run measures the frontier of opts.Recipe at every precision, or runs
@@ -138,7 +142,7 @@ func Run(opts Options) (*Report, error) {
 	rowLengths := make([][]int, len(opts.Precisions))
 	planned := 0
 	for k, p := range opts.Precisions {
-		rowLengths[k] = sweepLengths(r.Name, r.MinN, lengths, p, opts.MaxN, rep.Bisect)
+		rowLengths[k] = sweepLengths(r.Name, r.MinN, lengths, p, opts.MaxN, rep.Bisect && !opts.unpredicted)
 		planned += len(rowLengths[k])
 	}
 	if sharded {

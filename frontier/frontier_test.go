@@ -275,25 +275,33 @@ func TestDyckPositionsPrediction(t *testing.T) {
 // 2^-8 on [1/2, 1)) at n = 258: 193/258 ≈ 0.74806 and 194/258 ≈ 0.75194
 // both lie within 2^-9 of 0.75. Below that length the analysis must
 // certify every checked length (random inputs rarely hold the brackets
-// that meet there), and the frontier must find the failure at 258 itself.
-// (About 10 s: the analysis at every length up to 300.)
+// that meet there), and the frontier must find the failure at 258: with
+// the predicted limit among its lengths, and without it, where only the
+// bisection below a length the analysis suspects (bracket) can reach 258,
+// since 293, the geometric length above it, passes on its drawn inputs.
+// (About 12 s: the analysis at every length up to 300.)
 func TestLongFrontierDyck12BF16(t *testing.T) {
 	testenv.Long(t)
 	r, err := recipes.Get("dyck12")
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Run(Options{Recipe: r, Weighting: model.LeftHardmax, Precisions: []numeric.Precision{numeric.MustParsePrecision("bf16")},
-		MaxN: 300, Params: map[string]string{"check": "max"}, Cases: 8, Exhaustive: 256, Seed: 1, Analysis: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	row := rep.Rows[0]
-	if row.Limit != 257 || row.LimitLevel != check.Certified || row.Failure == nil || row.Failure.N != 258 {
-		t.Fatalf("limit %d (%s), failure %+v; want 257, certified, and a failure at 258 (checked %s)", row.Limit, row.LimitLevel, row.Failure, checkedText(&row))
-	}
-	if c := row.Failure.Cause; c == nil || c.Kind != "tie" {
-		t.Errorf("cause %+v, want a tie", c)
+	for _, predicted := range []bool{true, false} {
+		t.Run(map[bool]string{true: "predicted", false: "bisected"}[predicted], func(t *testing.T) {
+			rep, err := Run(Options{Recipe: r, Weighting: model.LeftHardmax, Precisions: []numeric.Precision{numeric.MustParsePrecision("bf16")},
+				MaxN: 300, Params: map[string]string{"check": "max"}, Cases: 8, Exhaustive: 256, Seed: 1, Analysis: true,
+				unpredicted: !predicted})
+			if err != nil {
+				t.Fatal(err)
+			}
+			row := rep.Rows[0]
+			if row.Limit != 257 || row.LimitLevel != check.Certified || row.Failure == nil || row.Failure.N != 258 {
+				t.Fatalf("limit %d (%s), failure %+v; want 257, certified, and a failure at 258 (checked %s)", row.Limit, row.LimitLevel, row.Failure, checkedText(&row))
+			}
+			if c := row.Failure.Cause; c == nil || c.Kind != "tie" {
+				t.Errorf("cause %+v, want a tie", c)
+			}
+		})
 	}
 }
 
@@ -321,9 +329,28 @@ func TestSweepLengths(t *testing.T) {
 			t.Errorf("%s at %s, bisect %v: %v, want %v", tc.recipe, tc.precision, tc.bisect, got, tc.want)
 		}
 	}
-	// At maxN = 45 the length after the limit is past the sweep.
+	// A sweep to 45 predicts no limit (the tie is at 46, past it), so it
+	// adds nothing; from minN = 46 the limit is below the sweep and only
+	// the length after it is added.
+	fp16 := numeric.MustParsePrecision("fp16")
 	short := check.DefaultLengths(1, 45)
-	if got := sweepLengths("lookup", 1, short, numeric.MustParsePrecision("fp16"), 45, true); !slices.Equal(got, short) || !slices.Contains(got, 45) {
+	if got := sweepLengths("lookup", 1, short, fp16, 45, true); !slices.Equal(got, short) {
 		t.Errorf("fp16 to 45: %v, want %v", got, short)
+	}
+	late := check.DefaultLengths(46, 64)
+	if got := sweepLengths("lookup", 46, late, fp16, 64, true); !slices.Equal(got, late) || !slices.Contains(got, 46) {
+		t.Errorf("fp16 from 46 to 64: %v, want %v", got, late)
+	}
+	if got, want := sweepLengths("lookup", 46, []int{50, 64}, fp16, 64, true), []int{46, 50, 64}; !slices.Equal(got, want) {
+		t.Errorf("fp16 at 50 and 64 from 46: %v, want %v", got, want)
+	}
+	// Predict keeps its results by maximum length, and a caller's copy
+	// is its own.
+	if a, b := Predict("lookup", fp16, 45), Predict("lookup", fp16, 64); a.Limit != 0 || b.Limit != 45 {
+		t.Errorf("predicted limits to 45 and 64: %d and %d, want 0 and 45", a.Limit, b.Limit)
+	}
+	Predict("lookup", fp16, 64).Limit = 7
+	if got := Predict("lookup", fp16, 64).Limit; got != 45 {
+		t.Errorf("after a caller changed its copy: limit %d, want 45", got)
 	}
 }

@@ -206,7 +206,12 @@ func compose(shards []*Report) (*composed, error) {
 		}
 		for _, n := range lengths {
 			ps := parts[n]
-			if len(ps) == 0 {
+			switch {
+			case len(ps) == 0 && !slices.Contains(first.Lengths, n):
+				// The predicted limit or the next length, which this
+				// version of verify checks in phase 1.
+				return nil, fmt.Errorf("%s: no shard checked n = %d, which this version of verify checks in phase 1 (the predicted limit and the length after it): the shards were written by another version; run them again with this one", row.Precision, n)
+			case len(ps) == 0:
 				return nil, fmt.Errorf("%s: no shard checked n = %d", row.Precision, n)
 			}
 			if err := check.ValidateParts(ps, first.MaxN); err != nil {

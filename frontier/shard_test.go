@@ -209,6 +209,17 @@ func TestFrontierShardsRefused(t *testing.T) {
 	if _, err := Merge(slices.Concat(q1, q2)); err != nil {
 		t.Errorf("the other sweep's own shards: %v", err)
 	}
+	// Shards from a version of verify that did not check fp16's predicted
+	// limit (45) in phase 1 are named as such.
+	var stale []*Report
+	for _, s := range p1 {
+		s = roundTrip(t, s)
+		s.Rows[0].Parts = slices.DeleteFunc(s.Rows[0].Parts, func(p check.LengthPart) bool { return p.N == 45 })
+		stale = append(stale, s)
+	}
+	if _, err := Merge(stale); err == nil || !strings.Contains(err.Error(), "fp16: no shard checked n = 45") || !strings.Contains(err.Error(), "another version") {
+		t.Errorf("shards without the predicted limit: %v, want an error naming n = 45 and another version", err)
+	}
 }
 
 // TestAssign: the plan's greedy rule, worked by hand. Units are given to

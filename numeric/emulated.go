@@ -12,12 +12,13 @@ import (
 // rounded once to the format, to nearest with ties to even, with the
 // format's subnormals, overflow (to ±∞, or to NaN in fp8-e4m3) and NaNs.
 //
-// +, −, ×, ÷ and √ are computed in float64 and then rounded to the format.
-// That double rounding is innocuous, so the result is the correctly rounded
-// one, because float64 has at least 2p + 2 significand bits for every
-// emulated p ≤ 11 (Figueroa, "When is double rounding innocuous?", SIGNUM
-// 1995) and no intermediate result of two such values leaves float64's
-// normal range. (Sums and products of fp16 or bf16 values are most often
+// +, −, × and ÷ are computed in float64, √ in float32 (its faster
+// instruction), and then rounded to the format. That double rounding is
+// innocuous, so the result is the correctly rounded one, because float64
+// and float32 have at least 2p + 2 significand bits for every emulated
+// p ≤ 11 (Figueroa, "When is double rounding innocuous?", SIGNUM 1995)
+// and no intermediate result of two such values leaves float64's normal
+// range, nor a root float32's (Format.prepare). (Sums and products of fp16 or bf16 values are most often
 // exact in float64, so only one rounding happens at all.) The tests check
 // this against exact rationals: exhaustively for the 8-bit formats and for
 // √ of fp16 and bf16, and for fp16 and bf16 on seeded random pairs and on

@@ -224,9 +224,10 @@ func checkSqrt(x, r *big.Float, prec uint, mode big.RoundingMode) error {
 		if below {
 			return fmt.Errorf("r = %s is below the root", r.Text('g', 20))
 		}
-	case big.ToNearestEven:
+	case big.ToNearestEven, big.ToNearestAway:
 		// r is right iff the root lies on r's side of the midpoint m; √x
-		// never equals m, whose square has more bits than x.
+		// never equals m, whose square has more bits than x, so the two
+		// modes agree.
 		m := new(big.Rat).Add(rr, other)
 		m.Quo(m, big.NewRat(2, 1))
 		if (sq(m).Cmp(xr) > 0) != below {
@@ -337,26 +338,34 @@ func TestIsqrt(t *testing.T) {
 }
 
 // TestSqrtToShared: SqrtTo from several goroutines at once (its scratch
-// integers are pooled), into a destination that is its operand too, at
-// precisions from 2 to 300 bits; each root is checked exactly.
+// integers are pooled), into a destination that is its operand too and
+// holds another precision and mode, for operands of 1 to 300 bits and
+// results of 2 to 300 bits in every rounding mode; each root is checked
+// exactly.
 func TestSqrtToShared(t *testing.T) {
+	modes := []big.RoundingMode{big.ToNearestEven, big.ToNearestAway, big.ToZero, big.AwayFromZero, big.ToNegativeInf, big.ToPositiveInf}
 	var wg sync.WaitGroup
 	for w := range 4 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			rng := rand.New(rand.NewSource(int64(w)))
+			one := big.NewInt(1)
 			for range 400 {
-				prec := uint(2 + rng.Intn(299))
-				x := new(big.Float).SetPrec(uint(1+rng.Intn(300))).SetMantExp(big.NewFloat(1+rng.Float64()), rng.Intn(2000)-1000)
-				want := Sqrt(x, prec, big.ToNearestEven)
-				if err := checkSqrt(x, want, prec, big.ToNearestEven); err != nil {
-					t.Errorf("Sqrt(%s) at %d bits: %v", x.Text('p', 0), prec, err)
+				prec, mode := uint(2+rng.Intn(299)), modes[rng.Intn(len(modes))]
+				m := new(big.Int).Rand(rng, new(big.Int).Lsh(one, uint(1+rng.Intn(300))))
+				m.Add(m, one)
+				x := new(big.Float).SetPrec(uint(m.BitLen())).SetInt(m) // exact
+				x.SetMantExp(x, rng.Intn(2000)-1000)
+				want := Sqrt(x, prec, mode)
+				if err := checkSqrt(x, want, prec, mode); err != nil {
+					t.Errorf("Sqrt(%s) at %d bits, %v: %v", x.Text('p', 0), prec, mode, err)
 					return
 				}
-				z := new(big.Float).Copy(x)
-				if got := SqrtTo(z, z, prec, big.ToNearestEven); got != z || got.Cmp(want) != 0 || got.Prec() != prec {
-					t.Errorf("SqrtTo(x, x) of %s at %d bits: %s (precision %d), want %s", x.Text('p', 0), prec, got.Text('p', 0), got.Prec(), want.Text('p', 0))
+				z := new(big.Float).Copy(x).SetMode(modes[rng.Intn(len(modes))])
+				if got := SqrtTo(z, z, prec, mode); got != z || got.Cmp(want) != 0 || got.Prec() != prec || got.Mode() != mode {
+					t.Errorf("SqrtTo(x, x) of %s at %d bits, %v: %s (precision %d, %v), want %s", x.Text('p', 0), prec, mode,
+						got.Text('p', 0), got.Prec(), got.Mode(), want.Text('p', 0))
 					return
 				}
 			}

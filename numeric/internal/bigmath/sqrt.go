@@ -66,7 +66,8 @@ func (s *sqrtScratch) isqrt(m *big.Int) *big.Int {
 	// m = m'·2^k + low with k even and m' < 2^106, so that float64(m') is
 	// within a relative 2^−53 of m' and its root f within 2^−52 of √m'.
 	// √m ≤ √(m' + 1)·2^(k/2) ≤ (√m' + 1)·2^(k/2), and ⌈f(1 + 2^−50)⌉ + 1
-	// is at least √m' + 1.
+	// is at least √m' + 1 (either margin alone would be enough; the start
+	// only needs to be at least ⌊√m⌋, and one more step costs little).
 	k := max(m.BitLen()-106, 0)
 	k += k & 1
 	top := s.q.Rsh(m, uint(k))
@@ -92,7 +93,7 @@ var sqrtScratches = sync.Pool{New: func() any { return new(sqrtScratch) }}
 func (s *sqrtScratch) intExp(x *big.Float) int {
 	prec := int(x.MinPrec())
 	exp := x.MantExp(nil)
-	t := s.t.SetPrec(x.Prec()).SetMantExp(x, prec-exp) // exact: x's precision
+	t := s.t.SetMantExp(x, prec-exp) // exact: a copy of x, scaled
 	t.Int(&s.m)
 	s.m.Abs(&s.m)
 	return exp - prec
