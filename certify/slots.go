@@ -348,7 +348,7 @@ func (h *head[T]) kept(x *itemIndex, slots []slot, first int, fs, ms []float64) 
 			for k, f := range ks {
 				m := ks2[k]
 				// Broken where the signs of f − fc and m − mc differ.
-				broken |= bit(f < fc) ^ bit(m < mc) | bit(f > fc) ^ bit(m > mc)
+				broken |= (bit(f < fc) ^ bit(m < mc)) | (bit(f > fc) ^ bit(m > mc))
 				if f == fc {
 					partners = append(partners, int32(r[0]+k))
 				}
