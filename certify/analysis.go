@@ -74,6 +74,17 @@ type analysis[T any] struct {
 	// alphabet lists every symbol: the symbols of a position when
 	// Input.Symbols is nil.
 	alphabet []int
+	// trail holds, for each step done, the states after it and, for an
+	// attention step, its heads (their tables and facts): what the
+	// certificate is made of. heads is the last attention step's.
+	trail []trailStep[T]
+	heads []*head[T]
+}
+
+// trailStep is one step's part of the certificate.
+type trailStep[T any] struct {
+	states *states[T]
+	heads  []*head[T]
 }
 
 // newAnalysis checks that the two models have the same shape and works out
@@ -138,6 +149,7 @@ func (a *analysis[T]) run() string {
 	cur := &states[T]{embed: true, pooled: a.lastAttn < 0}
 	for k, st := range a.steps {
 		var why string
+		a.heads = nil
 		if st.attn && a.r.Attention(st.layer) != nil {
 			cur, why = a.attention(k, st.layer, cur)
 		} else {
@@ -146,6 +158,7 @@ func (a *analysis[T]) run() string {
 		if why != "" {
 			return why
 		}
+		a.trail = append(a.trail, trailStep[T]{states: cur, heads: a.heads})
 	}
 	return a.outputs(cur)
 }

@@ -128,6 +128,19 @@ type head[T any] struct {
 	cands      []int
 	partners   []int32
 	partnerOff []int
+	// facts records what the analysis concluded at each query and range,
+	// for the certificate (certificate.go).
+	facts []fact
+}
+
+// fact is what headOutputs concluded for query qid over the visible
+// positions lo … hi: whether the model keeps the exact order, the items
+// the reference can select, and the outputs (ids in head.outs).
+type fact struct {
+	qid, lo, hi int
+	kept        bool
+	cands       []item
+	outs        []int
 }
 
 // visible is the interval of positions position i may attend to (lo > hi:
@@ -176,6 +189,7 @@ func (a *analysis[T]) attention(k, l int, cur *states[T]) (*states[T], string) {
 		return nil, why
 	}
 	entries := g.entries
+	a.heads = heads
 	// Pass 2: each entry's outputs, and the states they make. The state
 	// after the sublayer depends only on the components of s the residual
 	// connection reads and on the heads' outputs: done holds those added.
@@ -389,6 +403,7 @@ func (a *analysis[T]) headOutputs(h *head[T], qid, i int, qw witness) ([]int, st
 	if lo > hi {
 		outs := a.zeroOutput(h)
 		h.outCache[key] = outs
+		h.facts = append(h.facts, fact{qid: qid, lo: lo, hi: hi, kept: true, outs: outs})
 		return outs, ""
 	}
 	count, why := a.scoreRange(h, qid, lo, hi)
@@ -399,11 +414,12 @@ func (a *analysis[T]) headOutputs(h *head[T], qid, i int, qw witness) ([]int, st
 		return nil, why
 	}
 	if !a.in.general {
-		if outs, done, why := a.fastOutputs(h, lo, hi, i, count); done {
+		if outs, cands, done, why := a.fastOutputs(h, lo, hi, i, count); done {
 			if why != "" {
 				return nil, why
 			}
 			h.outCache[key] = outs
+			h.facts = append(h.facts, fact{qid: qid, lo: lo, hi: hi, kept: true, cands: cands, outs: outs})
 			return outs, ""
 		}
 	}
@@ -478,6 +494,13 @@ func (a *analysis[T]) headOutputs(h *head[T], qid, i int, qw witness) ([]int, st
 		}
 	}
 	h.outCache[key] = outs
+	var cands []item
+	for x, c := range candR {
+		if c {
+			cands = append(cands, items[x].item)
+		}
+	}
+	h.facts = append(h.facts, fact{qid: qid, lo: lo, hi: hi, kept: kept, cands: cands, outs: outs})
 	return outs, ""
 }
 

@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/transformer-cookbook/verify/certify/recheck"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 )
@@ -54,10 +55,18 @@ type Input struct {
 	// 0 means no bound.
 	MaxWork int64
 
+	// KeepCertificate keeps, in Result.Certificate, the certificate the
+	// independent checker accepted.
+	KeepCertificate bool
+
 	// unfactored makes the first pass project every embedding whole, as
 	// it does held states (gatherStates): the tests compare it with the
 	// factored pass (gatherEmbeddings).
 	unfactored bool
+	// noRecheck skips the independent checker, and keepTyped keeps the
+	// certificate as it is (Result.typed): the benchmarks time the two
+	// apart.
+	noRecheck, keepTyped bool
 	// general leaves every query to the general code: no symbol stands
 	// for others of its list (sharedList), no score is computed or
 	// compared on float64s apart (fastOutputs): the tests compare it
@@ -90,6 +99,17 @@ type Result struct {
 	Work   int64 `json:"work"`
 	// OverBudget says the analysis stopped on Input.MaxWork.
 	OverBudget bool `json:"over_budget,omitempty"`
+	// CheckWork is the work the independent checker did to accept the
+	// certificate (package recheck), counted as Work is; Refused says it
+	// refused one, which withdrew the conclusion (Why says why).
+	CheckWork int64 `json:"check_work,omitempty"`
+	Refused   bool  `json:"refused,omitempty"`
+	// Certificate is the certificate the checker accepted, when
+	// Input.KeepCertificate asked for it.
+	Certificate *recheck.Encoded `json:"-"`
+	// typed is the certificate itself (a *recheck.Certificate of the
+	// backend's values), when Input.keepTyped asks for it.
+	typed any
 }
 
 // Suspect is a place where the checked model may differ from the
@@ -204,6 +224,10 @@ func analyse[T any](v *visitor, m *model.Instance[T]) {
 	}
 	v.res.Certified = len(v.res.Suspects) == 0
 	v.res.Decided = v.in.Decides != nil && !a.undecided
+	a.recheck()
+	if v.res.Refused {
+		return
+	}
 	if !v.res.Certified {
 		v.res.Why = v.res.Suspects[0].Where + ": " + v.res.Suspects[0].Detail
 		if len(v.res.Breaks) > 0 {

@@ -40,6 +40,20 @@
 // and after the last attention sublayer the positions' states are pooled,
 // since only position-wise work remains.
 //
+// # The certificate, re-checked
+//
+// What the analysis concluded at a length it writes as a certificate
+// (package recheck): the state pairs after every sublayer and, for every
+// head, what it concluded at each query over each range of visible
+// positions (whether the order is kept, the candidates, the outputs).
+// Before a length is certified (or its decisions), the independent
+// checker of package recheck re-derives every fact of it from the two
+// models' public operations, and accepts it or names the first fact that
+// fails; a refusal withdraws the conclusion (Result.Refused, and Why says
+// it is a bug of the analysis). The checker shares none of the shortcuts
+// below: a flaw in one of them shows as a refusal, not as a false
+// certificate. Result.CheckWork is its cost, counted as Work is.
+//
 // # Doing less work, soundly
 //
 // The first layer reads embeddings, which are sums of a symbol's part and
@@ -89,6 +103,7 @@
 //
 // # Imports
 //
-// certify imports recipes (the constructions, their symbols and
-// validity), model and numeric. The checker (package check) imports it.
+// certify imports certify/recheck (the checker of its certificates),
+// recipes (the constructions, their symbols and validity), model and
+// numeric. The checker (package check) imports it.
 package certify

@@ -57,7 +57,7 @@ func narrowAnalysis(t *testing.T, widths []uint) {
 			if _, nb, ok := model.NarrowInstance(runner); ok && nb.Exits() == 0 {
 				fast++
 			}
-			if d := cmp.Diff(want, got); d != "" {
+			if d := cmp.Diff(want, got, ignoreTyped); d != "" {
 				t.Errorf("%s, budget %d: (-big.Float +float64):\n%s", name, in.MaxWork, d)
 			}
 		}

@@ -141,11 +141,11 @@ func (h *head[T]) queryFloats(qid int) ([]float64, bool) {
 // general code, which it does before changing anything: when a condition
 // fails, and when the model breaks the exact order, whose report the
 // general code makes.
-func (a *analysis[T]) fastOutputs(h *head[T], lo, hi, i, count int) (outs []int, done bool, why string) {
+func (a *analysis[T]) fastOutputs(h *head[T], lo, hi, i, count int) (outs []int, candItems []item, done bool, why string) {
 	sc := &h.scores
 	x := h.index(a.b)
 	if sc.slow > 0 || x.nonFinite[hi] != x.nonFinite[lo-1] {
-		return nil, false, ""
+		return nil, nil, false, ""
 	}
 	first, end := x.slotOff[lo-1], x.slotOff[hi]
 	slots := x.slots[first:end]
@@ -174,7 +174,7 @@ func (a *analysis[T]) fastOutputs(h *head[T], lo, hi, i, count int) (outs []int,
 				nan |= bit(m != m)
 			}
 			if nan != 0 {
-				return nil, false, ""
+				return nil, nil, false, ""
 			}
 		}
 		if x.oneKey {
@@ -184,7 +184,7 @@ func (a *analysis[T]) fastOutputs(h *head[T], lo, hi, i, count int) (outs []int,
 		}
 	}
 	if !kept {
-		return nil, false, ""
+		return nil, nil, false, ""
 	}
 	cands, partners, partnerOff := h.cands, h.partners, h.partnerOff
 	// Each candidate item in the order of the items, with the counts of
@@ -208,16 +208,17 @@ func (a *analysis[T]) fastOutputs(h *head[T], lo, hi, i, count int) (outs []int,
 			if c < 0 {
 				continue
 			}
+			candItems = append(candItems, it)
 			count1 := 1
 			if average {
 				if why := a.charge(count); why != "" {
-					return nil, true, why
+					return nil, nil, true, why
 				}
 				last := int32(-1)
 				for _, k := range partners[partnerOff[c]:partnerOff[c+1]] {
 					p := &slots[k]
 					if !p.oneVid || int(p.vid) != it.vid {
-						return nil, true, fmt.Sprintf("layer %d attention, head %d: at position %d, keys at positions %d and %d tie in %s with different values: average hardmax averages a set that depends on the input", h.l+1, h.hd+1, i, it.pos, p.pos, "the reference")
+						return nil, nil, true, fmt.Sprintf("layer %d attention, head %d: at position %d, keys at positions %d and %d tie in %s with different values: average hardmax averages a set that depends on the input", h.l+1, h.hd+1, i, it.pos, p.pos, "the reference")
 					}
 					if p.pos != last {
 						count1++
@@ -225,21 +226,21 @@ func (a *analysis[T]) fastOutputs(h *head[T], lo, hi, i, count int) (outs []int,
 					}
 				}
 				if why := a.charge(count); why != "" {
-					return nil, true, why
+					return nil, nil, true, why
 				}
 			}
 			sx := scored[T]{item: it, f: fs[cands[c]], exact: true, sm: sc.m[it.kid]}
 			for m := 1; m <= count1; m++ {
 				o, why := a.averaged(h, &sx, m, &sx, m)
 				if why != "" {
-					return nil, true, why
+					return nil, nil, true, why
 				}
 				outs = seen.add(outs, o)
 			}
 		}
 		ci = ce
 	}
-	return outs, true, ""
+	return outs, candItems, true, ""
 }
 
 // outSet tells which outputs a list holds: by scanning while it is

@@ -53,6 +53,27 @@ func (inst *Instance[T]) Embed(s, i, n int) ([]T, error) {
 	return h, nil
 }
 
+// WordEmbeddingRow returns symbol s's word embedding as the instance
+// rounded it, which Embed adds to the position's row. The caller must not
+// write it.
+func (inst *Instance[T]) WordEmbeddingRow(s int) ([]T, error) {
+	if s < 0 || s >= len(inst.Model.Alphabet) {
+		return nil, fmt.Errorf("symbol index %d outside the alphabet of %d symbols", s, len(inst.Model.Alphabet))
+	}
+	return inst.we.row(s), nil
+}
+
+// PositionRows returns the position encodings of positions 1 … n of an
+// input of length n as the instance rounded them (nil when the model has
+// none), which Embed adds to the word embedding. The caller must not
+// write them.
+func (inst *Instance[T]) PositionRows(n int) ([][]T, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("length %d", n)
+	}
+	return inst.positions(n)
+}
+
 // EmbedDependence says what one component of Embed(s, i, n) depends on,
 // over every symbol s and every position i of inputs of length n.
 type EmbedDependence struct {

@@ -8,6 +8,7 @@
 //	  bench                    the performance cases of 'verify bench'
 //	    check                  running a construction and comparing it with its reference
 //	      certify              proofs that every input of a length is right
+//	        certify/recheck    the independent checker of those proofs
 //	      recipes              the cookbook's constructions, a file per section
 //	        recipes/blocks     the paper's named blocks (GTZero, Avg, lookups, …)
 //	          recipes/stream   blocks over named residual-stream components

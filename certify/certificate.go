@@ -1,0 +1,80 @@
+package certify
+
+import (
+	"github.com/transformer-cookbook/verify/certify/recheck"
+)
+
+// certificate writes what the analysis proved as a certificate for the
+// independent checker (package recheck): the states after every step,
+// and every head's facts at the queries it met.
+func (a *analysis[T]) certificate() *recheck.Certificate[T] {
+	c := &recheck.Certificate[T]{N: a.n, Certified: a.res.Certified, Decided: a.res.Decided}
+	for k, t := range a.trail {
+		st := a.steps[k]
+		cs := recheck.Step[T]{Layer: st.layer, Attention: st.attn, Pooled: t.states.pooled}
+		if t.states.pooled {
+			cs.States = [][]recheck.State[T]{pairs(t.states.pool)}
+		} else {
+			for _, set := range t.states.at {
+				cs.States = append(cs.States, pairs(set))
+			}
+		}
+		for _, h := range t.heads {
+			var facts []recheck.QueryFact[T]
+			for _, f := range h.facts {
+				qf := recheck.QueryFact[T]{Query: recheck.State[T]{Ref: h.queries.r[f.qid], Model: h.queries.m[f.qid]},
+					Lo: f.lo, Hi: f.hi, Kept: f.kept}
+				for _, it := range f.cands {
+					qf.Candidates = append(qf.Candidates, recheck.Item[T]{Pos: it.pos,
+						Key:   recheck.State[T]{Ref: h.keys.r[it.kid], Model: h.keys.m[it.kid]},
+						Value: recheck.State[T]{Ref: h.vals.r[it.vid], Model: h.vals.m[it.vid]}})
+				}
+				for _, o := range f.outs {
+					qf.Outputs = append(qf.Outputs, recheck.State[T]{Ref: h.outs.r[o], Model: h.outs.m[o]})
+				}
+				facts = append(facts, qf)
+			}
+			cs.Queries = append(cs.Queries, facts)
+		}
+		c.Steps = append(c.Steps, cs)
+	}
+	return c
+}
+
+// pairs lists a set's state pairs as the certificate's.
+func pairs[T any](set *stateSet[T]) []recheck.State[T] {
+	out := make([]recheck.State[T], len(set.list))
+	for x, s := range set.list {
+		out[x] = recheck.State[T]{Ref: s.r, Model: s.m}
+	}
+	return out
+}
+
+// recheck has the independent checker re-derive the certificate of what
+// the analysis concluded; a refusal withdraws the conclusion. It is a bug
+// of the analysis, and the reason says so.
+func (a *analysis[T]) recheck() {
+	res := a.res
+	if !res.Certified && !res.Decided {
+		return
+	}
+	c := a.certificate()
+	if a.in.keepTyped {
+		res.typed = c
+	}
+	if a.in.noRecheck {
+		return
+	}
+	rep, err := recheck.Check(recheck.Input[T]{Reference: a.r, Model: a.m, Symbols: a.in.Symbols, MapSymbol: a.in.MapSymbol,
+		Right: a.in.Right, Decides: a.in.Decides}, c)
+	if err != nil {
+		res.Certified, res.Decided = false, false
+		res.Why = "the independent checker refused the analysis's proof (a bug of the engine's analysis): " + err.Error()
+		res.Refused = true
+		return
+	}
+	res.CheckWork = rep.Work
+	if a.in.KeepCertificate {
+		res.Certificate = recheck.Encode(a.b, c)
+	}
+}

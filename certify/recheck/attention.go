@@ -1,0 +1,114 @@
+package recheck
+
+import (
+	"math/big"
+	"strconv"
+
+	"github.com/transformer-cookbook/verify/model"
+)
+
+// visible is the range of positions position i attends to (lo > hi:
+// none), as the mask says (docs/model-format.md).
+func visible(mask model.Mask, i, n int) (lo, hi int) {
+	switch mask {
+	case model.Future:
+		return 1, i
+	case model.StrictFuture:
+		return 1, i - 1
+	case model.Past:
+		return i, n
+	case model.StrictPast:
+		return i + 1, n
+	}
+	return 1, n
+}
+
+// attention checks step k, layer l's attention sublayer, over the states
+// cur (nil: the embeddings): every entry's outputs are derived and
+// compared with the certificate's facts, and every next state they make
+// must lie in next.
+func (ck *checker[T]) attention(k int, cur, next *stateSets[T], cs *Step[T]) error {
+	l := ck.steps[k].layer
+	spec := ck.r.Attention(l)
+	var g *gathered[T]
+	var err error
+	if cur == nil {
+		g, err = ck.gatherEmbeddings(k, l, next.pooled)
+	} else {
+		if cur.pooled {
+			return refuse("layer %d attention: the states before it are pooled", l+1)
+		}
+		g, err = ck.gatherStates(k, l, cur, next.pooled)
+	}
+	if err != nil {
+		return err
+	}
+	if len(cs.Queries) != len(spec.Heads) {
+		return refuse("layer %d attention: the certificate has facts for %d heads, the model has %d", l+1, len(cs.Queries), len(spec.Heads))
+	}
+	heads := make([]*headCheck[T], len(spec.Heads))
+	for hd := range heads {
+		heads[hd] = ck.newHeadCheck(l, hd, g, cs.Queries[hd])
+	}
+	for _, e := range g.entries {
+		lo, hi := visible(spec.Mask, e.pos, ck.n)
+		options := make([][]State[T], len(heads))
+		for hd, h := range heads {
+			outs, err := h.outputs(e.qids[hd], lo, hi)
+			if err != nil {
+				return err
+			}
+			options[hd] = outs
+		}
+		if err := ck.combine(k, l, e, options, next); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// factKey identifies a query over a visible range.
+func (ck *checker[T]) factKey(q State[T], lo, hi int) string {
+	if lo > hi {
+		lo, hi = 1, 0 // every empty range is one
+	}
+	buf := strconv.AppendInt(nil, int64(lo), 10)
+	buf = append(buf, '-')
+	buf = strconv.AppendInt(buf, int64(hi), 10)
+	buf = append(buf, ':')
+	return string(buf) + ck.stateKey(q)
+}
+
+// combine adds, for entry e, the state after the sublayer for every
+// choice of one output per head, and checks each lies in next.
+func (ck *checker[T]) combine(k, l int, e entry[T], options [][]State[T], next *stateSets[T]) error {
+	choice := make([]int, len(options))
+	for {
+		outsR, outsM := make([][]*big.Rat, len(options)), make([][]T, len(options))
+		for hd, c := range choice {
+			outsR[hd], outsM[hd] = options[hd][c].Ref, options[hd][c].Model
+		}
+		nr, err := ck.r.SublayerOutput(l, true, e.rep.Ref, ck.r.SumHeads(outsR))
+		if err != nil {
+			return refuse("layer %d attention's residual in the reference: %v", l+1, err)
+		}
+		nm, err := ck.m.SublayerOutput(l, true, e.rep.Model, ck.m.SumHeads(outsM))
+		if err != nil {
+			return refuse("layer %d attention's residual in the model: %v", l+1, err)
+		}
+		ck.work += int64(len(nr) + len(nm))
+		if err := ck.admit(next, k, e.pos, State[T]{Ref: nr, Model: nm}, e.from); err != nil {
+			return err
+		}
+		hd := 0
+		for ; hd < len(choice); hd++ {
+			if choice[hd]++; choice[hd] < len(options[hd]) {
+				break
+			}
+			choice[hd] = 0
+		}
+		if hd == len(choice) {
+			return nil
+		}
+	}
+}

@@ -1,0 +1,73 @@
+package certify
+
+import (
+	"math/big"
+	"testing"
+
+	"github.com/transformer-cookbook/verify/certify/recheck"
+	"github.com/transformer-cookbook/verify/internal/testenv"
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+)
+
+// benchRecheck times the analysis alone and the independent checker alone
+// on one length of a recipe's model at one precision (both instances
+// built once, as the checker does), in CPU-ns per op beside the wall
+// time.
+func benchRecheck[T any](b *testing.B, recipe, prec string, n int, check bool) {
+	con := construct(b, recipe, model.AverageHardmax, n)
+	p := numeric.MustParsePrecision(prec)
+	exact, err := model.Instantiate[*big.Rat](numeric.Exact{}, con.Model)
+	if err != nil {
+		b.Fatal(err)
+	}
+	runner, err := model.New(p, con.Model)
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := Input{Reference: con.Model, Model: con.Model, Precision: p, Exact: exact, Runner: runner,
+		Symbols: con.Symbols, Right: exactlyRight, noRecheck: true, keepTyped: true}
+	res, err := Length(in, n)
+	if err != nil || !res.Certified {
+		b.Fatalf("not certified: %v %s", err, res.Why)
+	}
+	c := res.typed.(*recheck.Certificate[T])
+	inst, err := model.Underlying(runner)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := inst.(*model.Instance[T])
+	b.ReportAllocs()
+	cpu0, cpuOK := testenv.ProcessCPU()
+	for b.Loop() {
+		if check {
+			if _, err := recheck.Check(recheck.Input[T]{Reference: exact, Model: m, Symbols: con.Symbols, Right: exactlyRight}, c); err != nil {
+				b.Fatal(err)
+			}
+		} else if _, err := Length(in, n); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if cpu1, _ := testenv.ProcessCPU(); cpuOK {
+		b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
+}
+
+func BenchmarkAnalysisLookupFP32N4096(b *testing.B) {
+	benchRecheck[float32](b, "lookup", "fp32", 4096, false)
+}
+func BenchmarkRecheckLookupFP32N4096(b *testing.B) {
+	benchRecheck[float32](b, "lookup", "fp32", 4096, true)
+}
+func BenchmarkAnalysisLookupFP64N4096(b *testing.B) {
+	benchRecheck[float64](b, "lookup", "fp64", 4096, false)
+}
+func BenchmarkRecheckLookupFP64N4096(b *testing.B) {
+	benchRecheck[float64](b, "lookup", "fp64", 4096, true)
+}
+func BenchmarkAnalysisOneHot53N256(b *testing.B) {
+	benchRecheck[*big.Float](b, "lookup-onehot", "53", 256, false)
+}
+func BenchmarkRecheckOneHot53N256(b *testing.B) {
+	benchRecheck[*big.Float](b, "lookup-onehot", "53", 256, true)
+}
