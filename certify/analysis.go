@@ -79,6 +79,8 @@ type analysis[T any] struct {
 	// certificate is made of. heads is the last attention step's.
 	trail []trailStep[T]
 	heads []*head[T]
+	// chain is Input.Chain's state at this length (nil: none).
+	chain *chainState[T]
 }
 
 // trailStep is one step's part of the certificate.
@@ -94,6 +96,13 @@ func newAnalysis[T any](in Input, n int, r *model.Instance[*big.Rat], m *model.I
 	a := &analysis[T]{in: in, n: n, r: r, m: m, b: m.B, res: res, maxStates: in.MaxStates, lastAttn: -1, proj: map[[3]int]*projections{}}
 	if a.maxStates <= 0 {
 		a.maxStates = DefaultMaxStates
+	}
+	if in.Chain != nil {
+		a.chain = chainFor[T](in.Chain, n)
+		a.proj = a.chain.proj
+		if a.chain.embeds == nil && independentOfN(r.Model) && independentOfN(m.Model) {
+			a.chain.embeds = map[[2]int]*state[T]{}
+		}
 	}
 	if r.Layers() != m.Layers() {
 		return nil, fmt.Sprintf("the model has %s and the reference %d", plural.Of(m.Layers(), "layer"), r.Layers())
@@ -229,8 +238,23 @@ func (a *analysis[T]) symbols(i int) []int {
 	return a.alphabet
 }
 
-// embed is the state pair of symbol sym at position i.
+// embed is the state pair of symbol sym at position i (kept by the chain
+// where neither model's embedding depends on the length).
 func (a *analysis[T]) embed(sym, i int) (*state[T], string) {
+	if a.chain != nil && a.chain.embeds != nil {
+		if s, ok := a.chain.embeds[[2]int{sym, i}]; ok {
+			return s, ""
+		}
+	}
+	s, why := a.embedNew(sym, i)
+	if why == "" && a.chain != nil && a.chain.embeds != nil {
+		a.chain.embeds[[2]int{sym, i}] = s
+	}
+	return s, why
+}
+
+// embedNew computes the state pair of symbol sym at position i.
+func (a *analysis[T]) embedNew(sym, i int) (*state[T], string) {
 	hr, err := a.r.Embed(sym, i, a.n)
 	if err != nil {
 		return nil, "the reference's embedding: " + err.Error()
@@ -493,4 +517,30 @@ func pairKey[T any](b numeric.Backend[T], r []*big.Rat, m []T) string {
 	buf := appendRats(make([]byte, 0, 16*len(r)), r)
 	buf = append(buf, '|')
 	return string(appendValues(buf, b, m))
+}
+
+// keepChain records, once the length is analysed, what the next length
+// of the chain starts from.
+func (a *analysis[T]) keepChain() {
+	if a.chain == nil {
+		return
+	}
+	for _, t := range a.trail {
+		for _, h := range t.heads {
+			if h.chain != nil {
+				h.chain.keep(h)
+			}
+		}
+	}
+	a.in.Chain.n = a.n
+}
+
+// independentOfN reports whether m's embedding is the same at every
+// length (its position encoding, if any, does not depend on n).
+func independentOfN(m *model.Model) bool {
+	if m.Position == nil {
+		return true
+	}
+	dep, known := m.Position.DependsOnN()
+	return known && !dep
 }

@@ -131,6 +131,8 @@ type head[T any] struct {
 	// facts records what the analysis concluded at each query and range,
 	// for the certificate (certificate.go).
 	facts []fact
+	// chain is the head's part of Input.Chain (nil: none).
+	chain *headChain[T]
 }
 
 // fact is what headOutputs concluded for query qid over the visible
@@ -141,6 +143,18 @@ type fact struct {
 	kept        bool
 	cands       []item
 	outs        []int
+	// lists, where the fact is a conclusion of a chain (carried from
+	// the last length, or kept for the next), holds the certificate's
+	// lists of its candidates and outputs, written once for every length
+	// it stands for (nil: none).
+	lists *certLists
+}
+
+// certLists holds a fact's candidates and outputs as the certificate
+// writes them (a recheck.Item and recheck.State list of the backend's
+// T), once written.
+type certLists struct {
+	cands, outs any
 }
 
 // visible is the interval of positions position i may attend to (lo > hi:
@@ -166,10 +180,17 @@ func (a *analysis[T]) attention(k, l int, cur *states[T]) (*states[T], string) {
 	spec := a.r.Attention(l)
 	heads := make([]*head[T], len(spec.Heads))
 	for hd := range heads {
-		heads[hd] = &head[T]{l: l, hd: hd, spec: spec, queries: newPairTable[T](), keys: newPairTable[T](), vals: newPairTable[T](),
+		h := &head[T]{l: l, hd: hd, spec: spec, queries: newPairTable[T](), keys: newPairTable[T](), vals: newPairTable[T](),
 			outs: newPairTable[T](), items: make([][]item, a.n), seen: make([]map[[2]int]bool, a.n),
 			outCache: map[[3]int][]int{}, avgCache: map[[4]int]int{}, scores: keyScores[T]{qid: -1}, dot: a.r.ScoreIsDot(l, hd),
 			fromFirst: !a.in.general && (spec.Mask == model.NoMask || spec.Mask == model.Future || spec.Mask == model.StrictFuture)}
+		if a.chain != nil {
+			// The chain's tables, whose ids stay the same from one
+			// length to the next.
+			hc := a.chain.headOf(l, hd)
+			h.chain, h.queries, h.keys, h.vals, h.outs = hc, hc.queries, hc.keys, hc.vals, hc.outs
+		}
+		heads[hd] = h
 	}
 	// Pass 1: the keys and values each position can hold and the
 	// distinct entries (query ids, and what the residual connection
@@ -190,6 +211,11 @@ func (a *analysis[T]) attention(k, l int, cur *states[T]) (*states[T], string) {
 	}
 	entries := g.entries
 	a.heads = heads
+	for _, h := range heads {
+		if h.chain != nil {
+			h.chain.compare(h)
+		}
+	}
 	// Pass 2: each entry's outputs, and the states they make. The state
 	// after the sublayer depends only on the components of s the residual
 	// connection reads and on the heads' outputs: done holds those added.
@@ -206,7 +232,7 @@ func (a *analysis[T]) attention(k, l int, cur *states[T]) (*states[T], string) {
 			}
 			options[hd] = outs
 		}
-		if why := a.combine(next, done, k, l, e.pos, e.s, heads, options); why != "" {
+		if why := a.combine(next, done, k, l, e.pos, e.res, e.s, heads, options); why != "" {
 			return nil, why
 		}
 	}
@@ -219,6 +245,7 @@ func (a *analysis[T]) attention(k, l int, cur *states[T]) (*states[T], string) {
 type entry[T any] struct {
 	pos  int
 	qids []int
+	res  int // what its residual connection reads (gather.residualID)
 	s    *state[T]
 }
 
@@ -322,11 +349,11 @@ func (a *analysis[T]) projCache(l, hd int, p model.Projection) *projections {
 
 // combine adds, for state s at position i, the state after the sublayer
 // for every choice of one output per head. done holds what was added
-// already: the part of a state the residual connection reads, with the
-// outputs chosen.
-func (a *analysis[T]) combine(next *states[T], done map[string]bool, k, l, i int, s *state[T], heads []*head[T], options [][]int) string {
+// already: the part of a state the residual connection reads (res, its
+// id), with the outputs chosen.
+func (a *analysis[T]) combine(next *states[T], done map[string]bool, k, l, i, res int, s *state[T], heads []*head[T], options [][]int) string {
 	choice := make([]int, len(heads))
-	read := a.residualKey(k, s)
+	read := strconv.Itoa(res)
 	for {
 		key := read
 		for hd, c := range choice {
@@ -406,6 +433,15 @@ func (a *analysis[T]) headOutputs(h *head[T], qid, i int, qw witness) ([]int, st
 		h.facts = append(h.facts, fact{qid: qid, lo: lo, hi: hi, kept: true, outs: outs})
 		return outs, ""
 	}
+	if outs, cands, lists, ok, why := a.chained(h, qid, lo, hi); ok || why != "" {
+		if why != "" {
+			return nil, why
+		}
+		h.outCache[key] = outs
+		h.facts = append(h.facts, fact{qid: qid, lo: lo, hi: hi, kept: true, cands: cands, outs: outs, lists: lists})
+		a.res.Carried++
+		return outs, ""
+	}
 	count, why := a.scoreRange(h, qid, lo, hi)
 	if why != "" {
 		return nil, why
@@ -420,6 +456,13 @@ func (a *analysis[T]) headOutputs(h *head[T], qid, i int, qw witness) ([]int, st
 			}
 			h.outCache[key] = outs
 			h.facts = append(h.facts, fact{qid: qid, lo: lo, hi: hi, kept: true, cands: cands, outs: outs})
+			sc := &h.scores
+			a.conclude(h, qid, lo, hi, cands, outs, func(kid int) *big.Rat {
+				if sc.exact(kid) {
+					return new(big.Rat).SetFloat64(sc.f[kid])
+				}
+				return sc.r[kid]
+			}, func(kid int) T { return a.b.Set(a.b.New(), sc.m[kid]) })
 			return outs, ""
 		}
 	}
@@ -495,12 +538,20 @@ func (a *analysis[T]) headOutputs(h *head[T], qid, i int, qw witness) ([]int, st
 	}
 	h.outCache[key] = outs
 	var cands []item
+	scoreOf := map[int]*scored[T]{}
 	for x, c := range candR {
 		if c {
 			cands = append(cands, items[x].item)
+			scoreOf[items[x].kid] = &items[x]
 		}
 	}
 	h.facts = append(h.facts, fact{qid: qid, lo: lo, hi: hi, kept: kept, cands: cands, outs: outs})
+	if kept {
+		a.conclude(h, qid, lo, hi, cands, outs, func(kid int) *big.Rat { return scoreOf[kid].rat() },
+			func(kid int) T { return a.b.Set(a.b.New(), scoreOf[kid].sm) })
+	} else {
+		h.forget(qid, lo)
+	}
 	return outs, ""
 }
 

@@ -21,9 +21,17 @@ func (a *analysis[T]) certificate() *recheck.Certificate[T] {
 		}
 		for _, h := range t.heads {
 			var facts []recheck.QueryFact[T]
+			facts = make([]recheck.QueryFact[T], 0, len(h.facts))
 			for _, f := range h.facts {
 				qf := recheck.QueryFact[T]{Query: recheck.State[T]{Ref: h.queries.r[f.qid], Model: h.queries.m[f.qid]},
 					Lo: f.lo, Hi: f.hi, Kept: f.kept}
+				if f.lists != nil && f.lists.cands != nil {
+					// A conclusion carried from length to length:
+					// its lists, written once.
+					qf.Candidates, qf.Outputs = f.lists.cands.([]recheck.Item[T]), f.lists.outs.([]recheck.State[T])
+					facts = append(facts, qf)
+					continue
+				}
 				for _, it := range f.cands {
 					qf.Candidates = append(qf.Candidates, recheck.Item[T]{Pos: it.pos,
 						Key:   recheck.State[T]{Ref: h.keys.r[it.kid], Model: h.keys.m[it.kid]},
@@ -31,6 +39,9 @@ func (a *analysis[T]) certificate() *recheck.Certificate[T] {
 				}
 				for _, o := range f.outs {
 					qf.Outputs = append(qf.Outputs, recheck.State[T]{Ref: h.outs.r[o], Model: h.outs.m[o]})
+				}
+				if f.lists != nil {
+					f.lists.cands, f.lists.outs = qf.Candidates, qf.Outputs
 				}
 				facts = append(facts, qf)
 			}
@@ -65,8 +76,15 @@ func (a *analysis[T]) recheck() {
 	if a.in.noRecheck {
 		return
 	}
-	rep, err := recheck.Check(recheck.Input[T]{Reference: a.r, Model: a.m, Symbols: a.in.Symbols, MapSymbol: a.in.MapSymbol,
-		Right: a.in.Right, Decides: a.in.Decides}, c)
+	in := recheck.Input[T]{Reference: a.r, Model: a.m, Symbols: a.in.Symbols, MapSymbol: a.in.MapSymbol,
+		Right: a.in.Right, Decides: a.in.Decides}
+	var rep *recheck.Report
+	var err error
+	if a.chain != nil {
+		rep, err = recheck.CheckNext(in, c, a.chain.session)
+	} else {
+		rep, err = recheck.Check(in, c)
+	}
 	if err != nil {
 		res.Certified, res.Decided = false, false
 		res.Why = "the independent checker refused the analysis's proof (a bug of the engine's analysis): " + err.Error()

@@ -58,6 +58,10 @@ type Input struct {
 	// KeepCertificate keeps, in Result.Certificate, the certificate the
 	// independent checker accepted.
 	KeepCertificate bool
+	// Chain, when set, carries the work of one length to the next, where
+	// lengths are analysed one after another, each one longer than the
+	// last (NewChain).
+	Chain *Chain
 
 	// unfactored makes the first pass project every embedding whole, as
 	// it does held states (gatherStates): the tests compare it with the
@@ -104,6 +108,9 @@ type Result struct {
 	// refused one, which withdrew the conclusion (Why says why).
 	CheckWork int64 `json:"check_work,omitempty"`
 	Refused   bool  `json:"refused,omitempty"`
+	// Carried counts the conclusions at a query that Input.Chain carried
+	// from the last length instead of working them out.
+	Carried int `json:"carried,omitempty"`
 	// Certificate is the certificate the checker accepted, when
 	// Input.KeepCertificate asked for it.
 	Certificate *recheck.Encoded `json:"-"`
@@ -216,6 +223,9 @@ func analyse[T any](v *visitor, m *model.Instance[T]) {
 		return
 	}
 	if why := a.run(); why != "" {
+		if v.in.Chain != nil {
+			*v.in.Chain = Chain{} // what it holds of this length is partial
+		}
 		v.res.Why = why
 		if len(v.res.Breaks) > 0 && !strings.Contains(why, v.res.Breaks[0].Detail) {
 			v.res.Why += "; before that, the model breaks an order of scores: " + v.res.Breaks[0].Where + ": " + v.res.Breaks[0].Detail
@@ -224,6 +234,7 @@ func analyse[T any](v *visitor, m *model.Instance[T]) {
 	}
 	v.res.Certified = len(v.res.Suspects) == 0
 	v.res.Decided = v.in.Decides != nil && !a.undecided
+	a.keepChain()
 	a.recheck()
 	if v.res.Refused {
 		return

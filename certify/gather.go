@@ -2,6 +2,7 @@ package certify
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math/big"
 
 	"github.com/transformer-cookbook/verify/model"
@@ -100,7 +101,7 @@ func (g *gather[T]) noteEntry(i int, qids []int, res int, src source[T]) string 
 	if why != "" {
 		return why
 	}
-	g.entries = append(g.entries, entry[T]{pos: i, qids: append([]int(nil), qids...), s: s})
+	g.entries = append(g.entries, entry[T]{pos: i, qids: append([]int(nil), qids...), res: res, s: s})
 	return ""
 }
 
@@ -261,9 +262,11 @@ func (a *analysis[T]) gatherEmbeddings(g *gather[T], k, l int) string {
 	if why != "" {
 		return why
 	}
+	cache := a.embedCache(k, readers, normed)
+	readers = cache.readers
 	h := len(g.heads)
-	e := &embedGather[T]{a: a, g: g, k: k, l: l, readers: readers,
-		symEmbed: make([]*state[T], len(a.r.Model.Alphabet)), symAt: make([]int32, len(a.r.Model.Alphabet)), entryBySym: g.global,
+	e := &embedGather[T]{a: a, g: g, k: k, l: l, readers: readers, cache: cache,
+		symEmbed: cache.symEmbed, symAt: cache.symAt, entryBySym: g.global,
 		entryNoted: make([]bool, len(a.r.Model.Alphabet)),
 		qids:       make([]int, h), kids: make([]int, h), vids: make([]int, h)}
 	g.embedding = e.embedding
@@ -283,15 +286,21 @@ func (a *analysis[T]) gatherEmbeddings(g *gather[T], k, l int) string {
 		if len(syms) == 0 {
 			continue
 		}
-		posEmbed, why := a.embed(syms[0], i)
-		if why != "" {
-			return why
-		}
-		e.posSym, e.posAt, e.posEmbed = syms[0], i, posEmbed
-		for _, rd := range readers {
-			if !rd.mixed {
-				rd.posClass[i-1] = e.class(rd, rd.pos, posEmbed)
+		if i > cache.known {
+			// A position's classes, once worked out, stay what they
+			// are at every longer length of a chain.
+			posEmbed, why := a.embed(syms[0], i)
+			if why != "" {
+				return why
 			}
+			e.posSym, e.posAt, e.posEmbed = syms[0], i, posEmbed
+			for _, rd := range readers {
+				if !rd.mixed {
+					rd.posClass[i-1] = e.class(rd, rd.pos, posEmbed)
+				}
+			}
+		} else {
+			e.posEmbed = nil
 		}
 		if sharing {
 			done, why := e.sharedList(i, syms)
@@ -306,12 +315,64 @@ func (a *analysis[T]) gatherEmbeddings(g *gather[T], k, l int) string {
 			return why
 		}
 	}
+	cache.known = a.n
 	return ""
+}
+
+// embedCache is what gatherEmbeddings works out of the embeddings that
+// stays the same from one length to the next of a chain, where neither
+// model's embedding depends on the length and the readers read the same
+// components with the same dependence (sig): the readers' classes of
+// symbols and positions, and each symbol's embedding where first met.
+type embedCache[T any] struct {
+	sig      string
+	readers  []*reader
+	symEmbed []*state[T]
+	symAt    []int32
+	// known: positions 1 … known have their classes.
+	known int
+	// lists holds the last summary of each list of symbols, by its
+	// memory (sharedList).
+	lists map[*int]*symbolList
+}
+
+// embedCache returns the cache of step k's readers: the chain's where it
+// holds one for the same readers, else a new one (kept in the chain if
+// there is one). Its readers' classes of positions cover 1 … n.
+func (a *analysis[T]) embedCache(k int, readers []*reader, normed bool) *embedCache[T] {
+	sig := fmt.Sprint(normed)
+	for _, rd := range readers {
+		sig += fmt.Sprintf(";%d/%d/%v/%v/%v", rd.head, rd.proj, rd.mixed, rd.sym, rd.pos)
+	}
+	var c *embedCache[T]
+	if a.chain != nil && a.chain.embeds != nil {
+		if c = a.chain.gathers[k]; c != nil && c.sig != sig {
+			c = nil
+		}
+	}
+	if c == nil {
+		alphabet := len(a.r.Model.Alphabet)
+		c = &embedCache[T]{sig: sig, readers: readers, symEmbed: make([]*state[T], alphabet), symAt: make([]int32, alphabet),
+			lists: map[*int]*symbolList{}}
+		for _, rd := range readers {
+			rd.symClass = make([]int32, alphabet)
+		}
+		if a.chain != nil && a.chain.embeds != nil {
+			a.chain.gathers[k] = c
+		}
+	}
+	for _, rd := range c.readers {
+		for len(rd.posClass) < a.n {
+			rd.posClass = append(rd.posClass, 0)
+		}
+	}
+	return c
 }
 
 // embedGather is gatherEmbeddings' work in progress.
 type embedGather[T any] struct {
 	a       *analysis[T]
+	cache   *embedCache[T]
 	g       *gather[T]
 	k, l    int
 	readers []*reader
@@ -342,6 +403,8 @@ type symbolList struct {
 	// entries holds the classes of the positions (of the readers of
 	// queries and residuals) whose entries were noted (gather.global).
 	entries map[string]bool
+	// kvSeen and qrSeen hold the tuples met.
+	kvSeen, qrSeen map[string]bool
 }
 
 // class is the class of state s for reader rd, by its columns cols.
@@ -485,12 +548,24 @@ func (e *embedGather[T]) eachSymbol(i int, syms []int) string {
 func (e *embedGather[T]) sharedList(i int, syms []int) (bool, string) {
 	a := e.a
 	if e.list == nil || !sameList(e.list.syms, syms) {
-		for _, sym := range syms {
+		// A list that extends one summarised before (the same memory,
+		// longer: the construction's lists of a longer length often
+		// are) adds its new symbols to that summary.
+		prev := e.cache.lists[&syms[0]]
+		if prev == nil || len(prev.syms) > len(syms) {
+			prev = nil
+		}
+		from := 0
+		if prev != nil {
+			from = len(prev.syms)
+		}
+		for _, sym := range syms[from:] {
 			if why := e.symbolClasses(sym, i); why != "" {
 				return false, ""
 			}
 		}
-		e.list = e.summarise(syms)
+		e.list = e.summarise(prev, syms)
+		e.cache.lists[&syms[0]] = e.list
 	}
 	list := e.list
 	if a.in.MaxWork > 0 && a.res.Work+int64(len(syms))+list.bound > a.in.MaxWork {
@@ -545,8 +620,16 @@ func sameList(x, y []int) bool {
 }
 
 // summarise finds the first symbol of each tuple of classes of syms.
-func (e *embedGather[T]) summarise(syms []int) *symbolList {
-	list := &symbolList{syms: syms, entries: map[string]bool{}}
+func (e *embedGather[T]) summarise(prev *symbolList, syms []int) *symbolList {
+	list := &symbolList{kvSeen: map[string]bool{}, qrSeen: map[string]bool{}}
+	from := 0
+	if prev != nil {
+		// prev's tuples are those of its first symbols: extended in
+		// place (a chain's lengths only grow, and one length's lists
+		// are summarised before the next's).
+		list, from = prev, len(prev.syms)
+	}
+	list.syms, list.entries = syms, map[string]bool{}
 	var kvCost, qCost int64
 	for _, rd := range e.readers {
 		if rd.head < 0 {
@@ -559,9 +642,9 @@ func (e *embedGather[T]) summarise(syms []int) *symbolList {
 			kvCost += int64(len(w.Data) / 16)
 		}
 	}
-	kv, qr := map[string]bool{}, map[string]bool{}
+	kv, qr := list.kvSeen, list.qrSeen
 	var buf []byte
-	for _, sym := range syms {
+	for _, sym := range syms[from:] {
 		buf = buf[:0]
 		for _, rd := range e.readers {
 			if rd.head >= 0 && rd.proj != int(model.QueryProjection) {
@@ -615,13 +698,21 @@ func (rd *reader) set(id int, qids, kids, vids []int, res *int) {
 // each with the components it reads sorted by what they depend on;
 // normed says a norm comes first (every reader reads every component).
 func (a *analysis[T]) readers(g *gather[T], k, l int) ([]*reader, bool, string) {
-	depR, err := a.r.EmbedDependence(a.n)
-	if err != nil {
-		return nil, false, "the reference's embedding: " + err.Error()
+	var depR, depM []model.EmbedDependence
+	var err error
+	if a.chain != nil && a.chain.embeds != nil {
+		if a.chain.depR == nil {
+			a.chain.depR, a.chain.depM = newDependence(a.r), newDependence(a.m)
+		}
+		depR, err = a.chain.depR.at(a.n)
+		if err == nil {
+			depM, err = a.chain.depM.at(a.n)
+		}
+	} else if depR, err = a.r.EmbedDependence(a.n); err == nil {
+		depM, err = a.m.EmbedDependence(a.n)
 	}
-	depM, err := a.m.EmbedDependence(a.n)
 	if err != nil {
-		return nil, false, "the model's embedding: " + err.Error()
+		return nil, false, "the embedding: " + err.Error()
 	}
 	d := len(depM)
 	all := make([]bool, d)
@@ -631,8 +722,7 @@ func (a *analysis[T]) readers(g *gather[T], k, l int) ([]*reader, bool, string) 
 	normed := a.r.PreNormed(l, true) || a.m.PreNormed(l, true)
 	var out []*reader
 	add := func(head, proj int, readsR, readsM []bool) {
-		rd := &reader{head: head, proj: proj, symClass: make([]int32, len(a.r.Model.Alphabet)),
-			posClass: make([]int32, a.n), classes: map[string]int32{}, ids: map[[2]int32]int{}}
+		rd := &reader{head: head, proj: proj, classes: map[string]int32{}, ids: map[[2]int32]int{}}
 		for c := 0; c < d; c++ {
 			// A value that is not finite reaches every projection in
 			// the machine formats: 0·∞ is NaN.

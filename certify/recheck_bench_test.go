@@ -71,3 +71,38 @@ func BenchmarkAnalysisOneHot53N256(b *testing.B) {
 func BenchmarkRecheckOneHot53N256(b *testing.B) {
 	benchRecheck[*big.Float](b, "lookup-onehot", "53", 256, true)
 }
+
+// benchEveryLength times the analysis and the checker of every length
+// 1 … n of the lookup at one precision, one after another with a chain.
+func benchEveryLength(b *testing.B, prec string, n int) {
+	con := construct(b, "lookup", model.AverageHardmax, n)
+	p := numeric.MustParsePrecision(prec)
+	exact, err := model.Instantiate[*big.Rat](numeric.Exact{}, con.Model)
+	if err != nil {
+		b.Fatal(err)
+	}
+	runner, err := model.New(p, con.Model)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cpu0, cpuOK := testenv.ProcessCPU()
+	for b.Loop() {
+		in := Input{Reference: con.Model, Model: con.Model, Precision: p, Exact: exact, Runner: runner,
+			Symbols: con.Symbols, Right: exactlyRight, Chain: NewChain()}
+		for m := 1; m <= n; m++ {
+			res, err := Length(in, m)
+			if err != nil || !res.Certified {
+				b.Fatalf("n = %d not certified: %v %s", m, err, res.Why)
+			}
+		}
+	}
+	if cpu1, _ := testenv.ProcessCPU(); cpuOK {
+		b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
+}
+
+func BenchmarkEveryLengthLookupFP32N1024(b *testing.B) { benchEveryLength(b, "fp32", 1024) }
+func BenchmarkEveryLengthLookupFP32N256(b *testing.B)  { benchEveryLength(b, "fp32", 256) }
+func BenchmarkEveryLengthLookupFP32N4096(b *testing.B) { benchEveryLength(b, "fp32", 4096) }
+func BenchmarkEveryLengthLookupFP16N45(b *testing.B)   { benchEveryLength(b, "fp16", 45) }
+func BenchmarkEveryLengthLookupBF16N16(b *testing.B)   { benchEveryLength(b, "bf16", 16) }

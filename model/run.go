@@ -391,9 +391,22 @@ func (inst *Instance[T]) positions(n int) ([][]T, error) {
 	if pe, ok := inst.pos.get(n); ok {
 		return pe, nil
 	}
+	// An encoding that does not depend on n gives every length the first
+	// rows of the longest one computed: only the new rows are rounded.
+	independent := false
+	if dep, known := m.Position.DependsOnN(); known && !dep {
+		independent = true
+	}
+	var rows [][]T
+	if independent {
+		if rows = inst.pos.rows(); len(rows) >= n {
+			return rows[:n:n], nil
+		}
+	}
 	in := &instantiator[T]{b: inst.B}
 	pe := make([][]T, n)
-	for i := 1; i <= n; i++ {
+	from := copy(pe, rows) + 1
+	for i := from; i <= n; i++ {
 		v := m.Position.Vector(i, n)
 		if len(v) != m.D {
 			return nil, fmt.Errorf("position encoding %q at i = %d, n = %d: %d entries, want D = %d", m.Position.Name, i, n, len(v), m.D)
@@ -406,15 +419,40 @@ func (inst *Instance[T]) positions(n int) ([][]T, error) {
 			return nil, in.err
 		}
 	}
+	if independent {
+		inst.pos.grow(pe)
+		return pe, nil
+	}
 	inst.pos.put(n, pe)
 	return pe, nil
 }
 
-// posCache keeps the rounded position embeddings of recent lengths.
+// posCache keeps the rounded position embeddings of recent lengths, and
+// of an encoding that does not depend on n, the rows of the longest
+// length computed (all).
 type posCache[T any] struct {
 	mu   sync.Mutex
 	byN  map[int][][]T
 	keys []int
+	all  [][]T
+}
+
+// rows returns the rows of the longest length computed of an encoding
+// that does not depend on n (read only: a longer length's are a new
+// slice).
+func (c *posCache[T]) rows() [][]T {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.all
+}
+
+// grow keeps pe as the rows of the longest length computed, if it is.
+func (c *posCache[T]) grow(pe [][]T) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(pe) > len(c.all) {
+		c.all = pe
+	}
 }
 
 const posCacheSize = 16

@@ -2,7 +2,6 @@ package recheck
 
 import (
 	"math/big"
-	"strconv"
 
 	"github.com/transformer-cookbook/verify/model"
 )
@@ -49,17 +48,40 @@ func (ck *checker[T]) attention(k int, cur, next *stateSets[T], cs *Step[T]) err
 	heads := make([]*headCheck[T], len(spec.Heads))
 	for hd := range heads {
 		heads[hd] = ck.newHeadCheck(l, hd, g, cs.Queries[hd])
+		if ck.sess != nil {
+			sh := ck.sess.head(k, hd)
+			heads[hd].sess = sh
+			sh.compare(g.items[hd])
+			if sh.ints == nil {
+				sh.ints = &keyInts[T]{queries: map[**big.Rat][]int64{}}
+			}
+			heads[hd].sc.ints64 = sh.ints
+		}
 	}
-	for _, e := range g.entries {
+	// The next states of an entry depend on what its residual reads and
+	// on its heads' outputs (by value): done holds those admitted, at a
+	// position (pooled: at any).
+	done := map[string]bool{}
+	for x, e := range g.entries {
+		if !next.pooled && (x == 0 || g.entries[x-1].pos != e.pos) {
+			done = map[string]bool{}
+		}
 		lo, hi := visible(spec.Mask, e.pos, ck.n)
 		options := make([][]State[T], len(heads))
+		key := ints(nil, e.rid)
 		for hd, h := range heads {
-			outs, err := h.outputs(e.qids[hd], lo, hi)
+			outs, ids, err := h.outputs(e.qids[hd], lo, hi)
 			if err != nil {
 				return err
 			}
 			options[hd] = outs
+			key = append(key, '|')
+			key = ints(key, ids...)
 		}
+		if done[string(key)] {
+			continue
+		}
+		done[string(key)] = true
 		if err := ck.combine(k, l, e, options, next); err != nil {
 			return err
 		}
@@ -68,15 +90,16 @@ func (ck *checker[T]) attention(k int, cur, next *stateSets[T], cs *Step[T]) err
 }
 
 // factKey identifies a query over a visible range.
-func (ck *checker[T]) factKey(q State[T], lo, hi int) string {
+type factKey struct {
+	q      string
+	lo, hi int
+}
+
+func (ck *checker[T]) factKey(q State[T], lo, hi int) factKey {
 	if lo > hi {
 		lo, hi = 1, 0 // every empty range is one
 	}
-	buf := strconv.AppendInt(nil, int64(lo), 10)
-	buf = append(buf, '-')
-	buf = strconv.AppendInt(buf, int64(hi), 10)
-	buf = append(buf, ':')
-	return string(buf) + ck.stateKey(q)
+	return factKey{ck.keyOf(q), lo, hi}
 }
 
 // combine adds, for entry e, the state after the sublayer for every

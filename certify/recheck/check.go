@@ -62,6 +62,21 @@ func refuse(format string, args ...any) error {
 // accepts a certificate that claims less than Check finds (Certified
 // false while every output is right), never one that claims more.
 func Check[T any](in Input[T], c *Certificate[T]) (*Report, error) {
+	return CheckNext(in, c, nil)
+}
+
+// CheckNext is Check within a session s, which carries what it verified
+// from one length to the next (Session); s nil is Check.
+func CheckNext[T any](in Input[T], c *Certificate[T], s *Session[T]) (rep *Report, err error) {
+	if s != nil {
+		defer func() {
+			if err != nil {
+				// What it verified of a certificate it refused is not
+				// carried to another.
+				s.state, s.n = nil, 0
+			}
+		}()
+	}
 	if in.Reference == nil || in.Model == nil || in.Right == nil {
 		return nil, errors.New("recheck: no reference, model or comparison")
 	}
@@ -71,6 +86,11 @@ func Check[T any](in Input[T], c *Certificate[T]) (*Report, error) {
 	ck, err := newChecker(in, c.N)
 	if err != nil {
 		return nil, err
+	}
+	ck.interned = map[memory]string{}
+	if s != nil {
+		ck.sess = s.at(c.N, lengthFree(in.Reference.Model) && lengthFree(in.Model.Model))
+		ck.interned = ck.sess.interned
 	}
 	if len(c.Steps) != len(ck.steps) {
 		return nil, refuse("the certificate has %d sublayers, the models %d", len(c.Steps), len(ck.steps))
@@ -96,7 +116,7 @@ func Check[T any](in Input[T], c *Certificate[T]) (*Report, error) {
 		}
 		cur = next
 	}
-	rep, err := ck.outputs(cur)
+	rep, err = ck.outputs(cur)
 	if err != nil {
 		return nil, err
 	}
@@ -107,6 +127,9 @@ func Check[T any](in Input[T], c *Certificate[T]) (*Report, error) {
 		return nil, refuse("the certificate says every final state decides right; %s", ck.wrong)
 	}
 	rep.Work = ck.work
+	if s != nil {
+		s.done(c.N)
+	}
 	return rep, nil
 }
 
@@ -142,6 +165,10 @@ type checker[T any] struct {
 	work           int64
 	// wrong describes the first final state found wrong.
 	wrong string
+	// sess is the session's state at this length (nil: none).
+	sess *sessionState[T]
+	// interned holds keyOf's keys (the session's, where there is one).
+	interned map[memory]string
 }
 
 func newChecker[T any](in Input[T], n int) (*checker[T], error) {
@@ -224,7 +251,7 @@ func (ck *checker[T]) claimed(k int, cs *Step[T]) (*stateSets[T], error) {
 			if len(s.Ref) != d || len(s.Model) != d {
 				return nil, refuse("after layer %d's %s a state of the certificate is not of width %d", cs.Layer+1, kind(cs.Attention), d)
 			}
-			set.index[ck.stateKey(s)] = true
+			set.index[ck.keyOf(s)] = true
 		}
 		out.sets = append(out.sets, set)
 	}
@@ -423,4 +450,14 @@ func (ck *checker[T]) note(why string) {
 	if ck.wrong == "" {
 		ck.wrong = why
 	}
+}
+
+// lengthFree reports whether m's embedding is the same at every length:
+// its position encoding, if any, does not depend on n.
+func lengthFree(m *model.Model) bool {
+	if m.Position == nil {
+		return true
+	}
+	dep, known := m.Position.DependsOnN()
+	return known && !dep
 }

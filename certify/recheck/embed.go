@@ -1,9 +1,9 @@
 package recheck
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/big"
-	"strconv"
 
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
@@ -22,45 +22,84 @@ type dependence struct {
 	bySymbol, byPosition, finite []bool
 }
 
-// dependenceOf works out inst's dependence over the symbols syms of its
-// own alphabet.
-func dependenceOf[U any](inst *model.Instance[U], n int, syms []int) (dependence, error) {
-	b := inst.B
+// depState works out one model's dependence over the symbols and the
+// positions folded into it so far: a session folds in, at each length,
+// the symbols and positions it has not met (a dependence over more
+// symbols than occur is stricter, never wrong).
+type depState[U any] struct {
+	inst       *model.Instance[U]
+	dep        dependence
+	first, pe0 []U
+	maxW, maxP []U
+	met        map[int]bool
+	positions  int
+}
+
+func newDepState[U any](inst *model.Instance[U]) *depState[U] {
 	d := inst.Model.D
-	dep := dependence{bySymbol: make([]bool, d), byPosition: make([]bool, d), finite: make([]bool, d)}
-	pe, err := inst.PositionRows(n)
-	if err != nil {
-		return dep, err
-	}
-	rows := make([][]U, len(syms))
-	for k, s := range syms {
-		if rows[k], err = inst.WordEmbeddingRow(s); err != nil {
-			return dep, err
-		}
-	}
+	st := &depState[U]{inst: inst, met: map[int]bool{},
+		dep: dependence{bySymbol: make([]bool, d), byPosition: make([]bool, d), finite: make([]bool, d)}}
+	st.maxW, st.maxP = make([]U, d), make([]U, d)
 	for c := range d {
-		dep.bySymbol[c], dep.byPosition[c] = true, true
-		maxW, maxP, t := b.New(), b.New(), b.New()
-		for k, row := range rows {
-			if k > 0 && b.Cmp(row[c], rows[0][c]) != numeric.Equal {
-				dep.byPosition[c] = false
+		st.dep.bySymbol[c], st.dep.byPosition[c] = true, true
+		st.maxW[c], st.maxP[c] = inst.B.New(), inst.B.New()
+	}
+	return st
+}
+
+// fold folds in the symbols syms (of the model's own alphabet) and the
+// positions of length n, and returns the dependence.
+func (st *depState[U]) fold(n int, syms []int) (dependence, error) {
+	b := st.inst.B
+	t := b.New()
+	for _, s := range syms {
+		if st.met[s] {
+			continue
+		}
+		st.met[s] = true
+		row, err := st.inst.WordEmbeddingRow(s)
+		if err != nil {
+			return st.dep, err
+		}
+		if st.first == nil {
+			st.first = row
+		}
+		for c := range row {
+			if b.Cmp(row[c], st.first[c]) != numeric.Equal {
+				st.dep.byPosition[c] = false
 			}
 			t = b.Abs(t, row[c])
-			maxW = b.Max(maxW, maxW, t)
+			st.maxW[c] = b.Max(st.maxW[c], st.maxW[c], t)
 		}
-		for i, row := range pe {
-			if i > 0 && b.Cmp(row[c], pe[0][c]) != numeric.Equal {
-				dep.bySymbol[c] = false
+	}
+	if n > st.positions {
+		pe, err := st.inst.PositionRows(n)
+		if err != nil {
+			return st.dep, err
+		}
+		for i := st.positions; i < len(pe); i++ {
+			if st.pe0 == nil {
+				st.pe0 = pe[0]
 			}
-			t = b.Abs(t, row[c])
-			maxP = b.Max(maxP, maxP, t)
+			for c := range pe[i] {
+				if b.Cmp(pe[i][c], st.pe0[c]) != numeric.Equal {
+					st.dep.bySymbol[c] = false
+				}
+				t = b.Abs(t, pe[i][c])
+				st.maxP[c] = b.Max(st.maxP[c], st.maxP[c], t)
+			}
 		}
+		st.positions = n
+	}
+	out := dependence{bySymbol: append([]bool(nil), st.dep.bySymbol...), byPosition: append([]bool(nil), st.dep.byPosition...),
+		finite: make([]bool, len(st.dep.finite))}
+	for c := range out.finite {
 		// |w + p| ≤ |w| + |p| ≤ maxW + maxP, and rounding is monotone:
 		// when that sum rounds to a finite number, every sum does. A NaN
 		// part makes maxW or maxP NaN, which is not finite.
-		dep.finite[c] = b.Finite(maxW) && b.Finite(maxP) && b.Finite(b.Add(t, maxW, maxP))
+		out.finite[c] = b.Finite(st.maxW[c]) && b.Finite(st.maxP[c]) && b.Finite(b.Add(t, st.maxW[c], st.maxP[c]))
 	}
-	return dep, nil
+	return out, nil
 }
 
 // Reader kinds.
@@ -181,12 +220,20 @@ type embedGather[T any] struct {
 	// symbols) and by the readers asked, the distinct tuples of the ids
 	// of the readers by symbol over the list's symbols, each with its
 	// first symbol.
-	parts map[string][]symbolPart
+	parts map[partsKey]*partsOf
 	cells map[int]*cell[T]
-	buf   []byte
+	// embeds holds the embeddings computed, by symbol and position.
+	embeds map[[2]int]State[T]
+	buf    []byte
 	// peR and peM are the position encodings, once read.
 	peR [][]*big.Rat
 	peM [][]T
+}
+
+// partsKey identifies the symbol parts of one list for some readers.
+type partsKey struct {
+	list    listID
+	readers string
 }
 
 // symbolPart is one tuple of ids of readers by symbol, and a symbol that
@@ -210,7 +257,7 @@ func (ck *checker[T]) gatherEmbeddings(k, l int, pooled bool) (*gathered[T], err
 	// The symbols that occur, in each model's alphabet.
 	lists := make([][]int, ck.n)
 	seen := make([]bool, len(ck.r.Model.Alphabet))
-	listSeen := map[string]bool{}
+	listSeen := map[listID]bool{}
 	var symsR, symsM []int
 	for i := 1; i <= ck.n; i++ {
 		list := ck.symbols(i)
@@ -230,19 +277,31 @@ func (ck *checker[T]) gatherEmbeddings(k, l int, pooled bool) (*gathered[T], err
 			}
 		}
 	}
-	g := ck.newGathered(l, pooled)
+	g := ck.newGathered(k, l, pooled)
 	if len(symsR) == 0 {
 		return g, nil
 	}
-	depR, err := dependenceOf(ck.r, ck.n, symsR)
+	es := ck.embedState(k)
+	depR, err := es.depR.fold(ck.n, symsR)
 	if err != nil {
 		return nil, refuse("the reference's embedding: %v", err)
 	}
-	depM, err := dependenceOf(ck.m, ck.n, symsM)
+	depM, err := es.depM.fold(ck.n, symsM)
 	if err != nil {
 		return nil, refuse("the model's embedding: %v", err)
 	}
-	e := &embedGather[T]{ck: ck, k: k, l: l, g: g, readers: ck.embedReaders(k, l, depR, depM), anySym: symsR[0], parts: map[string][]symbolPart{}}
+	readers := ck.embedReaders(k, l, depR, depM)
+	if sig := readersSig(readers); es.sig != sig {
+		es.sig, es.readers, es.cells, es.parts = sig, readers, map[int]*cell[T]{}, map[partsKey]*partsOf{}
+	}
+	for _, rd := range es.readers {
+		for len(rd.byPos) < ck.n {
+			rd.byPos = append(rd.byPos, -1)
+		}
+	}
+	g.residuals = es.residuals
+	e := &embedGather[T]{ck: ck, k: k, l: l, g: g, readers: es.readers, anySym: symsR[0], parts: es.parts,
+		cells: es.cells, embeds: es.embeds}
 	var entryReaders, itemReaders [][]*reader // by head: [key, value]; entries: queries then residual
 	heads := len(ck.r.Attention(l).Heads)
 	var qrs []*reader
@@ -273,20 +332,22 @@ func (ck *checker[T]) gatherEmbeddings(k, l int, pooled bool) (*gathered[T], err
 			// tuples with the position's ids: met before, they give
 			// nothing new (their next states are pooled).
 			lo, hi := visible(g.mask, i, ck.n)
-			key := listKey(list) + fmt.Sprintf("@%d-%d", lo, hi)
+			id := listKey(list)
+			key := ints(nil, int(id.n), lo, hi)
 			for _, rd := range rs {
 				if rd.kind == byPosition {
-					id, err := e.id(rd, &cell[T]{sym: e.anySym, i: i})
+					rid, err := e.id(rd, &cell[T]{sym: e.anySym, i: i})
 					if err != nil {
 						return nil, err
 					}
-					key += "," + strconv.Itoa(id)
+					key = ints(key, rid)
 				}
 			}
-			if done[key] {
+			k := fmt.Sprintf("%p", id.p) + string(key)
+			if done[k] {
 				continue
 			}
-			done[key] = true
+			done[k] = true
 		}
 		err := e.tuples(rs, list, i, func(ids []int, c *cell[T]) error {
 			return ck.addEntry(g, i, ids[:heads], ids[heads], func() (State[T], string, error) {
@@ -317,10 +378,21 @@ func anyMixed(rs []*reader) bool {
 	return false
 }
 
-// listKey identifies a symbol list by its memory: Symbols hands out read
+// listID identifies a symbol list by its memory: Symbols hands out read
 // only lists, so the same slice holds the same symbols.
-func listKey(list []int) string {
-	return fmt.Sprintf("%p:%d", &list[0], len(list))
+type listID struct {
+	p *int
+	n int
+}
+
+func listKey(list []int) listID { return listID{&list[0], len(list)} }
+
+// ints appends xs to buf, so that equal bytes mean equal tuples.
+func ints(buf []byte, xs ...int) []byte {
+	for _, x := range xs {
+		buf = binary.AppendVarint(buf, int64(x))
+	}
+	return buf
 }
 
 // tuples calls f with each distinct tuple of the ids of readers rs over
@@ -338,7 +410,7 @@ func (e *embedGather[T]) tuples(rs []*reader, list []int, i int, f func(ids []in
 				}
 				ids[x] = id
 			}
-			key := fmt.Sprint(ids)
+			key := string(ints(nil, ids...))
 			if !seen[key] {
 				seen[key] = true
 				if err := f(ids, c); err != nil {
@@ -377,18 +449,24 @@ func (e *embedGather[T]) tuples(rs []*reader, list []int, i int, f func(ids []in
 }
 
 // symbolParts are the distinct tuples of the ids of the readers by symbol
-// among rs over list's symbols, worked out once per list.
+// among rs over list's symbols, worked out once per list. A list that
+// extends one met before (the same memory, longer: the construction's
+// lists of a longer length often are) adds only its new symbols' tuples.
 func (e *embedGather[T]) symbolParts(rs []*reader, list []int) ([]symbolPart, error) {
-	key := listKey(list)
+	key := partsKey{list: listID{p: &list[0]}}
 	for _, rd := range rs {
-		key += fmt.Sprintf(";%d/%d", rd.hd, rd.p)
+		key.readers = string(ints([]byte(key.readers), rd.hd, int(rd.p)))
 	}
-	if parts, ok := e.parts[key]; ok {
-		return parts, nil
+	pp := e.parts[key]
+	if pp == nil {
+		pp = &partsOf{seen: map[string]bool{}}
+		e.parts[key] = pp
 	}
-	var parts []symbolPart
-	seen := map[string]bool{}
-	for _, sym := range list {
+	if len(list) < pp.n {
+		// A shorter list in the same memory: worked out on its own.
+		pp = &partsOf{seen: map[string]bool{}}
+	}
+	for _, sym := range list[pp.n:] {
 		var ids []int
 		c := e.symbolCell(sym)
 		for _, rd := range rs {
@@ -401,14 +479,21 @@ func (e *embedGather[T]) symbolParts(rs []*reader, list []int) ([]symbolPart, er
 			}
 			ids = append(ids, id)
 		}
-		k := fmt.Sprint(ids)
-		if !seen[k] {
-			seen[k] = true
-			parts = append(parts, symbolPart{ids: ids, sym: sym})
+		k := string(ints(nil, ids...))
+		if !pp.seen[k] {
+			pp.seen[k] = true
+			pp.parts = append(pp.parts, symbolPart{ids: ids, sym: sym})
 		}
 	}
-	e.parts[key] = parts
-	return parts, nil
+	pp.n = len(list)
+	return pp.parts, nil
+}
+
+// partsOf are the symbol parts of the first n symbols of a list.
+type partsOf struct {
+	n     int
+	parts []symbolPart
+	seen  map[string]bool
 }
 
 // id is reader rd's id at cell c: worked out once per symbol or position
@@ -536,9 +621,6 @@ func (e *embedGather[T]) compute(rd *reader, c *cell[T]) (int, error) {
 // all of them: at the first position whose list met it, any position
 // being as good.
 func (e *embedGather[T]) symbolCell(sym int) *cell[T] {
-	if e.cells == nil {
-		e.cells = map[int]*cell[T]{}
-	}
 	c, ok := e.cells[sym]
 	if !ok {
 		c = &cell[T]{sym: sym, i: 1}
@@ -550,11 +632,63 @@ func (e *embedGather[T]) symbolCell(sym int) *cell[T] {
 // embedding is cell c's pair of embeddings, computed once.
 func (e *embedGather[T]) embedding(c *cell[T]) (State[T], error) {
 	if c.s == nil {
-		s, err := e.ck.embed(c.sym, c.i)
-		if err != nil {
-			return State[T]{}, err
+		at := [2]int{c.sym, c.i}
+		s, ok := e.embeds[at]
+		if !ok {
+			var err error
+			if s, err = e.ck.embed(c.sym, c.i); err != nil {
+				return State[T]{}, err
+			}
+			e.embeds[at] = s
 		}
 		c.s = &s
 	}
 	return *c.s, nil
+}
+
+// embedState is what the first pass works out of the embeddings of one
+// length: the two models' dependences, the readers with their ids by
+// symbol and by position, the cells of the symbols and the table of what
+// residuals read. A session keeps it from one length to the next, where
+// neither model's embedding depends on the length (an embedding is then
+// the same at every length, and so is every id worked out from one)
+// while the readers read the same components with the same dependence
+// (sig); else each length has its own.
+type embedState[T any] struct {
+	depR      *depState[*big.Rat]
+	depM      *depState[T]
+	sig       string
+	readers   []*reader
+	cells     map[int]*cell[T]
+	embeds    map[[2]int]State[T]
+	parts     map[partsKey]*partsOf
+	residuals *table[T]
+}
+
+// embedState is the first pass's state of step k: the session's, or a new
+// one.
+func (ck *checker[T]) embedState(k int) *embedState[T] {
+	if ck.sess != nil && ck.sess.lengthFree {
+		if es := ck.sess.embeds[k]; es != nil {
+			return es
+		}
+	}
+	es := &embedState[T]{depR: newDepState(ck.r), depM: newDepState(ck.m), cells: map[int]*cell[T]{}, embeds: map[[2]int]State[T]{},
+		parts: map[partsKey]*partsOf{}, residuals: newTable[T]()}
+	if ck.sess != nil && ck.sess.lengthFree {
+		ck.sess.embeds[k] = es
+	}
+	return es
+}
+
+// readersSig is what the readers' ids depend on: their kinds and the
+// components each reads.
+func readersSig(readers []*reader) string {
+	var buf []byte
+	for _, rd := range readers {
+		buf = ints(buf, rd.hd, int(rd.p), rd.kind, len(rd.colsR), len(rd.colsM))
+		buf = ints(buf, rd.colsR...)
+		buf = ints(buf, rd.colsM...)
+	}
+	return string(buf)
 }

@@ -3,6 +3,7 @@ package recheck
 import (
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/transformer-cookbook/verify/model"
 )
@@ -38,6 +39,7 @@ type item struct{ pos, kid, vid int }
 type entry[T any] struct {
 	pos  int
 	qids []int
+	rid  int // what its residual reads (an id of gathered.residuals)
 	rep  State[T]
 	from string
 }
@@ -55,11 +57,18 @@ type gathered[T any] struct {
 	pooled bool
 }
 
-func (ck *checker[T]) newGathered(l int, pooled bool) *gathered[T] {
+func (ck *checker[T]) newGathered(k, l int, pooled bool) *gathered[T] {
 	heads := len(ck.r.Attention(l).Heads)
 	g := &gathered[T]{entrySeen: map[string]bool{}, residuals: newTable[T](), mask: ck.r.Attention(l).Mask, pooled: pooled}
-	for range heads {
-		g.queries, g.keys, g.vals = append(g.queries, newTable[T]()), append(g.keys, newTable[T]()), append(g.vals, newTable[T]())
+	for hd := range heads {
+		q, key, v := newTable[T](), newTable[T](), newTable[T]()
+		if ck.sess != nil {
+			// The session's tables: their ids stay the same from one
+			// length to the next.
+			sh := ck.sess.head(k, hd)
+			q, key, v = sh.queries, sh.keys, sh.vals
+		}
+		g.queries, g.keys, g.vals = append(g.queries, q), append(g.keys, key), append(g.vals, v)
 		g.items = append(g.items, make([][]item, ck.n))
 		g.itemSeen = append(g.itemSeen, map[[3]int]bool{})
 	}
@@ -69,11 +78,26 @@ func (ck *checker[T]) newGathered(l int, pooled bool) *gathered[T] {
 // addItem records that position i can hold key kid and value vid in head
 // hd.
 func (g *gathered[T]) addItem(hd, i, kid, vid int) {
-	key := [3]int{i, kid, vid}
-	if !g.itemSeen[hd][key] {
+	its := g.items[hd][i-1]
+	it := item{i, kid, vid}
+	if len(its) < 16 {
+		// A position holds few items: a scan finds one.
+		if slices.Contains(its, it) {
+			return
+		}
+	} else {
+		key := [3]int{i, kid, vid}
+		if len(its) == 16 {
+			for _, x := range its {
+				g.itemSeen[hd][[3]int{x.pos, x.kid, x.vid}] = true
+			}
+		}
+		if g.itemSeen[hd][key] {
+			return
+		}
 		g.itemSeen[hd][key] = true
-		g.items[hd][i-1] = append(g.items[hd][i-1], item{i, kid, vid})
 	}
+	g.items[hd][i-1] = append(its, it)
 }
 
 // addEntry records an entry of position i with queries qids and residual
@@ -81,13 +105,15 @@ func (g *gathered[T]) addItem(hd, i, kid, vid int) {
 // or, when the next states are pooled, at a position with the same
 // visible range (its outputs, and so its next states, are the same).
 func (ck *checker[T]) addEntry(g *gathered[T], i int, qids []int, rid int, rep func() (State[T], string, error)) error {
-	key := fmt.Sprint(qids, rid)
+	buf := ints(nil, qids...)
+	buf = ints(buf, rid)
 	lo, hi := visible(g.mask, i, ck.n)
 	if g.pooled {
-		key += fmt.Sprintf("@%d-%d", lo, hi)
+		buf = ints(append(buf, '@'), lo, hi)
 	} else {
-		key += fmt.Sprintf("#%d", i)
+		buf = ints(append(buf, '#'), i)
 	}
+	key := string(buf)
 	if g.entrySeen[key] {
 		return nil
 	}
@@ -96,7 +122,7 @@ func (ck *checker[T]) addEntry(g *gathered[T], i int, qids []int, rid int, rep f
 	if err != nil {
 		return err
 	}
-	g.entries = append(g.entries, entry[T]{pos: i, qids: append([]int(nil), qids...), rep: s, from: from})
+	g.entries = append(g.entries, entry[T]{pos: i, qids: append([]int(nil), qids...), rid: rid, rep: s, from: from})
 	return nil
 }
 
@@ -153,7 +179,7 @@ func (ck *checker[T]) projection(l, hd int, p model.Projection, xr []*big.Rat, x
 // (layer l's attention), projecting each one.
 func (ck *checker[T]) gatherStates(k, l int, cur *stateSets[T], pooled bool) (*gathered[T], error) {
 	heads := len(ck.r.Attention(l).Heads)
-	g := ck.newGathered(l, pooled)
+	g := ck.newGathered(k, l, pooled)
 	qids := make([]int, heads)
 	for i := 1; i <= ck.n; i++ {
 		for _, s := range cur.at(i).list {

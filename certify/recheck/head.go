@@ -17,10 +17,10 @@ type headCheck[T any] struct {
 	l, hd   int
 	g       *gathered[T]
 	average bool // average hardmax
-	facts   map[string]*QueryFact[T]
+	facts   map[factKey]*QueryFact[T]
 	// derived holds the outputs checked for each query over each range:
 	// entries that share both share them.
-	derived map[string][]State[T]
+	derived map[factKey]derivedOutputs[T]
 	// averages holds the output of m_r copies of one value in the
 	// reference beside m_m copies of one in the model: a hard weighting
 	// averages the selected values with equal weights, so the tied
@@ -31,6 +31,10 @@ type headCheck[T any] struct {
 	// model.
 	slots     [][]slot
 	nonFinite []int
+	// sess is the head's part of the session (nil: none).
+	sess *sessionHead[T]
+	// outIDs numbers the outputs by value.
+	outIDs map[string]int
 	// flat holds every position's slots in a row, position p's at
 	// flat[off[p−1]:off[p]].
 	flat []slot
@@ -40,7 +44,7 @@ type headCheck[T any] struct {
 
 func (ck *checker[T]) newHeadCheck(l, hd int, g *gathered[T], facts []QueryFact[T]) *headCheck[T] {
 	h := &headCheck[T]{ck: ck, l: l, hd: hd, g: g, average: ck.r.Attention(l).Weighting == model.AverageHardmax,
-		facts: map[string]*QueryFact[T]{}, derived: map[string][]State[T]{}, averages: map[[4]int]State[T]{}}
+		facts: make(map[factKey]*QueryFact[T], len(facts)), derived: map[factKey]derivedOutputs[T]{}, averages: map[[4]int]State[T]{}}
 	for x := range facts {
 		f := &facts[x]
 		h.facts[ck.factKey(f.Query, f.Lo, f.Hi)] = f
@@ -126,36 +130,84 @@ func (h *headCheck[T]) slotsOf() [][]slot {
 // outputs are the head's outputs at query qid over positions lo … hi,
 // checked once for each query and range against the certificate's fact
 // for them.
-func (h *headCheck[T]) outputs(qid, lo, hi int) ([]State[T], error) {
+func (h *headCheck[T]) outputs(qid, lo, hi int) ([]State[T], []int, error) {
 	ck := h.ck
 	q := h.g.queries[h.hd].vecs[qid]
 	key := ck.factKey(q, lo, hi)
-	if outs, ok := h.derived[key]; ok {
-		return outs, nil
+	if d, ok := h.derived[key]; ok {
+		return d.outs, d.ids, nil
 	}
 	where := func() string {
 		return fmt.Sprintf("layer %d attention, head %d, query %s over positions %d … %d", h.l+1, h.hd+1, ck.formatState(q), lo, hi)
 	}
 	fact := h.facts[key]
 	if fact == nil {
-		return nil, refuse("%s: the certificate has no fact", where())
+		return nil, nil, refuse("%s: the certificate has no fact", where())
 	}
 	var outs []State[T]
+	var ids []int
 	var err error
+	carried := false
+	if h.sess != nil && lo <= hi {
+		if outs, ids, carried, err = h.carried(h.sess, q, chainKey(ck, q, lo), lo, hi, fact, where); err != nil {
+			return nil, nil, err
+		}
+	}
 	switch {
+	case carried:
 	case lo > hi:
 		outs, err = h.nothing(where)
 	default:
 		outs, err = h.check(q, lo, hi, fact, where)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if err := h.sameOutputs(where, fact.Outputs, outs); err != nil {
-		return nil, err
+	if !carried {
+		if err := h.sameOutputs(where, fact.Outputs, outs); err != nil {
+			return nil, nil, err
+		}
+		ids = h.outIDsOf(outs)
 	}
-	h.derived[key] = outs
-	return outs, nil
+	h.derived[key] = derivedOutputs[T]{outs, ids}
+	return outs, ids, nil
+}
+
+// derivedOutputs are the outputs checked at a query over a range, with
+// their numbers (outID).
+type derivedOutputs[T any] struct {
+	outs []State[T]
+	ids  []int
+}
+
+// outIDsOf numbers outputs.
+func (h *headCheck[T]) outIDsOf(outs []State[T]) []int {
+	ids := make([]int, len(outs))
+	for x, o := range outs {
+		ids[x] = h.outID(o)
+	}
+	return ids
+}
+
+// outID is output o's number among the head's outputs, by value (the
+// session's numbers, where there is one).
+func (h *headCheck[T]) outID(o State[T]) int {
+	if h.outIDs == nil {
+		h.outIDs = map[string]int{}
+		if h.sess != nil {
+			if h.sess.outIDs == nil {
+				h.sess.outIDs = map[string]int{}
+			}
+			h.outIDs = h.sess.outIDs
+		}
+	}
+	k := h.ck.keyOf(o)
+	id, ok := h.outIDs[k]
+	if !ok {
+		id = len(h.outIDs)
+		h.outIDs[k] = id
+	}
+	return id
 }
 
 // nothing is the output of a head that sees no position: the zero vector
@@ -200,6 +252,9 @@ func (h *headCheck[T]) check(q State[T], lo, hi int, fact *QueryFact[T], where f
 	}
 	sc := &h.sc
 	if !fact.Kept {
+		if h.sess != nil {
+			delete(h.sess.verified, chainKey(h.ck, q, lo))
+		}
 		if err := sc.score(h, q, lo, hi, where); err != nil {
 			return nil, err
 		}
@@ -243,6 +298,11 @@ func (h *headCheck[T]) check(q State[T], lo, hi int, fact *QueryFact[T], where f
 			}
 		}
 	}
+	if h.sess != nil {
+		if err := h.verify(h.sess, q, chainKey(h.ck, q, lo), hi, chosen, outs, fact); err != nil {
+			return nil, refuse("%s: %v", where(), err)
+		}
+	}
 	return outs, nil
 }
 
@@ -251,14 +311,15 @@ func (h *headCheck[T]) check(q State[T], lo, hi int, fact *QueryFact[T], where f
 // position must be listed (an item of the same key scores the same).
 func (h *headCheck[T]) listed(lo, hi int, fact *QueryFact[T], where func() string) ([]slot, error) {
 	ck := h.ck
+	h.slotsOf()
 	keys, vals := h.g.keys[h.hd], h.g.vals[h.hd]
 	var out []slot
 	for _, it := range fact.Candidates {
 		if it.Pos < lo || it.Pos > hi {
 			return nil, refuse("%s: the certificate lists a candidate at position %d, which the query does not see", where(), it.Pos)
 		}
-		kid, okK := keys.ids[ck.stateKey(it.Key)]
-		vid, okV := vals.ids[ck.stateKey(it.Value)]
+		kid, okK := keys.ids[ck.keyOf(it.Key)]
+		vid, okV := vals.ids[ck.keyOf(it.Value)]
 		var sl *slot
 		for x := range h.slots[it.Pos-1] {
 			if s := &h.slots[it.Pos-1][x]; okK && s.kid == kid {
@@ -844,18 +905,18 @@ func (h *headCheck[T]) sameOutputs(where func() string, listed, derived []State[
 	ck := h.ck
 	want := map[string]bool{}
 	for _, o := range derived {
-		want[ck.stateKey(o)] = true
+		want[ck.keyOf(o)] = true
 	}
 	got := map[string]bool{}
 	for _, o := range listed {
-		k := ck.stateKey(o)
+		k := ck.keyOf(o)
 		if !want[k] {
 			return refuse("%s: the certificate lists the output %s, which the head cannot give", where(), ck.formatState(o))
 		}
 		got[k] = true
 	}
 	for _, o := range derived {
-		if !got[ck.stateKey(o)] {
+		if !got[ck.keyOf(o)] {
 			return refuse("%s: the head can give the output %s, which the certificate does not list", where(), ck.formatState(o))
 		}
 	}
@@ -937,12 +998,12 @@ type scores[T any] struct {
 	stamp []int
 	kids  []int
 	keysM [][]T
-	// keyInts holds the reference's keys as int64s, d to a key, where
-	// every entry of every one is an integer of at most 62 bits (nil:
-	// not), and keyBits the largest bit length of their entries.
-	keyInts  []int64
-	keyBits  int
-	intsDone bool
+	// keyInts holds the reference's keys as int64s, d to a key, and
+	// keyBits the largest bit length of their entries, from ints64 (the
+	// session's, where there is one).
+	keyInts []int64
+	keyBits int
+	ints64  *keyInts[T]
 	// firstKids lists the keys in the order of their first occurrences,
 	// with the model's vectors (firstKeys); firstUpto[p] is how many of
 	// them occur in positions 1 … p.
@@ -1092,29 +1153,62 @@ func (sc *scores[T]) keysAt(slots [][]slot, lo, hi int) ([]int, [][]T, []int32) 
 // integers small enough that every product and partial sum of q·k stays
 // below 2⁶² in magnitude: |q·k| ≤ d·2^(bits of q)·2^(bits of k).
 func (sc *scores[T]) queryInts(q State[T]) ([]int64, bool) {
-	if !sc.intsDone {
-		sc.intsDone = true
-		if sc.dot {
-			var ints []int64
-			for _, k := range sc.keys.vecs {
-				v, width, ok := integers(k.Ref)
-				if !ok || len(k.Ref) != len(q.Ref) {
-					ints = nil
-					break
-				}
-				ints, sc.keyBits = append(ints, v...), max(sc.keyBits, width)
-			}
-			sc.keyInts = ints
-		}
+	if sc.ints64 == nil {
+		sc.ints64 = &keyInts[T]{queries: map[**big.Rat][]int64{}}
 	}
-	if sc.keyInts == nil {
+	ki := sc.ints64
+	if !sc.dot || len(q.Ref) == 0 || !ki.extend(sc.keys, len(q.Ref)) {
 		return nil, false
+	}
+	sc.keyInts, sc.keyBits = ki.flat, ki.bits
+	if v, ok := ki.queries[&q.Ref[0]]; ok && (v == nil || len(v) == len(q.Ref)) {
+		return v, v != nil
 	}
 	v, width, ok := integers(q.Ref)
-	if !ok || width+sc.keyBits+bits.Len(uint(len(q.Ref))) > 62 {
-		return nil, false
+	if !ok || width+ki.bits+bits.Len(uint(len(q.Ref))) > 62 {
+		v = nil
 	}
-	return v, true
+	ki.queries[&q.Ref[0]] = v
+	return v, v != nil
+}
+
+// keyInts holds a head's keys as int64s, d to a key, for the keys of its
+// table converted so far (a session keeps it from one length to the
+// next, its table only growing); failed says one is not a vector of d
+// integers of at most 62 bits, and bits is the largest bit length of
+// their entries. queries holds the queries' int64s by the memory of their
+// first entry (vectors are never written: the same memory holds the same
+// values; nil where they are not small enough integers). A key added
+// later with more bits changes the bound: the queries are converted
+// again.
+type keyInts[T any] struct {
+	flat    []int64
+	bits    int
+	done    int
+	failed  bool
+	queries map[**big.Rat][]int64
+}
+
+// extend converts the keys of t not converted yet, and reports whether
+// all of them are integers.
+func (ki *keyInts[T]) extend(t *table[T], d int) bool {
+	if ki.failed {
+		return false
+	}
+	for ; ki.done < len(t.vecs); ki.done++ {
+		k := t.vecs[ki.done].Ref
+		v, width, ok := integers(k)
+		if !ok || len(k) != d {
+			ki.failed = true
+			return false
+		}
+		ki.flat = append(ki.flat, v...)
+		if width > ki.bits {
+			ki.bits = width
+			clear(ki.queries) // their bound was for fewer bits
+		}
+	}
+	return true
 }
 
 // integers is xs as int64s, with the largest bit length of their

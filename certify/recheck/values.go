@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/transformer-cookbook/verify/numeric"
 )
@@ -68,6 +69,31 @@ func vectorKey[T any](b numeric.Backend[T], r []*big.Rat, m []T) string {
 }
 
 func (ck *checker[T]) stateKey(s State[T]) string { return vectorKey(ck.b, s.Ref, s.Model) }
+
+// memory is where a pair of vectors lives.
+type memory struct {
+	r      **big.Rat
+	m      unsafe.Pointer
+	lr, lm int
+}
+
+// keyOf is stateKey, worked out once for each pair of vectors in memory
+// (a session keeps them from one length to the next): a certificate, and
+// the checker's own tables, hand out the same vectors again and again,
+// and vectors are never written once made, so the same memory holds the
+// same values.
+func (ck *checker[T]) keyOf(s State[T]) string {
+	if len(s.Ref) == 0 || len(s.Model) == 0 {
+		return ck.stateKey(s)
+	}
+	at := memory{&s.Ref[0], unsafe.Pointer(&s.Model[0]), len(s.Ref), len(s.Model)}
+	if key, ok := ck.interned[at]; ok {
+		return key
+	}
+	key := ck.stateKey(s)
+	ck.interned[at] = key
+	return key
+}
 
 // formatState prints a state pair for a refusal, shortened.
 func (ck *checker[T]) formatState(s State[T]) string {
