@@ -12,9 +12,16 @@ import (
 
 // Levels of evidence for one length, strongest first.
 const (
-	// Certified: a proof (package certify) that every input of the length
-	// is right.
+	// Certified: a proof that every input of the length is right against
+	// the intended function: the analysis (package certify) proved that
+	// the format computes what the construction computes on every input,
+	// and a claim of the registry proves the construction itself right at
+	// every length (Recipe.ProvedBy).
 	Certified = "certified"
+	// Faithful: the analysis proved that the format computes what the
+	// construction computes on every input of the length; the
+	// construction itself is right on the inputs run (sampled).
+	Faithful = "faithful"
 	// Exhaustive: every input of the length was run.
 	Exhaustive = "exhaustive"
 	// Sampled: some inputs were run (how many, and how they were drawn,
@@ -123,6 +130,12 @@ func (ck *Checker) runAnalysis(n int) *analysis {
 // analyseLength runs the analysis of length n (runAnalysis past the
 // checks that do not depend on n).
 func (ck *Checker) analyseLength(n int) *analysis {
+	return ck.analyseWith(n, nil)
+}
+
+// analyseWith is analyseLength with the analysis's chain (nil: none),
+// which carries its work from one length to the next.
+func (ck *Checker) analyseWith(n int, chain *certify.Chain) *analysis {
 	con := ck.Con
 	probe, _ := con.Inputs(n, rand.New(rand.NewPCG(0, 1)), 1)
 	if len(probe) == 0 || probe[0].Stream != nil {
@@ -132,44 +145,7 @@ func (ck *Checker) analyseLength(n int) *analysis {
 	if budget <= 0 {
 		budget = DefaultAnalysisBudget
 	}
-	// The reference's shape: a symbol output is compared by its symbol
-	// alone when the recipe's reference gives no values for it.
-	symbolOnly := false
-	if want := con.Expected(probe[0]); len(want) > 0 {
-		symbolOnly = want[0].Symbol != "" && len(want[0].Values) == 0 && len(want[0].Reals) == 0
-	}
-	labels := con.Model.Output.Labels
-	right := func(ref, got model.PositionOutput) (bool, string) {
-		w := recipes.Want{Symbol: ref.Symbol}
-		if !symbolOnly {
-			for _, v := range ref.Values {
-				x, ok := v.Rat()
-				if !ok {
-					return false, "the reference's output " + v.Text + " is not a point"
-				}
-				w.Values = append(w.Values, x)
-			}
-		}
-		return Compare(w, got, con.Bounds, labels)
-	}
-	// Decisions are judged as the checker judges them, where the
-	// outputs decide anything.
-	var decides func(ref, got model.PositionOutput) bool
-	if len(Decisions(con)) > 0 {
-		decides = func(ref, got model.PositionOutput) bool {
-			w := recipes.Want{Symbol: ref.Symbol}
-			if !symbolOnly {
-				for _, v := range ref.Values {
-					x, ok := v.Rat()
-					if !ok {
-						return false
-					}
-					w.Values = append(w.Values, x)
-				}
-			}
-			return Decides(w, got, labels, con.Booleans)
-		}
-	}
+	right, decides := ck.judges(probe[0])
 	exact, err := ck.exactSpec()
 	if err != nil {
 		return &analysis{skipped: "exact arithmetic cannot compute the recipe's construction: " + err.Error()}
@@ -177,6 +153,7 @@ func (ck *Checker) analyseLength(n int) *analysis {
 	res, err := certify.Length(certify.Input{
 		Reference: ck.spec, Model: con.Model, Precision: ck.opts.Precision, Exact: exact, Runner: ck.Runner,
 		Symbols: con.Symbols, MapSymbol: mapper(con.AdaptSymbols), Right: right, Decides: decides, MaxWork: int64(budget),
+		Chain: chain, KeepCertificate: ck.opts.Certificates,
 	}, n)
 	if err != nil {
 		return &analysis{skipped: "the analysis could not run: " + err.Error()}
@@ -194,6 +171,52 @@ func (ck *Checker) analyseLength(n int) *analysis {
 		an.candidates = append(an.candidates, recipes.Case{Symbols: in})
 	}
 	return an
+}
+
+// judges are how the analysis (and its checker) judge a position, as the
+// checker judges one against the construction's exact output: right, and
+// where the outputs decide anything, decides. probe is an input, whose
+// expected outputs tell a symbol compared by its symbol alone.
+func (ck *Checker) judges(probe recipes.Case) (right func(ref, got model.PositionOutput) (bool, string), decides func(ref, got model.PositionOutput) bool) {
+	con := ck.Con
+	// The reference's shape: a symbol output is compared by its symbol
+	// alone when the recipe's reference gives no values for it.
+	symbolOnly := false
+	if want := con.Expected(probe); len(want) > 0 {
+		symbolOnly = want[0].Symbol != "" && len(want[0].Values) == 0 && len(want[0].Reals) == 0
+	}
+	labels := con.Model.Output.Labels
+	right = func(ref, got model.PositionOutput) (bool, string) {
+		w := recipes.Want{Symbol: ref.Symbol}
+		if !symbolOnly {
+			for _, v := range ref.Values {
+				x, ok := v.Rat()
+				if !ok {
+					return false, "the reference's output " + v.Text + " is not a point"
+				}
+				w.Values = append(w.Values, x)
+			}
+		}
+		return Compare(w, got, con.Bounds, labels)
+	}
+	// Decisions are judged as the checker judges them, where the
+	// outputs decide anything.
+	if len(Decisions(con)) > 0 {
+		decides = func(ref, got model.PositionOutput) bool {
+			w := recipes.Want{Symbol: ref.Symbol}
+			if !symbolOnly {
+				for _, v := range ref.Values {
+					x, ok := v.Rat()
+					if !ok {
+						return false
+					}
+					w.Values = append(w.Values, x)
+				}
+			}
+			return Decides(w, got, labels, con.Booleans)
+		}
+	}
+	return right, decides
 }
 
 // exactSpec is the recipe's construction in exact arithmetic, built once.

@@ -29,6 +29,8 @@ type Checker struct {
 	// overBudget is the shortest length at which the analysis ran out of
 	// its budget (0: none yet); longer ones skip it.
 	overBudget int
+	// session is Recheck's: a *recheck.Session of the backend's values.
+	session any
 }
 
 // NewChecker builds r for opts (its weighting, MaxN and parameters) at
@@ -213,13 +215,14 @@ func (ck *Checker) part(n, part, parts int, sh *shared) (LengthPart, error) {
 	}
 	lr.Analysis = an.why()
 	if an.res != nil && an.res.Decided && !an.res.Certified {
-		lr.DecisionLevel = Certified
+		lr.DecisionLevel = ck.provenLevel()
 		if f := lr.Failure; f != nil && lr.Decided < lr.Cases {
 			f.Reason = "the analysis certified the decisions of this length, but an input decides wrong (a bug in the engine's analysis): " + f.Reason
 		}
 	}
 	if an.res != nil && an.res.Certified {
-		lr.Level = Certified
+		lr.Level = ck.provenLevel()
+		lr.Proof = ck.Recipe.ProvedBy
 		if f := lr.Failure; f != nil {
 			// A certified length has no failing input: this one is a
 			// bug of the engine, and says so.
@@ -243,4 +246,15 @@ func (ck *Checker) run(inputs []recipes.Case, offset int, sh *shared) LengthRepo
 		lr.Failure.Case += offset
 	}
 	return lr
+}
+
+// provenLevel is the level of a length on which the analysis proves the
+// format faithful to the construction: Certified where a claim proves the
+// construction itself right at every length (Recipe.ProvedBy), Faithful
+// otherwise.
+func (ck *Checker) provenLevel() string {
+	if ck.Recipe.ProvedBy != "" {
+		return Certified
+	}
+	return Faithful
 }

@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"slices"
 	"strings"
+
+	"github.com/transformer-cookbook/verify/certify/recheck"
 )
 
 // Report is the result of Run, ready to print or encode as JSON.
@@ -29,10 +31,17 @@ type Report struct {
 	Limit int `json:"limit"`
 	// LimitLevel is the weakest Level among the lengths checked up to
 	// Limit: Certified or Exhaustive only when every one of them covers
-	// every input of its length.
-	LimitLevel   string   `json:"limit_level,omitempty"`
-	FirstFailure *Failure `json:"first_failure,omitempty"`
-	Passed       bool     `json:"passed"`
+	// every input of its length against the intended function, Faithful
+	// when every one covers every input against the construction.
+	LimitLevel string `json:"limit_level,omitempty"`
+	// Every says whether the evidence of LimitLevel covers every length
+	// 1 … Limit (MinN … Limit), not only the checked ones: each length
+	// between them was certified by the analysis too, or run whole
+	// (EveryLength says how).
+	Every        bool         `json:"every_length,omitempty"`
+	EveryLength  *EveryLength `json:"every_length_check,omitempty"`
+	FirstFailure *Failure     `json:"first_failure,omitempty"`
+	Passed       bool         `json:"passed"`
 	// Decisions lists what the outputs decide (the truth-value outputs,
 	// or "symbol"); then DecisionLimit is the largest n such that every
 	// case of every checked length up to n decides right, even where it
@@ -43,6 +52,10 @@ type Report struct {
 	// Interrupted says the check was stopped (Ctrl-C) before its last
 	// length: Lengths hold what was checked.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Certificates holds, where Options.Certificates asked for them, the
+	// certificate of every length the analysis certified, in increasing
+	// length.
+	Certificates []*recheck.Encoded `json:"-"`
 }
 
 // LengthReport summarises the cases of one length.
@@ -50,11 +63,17 @@ type LengthReport struct {
 	N          int  `json:"n"`
 	Cases      int  `json:"cases"`
 	Exhaustive bool `json:"exhaustive"`
-	// Level is how the length was established: Certified (a proof that
-	// every input is right), Exhaustive (every input run) or Sampled
-	// (Cases inputs run: Candidates suggested by the analysis, the rest
-	// drawn at random with the report's seed).
-	Level      string `json:"level"`
+	// Level is how the length was established: Exhaustive (every input
+	// run), Certified (a proof that every input is right: the analysis
+	// proved the format faithful to the construction, and a claim proves
+	// the construction, Proof), Faithful (the analysis proved the format
+	// faithful to the construction; the construction is right on the
+	// inputs run) or Sampled (Cases inputs run: Candidates suggested by
+	// the analysis, the rest drawn at random with the report's seed).
+	Level string `json:"level"`
+	// Proof names the claim that proves the construction right at every
+	// length, where Level is Certified.
+	Proof      string `json:"proof,omitempty"`
 	Candidates int    `json:"candidates,omitempty"`
 	// DecisionLevel is the evidence that every input decides right
 	// (Decides), when every case run did: Level, or Certified where the
@@ -154,10 +173,10 @@ func MergeLength(parts []LengthReport) LengthReport {
 }
 
 // Weaker returns the weaker of two levels of evidence ("" counts as none
-// yet): Sampled below Certified and Exhaustive; certified beside
-// exhaustive is Certified (every input covered either way).
+// yet): Sampled below Faithful below Certified and Exhaustive; certified
+// beside exhaustive is Certified (every input covered either way).
 func Weaker(a, b string) string {
-	rank := map[string]int{"": 3, Certified: 2, Exhaustive: 2, Sampled: 0}
+	rank := map[string]int{"": 3, Certified: 2, Exhaustive: 2, Faithful: 1, Sampled: 0}
 	switch {
 	case rank[a] < rank[b]:
 		return a
@@ -183,7 +202,7 @@ const maxErrorText = 32
 // non-negative decimal or "inf". It is for reports read back from a
 // file (a shard of a sweep), which a hand or a bug may have edited.
 func (lr LengthReport) Validate(maxN int) error {
-	levels := []string{Certified, Exhaustive, Sampled}
+	levels := []string{Certified, Exhaustive, Faithful, Sampled}
 	switch {
 	case lr.N < 1 || lr.N > maxN:
 		return fmt.Errorf("n = %d is outside [1, %d]", lr.N, maxN)

@@ -63,6 +63,15 @@ type Options struct {
 	// DefaultAnalysisBudget).
 	Analysis       bool
 	AnalysisBudget int
+	// EveryBudget bounds the analysis's work for every length up to the
+	// limit together (Checker.Every); 0 means DefaultEveryBudget, and a
+	// negative value no bound. NoEvery skips it: the limit's evidence is
+	// then the checked lengths' alone.
+	EveryBudget int64
+	NoEvery     bool
+	// Certificates keeps the certificate of each length the analysis
+	// certifies, for Checker.Certificate.
+	Certificates bool
 	// Notes are added to the report's notes (the caller's choices, such as
 	// a precision chosen for the weighting).
 	Notes []string
@@ -177,7 +186,57 @@ func Run(r *recipes.Recipe, opts Options) (*Report, error) {
 			rep.LimitLevel = Weaker(rep.LimitLevel, lr.Level)
 		}
 	}
+	if opts.Analysis && !opts.NoEvery && rep.Limit > 0 && !rep.Interrupted {
+		rep.everyLength(ck, max(1, r.MinN), opts.everyBudget(), opts.Progress)
+	}
+	if opts.Certificates {
+		rep.Certificates = ck.Certificates()
+	}
 	return rep, nil
+}
+
+// everyLength has the analysis certify every length up to the limit, not
+// only the checked ones (Checker.Every). Where it stops at a length it
+// does not certify, that length is checked like the others: if an input
+// fails there, it is the first failure, and the limit falls below it
+// (every length under it certified); if none does, the limit stands, on
+// the evidence of the lengths checked.
+func (rep *Report) everyLength(ck *Checker, from int, budget int64, progress func(*Report, LengthReport)) {
+	ev := ck.Every(from, rep.Limit, budget)
+	rep.EveryLength = ev
+	if ev.Certified >= rep.Limit {
+		rep.Every = true
+		return
+	}
+	m := ev.At
+	if m <= 0 || slices.ContainsFunc(rep.Lengths, func(lr LengthReport) bool { return lr.N == m }) || !ck.Suspected(m) {
+		// The budget, or an analysis that could not follow the model:
+		// nothing of this length to look at more than the others.
+		return
+	}
+	lr := ck.Length(m)
+	at, _ := slices.BinarySearchFunc(rep.Lengths, m, func(lr LengthReport, n int) int { return lr.N - n })
+	rep.Lengths = slices.Insert(rep.Lengths, at, lr)
+	if progress != nil {
+		progress(rep, lr)
+	}
+	if lr.Failure == nil {
+		rep.LimitLevel = Weaker(rep.LimitLevel, lr.Level)
+		return
+	}
+	// Every length below m is certified: the limit is m − 1, on that
+	// evidence and the checked lengths' below it.
+	rep.FirstFailure, rep.Limit, rep.Every = lr.Failure, m-1, true
+	rep.LimitLevel = ""
+	for _, c := range rep.Lengths {
+		if c.N < m {
+			rep.LimitLevel = Weaker(rep.LimitLevel, c.Level)
+		}
+	}
+	rep.LimitLevel = Weaker(rep.LimitLevel, ck.provenLevel())
+	if rep.DecisionLimit >= m && lr.Decided < lr.Cases {
+		rep.DecisionLimit = m - 1
+	}
 }
 
 // weightingOf is the weighting a report names: the recipe's, or those of

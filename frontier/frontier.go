@@ -37,9 +37,13 @@ type Options struct {
 	Exhaustive int
 	Seed       uint64
 	// Analysis and AnalysisBudget run the analysis of package certify at
-	// every length whose inputs are not all run (check.Options).
+	// every length whose inputs are not all run (check.Options); then the
+	// analysis certifies every length up to each limit, within
+	// EveryBudget (check.Options.EveryBudget), unless NoEvery.
 	Analysis       bool
 	AnalysisBudget int
+	EveryBudget    int64
+	NoEvery        bool
 	// Lengths, when set, replaces the geometric sweep (no bisection).
 	Lengths []int
 	// NoBisect skips the bisection after the sweep.
@@ -103,7 +107,7 @@ func Run(opts Options) (*Report, error) {
 	}
 	rep := &Report{Recipe: r.Name, Section: r.Section, Weighting: r.WeightingName(opts.Weighting),
 		MaxN: opts.MaxN, Seed: opts.Seed, Cases: opts.Cases, Exhaustive: opts.Exhaustive,
-		Analysis: opts.Analysis, AnalysisBudget: opts.AnalysisBudget,
+		Analysis: opts.Analysis, AnalysisBudget: opts.AnalysisBudget, EveryBudget: opts.EveryBudget, NoEvery: opts.NoEvery,
 		Bisect: !opts.NoBisect && opts.Lengths == nil, Model: opts.ModelFile}
 	rep.Params = r.ParamValues(opts.Params)
 	if sharded {
@@ -168,6 +172,7 @@ func Run(opts Options) (*Report, error) {
 		if rep.Bisect {
 			s.bisect(ck, row)
 		}
+		s.every(ck, row, rep)
 	})
 	rep.Interrupted = s.interrupted.Load()
 	if rep.Interrupted {
@@ -301,6 +306,37 @@ func (s *sweeper) bisect(ck *check.Checker, row *Row) {
 	}
 }
 
+// every has the analysis certify every length up to the row's limit, not
+// only the checked ones (check.Checker.Every). Where it stops at a length
+// it does not certify, that length is checked like the others, so that a
+// failure there becomes the first (and the limit falls below it).
+func (s *sweeper) every(ck *check.Checker, row *Row, rep *Report) {
+	if !rep.Analysis || rep.NoEvery || row.Error != "" || s.interrupted.Load() {
+		return
+	}
+	row.summarise()
+	if row.Limit < 1 {
+		return
+	}
+	budget := rep.EveryBudget
+	switch {
+	case budget == 0:
+		budget = check.DefaultEveryBudget
+	case budget < 0:
+		budget = 0
+	}
+	minN := max(1, ck.Recipe.MinN)
+	ev := ck.Every(minN, row.Limit, budget)
+	row.EveryLength = ev
+	if ev.Certified < row.Limit && ev.At > 0 && !slices.ContainsFunc(row.Checked, func(lr check.LengthReport) bool { return lr.N == ev.At }) && ck.Suspected(ev.At) {
+		s.mu.Lock()
+		s.planned++
+		s.mu.Unlock()
+		s.check(ck, row, ev.At)
+	}
+	row.summarise()
+}
+
 // decisionBracket returns the last length below hi whose every checked
 // input decided right (minN − 1 if none) and hi, the first checked length
 // where one did not (0 if none).
@@ -369,6 +405,17 @@ func (row *Row) summarise() {
 		case lr.Failure == nil:
 			row.PassesAgain = append(row.PassesAgain, lr.N)
 		}
+	}
+	// The analysis of every length: where it certified every length
+	// below the first failure, the limit is the length before it, on that
+	// evidence too.
+	row.Every = false
+	if ev := row.EveryLength; ev != nil {
+		if f := row.Failure; f != nil && ev.Certified >= f.N-1 && f.N-1 > row.Limit {
+			row.Limit = f.N - 1
+			row.LimitLevel = check.Weaker(row.LimitLevel, ev.Level)
+		}
+		row.Every = ev.Certified >= row.Limit
 	}
 }
 

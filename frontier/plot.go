@@ -89,6 +89,8 @@ func levelName(level string) string {
 	switch level {
 	case check.Certified:
 		return "certified"
+	case check.Faithful:
+		return "faithful to the construction"
 	case check.Exhaustive:
 		return "all run"
 	}
@@ -184,7 +186,7 @@ func rowPoints(row *Row) ([]point, error) {
 		if len(lr.MaxError) == 0 {
 			continue
 		}
-		pt := point{n: lr.N, sampled: lr.Level != check.Certified && lr.Level != check.Exhaustive}
+		pt := point{n: lr.N, sampled: lr.Level == check.Sampled}
 		for _, s := range lr.MaxError {
 			v, err := parseError(s)
 			if err != nil {

@@ -26,6 +26,10 @@ type Report struct {
 	// merge runs it too.
 	Analysis       bool `json:"analysis,omitempty"`
 	AnalysisBudget int  `json:"analysis_budget,omitempty"`
+	// EveryBudget bounds the analysis of every length up to each limit
+	// (0: check.DefaultEveryBudget, negative: none); NoEvery skips it.
+	EveryBudget int64 `json:"every_budget,omitempty"`
+	NoEvery     bool  `json:"no_every,omitempty"`
 	// Bisect says whether the lengths between the last pass and the first
 	// failure are bisected.
 	Bisect bool `json:"bisect"`
@@ -60,9 +64,14 @@ type Row struct {
 	// see one; nil when every checked length passed.
 	Limit int `json:"limit"`
 	// LimitLevel is the weakest evidence among the checked lengths up to
-	// Limit (check.Certified, check.Exhaustive or check.Sampled).
-	LimitLevel string   `json:"limit_level,omitempty"`
-	Failure    *Failure `json:"failure,omitempty"`
+	// Limit (check.Certified, check.Exhaustive, check.Faithful or
+	// check.Sampled); Every says it covers every length up to Limit, not
+	// only the checked ones (the analysis of every length, EveryLength,
+	// certified the others).
+	LimitLevel  string             `json:"limit_level,omitempty"`
+	Every       bool               `json:"every_length,omitempty"`
+	EveryLength *check.EveryLength `json:"every_length_check,omitempty"`
+	Failure     *Failure           `json:"failure,omitempty"`
 	// DecisionLimit, for outputs that decide (truth values, symbols), is
 	// the largest n such that every case of every checked length up to n
 	// decides right, exact or not (check.Decides), with its evidence.

@@ -399,7 +399,8 @@ func phase2Row(c *composed, k int, out *Row, s *sweeper, opts Phase2Options) err
 	dlo, dhi := decisionBracket(row.Checked, minN)
 	bisects := c.rep.Bisect && (hi > 0 && hi-lo > 1 || len(row.Decisions) > 0 && dhi > 0 && dhi-dlo > 1)
 	row.summarise()
-	if !bisects && row.Failure == nil {
+	every := c.rep.Analysis && !c.rep.NoEvery && row.Limit > 0
+	if !bisects && row.Failure == nil && !every {
 		return nil
 	}
 	ck, err := build(c.rep, row.Precision, opts.Workers, opts.MemoryLimit)
@@ -414,6 +415,8 @@ func phase2Row(c *composed, k int, out *Row, s *sweeper, opts Phase2Options) err
 	if bisects {
 		s.bisect(ck, &row)
 	}
+	s.every(ck, &row, c.rep)
+	out.EveryLength = row.EveryLength
 	if row.Error != "" {
 		out.Error = row.Error
 		return nil
@@ -477,7 +480,7 @@ func apply(c *composed, phase2 []*Report) (*Report, error) {
 		for _, p := range phase2 {
 			pr := &p.Rows[k]
 			if !pr.Mine {
-				if pr.Error != "" || pr.Failure != nil || len(pr.Bisected) > 0 || len(pr.Checked) > 0 || len(pr.Parts) > 0 {
+				if pr.Error != "" || pr.Failure != nil || len(pr.Bisected) > 0 || len(pr.Checked) > 0 || len(pr.Parts) > 0 || pr.EveryLength != nil {
 					return nil, fmt.Errorf("phase 2, shard %s: %s holds results, but is not the shard's", p.Shard, pr.Precision)
 				}
 				continue
@@ -516,6 +519,12 @@ func apply(c *composed, phase2 []*Report) (*Report, error) {
 		}
 		row.Checked = append(row.Checked, m.Bisected...)
 		sortChecked(row.Checked)
+		if ev := m.EveryLength; ev != nil {
+			if ev.From < 1 || ev.To > c.rep.MaxN || ev.Certified < ev.From-1 || ev.Certified > ev.To {
+				return nil, fmt.Errorf("phase 2: %s: the analysis of every length covers [%d, %d] up to %d, which is not a range of lengths", src.Precision, ev.From, ev.To, ev.Certified)
+			}
+			row.EveryLength = ev
+		}
 		row.summarise()
 		switch f := row.Failure; {
 		case (f == nil) != (m.Failure == nil):

@@ -14,21 +14,32 @@ import (
 // LimitText is a row's limit as a table shows it: "45" when a failure
 // follows, "≥ 8192" when every checked length passed (up to the largest
 // checked), "—" when the construction cannot run at the precision; then
-// the mark of its evidence (LevelMark).
+// the mark of its evidence (LevelMark), and "*" where that evidence holds
+// of the checked lengths only, not of every length up to the limit.
 func (row *Row) LimitText() string {
 	switch {
 	case row.Error != "":
 		return "—"
 	case row.Failure == nil && len(row.Checked) > 0:
-		return fmt.Sprintf("≥ %d%s", row.Checked[len(row.Checked)-1].N, LevelMark(row.LimitLevel))
+		return fmt.Sprintf("≥ %d%s", row.Checked[len(row.Checked)-1].N, row.mark())
 	case row.Failure == nil:
 		return "?"
 	}
-	return fmt.Sprint(row.Limit) + LevelMark(row.LimitLevel)
+	return fmt.Sprint(row.Limit) + row.mark()
+}
+
+// mark is the mark of the row's limit: its level's, and "*" where every
+// length up to it is not covered (a proof at the checked lengths only).
+func (row *Row) mark() string {
+	m := LevelMark(row.LimitLevel)
+	if !row.Every && (row.LimitLevel == check.Certified || row.LimitLevel == check.Faithful) {
+		m += "*"
+	}
+	return m
 }
 
 // DecisionText is the length up to which every output decides right, when
-// it goes beyond the exact limit ("" otherwise): "≥ 64ˢ" or "41ᶜ".
+// it goes beyond the exact limit ("" otherwise): "≥ 64ˢ" or "41ᶠ".
 func (row *Row) DecisionText() string {
 	if row.Error != "" || row.Failure == nil || row.DecisionLimit <= row.Limit {
 		return ""
@@ -39,14 +50,19 @@ func (row *Row) DecisionText() string {
 	return fmt.Sprint(row.DecisionLimit) + LevelMark(row.DecisionLevel)
 }
 
-// LevelMark marks a limit with its evidence: ᶜ certified (a proof that
-// every input of every checked length up to it is right, where some were
-// not all run), ᵉ every input of every checked length run, ˢ sampled
-// (some lengths rest on a few seeded inputs). LevelLegend explains them.
+// LevelMark marks a limit with its evidence: ᶜ certified (every input of
+// every length up to it right against the intended function: proved
+// faithful to a construction a claim proves, or run), ᶠ faithful (every
+// input computes what the construction computes, proved; the
+// construction itself right on the inputs run), ᵉ every input run, ˢ
+// sampled (some lengths rest on a few seeded inputs). LevelLegend
+// explains them.
 func LevelMark(level string) string {
 	switch level {
 	case check.Certified:
 		return "ᶜ"
+	case check.Faithful:
+		return "ᶠ"
 	case check.Exhaustive:
 		return "ᵉ"
 	case check.Sampled:
@@ -56,7 +72,45 @@ func LevelMark(level string) string {
 }
 
 // LevelLegend is the line under a table of marked limits.
-const LevelLegend = "evidence up to each limit: ᶜ every input of every checked length right (certified by analysis, or run), ᵉ every input run, ˢ sampled (a few seeded inputs at some length); a → b: exact up to a, every output decides right (nearer the right value) up to b"
+const LevelLegend = "evidence up to each limit: ᶜ every input right against the intended function (proved, or run), ᶠ every input computes exactly what the construction computes (proved by the analysis; the construction itself right on the inputs run), ᵉ every input run, ˢ sampled (a few seeded inputs at some length); * at the checked lengths only (not every length up to the limit); a → b: exact up to a, every output decides right (nearer the right value) up to b"
+
+// Tally counts the cells of reports by the evidence of their limits:
+// what a table of many recipes says in one line.
+func Tally(reps []*Report) string {
+	counts := map[string]int{}
+	cells := 0
+	for _, rep := range reps {
+		for _, row := range rep.Rows {
+			cells++
+			switch {
+			case row.Error != "":
+				counts["cannot run"]++
+			case row.Failure != nil && row.Limit == 0:
+				counts["fail at the smallest length"]++
+			case !row.Every && (row.LimitLevel == check.Certified || row.LimitLevel == check.Faithful):
+				counts[row.LimitLevel+" at the checked lengths"]++
+			default:
+				counts[row.LimitLevel]++
+			}
+		}
+	}
+	parts := []string{}
+	for _, k := range []struct{ key, text string }{
+		{check.Certified, "certified against the intended function at every length up to the limit (ᶜ)"},
+		{check.Faithful, "certified against the construction only, at every length (ᶠ)"},
+		{check.Certified + " at the checked lengths", "certified against the intended function at the checked lengths only (ᶜ*)"},
+		{check.Faithful + " at the checked lengths", "against the construction at the checked lengths only (ᶠ*)"},
+		{check.Exhaustive, "every input run (ᵉ)"},
+		{check.Sampled, "sampled (ˢ)"},
+		{"fail at the smallest length", "failing at the smallest length"},
+		{"cannot run", "cannot run"},
+	} {
+		if c := counts[k.key]; c > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c, k.text))
+		}
+	}
+	return fmt.Sprintf("%s: %s", plural.Of(cells, "cell"), strings.Join(parts, ", "))
+}
 
 // WriteTable writes the limits of several reports as one aligned table,
 // a row per recipe and a column per precision; a cell is the measured
@@ -95,7 +149,10 @@ func WriteTable(w io.Writer, reps []*Report) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(w, LevelLegend)
+	if _, err := fmt.Fprintln(w, LevelLegend); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, Tally(reps))
 	return err
 }
 
@@ -206,8 +263,36 @@ func WriteText(w io.Writer, rep *Report) error {
 			}
 			fmt.Fprintf(w, "  predicted (gap %s at magnitude %s): %s\n", p.Gap, p.Magnitude, p.Why)
 		}
+		if t := everyText(row); t != "" {
+			fmt.Fprintf(w, "%s: %s\n", row.Precision, t)
+		}
 	}
 	return nil
+}
+
+// everyText says what the analysis of every length found of a row, in
+// the two facts a proof against the construction is: what the format
+// computes, and what the construction computes ("" where it did not run).
+func everyText(row *Row) string {
+	ev := row.EveryLength
+	if ev == nil || row.Limit < 1 {
+		return ""
+	}
+	var s string
+	switch {
+	case row.Every && row.LimitLevel == check.Exhaustive:
+		return ""
+	case row.Every:
+		s = fmt.Sprintf("every length %d … %d: every input computes exactly what the construction computes (proved by the analysis, re-checked by its independent checker; work %d, the checker's %d)", ev.From, row.Limit, ev.Work, ev.CheckWork)
+	case ev.Certified >= ev.From:
+		s = fmt.Sprintf("every length %d … %d proved faithful to the construction; above, at the checked lengths only: %s at n = %d", ev.From, ev.Certified, ev.Why, ev.At)
+	default:
+		return fmt.Sprintf("the analysis of every length did not certify n = %d: %s", ev.At, ev.Why)
+	}
+	if row.LimitLevel == check.Certified || ev.Level == check.Certified {
+		return s + "; the construction itself: proved"
+	}
+	return s + "; the construction itself: on the inputs run (sampled)"
 }
 
 // checkedText lists the checked lengths, compressing runs of the

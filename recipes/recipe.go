@@ -68,6 +68,12 @@ type Recipe struct {
 	// Build returns the construction for a configuration whose Params
 	// holds a value for every declared parameter.
 	Build func(cfg Config) (*Construction, error)
+	// ProvedBy, when set, names the claim of the registry ('verify
+	// claims') that proves the construction right on every input of
+	// every length its domain holds: a length on which the analysis
+	// proves the format faithful to the construction is then certified
+	// against the intended function, not only against the construction.
+	ProvedBy string
 }
 
 // Param is a parameter of a recipe's builder, set on the command line

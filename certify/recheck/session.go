@@ -88,10 +88,12 @@ type verified[T any] struct {
 	outs  []State[T]
 	minE  *big.Rat
 	minM  T
-	// fact is the certificate's fact last held to it; ids the outputs'
-	// numbers (outID).
-	fact *QueryFact[T]
-	ids  []int
+	// cands and outs are the lists of the certificate's fact last held
+	// to it (its own lists, not the certificate: a session keeps few
+	// things of each length); ids the outputs' numbers (outID).
+	factCands []Item[T]
+	factOuts  []State[T]
+	ids       []int
 }
 
 // head is the session's part for head hd of step k, made on first use.
@@ -165,7 +167,7 @@ func (h *headCheck[T]) carried(sh *sessionHead[T], q State[T], key string, lo, h
 		if err := h.sameOutputs(where, fact.Outputs, v.outs); err != nil {
 			return nil, nil, false, nil
 		}
-		v.fact = fact
+		v.heldTo(fact)
 	}
 	if v.ids == nil {
 		v.ids = h.outIDsOf(v.outs) // the session's numbers: kept
@@ -179,22 +181,27 @@ func (h *headCheck[T]) carried(sh *sessionHead[T], q State[T], key string, lo, h
 // once made, so the same memory holds the same values, and the fact says
 // what that one said.
 func (v *verified[T]) sameFact(fact *QueryFact[T]) bool {
-	last := v.fact
-	if last == nil || len(last.Candidates) != len(fact.Candidates) || len(last.Outputs) != len(fact.Outputs) {
+	if v.factCands == nil || len(v.factCands) != len(fact.Candidates) || len(v.factOuts) != len(fact.Outputs) {
 		return false
 	}
 	for x, it := range fact.Candidates {
-		was := last.Candidates[x]
+		was := v.factCands[x]
 		if it.Pos != was.Pos || !sameMemory(it.Key, was.Key) || !sameMemory(it.Value, was.Value) {
 			return false
 		}
 	}
 	for x, o := range fact.Outputs {
-		if !sameMemory(o, last.Outputs[x]) {
+		if !sameMemory(o, v.factOuts[x]) {
 			return false
 		}
 	}
 	return true
+}
+
+// heldTo records fact as the one v was last held to.
+func (v *verified[T]) heldTo(fact *QueryFact[T]) {
+	v.factCands = append([]Item[T](nil), fact.Candidates...)
+	v.factOuts = append([]State[T](nil), fact.Outputs...)
 }
 
 // sameMemory reports whether two pairs of vectors are the same memory.
@@ -258,7 +265,8 @@ func (h *headCheck[T]) verify(sh *sessionHead[T], q State[T], key string, hi int
 	if sh == nil || len(chosen) == 0 {
 		return nil
 	}
-	v := &verified[T]{hi: hi, outs: outs, fact: fact}
+	v := &verified[T]{hi: hi, outs: outs}
+	v.heldTo(fact)
 	for x, c := range chosen {
 		v.cands = append(v.cands, c.slot)
 		e, err := h.exactScore(q, c.kid)

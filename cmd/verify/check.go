@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/transformer-cookbook/verify/check"
+	"github.com/transformer-cookbook/verify/internal/atomicfile"
 	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
@@ -33,6 +34,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	var r *recipes.Recipe
 	var user *model.Model
 	var dtypes []string
+	var digest string
 	fileN := 0
 	if _, ok := a.flags["model"]; ok {
 		if r, err = specFlag(a); err != nil {
@@ -41,7 +43,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		if _, ok := a.flags["weighting"]; ok {
 			return badInput("--weighting does not apply with --model: the model runs with its own weighting")
 		}
-		if user, fileN, dtypes, err = readModelFile(a); err != nil {
+		if user, fileN, dtypes, digest, err = readModelFileDigest(a); err != nil {
 			return err
 		}
 	} else if _, ok := a.flags["spec"]; ok {
@@ -120,6 +122,19 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	}
 	opts.AllLengths = a.flags["all-lengths"] == "true"
 	opts.Analysis = a.flags["no-analysis"] != "true"
+	if opts.EveryBudget, opts.NoEvery, err = everyFlags(a); err != nil {
+		return err
+	}
+	certOut, wantCerts := a.flags["certificate"]
+	if wantCerts {
+		if !opts.Analysis {
+			return badInput("--certificate needs the analysis: drop --no-analysis")
+		}
+		if err := atomicfile.Check(certOut); err != nil {
+			return badInput("--certificate: %v", err)
+		}
+		opts.Certificates = true
+	}
 	if a.flags["force"] != "true" {
 		opts.MemoryLimit = check.AvailableMemory()
 	}
@@ -218,6 +233,20 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	}
 	if reports[len(reports)-1].Interrupted {
 		return interrupted("the report above covers the lengths checked so far")
+	}
+	if wantCerts {
+		name := ""
+		if user != nil {
+			name = modelName(a.flags["model"])
+		}
+		if err := writeCertificates(certOut, r, params, name, digest, reports); err != nil {
+			return err
+		}
+		n := 0
+		for _, rep := range reports {
+			n += len(rep.Certificates)
+		}
+		fmt.Fprintf(stderr, "wrote %s: the certificates of %s\n", certOut, plural.Of(n, "length"))
 	}
 	if failed {
 		return errFindings
@@ -350,7 +379,10 @@ func sweepProgress(bar *progress, opts check.Options, r *recipes.Recipe, w model
 	}
 }
 
-// evidenceText says what the lengths up to the limit rest on.
+// evidenceText says what the lengths up to the limit rest on, in the two
+// facts a proof against the construction is: what the format computes,
+// and what the construction itself computes. Nothing says every input is
+// right unless both are established.
 func evidenceText(rep *check.Report) string {
 	var sampled []string
 	cases := 0
@@ -367,26 +399,61 @@ func evidenceText(rep *check.Report) string {
 			}
 		}
 	}
+	which := "each of them"
+	if ev := rep.EveryLength; rep.Every && ev != nil {
+		which = fmt.Sprintf("every length %d … %d", ev.From, rep.Limit)
+	}
 	switch {
 	case rep.LimitLevel == check.Certified:
-		return "every input of each of them is right: certified by the analysis against the exact construction, or run"
+		return fmt.Sprintf("every input of %s is right: proved faithful to the construction by the analysis (re-checked by its independent checker), and the construction proved right, or run", which)
+	case rep.LimitLevel == check.Faithful:
+		s := fmt.Sprintf("every input of %s computes exactly what the construction computes: proved by the analysis (re-checked by its independent checker), or run; the construction itself: sampled (the inputs run at each checked length, up to %s each, seed %d)",
+			which, plural.Of(maxCases(rep), "input"), rep.Seed)
+		return s + everyNote(rep)
 	case rep.LimitLevel == check.Exhaustive:
 		return "every input of each of them run"
 	case len(sampled) > 0:
 		s := fmt.Sprintf("sampled at n = %s (up to %s each, seed %d)", shortList(sampled), plural.Of(cases, "input"), rep.Seed)
 		if why != "" {
-			s += "; not certified: " + why
+			s += "; not proved: " + why
 		}
 		return s
 	}
 	return ""
 }
 
+// maxCases is the most inputs run at a length up to the limit that the
+// analysis proved faithful (the others ran every input).
+func maxCases(rep *check.Report) int {
+	cases := 0
+	for _, lr := range rep.Lengths {
+		if lr.N <= rep.Limit && lr.Level != check.Exhaustive {
+			cases = max(cases, lr.Cases)
+		}
+	}
+	return cases
+}
+
+// everyNote says, where the proof holds of the checked lengths only, how
+// far the analysis of every length went and why it stopped.
+func everyNote(rep *check.Report) string {
+	ev := rep.EveryLength
+	switch {
+	case rep.Every || ev == nil:
+		return ""
+	case ev.Certified >= ev.From:
+		return fmt.Sprintf("; at the checked lengths only: every length %d … %d proved, then at n = %d %s", ev.From, ev.Certified, ev.At, ev.Why)
+	}
+	return fmt.Sprintf("; at the checked lengths only: %s", ev.Why)
+}
+
 // levelWord says a level of evidence in a sentence.
 func levelWord(level string) string {
 	switch level {
 	case check.Certified:
-		return "every input of each certified or run"
+		return "every input of each proved right or run"
+	case check.Faithful:
+		return "every input of each proved faithful to the construction or run"
 	case check.Exhaustive:
 		return "every input of each run"
 	}
@@ -482,4 +549,23 @@ func modelWeighting(m *model.Model, def model.Weighting) model.Weighting {
 		}
 	}
 	return w
+}
+
+// everyFlags reads --every-budget and --no-every.
+func everyFlags(a parsedArgs) (budget int64, off bool, err error) {
+	off = a.flags["no-every"] == "true"
+	if v, ok := a.flags["every-budget"]; ok {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			return 0, false, badInput("--every-budget must be a non-negative integer (0: no bound), got %q", v)
+		}
+		if off {
+			return 0, false, badInput("--every-budget and --no-every contradict each other")
+		}
+		budget = n
+		if n == 0 {
+			budget = -1 // no bound
+		}
+	}
+	return budget, off, nil
 }

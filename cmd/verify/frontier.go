@@ -126,6 +126,9 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 			return badInput("--seed must be a non-negative integer, got %q", v)
 		}
 	}
+	if opts.EveryBudget, opts.NoEvery, err = everyFlags(a); err != nil {
+		return err
+	}
 	if _, ok := a.flags["shard"]; ok {
 		if opts.Shard, opts.Shards, err = shardFlag(a); err != nil {
 			return err
@@ -250,7 +253,7 @@ func shardFlag(a parsedArgs) (k, n int, err error) {
 // theirs.
 func frontierPhase2(a parsedArgs, stdout, stderr io.Writer) error {
 	for _, f := range []string{"recipe", "all", "model", "spec", "precision", "weighting", "max-n", "cases", "exhaustive", "seed", "lengths",
-		"no-bisect", "no-analysis", "analysis-budget", "plot"} {
+		"no-bisect", "no-analysis", "analysis-budget", "every-budget", "no-every", "plot"} {
 		if _, ok := a.flags[f]; ok {
 			return badInput("--%s does not apply to phase 2, which continues the phase-1 shards with their options", f)
 		}

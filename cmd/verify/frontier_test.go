@@ -12,8 +12,9 @@ import (
 // TestFrontierCommand runs the lookup's frontier at fp16, where the
 // scores 2115 and 2116 first tie at n = 46 (⌊√2048⌋ = 45), writes the
 // JSON and a plot, and leaves nothing else in the directory. Below 46 the
-// analysis certifies every checked length (the mark ᶜ, and limit_level
-// in the JSON).
+// analysis proves every length up to it faithful to the construction (the
+// mark ᶠ, limit_level "faithful" and every_length in the JSON: the
+// construction itself is sampled, so not ᶜ).
 func TestFrontierCommand(t *testing.T) {
 	dir := t.TempDir()
 	out, plot := filepath.Join(dir, "f.json"), filepath.Join(dir, "f.svg")
@@ -24,12 +25,13 @@ func TestFrontierCommand(t *testing.T) {
 	// precision, limit, decides to, "n = 46", cause: the lookup's y is
 	// wrong and undecided (1/2) at its first failure, so it decides no
 	// further than it is exact ("—").
-	if f := field(t, stdout, "fp16"); f[1] != "45ᶜ" || f[2] != "—" || f[5] != "46" || f[6] != "tie" {
-		t.Errorf("fp16 row %q, want limit 45 certified, first failure n = 46, a tie", f)
+	if f := field(t, stdout, "fp16"); f[1] != "45ᶠ" || f[2] != "—" || f[5] != "46" || f[6] != "tie" {
+		t.Errorf("fp16 row %q, want limit 45 proved faithful at every length, first failure n = 46, a tie", f)
 	}
 	var doc frontierDoc
 	data, err := os.ReadFile(out)
-	if err != nil || json.Unmarshal(data, &doc) != nil || len(doc.Reports) != 1 || doc.Reports[0].Rows[0].Limit != 45 || doc.Reports[0].Rows[0].LimitLevel != "certified" {
+	if err != nil || json.Unmarshal(data, &doc) != nil || len(doc.Reports) != 1 || doc.Reports[0].Rows[0].Limit != 45 || doc.Reports[0].Rows[0].LimitLevel != "faithful" ||
+		!doc.Reports[0].Rows[0].Every {
 		t.Errorf("--out: %v, %.300s", err, data)
 	}
 	if svg, err := os.ReadFile(plot); err != nil || !strings.Contains(string(svg), "<svg") {
@@ -161,7 +163,7 @@ func TestFrontierModel(t *testing.T) {
 	if !strings.HasPrefix(stdout, "model "+path+" against lookup") {
 		t.Errorf("the report does not name the model file:\n%s", stdout)
 	}
-	if f := field(t, stdout, "fp16"); f[1] != "45ᶜ" || f[5] != "46" || f[6] != "tie" {
+	if f := field(t, stdout, "fp16"); f[1] != "45ᶠ" || f[5] != "46" || f[6] != "tie" {
 		t.Errorf("fp16 row %q, want limit 45, first failure n = 46, a tie", f)
 	}
 

@@ -45,6 +45,8 @@ var (
 	flagForce      = flagDoc{name: "force", help: "run even when the memory estimate exceeds what the machine has"}
 	flagNoAnalysis = flagDoc{name: "no-analysis", help: "skip the analysis that certifies a length or finds inputs to try first"}
 	flagBudget     = flagDoc{name: "analysis-budget", arg: "N", help: "bound the analysis's work per length"}
+	flagEvery      = flagDoc{name: "every-budget", arg: "N", def: "4294967296", help: "bound the analysis's work for every length up to the limit together (0: no bound); above it, the limit's proof holds at the checked lengths only"}
+	flagNoEvery    = flagDoc{name: "no-every", help: "prove the checked lengths only, not every length up to the limit"}
 	flagSpec       = flagDoc{name: "spec", arg: "NAME", help: "the recipe whose reference a model file is checked against"}
 	flagQuiet      = flagDoc{name: "quiet", help: "no progress line (it is drawn on stderr only when stderr is a terminal)"}
 	flagProgress   = flagDoc{name: "progress", help: "draw the progress on stderr even when it is not a terminal, a line per update"}
@@ -62,11 +64,24 @@ var commands = []commandDoc{
 			"(exhaustive, certified or sampled) and the uniformity limit with the first failing case. With --model, the model of a " +
 			"file (.json or .safetensors, or - for stdin) is checked against the reference of --spec. Exit 1 when a case fails.",
 		flags: []flagDoc{flagRecipe, flagPrecision, flagWeighting, flagParam, flagMaxN, flagCases, flagExhaustive, flagSeed, flagLengths,
-			{name: "all-lengths", help: "go on after the first failing length"}, flagJSON, flagForce, flagNoAnalysis, flagBudget,
+			{name: "all-lengths", help: "go on after the first failing length"}, flagJSON, flagForce, flagNoAnalysis, flagBudget, flagEvery, flagNoEvery,
+			{name: "certificate", arg: "FILE", help: "write the certificate of every length the analysis proves (JSON, for 'verify recheck')"},
 			{name: "model", arg: "FILE", help: "check the model of FILE (.json, .safetensors, or - for stdin) instead of the recipe's"}, flagSpec, flagMaxInput,
 			flagQuiet, flagProgress},
 		examples: []string{"verify --recipe lookup --precision fp16", "verify --recipe dyck1 --weighting all --max-n 64 --json",
 			"verify check --model first.json --spec first"},
+	},
+	{
+		name:    "recheck",
+		usage:   []string{"verify recheck --certificate FILE [--model FILE] [flags]"},
+		summary: "re-check the certificates of 'check --certificate' with the independent checker",
+		about: "Reads the certificates a check wrote (verify check --certificate FILE: what the analysis proved of each length it certified) " +
+			"and has the independent checker re-derive every fact of each from the models alone: the recipe's construction, and the model the " +
+			"certificates are about (the recipe's own, or --model, which must be the file they name by its SHA-256). Prints a verdict per " +
+			"length. Exit 1 when a certificate does not hold.",
+		flags: []flagDoc{{name: "certificate", arg: "FILE", help: "the certificates (- for stdin)"},
+			{name: "model", arg: "FILE", help: "the model the certificates are about, when it is a file's"}, flagMaxInput},
+		examples: []string{"verify recheck --model l.json --certificate l.cert.json", "verify recheck --certificate lookup.cert.json"},
 	},
 	{
 		name:    "run",
@@ -121,7 +136,8 @@ var commands = []commandDoc{
 			{name: "shard", arg: "K/N", help: "run shard K of N: a share of the lengths, by cost (phase 1), or of the bisections (phase 2)"},
 			{name: "phase", arg: "1|2", def: "1", help: "2: bisect and diagnose, from the files of every phase-1 shard"},
 			flagJSON, {name: "out", arg: "FILE", help: "write the JSON to FILE (atomically), or - for stdout (the table goes to stderr)"},
-			{name: "plot", arg: "FILE", help: "draw max |error| against n (.svg or .png)"}, flagQuiet, flagProgress, flagForce, flagNoAnalysis, flagBudget},
+			{name: "plot", arg: "FILE", help: "draw max |error| against n (.svg or .png)"}, flagQuiet, flagProgress, flagForce, flagNoAnalysis, flagBudget,
+			flagEvery, flagNoEvery},
 		examples: []string{"verify frontier --recipe lookup --precision fp16,bf16,fp32 --max-n 256", "verify frontier --all --shard 1/4 --out p1-1.json",
 			"verify frontier --phase 2 --shard 1/4 p1-*.json --out p2-1.json"},
 	},

@@ -101,6 +101,8 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return cmdVersion(stdout)
 	case "check":
 		return cmdCheck(args[1:], stdout, stderr)
+	case "recheck":
+		return cmdRecheck(args[1:], stdout, stderr)
 	case "format":
 		return cmdFormat(args[1:], stdout)
 	case "round":

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -176,10 +178,17 @@ func writeModel(path string, stdout io.Writer, write func(io.Writer) error) erro
 // returns the largest length the file's position table covers and, for
 // safetensors, the dtypes of its tensors, widest first.
 func readModelFile(a parsedArgs) (*model.Model, int, []string, error) {
+	m, n, dtypes, _, err := readModelFileDigest(a)
+	return m, n, dtypes, err
+}
+
+// readModelFileDigest is readModelFile, with the SHA-256 of the file's
+// bytes (hex): what a certificate names the model it is about by.
+func readModelFileDigest(a parsedArgs) (*model.Model, int, []string, string, error) {
 	path := a.flags["model"]
 	limit, err := maxInputFlag(a)
 	if err != nil {
-		return nil, 0, nil, err
+		return nil, 0, nil, "", err
 	}
 	name := path
 	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
@@ -188,17 +197,17 @@ func readModelFile(a parsedArgs) (*model.Model, int, []string, error) {
 	} else if format != "json" && format != "safetensors" {
 		// Before the file is opened: /dev/zero is not read to learn
 		// that it is no model.
-		return nil, 0, nil, badInput("--model: %q must end in .json or .safetensors (or be -, standard input)", path)
+		return nil, 0, nil, "", badInput("--model: %q must end in .json or .safetensors (or be -, standard input)", path)
 	}
 	data, err := readInput(path, "--model", limit)
 	if err != nil {
-		return nil, 0, nil, err
+		return nil, 0, nil, "", err
 	}
 	// Editors on some systems start text files with a byte-order mark.
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if path == "-" {
 		if format, err = modelFormatOf(data); err != nil {
-			return nil, 0, nil, badInput("--model -: %v", err)
+			return nil, 0, nil, "", badInput("--model -: %v", err)
 		}
 	}
 	f := bytes.NewReader(data)
@@ -211,12 +220,13 @@ func readModelFile(a parsedArgs) (*model.Model, int, []string, error) {
 	case "safetensors":
 		m, n, dtypes, err = model.ReadSafetensorsDtypes(f)
 	default:
-		return nil, 0, nil, badInput("--model: %q must end in .json or .safetensors (or be -, standard input)", path)
+		return nil, 0, nil, "", badInput("--model: %q must end in .json or .safetensors (or be -, standard input)", path)
 	}
 	if err != nil {
-		return nil, 0, nil, badInput("%s: %v", name, err)
+		return nil, 0, nil, "", badInput("%s: %v", name, err)
 	}
-	return m, n, dtypes, nil
+	sum := sha256.Sum256(data)
+	return m, n, dtypes, hex.EncodeToString(sum[:]), nil
 }
 
 // modelName is how reports name the model of --model path.
