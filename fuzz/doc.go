@@ -19,6 +19,14 @@
 //	FuzzHardAttention     hardmax_test.go   leftmost, rightmost and average hardmax, with every
 //	                                        mask, on scores with ties, near ties, ±∞ and NaN, in
 //	                                        exact arithmetic, fp16 and bf16
+//	FuzzCertifiedIsRight  certify_test.go   a length the analysis certifies (verify check
+//	                                        --model, or certify.Length called directly) has every
+//	                                        input right, on perturbed models of the recipes it
+//	                                        certifies, read from model files: a weight scaled, an
+//	                                        embedding's dependence structure changed, a mask, tie
+//	                                        rule, score scale or temperature changed, special
+//	                                        values of the precision (±0, subnormals, overflow,
+//	                                        NaN); every input enumerated and run whole
 //	FuzzParsePrecision    parse_test.go     precision names parse back from their String
 //	FuzzParseRat          parse_test.go     exact.ParseRat keeps its limits and its values print
 //	                                        and parse back
