@@ -42,6 +42,16 @@
 // the rounding; hard attention and masks from the paper's definitions,
 // written in the test.
 //
+// FuzzCertifiedIsRight's reference is independent of the analysis it
+// tests: every input of a certified length, enumerated from the
+// construction's Symbols and Valid, run whole through model.New's runner
+// and compared with the construction's Expected by check.Compare. Its
+// campaigns, TestCertifiedCampaign and TestLongCertifiedCampaign, check
+// models drawn with -certify.seed and fail when they saw too few
+// certified lengths, wrong lengths or inputs to mean anything;
+// TestEmbeddingStructureSweep makes every one-entry change of the
+// embedding columns that depend on the position or the symbol alone.
+//
 // The model-file readers have their targets beside them, FuzzReadJSON and
 // FuzzReadSafetensors in package model, and the formats' rounding has
 // FuzzFormatRound in package numeric; .ci/run runs them all.
