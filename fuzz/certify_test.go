@@ -155,7 +155,11 @@ func buildSound(cfg soundConfig, w model.Weighting, n int) *soundBuilt {
 }
 
 // The perturbations, one byte each (the first of an op's opSize bytes,
-// modulo numKinds); the other bytes select where and by how much.
+// modulo numKinds); the other bytes select where and by how much. The
+// analysis declines a model whose masks or tie rules are not the
+// reference's: a changed mask or tie rule tests that it then certifies
+// nothing, and an unchanged one (the byte may pick the same) lets the
+// model's other perturbations through.
 const (
 	kindWeight      = iota // one weight of W^Q, W^K, W^V, W1, b1, W2, b2 or the output, by a factor or ±1
 	kindWordEntry          // a column constant over symbols (position-only) made symbol-dependent
@@ -523,7 +527,7 @@ func perturb(m *model.Model, p numeric.Precision, maxN int, op [opSize]byte) (ki
 						row[col] = ratAdd(row[col], delta)
 					}
 				})
-				return kind, fmt.Sprintf("position %d's entry of %s (constant over positions) %+v at every length", i, componentName(m, col), delta.RatString())
+				return kind, fmt.Sprintf("position %d's entry of %s (constant over positions) raised by %s at every length", i, componentName(m, col), delta.RatString())
 			}
 			n := i + int(d>>1)%(maxN-i+1)
 			setPosition(m, maxN, true, func(pi, pn int, row []*big.Rat) {
@@ -531,7 +535,7 @@ func perturb(m *model.Model, p numeric.Precision, maxN int, op [opSize]byte) (ki
 					row[col] = ratAdd(row[col], delta)
 				}
 			})
-			return kind, fmt.Sprintf("position %d's entry of %s (constant over positions) %+v at length %d only", i, componentName(m, col), delta.RatString(), n)
+			return kind, fmt.Sprintf("position %d's entry of %s (constant over positions) raised by %s at length %d only", i, componentName(m, col), delta.RatString(), n)
 		default:
 			if d&1 == 0 {
 				col := among(cl.wordConst, int(a), false)
@@ -1118,8 +1122,9 @@ func weightingFor(name string, w model.Weighting) uint8 {
 // as read from a model file: a weight by a factor, an embedding's
 // dependence structure (a position-only component made symbol-dependent,
 // a symbol-only one position-dependent, a varying one constant), an
-// attention's mask, tie rule, score scale or temperature, and the
-// precision's special values (±0, subnormals, overflow, NaN). It checks
+// attention's mask, tie rule, score scale or temperature, a residual
+// connection, the alphabet's order and names, and the precision's
+// special values (±0, subnormals, overflow, NaN). It checks
 // the perturbed model against the recipe's reference, as verify check
 // --model does, at every length up to N with at most 512 inputs, and
 // requires every length certified (by the checker, or by the analysis
