@@ -19,6 +19,14 @@
 //	FuzzHardAttention     hardmax_test.go   leftmost, rightmost and average hardmax, with every
 //	                                        mask, on scores with ties, near ties, ±∞ and NaN, in
 //	                                        exact arithmetic, fp16 and bf16
+//	FuzzCertifiedIsRight  certify_test.go   a length the analysis certifies (verify check
+//	                                        --model, or certify.Length called directly) has every
+//	                                        input right, on perturbed models of the recipes it
+//	                                        certifies, read from model files: a weight scaled, an
+//	                                        embedding's dependence structure changed, a mask, tie
+//	                                        rule, score scale or temperature changed, special
+//	                                        values of the precision (±0, subnormals, overflow,
+//	                                        NaN); every input enumerated and run whole
 //	FuzzParsePrecision    parse_test.go     precision names parse back from their String
 //	FuzzParseRat          parse_test.go     exact.ParseRat keeps its limits and its values print
 //	                                        and parse back
@@ -33,6 +41,16 @@
 // enclosure, an input being skipped when the enclosure does not decide
 // the rounding; hard attention and masks from the paper's definitions,
 // written in the test.
+//
+// FuzzCertifiedIsRight's reference is independent of the analysis it
+// tests: every input of a certified length, enumerated from the
+// construction's Symbols and Valid, run whole through model.New's runner
+// and compared with the construction's Expected by check.Compare. Its
+// campaigns, TestCertifiedCampaign and TestLongCertifiedCampaign, check
+// models drawn with -certify.seed and fail when they saw too few
+// certified lengths, wrong lengths or inputs to mean anything;
+// TestEmbeddingStructureSweep makes every one-entry change of the
+// embedding columns that depend on the position or the symbol alone.
 //
 // The model-file readers have their targets beside them, FuzzReadJSON and
 // FuzzReadSafetensors in package model, and the formats' rounding has
