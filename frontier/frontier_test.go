@@ -105,6 +105,174 @@ func TestFrontierQuadraticMaximization(t *testing.T) {
 	}
 }
 
+// TestFrontierBisection: without the theory's predicted lengths
+// (Options.unpredicted) the gap between the sweep's last pass and its
+// first failure is closed by the bisection alone, and it must close it
+// to the hand-derived limit qmLimit and the failure right after it, in
+// formats whose gaps it halves down to 1 by different paths (fp16: 41 to
+// 51; bf16: 15 to 18; 12 bits: 63 to 78). It must also check lengths
+// beyond the geometric sweep, or it did not bisect. The lookup's y is 1/2
+// where it fails (two tied positions averaged), which decides nothing,
+// so there the decisions' bisection closes the same gap; a model whose
+// failures still decide right leaves the gap to the limit's bisection
+// alone: the lookup with a hidden unit ReLU(j − 19) added to its
+// feed-forward layer, writing 1/100 of it into c, is exact up to n = 19
+// and wrong in c at position 20, while y, read from c before the
+// feed-forward layer adds it, stays exact.
+func TestFrontierBisection(t *testing.T) {
+	for _, tc := range []struct {
+		precision string
+		bits      int
+		maxN      int
+	}{
+		{"fp16", 11, 64},
+		{"bf16", 8, 32},
+		{"12", 12, 100},
+	} {
+		t.Run(tc.precision, func(t *testing.T) {
+			opts := lookupOpts(t, tc.maxN, tc.precision)
+			opts.unpredicted = true
+			bisected(t, opts, qmLimit(tc.bits))
+		})
+	}
+	t.Run("decided failures", func(t *testing.T) {
+		opts := lookupOpts(t, 24, "exact")
+		opts.Model, opts.Analysis = positionalError(t, 24, 20), true
+		row := bisected(t, opts, 19)
+		if row.DecisionLimit != 24 {
+			t.Errorf("decision limit %d, want 24: y is exact at every length (checked %s)", row.DecisionLimit, checkedText(row))
+		}
+	})
+}
+
+// bisected runs the sweep of opts (one precision) and requires its limit
+// to be want, its first failure at want + 1, and some length beyond the
+// geometric sweep checked.
+func bisected(t *testing.T, opts Options, want int) *Row {
+	t.Helper()
+	rep, err := Run(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := &rep.Rows[0]
+	if row.Limit != want || row.Failure == nil || row.Failure.N != want+1 {
+		t.Errorf("limit %d, first failure %+v; want limit %d and a failure at %d (checked %s)", row.Limit, row.Failure, want, want+1, checkedText(row))
+	}
+	grid := map[int]bool{}
+	for _, n := range check.DefaultLengths(1, opts.MaxN) {
+		grid[n] = true
+	}
+	beyond := 0
+	for _, lr := range row.Checked {
+		if !grid[lr.N] {
+			beyond++
+		}
+	}
+	if beyond == 0 {
+		t.Errorf("no length beyond the geometric sweep was checked (checked %s): the bisection did not run", checkedText(row))
+	}
+	return row
+}
+
+// positionalError is the lookup built for N = maxN with one more hidden
+// unit in its feed-forward layer, ReLU(j − (from − 1)), which adds 1/100
+// of itself to c: c is wrong at every position from j = from on, and
+// nowhere else; y, computed from c as the attention left it, is not.
+func positionalError(t *testing.T, maxN, from int) *model.Model {
+	t.Helper()
+	r, err := recipes.Get("lookup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	con, err := r.Construct(model.AverageHardmax, maxN, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := con.Model
+	comp := func(name string) int {
+		c := slices.Index(m.Components, name)
+		if c < 0 {
+			t.Fatalf("the lookup has no component %q (%v)", name, m.Components)
+		}
+		return c
+	}
+	j, c := comp("j"), comp("c")
+	ff := m.Layers[len(m.Layers)-1].FeedForward
+	if ff == nil || ff.B1 == nil {
+		t.Fatal("the lookup's last layer has no feed-forward sublayer with a bias")
+	}
+	h, d := ff.W1.Rows, ff.W1.Cols
+	w1, w2 := model.Zeros(h+1, d), model.Zeros(ff.W2.Rows, h+1)
+	copy(w1.Data, ff.W1.Data)
+	w1.Data[h*d+j] = numeric.LitInt(1)
+	for row := 0; row < ff.W2.Rows; row++ {
+		copy(w2.Data[row*(h+1):row*(h+1)+h], ff.W2.Data[row*h:(row+1)*h])
+	}
+	w2.Data[c*(h+1)+h] = numeric.Lit(big.NewRat(1, 100))
+	b1 := append(append(model.Vector(nil), ff.B1...), numeric.LitInt(-int64(from-1)))
+	grown := *ff
+	grown.W1, grown.B1, grown.W2 = w1, b1, w2
+	m.Layers[len(m.Layers)-1].FeedForward = &grown
+	return m
+}
+
+// TestFrontierDecisionBisection: a model whose outputs are inexact from
+// n = 1 but decide right up to some length has a decision limit above its
+// limit, which the bisection of the decisions closes on its own. The
+// lookup's value weight is 101/100 (c = 1.01 v_q, inexact; y rounds it to
+// v_q), and its key weight on j² is 37/38 instead of 1, so the scores are
+// 2qj − (37/38) j², and j = q + 1 outscores j = q exactly when
+// 2q − (37/38)(2q + 1) > 0, that is q ≥ 19: from n = 20 the query 19
+// retrieves v_20, and y is wrong wherever v_19 ≠ v_20. The sweep to 24
+// checks 18 and 22 (exact arithmetic predicts nothing); the decision limit
+// must be 19, with 19 and 20 both checked.
+func TestFrontierDecisionBisection(t *testing.T) {
+	r, err := recipes.Get("lookup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	con, err := r.Construct(model.AverageHardmax, 24, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := con.Model.Layers[0].Attention.Heads[0]
+	changed := 0
+	for _, m := range []struct {
+		w        model.Matrix
+		from, to *big.Rat
+	}{{head.K, big.NewRat(-1, 1), big.NewRat(-37, 38)}, {head.V, big.NewRat(1, 1), big.NewRat(101, 100)}} {
+		for x, e := range m.w.Data {
+			if v, ok, err := e.Rat(); err == nil && ok && v.Cmp(m.from) == 0 {
+				m.w.Data[x] = numeric.Lit(m.to)
+				changed++
+			}
+		}
+	}
+	if changed != 2 {
+		t.Fatalf("%d weights changed, want W^K's −1 and W^V's 1", changed)
+	}
+	opts := lookupOpts(t, 24, "exact")
+	opts.Model, opts.Analysis = con.Model, true
+	rep, err := Run(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := rep.Rows[0]
+	if row.Limit != 0 || row.DecisionLimit != 19 {
+		t.Errorf("limit %d, decision limit %d; want 0 and 19 (checked %s)", row.Limit, row.DecisionLimit, checkedText(&row))
+	}
+	decided := map[int]bool{}
+	for _, lr := range row.Checked {
+		decided[lr.N] = lr.Decided == lr.Cases
+	}
+	if d, ok := decided[19]; !ok || !d {
+		t.Errorf("n = 19 not checked, or not decided right (checked %s)", checkedText(&row))
+	}
+	if d, ok := decided[20]; !ok || d {
+		t.Errorf("n = 20 not checked, or decided right (checked %s)", checkedText(&row))
+	}
+}
+
 // TestFrontierOverflowPrediction: fp8-e4m3 (P = 4, no infinities,
 // largest 448) ties at q = 5 (25 and 24 round to 24); with a gap model
 // of magnitude 2n², its overflow comes at n = 15 (2·15² = 450 > 448).

@@ -60,7 +60,7 @@ func shardOpts(t *testing.T, name string, maxN int, precisions ...string) Option
 // where the analysis must then not count), the predicted limit and the
 // length after it checked in phase 1 (the lookup's: phase 2 then bisects
 // nothing), a bisection (the multi-head lookup, which has no predicted
-// limit), a length
+// limit), a bisection of a gap of two lengths (8 to 10, 10 to 12), a length
 // past the first whose analysis ran out of its budget (so its shard's
 // analysis must be undone), exhaustive lengths split between shards
 // (dyck1 enumerated depth first), rows that cannot run (layer norm in
@@ -101,6 +101,18 @@ func TestFrontierShardsMerge(t *testing.T) {
 				}
 			}
 			return false
+		}},
+		{"a gap of two", shardOpts(t, "multihead", 24, "6", "7"), 2, 1, func(p1, p2 []*Report) bool {
+			// The multi-head lookup's limit with a P-bit significand is
+			// the lookup's ⌊√(2^P)⌋ (no prediction: the bisection finds
+			// it): 8 at 6 bits and 11 at 7, so phase 1 leaves the gaps
+			// (8, 10) and (10, 12), and phase 2 must still bisect each.
+			for r := range p2[0].Rows {
+				if len(p2[0].Rows[r].Bisected) == 0 {
+					return false
+				}
+			}
+			return hasPart(p1, 0, 10) && !hasPart(p1, 0, 9) && hasPart(p1, 1, 12) && !hasPart(p1, 1, 11)
 		}},
 		{"lookup, merge runs phase 2", shardOpts(t, "lookup", 60, "fp16", "bf16"), 4, 0, nil},
 		{"no bisection", noBisect, 3, 1, nil},
@@ -158,6 +170,34 @@ func TestFrontierShardsMerge(t *testing.T) {
 				t.Errorf("merged shards differ from the whole run:\nwhole:  %s\nmerged: %s", a, b)
 			}
 		})
+	}
+}
+
+// TestPhase2WithoutDecisions: phase 2 bisects a row's gap when its
+// limit's gap is open, whatever its decisions say. The multi-head lookup
+// at 6 bits leaves the gap (8, 10) after phase 1 (its limit is
+// ⌊√(2^6)⌋ = 8, as the lookup's); its y is undecided where it fails, so
+// the decisions' gap is the same one. With the decisions taken out of the
+// phase-1 shards, as a recipe without truth-valued outputs writes them,
+// only the limit's gap is left to open phase 2, which must still check 9.
+func TestPhase2WithoutDecisions(t *testing.T) {
+	p1, _ := sharded(t, shardOpts(t, "multihead", 24, "6"), 2, 0)
+	for _, s := range p1 {
+		if len(s.Rows[0].Decisions) == 0 {
+			t.Fatal("the multi-head lookup's row has no decisions to take out")
+		}
+		s.Rows[0].Decisions = nil
+	}
+	if !hasPart(p1, 0, 10) || hasPart(p1, 0, 9) {
+		t.Fatal("phase 1 does not leave the gap (8, 10)")
+	}
+	merged, err := Merge(p1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := &merged.Rows[0]
+	if row.Limit != 8 || row.Failure == nil || row.Failure.N != 9 {
+		t.Errorf("limit %d, first failure %+v; want 8 and a failure at 9 (checked %s)", row.Limit, row.Failure, checkedText(row))
 	}
 }
 

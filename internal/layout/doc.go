@@ -21,7 +21,8 @@
 // below which the command line does not collect), internal/plural ("1
 // claim", "2 claims"), internal/suggest (the "did you mean" of error
 // messages) and internal/testenv (what tests know of their build) import
-// nothing of the module. fuzz holds fuzz targets and may import any package below
+// nothing of the module; nor does internal/mutation, whose test changes
+// the engine's source one place at a time and runs the go command on it. fuzz holds fuzz targets and may import any package below
 // cmd/verify.
 //
 // The package holds no code: its test, TestImports, reads every Go file

@@ -40,6 +40,7 @@ var allowed = map[string][]string{
 	"internal/plural":          nil,
 	"internal/suggest":         nil,
 	"internal/layout":          nil,
+	"internal/mutation":        nil,
 	"cmd/verify":               {"frontier", "diagnose", "proofs", "bench", "check", "certify", "certify/recheck", "recipes", "recipes/blocks", "recipes/stream", "model", "numeric", "exact", "exact/cpwl", "internal/atomicfile", "internal/gcfloor", "internal/plural", "internal/suggest"},
 }
 
