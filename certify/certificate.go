@@ -61,6 +61,16 @@ func pairs[T any](set *stateSet[T]) []recheck.State[T] {
 	return out
 }
 
+// Refusal begins the Why of a result whose proof the independent checker
+// refused: a bug of the analysis, which callers (and tests) can tell from
+// an ordinary failure to certify.
+const Refusal = "the independent checker refused the analysis's proof (a bug of the engine's analysis)"
+
+// refused, set by the package's tests, hears of every refusal: since a
+// refusal is a bug of the analysis even where the result it withdraws
+// is what a test expects, the tests fail on any (main_test.go).
+var refused func(why string)
+
 // recheck has the independent checker re-derive the certificate of what
 // the analysis concluded; a refusal withdraws the conclusion. It is a bug
 // of the analysis, and the reason says so.
@@ -87,8 +97,11 @@ func (a *analysis[T]) recheck() {
 	}
 	if err != nil {
 		res.Certified, res.Decided = false, false
-		res.Why = "the independent checker refused the analysis's proof (a bug of the engine's analysis): " + err.Error()
+		res.Why = Refusal + ": " + err.Error()
 		res.Refused = true
+		if refused != nil {
+			refused(res.Why)
+		}
 		return
 	}
 	res.CheckWork = rep.Work

@@ -86,6 +86,28 @@
 // or where the model breaks an order, is left to the general code, which
 // reports it; both decide, and charge the budget, alike.
 //
+// Every length, one after another (Input.Chain): the chain keeps the
+// tables of distinct projections, each position's items and each head's
+// conclusions from length n to n + 1. A conclusion at query q over lo …
+// hi stands at the next length where the items of lo … hi are the same,
+// and extends to lo … hi + 1 where the order was kept and every key at
+// hi + 1 scores strictly below every candidate, exactly and in the model
+// (Chain's doc gives the argument). An embedding whose position part
+// depends on n starts every table afresh.
+//
+// Each shortcut has a test that fails without it: the factored first pass
+// and the class sharing (TestFactoredFirstPass, TestMixedEmbeddingsSound:
+// every ±1 change of one embedding entry of the lookup, against every
+// input run whole), the float64 comparisons (TestFastMatchesGeneral,
+// TestOrderTiesByHand, TestManyCandidatesByHand, each against the
+// general code and against every input), the chain (TestChainIsEachLength,
+// TestChainExactTieByHand: ties with the new key in the model only, and
+// exactly only), the masks' ranges (TestStrictFutureByHand); and any false
+// proof that gets past them the checker refuses, which fails the
+// package's tests (main_test.go). The mutation run of internal/mutation
+// changes each of these conditions in the source and requires a test to
+// fail.
+//
 // # When it does not certify
 //
 // The analysis gives up, and says why, where its sets stop being finite

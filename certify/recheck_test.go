@@ -3,6 +3,7 @@ package certify
 import (
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 
@@ -360,5 +361,176 @@ func encodeDecode[T any](t *testing.T, c *recheck.Certificate[T], in recheck.Inp
 	}
 	if a, z := fmt.Sprint(recheck.Encode(b, back)), fmt.Sprint(e); a != z {
 		t.Errorf("written out again, it differs")
+	}
+}
+
+// TestRecheckRefusesCandidateLeftOut: the lookup for N = 4 under leftmost
+// hardmax, with symbol 1:0's j² lowered by 1 and 1:0 allowed at position
+// 1 only, checked against itself in fp32 (whose scores the one-pass check
+// reads as machine floats). At query 2, position 1 holding 1:0 scores
+// 2·2·1 − (1 − 1) = 4, as position 2 does (2·2·2 − 4): two candidates at
+// two positions, tied exactly, and leftmost hardmax takes position 1.
+// Each certificate with a candidate key left out of a fact (with every
+// value it comes with there, and with or without each output) is
+// refused, by the one-pass check and the passes alike. Where one key
+// remains, the one left out ties with it exactly: only the check that a
+// key at the bar is listed catches it. The test counts those, so that it
+// cannot pass by leaving out nothing.
+func TestRecheckRefusesCandidateLeftOut(t *testing.T) {
+	con := construct(t, "lookup", model.LeftHardmax, 4)
+	m := withEmbedding(t, con.Model, "1:0", "j²", -1)
+	s10 := slices.Index(m.Alphabet, "1:0")
+	symbols := func(i, n int) []int {
+		var l []int
+		for _, s := range con.Symbols(i, n) {
+			if s != s10 || i == 1 {
+				l = append(l, s)
+			}
+		}
+		return l
+	}
+	prec := numeric.MustParsePrecision("fp32")
+	exact, err := model.Instantiate[*big.Rat](numeric.Exact{}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runner, err := model.New(prec, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, _ := model.Underlying(runner)
+	in := recheck.Input[float32]{Reference: exact, Model: inst.(*model.Instance[float32]), Symbols: symbols, Right: exactlyRight}
+	slow := in
+	slow.Passes = true
+	leftOut, toOne := 0, 0
+	for n := 2; n <= 4; n++ {
+		res, err := Length(Input{Reference: m, Model: m, Precision: prec, Exact: exact, Runner: runner,
+			Symbols: symbols, Right: exactlyRight, noRecheck: true, keepTyped: true}, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Certified {
+			t.Fatalf("n = %d: not certified: %s", n, res.Why)
+		}
+		c := res.typed.(*recheck.Certificate[float32])
+		for k := range c.Steps {
+			for h := range c.Steps[k].Queries {
+				for x, f := range c.Steps[k].Queries[h] {
+					if oneKey(in.Model.B, f.Candidates) {
+						continue
+					}
+					for drop := range f.Candidates {
+						for out := -1; out < len(f.Outputs); out++ {
+							bad := clone(c)
+							g := &bad.Steps[k].Queries[h][x]
+							d := f.Candidates[drop]
+							g.Candidates = g.Candidates[:0:0]
+							for _, it := range f.Candidates {
+								if it.Pos != d.Pos || !sameState(in.Model.B, it.Key, d.Key) {
+									g.Candidates = append(g.Candidates, it)
+								}
+							}
+							if out >= 0 {
+								g.Outputs = append(g.Outputs[:out:out], g.Outputs[out+1:]...)
+							}
+							name := fmt.Sprintf("n = %d, the key at position %d left out, output %d", n, d.Pos, out)
+							for _, ci := range []recheck.Input[float32]{in, slow} {
+								if _, err := recheck.Check(ci, bad); err == nil {
+									t.Errorf("%s: accepted (passes: %v)", name, ci.Passes)
+								}
+							}
+							leftOut++
+							if oneKey(in.Model.B, g.Candidates) {
+								toOne++
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d candidate keys left out, %d of them leaving one", leftOut, toOne)
+	if toOne < 5 {
+		t.Errorf("only %d candidate keys left out leaving one (%d in all)", toOne, leftOut)
+	}
+}
+
+// oneKey reports whether the items are one key at one position (with its
+// values), or none.
+func oneKey[T any](b numeric.Backend[T], items []recheck.Item[T]) bool {
+	for _, it := range items {
+		if it.Pos != items[0].Pos || !sameState(b, it.Key, items[0].Key) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestRecheckRefusesOrderSaidKept: the lookup for N = 4 under leftmost
+// hardmax against the same lookup with 1:0's j² lowered by 1, in fp32,
+// 1:0 allowed at position 1 only and position 2 holding only symbols of
+// value 0. At query 2 the changed model scores position 1 holding 1:0 at
+// 2·2·1 − (1 − 1) = 4, as position 2 (the reference: 3 and 4), and takes
+// it: the order is broken, but both output 0, so the lengths are
+// certified with the fact that the order is broken. Each such fact said
+// kept is refused, by the one-pass check and the passes alike.
+func TestRecheckRefusesOrderSaidKept(t *testing.T) {
+	con := construct(t, "lookup", model.LeftHardmax, 4)
+	m := withEmbedding(t, con.Model, "1:0", "j²", -1)
+	symbols := func(i, n int) []int {
+		var l []int
+		for _, s := range con.Symbols(i, n) {
+			name := con.Model.Alphabet[s]
+			if (name != "1:0" || i == 1) && (i != 2 || strings.HasSuffix(name, ":0")) {
+				l = append(l, s)
+			}
+		}
+		return l
+	}
+	prec := numeric.MustParsePrecision("fp32")
+	exact, err := model.Instantiate[*big.Rat](numeric.Exact{}, con.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runner, err := model.New(prec, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, _ := model.Underlying(runner)
+	in := recheck.Input[float32]{Reference: exact, Model: inst.(*model.Instance[float32]), Symbols: symbols, Right: exactlyRight}
+	slow := in
+	slow.Passes = true
+	said := 0
+	for n := 2; n <= 4; n++ {
+		res, err := Length(Input{Reference: con.Model, Model: m, Precision: prec, Exact: exact, Runner: runner,
+			Symbols: symbols, Right: exactlyRight, noRecheck: true, keepTyped: true}, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Certified {
+			t.Fatalf("n = %d: not certified: %s", n, res.Why)
+		}
+		c := res.typed.(*recheck.Certificate[float32])
+		for k := range c.Steps {
+			for h := range c.Steps[k].Queries {
+				for x, f := range c.Steps[k].Queries[h] {
+					if f.Kept || len(f.Candidates) == 0 {
+						continue
+					}
+					bad := clone(c)
+					bad.Steps[k].Queries[h][x].Kept = true
+					for _, ci := range []recheck.Input[float32]{in, slow} {
+						if _, err := recheck.Check(ci, bad); err == nil || !strings.Contains(err.Error(), "keeps the exact order, but it does not") {
+							t.Errorf("n = %d, query over %d … %d: the order said kept: %v (passes: %v)", n, f.Lo, f.Hi, err, ci.Passes)
+						}
+					}
+					said++
+				}
+			}
+		}
+	}
+	t.Logf("%d broken orders said kept", said)
+	if said < 3 {
+		t.Errorf("only %d broken orders said kept", said)
 	}
 }

@@ -182,7 +182,7 @@ func WriteText(w io.Writer, rep *Report) error {
 		fmt.Fprintln(w, "INTERRUPTED: the rows hold the lengths checked before the interrupt, no more")
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "precision\tlimit\tdecides to\tfirst failure\tcause\tpredicted\tlengths checked\t")
+	fmt.Fprintln(tw, "precision\tlimit\tdecides to\tfirst failure\tcause\tpredicted\tlengths checked")
 	for k := range rep.Rows {
 		row := &rep.Rows[k]
 		fail, cause, pred := "—", "", "—"
@@ -208,7 +208,7 @@ func WriteText(w io.Writer, rep *Report) error {
 		if decides == "" {
 			decides = "—"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", row.Precision, row.LimitText(), decides, fail, cause, pred, checkedText(row))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", row.Precision, row.LimitText(), decides, fail, cause, pred, checkedText(row))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -263,7 +263,7 @@ func WriteText(w io.Writer, rep *Report) error {
 			}
 			fmt.Fprintf(w, "  predicted (gap %s at magnitude %s): %s\n", p.Gap, p.Magnitude, p.Why)
 		}
-		if t := everyText(row); t != "" {
+		if t := everyText(row, rep.Seed); t != "" {
 			fmt.Fprintf(w, "%s: %s\n", row.Precision, t)
 		}
 	}
@@ -273,7 +273,7 @@ func WriteText(w io.Writer, rep *Report) error {
 // everyText says what the analysis of every length found of a row, in
 // the two facts a proof against the construction is: what the format
 // computes, and what the construction computes ("" where it did not run).
-func everyText(row *Row) string {
+func everyText(row *Row, seed uint64) string {
 	ev := row.EveryLength
 	if ev == nil || row.Limit < 1 {
 		return ""
@@ -292,7 +292,31 @@ func everyText(row *Row) string {
 	if row.LimitLevel == check.Certified || ev.Level == check.Certified {
 		return s + "; the construction itself: proved"
 	}
-	return s + "; the construction itself: on the inputs run (sampled)"
+	return s + "; the construction itself: " + constructionSampled(row, seed)
+}
+
+// constructionSampled says what was run of the construction up to a
+// row's limit: every input of the lengths run whole, and the drawn
+// inputs of the others, with the seed that drew them.
+func constructionSampled(row *Row, seed uint64) string {
+	var whole []int
+	drawn, at := 0, 0
+	for _, lr := range row.Checked {
+		if lr.N > row.Limit {
+			continue
+		}
+		if lr.Exhaustive {
+			whole = append(whole, lr.N)
+			continue
+		}
+		drawn += lr.Cases
+		at++
+	}
+	s := fmt.Sprintf("sampled, %d inputs at %d lengths, seed %d", drawn, at, seed)
+	if len(whole) > 0 {
+		s += fmt.Sprintf("; every input at n = %s", joinInts(whole))
+	}
+	return s
 }
 
 // checkedText lists the checked lengths, compressing runs of the

@@ -1003,6 +1003,11 @@ func checkSound(t testing.TB, in soundInput, lim limits) (st soundStats) {
 				return st
 			}
 		}
+		// A refusal withdraws a false proof, so the claims below would
+		// hold; but a proof the checker refuses is a bug of the analysis.
+		if res.Refused || strings.HasPrefix(lr.Analysis, certify.Refusal) {
+			t.Errorf("%s, n = %d: %s", which, n, firstNonEmpty(res.Why, lr.Analysis))
+		}
 		certified := proved(lr.Level) || res.Certified
 		decided := res.Decided || proved(lr.DecisionLevel)
 		text := func(s []int) string { return check.CaseText(b.con.Model, recipes.Case{Symbols: s}) }
@@ -1451,3 +1456,10 @@ func count(mask []bool) int {
 // against the construction (faithful), which the enumeration here holds
 // to the intended function too.
 func proved(level string) bool { return level == check.Certified || level == check.Faithful }
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

@@ -8,11 +8,16 @@
 //
 // The checker is written apart from the analysis and shares none of its
 // code: none of its classes of equal values, symbol lists standing for
-// each other, float64 comparisons, caches of outputs or orders of
-// scores. It computes every piece through the models' public operations
-// (model.Instance: Embed, SublayerInput, HeadProjection, KeyScoresInto,
-// HeadOutput, SumHeads, SublayerOutput, FeedForward, FinalNorm, Output),
-// and compares numbers with the backends' own comparisons.
+// each other, float64 readings of emulated formats, caches of outputs or
+// orders of scores, chains of conclusions. It computes every piece
+// through the models' public operations (model.Instance: Embed,
+// SublayerInput, HeadProjection, KeyScoresInto, HeadOutput, SumHeads,
+// SublayerOutput, FeedForward, FinalNorm, Output), and compares numbers
+// with the backends' own comparisons (where the backend's numbers are
+// machine floats, float32 or float64, its comparison is Go's). It takes
+// the few shortcuts listed below, each with the argument that makes it
+// sound; each has a test that fails without it (certify's
+// recheck_test.go and session_test.go, and the mutation run).
 //
 // # What a certificate says
 //
@@ -106,6 +111,30 @@
 // Exact scores q·k of vectors of integers are summed in int64 when the
 // bound d·max|q|·max|k| < 2⁶² keeps every partial sum exact; otherwise,
 // and for scaled scores, the reference's own HeadScore computes them.
+//
+// A fact that says the order is kept is verified rather than searched
+// (headCheck.check): every key it does not list must score below the bar,
+// the largest smallest exact score among the listed candidates'
+// positions, at a position other than the bar's. That suffices: the
+// position whose smallest score is the largest of all has only
+// candidates, so if every candidate is listed it is among their
+// positions and a key below its smallest is never selected; and a key
+// scoring below the smallest score of another position never is, so a
+// candidate left out cannot pass (type bar). With few candidates the keys
+// are scored and checked in one pass over the range; with many, sorted
+// by exact score once and held group by group (heldSorted), which orders
+// each candidate against every other position's key as the pairwise
+// comparison does. TestRecheckOnePassIsPasses holds the one pass to the
+// passes over scored tables, on true certificates and tampered ones.
+//
+// Within a Session (lengths n, n + 1, … checked one after another), a
+// fact for a query over lo … hi at the new length is the one verified at
+// the last length for the same query, over the same range with the same
+// items (compared by id), or over lo … hi − 1 with the same items there,
+// the order kept and every key of position hi strictly below every
+// candidate exactly and in the model (Session's doc gives the argument).
+// TestRecheckSessionRefusesStaleFacts hands on facts that break each
+// condition and requires a refusal.
 //
 // # Imports
 //

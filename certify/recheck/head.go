@@ -39,7 +39,9 @@ type headCheck[T any] struct {
 	// flat[off[p−1]:off[p]].
 	flat []slot
 	off  []int
-	sc   scores[T]
+	// slotKid and slotPos are flat's keys and positions.
+	slotKid, slotPos []int32
+	sc               scores[T]
 }
 
 func (ck *checker[T]) newHeadCheck(l, hd int, g *gathered[T], facts []QueryFact[T]) *headCheck[T] {
@@ -124,6 +126,12 @@ func (h *headCheck[T]) slotsOf() [][]slot {
 		h.off[p+1] = len(flat)
 	}
 	h.flat = flat
+	// The slots' keys and positions in rows of their own, for the loops
+	// over every slot of a range.
+	h.slotKid, h.slotPos = make([]int32, len(flat)), make([]int32, len(flat))
+	for k, sl := range flat {
+		h.slotKid[k], h.slotPos[k] = int32(sl.kid), int32(sl.pos)
+	}
 	return h.slots
 }
 
@@ -476,6 +484,7 @@ func (h *headCheck[T]) heldInOnePass(q State[T], qi []int64, lo, hi int, cands [
 	var v onePass
 	v.lo, v.hi = h.off[lo-1], h.off[hi]
 	v.flat, v.at, v.keys, v.q, v.average = h.flat, at, keysInt, qi, h.average
+	v.slotKid, v.slotPos = h.slotKid, h.slotPos
 	v.top = b.top
 	if b.top >= 0 {
 		v.bar = ex(b.kid)
@@ -509,10 +518,13 @@ type onePass struct {
 	flat    []slot
 	at      []int32
 	keys, q []int64
-	average bool
-	top     int
-	bar     int64
-	cands   []slot
+	// slotKid, slotPos: flat's fields in two arrays, for the one-pass
+	// loop's cache.
+	slotKid, slotPos []int32
+	average          bool
+	top              int
+	bar              int64
+	cands            []slot
 	// kept, ties (per candidate: the positions tied with it), and the
 	// first pair of tied slots whose values differ (average hardmax).
 	kept bool
@@ -524,6 +536,9 @@ func runOnePass[F float32 | float64](v *onePass, mu []F) error {
 	d := len(v.q)
 	v.kept = true
 	v.ties = make([]int, len(v.cands))
+	if d == 2 && len(v.cands) == 1 {
+		return onePassOne(v, mu)
+	}
 	ec := make([]int64, len(v.cands))
 	mc := make([]F, len(v.cands))
 	last := make([]int, len(v.cands))
@@ -566,6 +581,55 @@ func runOnePass[F float32 | float64](v *onePass, mu []F) error {
 			}
 		}
 	}
+	return nil
+}
+
+// onePassOne is runOnePass's loop for the common case of one candidate
+// and queries and keys of two entries (the lookup's), the same checks in
+// the same order with the loop's values held in locals.
+func onePassOne[F float32 | float64](v *onePass, mu []F) error {
+	c := v.cands[0]
+	keys, at := v.keys, v.at
+	kids, poss := v.slotKid[v.lo:v.hi], v.slotPos[v.lo:v.hi]
+	poss = poss[:len(kids)]
+	q0, q1 := v.q[0], v.q[1]
+	ec := q0*keys[2*c.kid] + q1*keys[2*c.kid+1]
+	mc := float64(mu[at[c.kid]])
+	top, bar, average := int32(v.top), v.bar, v.average
+	cpos, ckid := int32(c.pos), int32(c.kid)
+	kept, ties, last := true, 0, int32(-1)
+	for k, kid := range kids {
+		pos := poss[k]
+		e := q0*keys[2*kid] + q1*keys[2*kid+1]
+		m := float64(mu[at[kid]])
+		if m != m {
+			return fmt.Errorf("the model's score of the key at position %d is NaN", pos)
+		}
+		if (top < 0 || pos == top || e >= bar) && !(pos == cpos && kid == ckid) {
+			return fmt.Errorf("the key at position %d can be selected (it reaches the smallest score of every other position), which the certificate does not list", pos)
+		}
+		if pos == cpos {
+			continue
+		}
+		if cmpInt(ec, e) != cmpFloat(mc, m) {
+			kept = false
+		}
+		if !average || ec != e {
+			continue
+		}
+		sl := &v.flat[v.lo+k]
+		if len(c.vids) != 1 || len(sl.vids) != 1 || sl.vids[0] != c.vids[0] {
+			if v.tie == nil {
+				v.tie = []slot{c, *sl}
+			}
+			continue
+		}
+		if last != pos {
+			last = pos
+			ties++
+		}
+	}
+	v.kept, v.ties[0] = kept, ties
 	return nil
 }
 

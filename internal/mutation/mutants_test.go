@@ -93,6 +93,39 @@ var mutants = []mutant{
 		from: "if a.at[i].Symbol != b.at[j].Symbol {", to: "if false && a.at[i].Symbol != b.at[j].Symbol {",
 		run: "^TestSuspectWitnesses$", pkgs: certify},
 
+	// certify's chain: a conclusion carried to the next length stands only
+	// where the new position's keys score strictly below every candidate.
+	{name: "chained: a new key tied with the candidates in the model carried", file: "certify/chain.go",
+		from: "if a.b.Cmp(sm[x], c.minM) != numeric.Less {", to: "if a.b.Cmp(sm[x], c.minM) == numeric.Greater {",
+		run: "^TestChainIsEachLength$", pkgs: certify},
+	{name: "chained: a new key tied with the candidates exactly carried", file: "certify/chain.go",
+		from: "if err != nil || e.Cmp(c.minE) >= 0 {", to: "if err != nil || e.Cmp(c.minE) > 0 {",
+		run: "^TestChainExactTieByHand$", pkgs: certify},
+	{name: "chained: a new key tied with the candidates exactly carried (float64)", file: "certify/chain.go",
+		from: "if f >= *c.minEf {", to: "if f > *c.minEf {",
+		run: "^TestChainExactTieByHand$", pkgs: certify},
+
+	// certify/recheck, the independent checker: a key at the bar must be
+	// listed; within a session, a fact is carried only where the new keys
+	// fall below, and only while the items stay the same.
+	{name: "recheck held: a key at the bar not required listed", file: "certify/recheck/head.go",
+		from: "if (b.top < 0 || sl.pos == b.top || e[sl.kid] >= e[b.kid]) && !listedAt(cands, sl.pos, sl.kid) {",
+		to:   "if (b.top < 0 || sl.pos == b.top || e[sl.kid] > e[b.kid]) && !listedAt(cands, sl.pos, sl.kid) {",
+		run:  "^(TestRecheckRefusesCandidateLeftOut|TestRecheckSessionRefusesStaleFacts)$", pkgs: certify},
+	{name: "recheck onePassOne: a key at the bar not required listed", file: "certify/recheck/head.go",
+		from: "if (top < 0 || pos == top || e >= bar) && !(pos == cpos && kid == ckid) {",
+		to:   "if (top < 0 || pos == top || e > bar) && !(pos == cpos && kid == ckid) {",
+		run:  "^TestRecheckRefusesCandidateLeftOut$", pkgs: certify},
+	{name: "recheck onePassOne: an order lost in the model kept", file: "certify/recheck/head.go",
+		from: "if cmpInt(ec, e) != cmpFloat(mc, m) {", to: "if cmpInt(ec, e) != cmpFloat(mc, m) && false {",
+		run: "^TestRecheckRefusesOrderSaidKept$", pkgs: certify},
+	{name: "recheck carried: the new keys not required below", file: "certify/recheck/session.go",
+		from: "if ok, err := h.below(q, hi, v, where); err != nil || !ok {", to: "if _, err := h.below(q, hi, v, where); err != nil {",
+		run: "^TestRecheckSessionRefusesStaleFacts$", pkgs: certify},
+	{name: "recheck carried: the items of the range not required the same", file: "certify/recheck/session.go",
+		from: "case v.hi == hi-1 && sh.stable(lo, hi-1):", to: "case v.hi == hi-1:",
+		run: "^TestRecheckSessionRefusesStaleFacts$", pkgs: certify},
+
 	// exact/cpwl: the certificate check must compare both sides, both
 	// maps, and cover the domain.
 	{name: "sameOn: only the maximum of f − g checked", file: "exact/cpwl/certificate.go",
