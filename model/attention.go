@@ -61,6 +61,10 @@ type attnScratch[T any] struct {
 	// alpha holds a query's softmax weights (weights).
 	alpha []T
 	t     T
+	// u is a second scratch value for big floats' dot products
+	// (dotAlternating), made on first use.
+	u    T
+	hasU bool
 	// finite[j] says every entry of position j's value is finite.
 	finite []bool
 	// acc sums a score in exact arithmetic.
@@ -271,7 +275,34 @@ func (inst *Instance[T]) dotInto(dst T, x, y []T, sc *attnScratch[T]) T {
 	if inst.exact {
 		return any(numeric.ExactDot(any(dst).(*big.Rat), any(x).([]*big.Rat), any(y).([]*big.Rat), &sc.acc)).(T)
 	}
+	if _, ok := any(dst).(*big.Float); ok {
+		if !sc.hasU {
+			sc.u, sc.hasU = inst.B.New(), true
+		}
+		return dotAlternating(inst.B, dst, x, y, sc.t, &sc.u)
+	}
 	return dotInto(inst.B, dst, x, y, sc.t)
+}
+
+// dotAlternating is dotInto for big floats, with the running sum written
+// into dst and *u in turn, so that no sum's destination is one of its
+// operands (numeric.BigFloat then computes it in place, with no scratch
+// value to fetch and copy back). Each product and sum is rounded as in
+// dotInto; the last sum is copied into dst when it lands in *u (the same
+// precision: exact).
+func dotAlternating[T any](b numeric.Backend[T], dst T, x, y []T, t T, u *T) T {
+	acc, other := b.Mul(dst, x[0], y[0]), *u
+	for k := 1; k < len(x); k++ {
+		t = b.Mul(t, x[k], y[k])
+		other = b.Add(other, acc, t)
+		acc, other = other, acc
+	}
+	if len(x)%2 == 0 {
+		// acc is *u's storage and other dst's.
+		*u = acc
+		return b.Set(other, acc)
+	}
+	return acc
 }
 
 // dotInto is dot into dst, with t as scratch (backends whose values are

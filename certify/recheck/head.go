@@ -484,7 +484,7 @@ func (h *headCheck[T]) heldInOnePass(q State[T], qi []int64, lo, hi int, cands [
 	var v onePass
 	v.lo, v.hi = h.off[lo-1], h.off[hi]
 	v.flat, v.at, v.keys, v.q, v.average = h.flat, at, keysInt, qi, h.average
-	v.slotKid, v.slotPos = h.slotKid, h.slotPos
+	v.slotKid, v.slotPos, v.off = h.slotKid, h.slotPos, h.off
 	v.top = b.top
 	if b.top >= 0 {
 		v.bar = ex(b.kid)
@@ -519,8 +519,9 @@ type onePass struct {
 	at      []int32
 	keys, q []int64
 	// slotKid, slotPos: flat's fields in two arrays, for the one-pass
-	// loop's cache.
+	// loop's cache; position p's slots are flat[off[p−1]:off[p]].
 	slotKid, slotPos []int32
+	off              []int
 	average          bool
 	top              int
 	bar              int64
@@ -537,6 +538,10 @@ func runOnePass[F float32 | float64](v *onePass, mu []F) error {
 	v.kept = true
 	v.ties = make([]int, len(v.cands))
 	if d == 2 && len(v.cands) == 1 {
+		if onePassQuick(v, mu) {
+			v.ties[0] = 0 // kept, as set above
+			return nil
+		}
 		return onePassOne(v, mu)
 	}
 	ec := make([]int64, len(v.cands))
@@ -631,6 +636,45 @@ func onePassOne[F float32 | float64](v *onePass, mu []F) error {
 	}
 	v.kept, v.ties[0] = kept, ties
 	return nil
+}
+
+// onePassQuick is onePassOne where nothing is out of the ordinary: the
+// candidate's position holds its key alone, and every key at another
+// position scores below the bar exactly and below the candidate in the
+// model. Then each of onePassOne's checks passes, with the order kept and
+// no ties (every other key is below the candidate both ways), and it
+// returns true. Otherwise onePassOne runs the checks one by one, to say
+// which fails.
+func onePassQuick[F float32 | float64](v *onePass, mu []F) bool {
+	c := v.cands[0]
+	if v.top != c.pos {
+		return false
+	}
+	// The candidate's position, flat[at:to], must hold its key alone.
+	from, to := v.off[c.pos-1], v.off[c.pos]
+	if to-from != 1 || int(v.slotKid[from]) != c.kid {
+		return false
+	}
+	keys, at := v.keys, v.at
+	q0, q1 := v.q[0], v.q[1]
+	mc := mu[at[c.kid]]
+	bar := v.bar
+	var odd uint8
+	for _, part := range [][]int32{v.slotKid[v.lo:from], v.slotKid[to:v.hi]} {
+		for _, kid := range part {
+			// !(m < mc) holds for a NaN too.
+			odd |= flag(q0*keys[2*kid]+q1*keys[2*kid+1] >= bar) | flag(!(mu[at[kid]] < mc))
+		}
+	}
+	return odd == 0
+}
+
+func flag(b bool) uint8 {
+	var x uint8
+	if b {
+		x = 1
+	}
+	return x
 }
 
 // listedAt reports whether the key kid at position pos is one of cands.

@@ -44,6 +44,16 @@ func appendValue[T any](buf []byte, b numeric.Backend[T], x T) []byte {
 			return append(buf, "NaN,"...)
 		}
 		return append(strconv.AppendUint(buf, uint64(math.Float32bits(v)), 16), ',')
+	case *big.Float:
+		// Format 'p' writes the mantissa without its trailing zeros and
+		// the binary exponent: the value exactly, whatever the precision.
+		switch {
+		case v.IsInf():
+			return append(append(buf, b.Format(x)...), ',')
+		case v.Sign() == 0:
+			return append(buf, '0', ',')
+		}
+		return append(v.Append(buf, 'p', 0), ',')
 	}
 	if !b.Finite(x) {
 		return append(append(buf, b.Format(x)...), ',')
