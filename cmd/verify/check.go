@@ -407,8 +407,8 @@ func evidenceText(rep *check.Report) string {
 	case rep.LimitLevel == check.Certified:
 		return fmt.Sprintf("every input of %s is right: proved faithful to the construction by the analysis (re-checked by its independent checker), and the construction proved right, or run", which)
 	case rep.LimitLevel == check.Faithful:
-		s := fmt.Sprintf("every input of %s computes exactly what the construction computes: proved by the analysis (re-checked by its independent checker), or run; the construction itself: sampled (the inputs run at each checked length, up to %s each, seed %d)",
-			which, plural.Of(maxCases(rep), "input"), rep.Seed)
+		s := fmt.Sprintf("every input of %s computes exactly what the construction computes: proved by the analysis (re-checked by its independent checker), or run; the construction itself: %s",
+			which, constructionRun(rep))
 		return s + everyNote(rep)
 	case rep.LimitLevel == check.Exhaustive:
 		return "every input of each of them run"
@@ -422,16 +422,27 @@ func evidenceText(rep *check.Report) string {
 	return ""
 }
 
-// maxCases is the most inputs run at a length up to the limit that the
-// analysis proved faithful (the others ran every input).
-func maxCases(rep *check.Report) int {
-	cases := 0
+// constructionRun says what was run of the construction up to the limit:
+// the drawn inputs of the lengths not run whole, with the seed that drew
+// them, and the lengths run whole.
+func constructionRun(rep *check.Report) string {
+	var whole []string
+	drawn, at := 0, 0
 	for _, lr := range rep.Lengths {
-		if lr.N <= rep.Limit && lr.Level != check.Exhaustive {
-			cases = max(cases, lr.Cases)
+		switch {
+		case lr.N > rep.Limit:
+		case lr.Exhaustive:
+			whole = append(whole, strconv.Itoa(lr.N))
+		default:
+			drawn += lr.Cases
+			at++
 		}
 	}
-	return cases
+	s := fmt.Sprintf("sampled, %s at %s, seed %d", plural.Of(drawn, "input"), plural.Of(at, "length"), rep.Seed)
+	if len(whole) > 0 {
+		s += "; every input at n = " + shortList(whole)
+	}
+	return s
 }
 
 // everyNote says, where the proof holds of the checked lengths only, how

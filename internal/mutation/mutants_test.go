@@ -108,15 +108,15 @@ var mutants = []mutant{
 	// certify/recheck, the independent checker: a key at the bar must be
 	// listed; within a session, a fact is carried only where the new keys
 	// fall below, and only while the items stay the same.
-	{name: "recheck held: a key at the bar not required listed", file: "certify/recheck/head.go",
+	{name: "recheck held: a key at the bar not required listed", file: "certify/recheck/held.go",
 		from: "if (b.top < 0 || sl.pos == b.top || e[sl.kid] >= e[b.kid]) && !listedAt(cands, sl.pos, sl.kid) {",
 		to:   "if (b.top < 0 || sl.pos == b.top || e[sl.kid] > e[b.kid]) && !listedAt(cands, sl.pos, sl.kid) {",
 		run:  "^(TestRecheckRefusesCandidateLeftOut|TestRecheckSessionRefusesStaleFacts)$", pkgs: certify},
-	{name: "recheck onePassOne: a key at the bar not required listed", file: "certify/recheck/head.go",
+	{name: "recheck onePassOne: a key at the bar not required listed", file: "certify/recheck/held.go",
 		from: "if (top < 0 || pos == top || e >= bar) && !(pos == cpos && kid == ckid) {",
 		to:   "if (top < 0 || pos == top || e > bar) && !(pos == cpos && kid == ckid) {",
 		run:  "^TestRecheckRefusesCandidateLeftOut$", pkgs: certify},
-	{name: "recheck onePassOne: an order lost in the model kept", file: "certify/recheck/head.go",
+	{name: "recheck onePassOne: an order lost in the model kept", file: "certify/recheck/held.go",
 		from: "if cmpInt(ec, e) != cmpFloat(mc, m) {", to: "if cmpInt(ec, e) != cmpFloat(mc, m) && false {",
 		run: "^TestRecheckRefusesOrderSaidKept$", pkgs: certify},
 	{name: "recheck carried: the new keys not required below", file: "certify/recheck/session.go",
