@@ -42,25 +42,30 @@ type EveryLength struct {
 	// budget.
 	At  int    `json:"at,omitempty"`
 	Why string `json:"why,omitempty"`
+	// Failed says At was run whole (every input: a length that needs no
+	// proof) and an input fails there.
+	Failed bool `json:"failed,omitempty"`
 	// Work and CheckWork are the analysis's and the independent checker's
 	// work over the lengths analysed, Carried the conclusions the chain
 	// carried from one length to the next.
 	Work      int64 `json:"work"`
 	CheckWork int64 `json:"check_work"`
 	Carried   int   `json:"carried"`
-	// Level is the evidence of the lengths the analysis certified:
-	// Faithful, or Certified where a claim proves the construction.
+	// Level is the weakest evidence of the lengths From … Certified:
+	// Exhaustive for a length run whole, Faithful for one the analysis
+	// proved (Certified where a claim proves the construction); empty
+	// when there is none.
 	Level string `json:"level,omitempty"`
 }
 
 // Every runs the analysis at every length from … to in increasing order,
 // carrying each length's work to the next, and stops at the first length
-// it does not certify (unless every input of that length is run whole:
-// an exhaustive length needs no proof) or when the work passes budget (0:
-// no bound). The lengths' analyses are kept, as Length runs them, so that
+// it does not certify or when the work passes budget (0: no bound). A
+// length with few enough inputs to run whole is run whole instead (it
+// needs no proof), and stops it where an input fails. The lengths' analyses are kept, as Length runs them, so that
 // checking them later does not analyse them again.
 func (ck *Checker) Every(from, to int, budget int64) *EveryLength {
-	ev := &EveryLength{From: from, To: to, Certified: from - 1, Level: ck.provenLevel()}
+	ev := &EveryLength{From: from, To: to, Certified: from - 1}
 	if off := ck.analysisOff(); off != "" {
 		ev.At, ev.Why = from, off
 		return ev
@@ -72,8 +77,16 @@ func (ck *Checker) Every(from, to int, budget int64) *EveryLength {
 			return ev
 		}
 		if _, exhaustive := ck.drawn(n); exhaustive {
-			ev.Certified = n
-			continue // run whole: the chain starts afresh after it
+			// Every input run (the checked lengths' runs are not at hand
+			// here, and a length between them may not have been run): the
+			// chain starts afresh after it.
+			if lr := ck.Length(n); lr.Failure != nil {
+				ev.At, ev.Failed = n, true
+				ev.Why = fmt.Sprintf("every input run: %q fails (%s)", lr.Failure.Input, lr.Failure.Reason)
+				return ev
+			}
+			ev.Certified, ev.Level = n, Weaker(ev.Level, Exhaustive)
+			continue
 		}
 		if budget > 0 && ev.Work > budget {
 			ev.At, ev.Why = n, fmt.Sprintf("the analysis of every length ran out of its budget (%d units of work)", budget)
@@ -89,7 +102,7 @@ func (ck *Checker) Every(from, to int, budget int64) *EveryLength {
 			ev.At, ev.Why = n, an.why()
 			return ev
 		}
-		ev.Certified = n
+		ev.Certified, ev.Level = n, Weaker(ev.Level, ck.provenLevel())
 	}
 	return ev
 }

@@ -195,6 +195,18 @@ func Run(r *recipes.Recipe, opts Options) (*Report, error) {
 	return rep, nil
 }
 
+// Unchecked reports whether some length from … limit is not among the
+// checked lengths (sorted by length).
+func Unchecked(lengths []LengthReport, from, limit int) bool {
+	seen := 0
+	for _, lr := range lengths {
+		if lr.N >= from && lr.N <= limit {
+			seen++
+		}
+	}
+	return seen < limit-from+1
+}
+
 // everyLength has the analysis certify every length up to the limit, not
 // only the checked ones (Checker.Every). Where it stops at a length it
 // does not certify, that length is checked like the others: if an input
@@ -206,10 +218,14 @@ func (rep *Report) everyLength(ck *Checker, from int, budget int64, progress fun
 	rep.EveryLength = ev
 	if ev.Certified >= rep.Limit {
 		rep.Every = true
+		if Unchecked(rep.Lengths, from, rep.Limit) {
+			// The lengths between the checked ones rest on the proof.
+			rep.LimitLevel = Weaker(rep.LimitLevel, ev.Level)
+		}
 		return
 	}
 	m := ev.At
-	if m <= 0 || slices.ContainsFunc(rep.Lengths, func(lr LengthReport) bool { return lr.N == m }) || !ck.Suspected(m) {
+	if m <= 0 || slices.ContainsFunc(rep.Lengths, func(lr LengthReport) bool { return lr.N == m }) || !ev.Failed && !ck.Suspected(m) {
 		// The budget, or an analysis that could not follow the model:
 		// nothing of this length to look at more than the others.
 		return

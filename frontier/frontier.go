@@ -328,7 +328,7 @@ func (s *sweeper) every(ck *check.Checker, row *Row, rep *Report) {
 	minN := max(1, ck.Recipe.MinN)
 	ev := ck.Every(minN, row.Limit, budget)
 	row.EveryLength = ev
-	if ev.Certified < row.Limit && ev.At > 0 && !slices.ContainsFunc(row.Checked, func(lr check.LengthReport) bool { return lr.N == ev.At }) && ck.Suspected(ev.At) {
+	if ev.Certified < row.Limit && ev.At > 0 && !slices.ContainsFunc(row.Checked, func(lr check.LengthReport) bool { return lr.N == ev.At }) && (ev.Failed || ck.Suspected(ev.At)) {
 		s.mu.Lock()
 		s.planned++
 		s.mu.Unlock()
@@ -416,7 +416,32 @@ func (row *Row) summarise() {
 			row.LimitLevel = check.Weaker(row.LimitLevel, ev.Level)
 		}
 		row.Every = ev.Certified >= row.Limit
+		if row.Every && row.unchecked() {
+			// The lengths between the checked ones rest on the proof.
+			row.LimitLevel = check.Weaker(row.LimitLevel, ev.Level)
+		}
 	}
+}
+
+// unchecked reports whether some length up to the limit (from the first
+// length the sweep or the analysis of every length starts at) is not
+// among the checked lengths.
+func (row *Row) unchecked() bool {
+	if len(row.Checked) == 0 || row.Limit < 1 {
+		return false
+	}
+	from := row.Checked[0].N
+	if ev := row.EveryLength; ev != nil {
+		from = min(from, ev.From)
+	}
+	return check.Unchecked(row.Checked, from, row.Limit)
+}
+
+// checkedOnly reports whether the row's limit rests on the checked
+// lengths only: some length up to it was neither checked nor proved, and
+// its evidence is more than sampled (for which that goes without saying).
+func (row *Row) checkedOnly() bool {
+	return !row.Every && row.LimitLevel != check.Sampled && row.LimitLevel != "" && row.unchecked()
 }
 
 // predict sets the row's prediction, where theory gives one.

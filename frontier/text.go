@@ -32,7 +32,7 @@ func (row *Row) LimitText() string {
 // length up to it is not covered (a proof at the checked lengths only).
 func (row *Row) mark() string {
 	m := LevelMark(row.LimitLevel)
-	if !row.Every && (row.LimitLevel == check.Certified || row.LimitLevel == check.Faithful) {
+	if row.checkedOnly() {
 		m += "*"
 	}
 	return m
@@ -87,7 +87,7 @@ func Tally(reps []*Report) string {
 				counts["cannot run"]++
 			case row.Failure != nil && row.Limit == 0:
 				counts["fail at the smallest length"]++
-			case !row.Every && (row.LimitLevel == check.Certified || row.LimitLevel == check.Faithful):
+			case row.checkedOnly():
 				counts[row.LimitLevel+" at the checked lengths"]++
 			default:
 				counts[row.LimitLevel]++
@@ -95,17 +95,20 @@ func Tally(reps []*Report) string {
 		}
 	}
 	parts := []string{}
-	for _, k := range []struct{ key, text string }{
+	// The first two counts are the ones a reader looks for: printed even
+	// when 0.
+	for x, k := range []struct{ key, text string }{
 		{check.Certified, "certified against the intended function at every length up to the limit (ᶜ)"},
-		{check.Faithful, "certified against the construction only, at every length (ᶠ)"},
+		{check.Faithful, "proved against the construction only, at every length (ᶠ)"},
 		{check.Certified + " at the checked lengths", "certified against the intended function at the checked lengths only (ᶜ*)"},
 		{check.Faithful + " at the checked lengths", "against the construction at the checked lengths only (ᶠ*)"},
 		{check.Exhaustive, "every input run (ᵉ)"},
+		{check.Exhaustive + " at the checked lengths", "every input run at the checked lengths only (ᵉ*)"},
 		{check.Sampled, "sampled (ˢ)"},
 		{"fail at the smallest length", "failing at the smallest length"},
 		{"cannot run", "cannot run"},
 	} {
-		if c := counts[k.key]; c > 0 {
+		if c := counts[k.key]; c > 0 || x < 2 {
 			parts = append(parts, fmt.Sprintf("%d %s", c, k.text))
 		}
 	}
@@ -286,6 +289,8 @@ func everyText(row *Row, seed uint64) string {
 		s = fmt.Sprintf("every length %d … %d: every input computes exactly what the construction computes (proved by the analysis, re-checked by its independent checker; work %d, the checker's %d)", ev.From, row.Limit, ev.Work, ev.CheckWork)
 	case ev.Certified >= ev.From:
 		s = fmt.Sprintf("every length %d … %d proved faithful to the construction; above, at the checked lengths only: %s at n = %d", ev.From, ev.Certified, ev.Why, ev.At)
+	case row.LimitLevel == check.Sampled || row.LimitLevel == check.Exhaustive:
+		return "" // nothing proved, and no proved limit to qualify
 	default:
 		return fmt.Sprintf("the analysis of every length did not certify n = %d: %s", ev.At, ev.Why)
 	}

@@ -1,0 +1,51 @@
+package frontier
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/transformer-cookbook/verify/check"
+)
+
+// TestLimitMarks: a limit's mark is the weakest evidence of every length
+// up to it, and "*" where some length up to it was neither checked nor
+// covered by the analysis of every length (but not for a sampled limit,
+// which says as much already). Rows built by hand: checked lengths with
+// their levels, and what the analysis of every length covered.
+func TestLimitMarks(t *testing.T) {
+	lengths := func(level string, ns ...int) []check.LengthReport {
+		var out []check.LengthReport
+		for _, n := range ns {
+			out = append(out, check.LengthReport{N: n, Cases: 1, Passed: 1, Exact: 1, Level: level, Exhaustive: level == check.Exhaustive})
+		}
+		return out
+	}
+	every := func(certified int, level string) *check.EveryLength {
+		return &check.EveryLength{From: 1, To: 10, Certified: certified, Level: level}
+	}
+	cases := []struct {
+		name    string
+		checked []check.LengthReport
+		ev      *check.EveryLength
+		want    string
+		tally   string
+	}{
+		{"every length checked, proved", lengths(check.Faithful, 1, 2, 3, 4), nil, "≥ 4ᶠ", "1 proved against the construction only"},
+		{"a gap, no analysis of every length", lengths(check.Faithful, 1, 2, 3, 5), nil, "≥ 5ᶠ*", "1 against the construction at the checked lengths only (ᶠ*)"},
+		{"a gap, run whole elsewhere", lengths(check.Exhaustive, 1, 2, 4), nil, "≥ 4ᵉ*", "1 every input run at the checked lengths only (ᵉ*)"},
+		{"a gap the analysis proved", lengths(check.Exhaustive, 1, 2, 4), every(4, check.Faithful), "≥ 4ᶠ", "1 proved against the construction only"},
+		{"a gap run whole by the analysis of every length", lengths(check.Exhaustive, 1, 2, 4), every(4, check.Exhaustive), "≥ 4ᵉ", "1 every input run (ᵉ)"},
+		{"the analysis stopped below the limit", lengths(check.Exhaustive, 1, 2, 4), every(2, check.Exhaustive), "≥ 4ᵉ*", "1 every input run at the checked lengths only (ᵉ*)"},
+		{"sampled: no star", lengths(check.Sampled, 1, 2, 4), nil, "≥ 4ˢ", "1 sampled (ˢ)"},
+	}
+	for _, c := range cases {
+		row := &Row{Precision: "fp16", Checked: c.checked, EveryLength: c.ev}
+		row.summarise()
+		if got := row.LimitText(); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+		if got := Tally([]*Report{{Rows: []Row{*row}}}); !strings.Contains(got, c.tally) {
+			t.Errorf("%s: tally %q, want it to say %q", c.name, got, c.tally)
+		}
+	}
+}
