@@ -49,3 +49,20 @@ func TestLimitMarks(t *testing.T) {
 		}
 	}
 }
+
+// TestTallyNotApplicable: a cell whose exact values are irrational is
+// counted apart from one that cannot run, so the tally does not present a
+// layer norm's cells as failures of the tool.
+func TestTallyNotApplicable(t *testing.T) {
+	rep := &Report{Rows: []Row{
+		{Precision: "fp16", Error: "not applicable: the reference is irrational (1/√2 at n = 2), which fp16 can only approximate; intervals confirm it"},
+		{Precision: "fp16", Error: "the construction needs 2^40 inputs"},
+		{Precision: "fp16", Error: "not applicable: the reference is irrational (sin 1 at n = 1), which fp16 can only approximate; intervals confirm it"},
+	}}
+	got := Tally([]*Report{rep})
+	for _, want := range []string{"2 not applicable (irrational exact values)", "1 cannot run"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("tally %q, want it to say %q", got, want)
+		}
+	}
+}

@@ -83,6 +83,8 @@ func Tally(reps []*Report) string {
 		for _, row := range rep.Rows {
 			cells++
 			switch {
+			case strings.HasPrefix(row.Error, "not applicable"):
+				counts["not applicable"]++
 			case row.Error != "":
 				counts["cannot run"]++
 			case row.Failure != nil && row.Limit == 0:
@@ -106,6 +108,7 @@ func Tally(reps []*Report) string {
 		{check.Exhaustive + " at the checked lengths", "every input run at the checked lengths only (ᵉ*)"},
 		{check.Sampled, "sampled (ˢ)"},
 		{"fail at the smallest length", "failing at the smallest length"},
+		{"not applicable", "not applicable (irrational exact values)"},
 		{"cannot run", "cannot run"},
 	} {
 		if c := counts[k.key]; c > 0 || x < 2 {
