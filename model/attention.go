@@ -318,7 +318,8 @@ func dotInto[T any](b numeric.Backend[T], dst T, x, y []T, t T) T {
 
 // hardmax returns the positions a hard weighting selects among the
 // scores, in increasing order, and the weight each gets: the leftmost or
-// rightmost maximum with weight 1, or every maximum with 1/count. With a
+// rightmost maximum with weight 1, or every maximum with averageWeight
+// (1/count rounded once). With a
 // NaN score every position gets weight NaN, as softmax gives.
 func (inst *Instance[T]) hardmax(w Weighting, s []T) ([]int, T, error) {
 	b := inst.B
@@ -345,8 +346,19 @@ func (inst *Instance[T]) hardmax(w Weighting, s []T) ([]int, T, error) {
 	case RightHardmax:
 		return ties[len(ties)-1:], one, nil
 	}
-	share, err := b.Div(b.New(), one, b.SetInt64(b.New(), int64(len(ties))))
-	return ties, share, err
+	return ties, averageWeight(b, b.New(), len(ties)), nil
+}
+
+// averageWeight is the weight average hardmax gives each of m tied
+// positions: 1/m rounded once to the format (the paper's 1/|M| as the
+// format holds it; docs/model-format.md), into z. It is not 1/fl(m), the
+// quotient of m rounded first: where the format does not hold m (fp8-e5m2
+// from m = 9, fp8-e4m3 from 17, bf16 from 257, fp16 from 2049) the two
+// differ (fp8-e5m2: fl(1/9) = 7/64, 1/fl(9) = 1/8). PyTorch computes the
+// division of a count in its arithmetic type (float32 for the narrow
+// formats), where m is exact, and rounds the quotient once: fl(1/m) again.
+func averageWeight[T any](b numeric.Backend[T], z T, m int) T {
+	return b.SetRat(z, big.NewRat(1, int64(m)))
 }
 
 // maxima returns the positions of the maximal scores (max is their

@@ -326,9 +326,8 @@ func (inst *Instance[T]) attendMachine(a *attnParams[T], hp *headParams[T], x, k
 	}
 	b := inst.B
 	shareOf := func(count int) T {
-		// As hardmax computes it: 1/count in the backend.
-		share, _ := b.Div(b.New(), b.SetInt64(b.New(), 1), b.SetInt64(b.New(), int64(count)))
-		return share
+		// As hardmax computes it: 1/count rounded once.
+		return averageWeight(b, b.New(), count)
 	}
 	// The queries in one block (a machine float's zero is its New()).
 	dq := hp.q.rows

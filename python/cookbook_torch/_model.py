@@ -414,7 +414,8 @@ class Attention(nn.Module):
             return A.tensor(1.0), {ties[0]}
         if self.weighting == "rhardmax":
             return A.tensor(1.0), {ties[-1]}
-        return A.div(A.tensor(1.0), A.tensor(float(len(ties)))), set(ties)
+        # 1/|M| rounded once (not 1/fl(|M|): fp8-e5m2 does not hold 9).
+        return A.const(Fraction(1, len(ties))), set(ties)
 
 
 class FeedForward(nn.Module):
