@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/transformer-cookbook/verify/exact"
+	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
@@ -24,7 +25,7 @@ type edelmanResult struct {
 	Scores     []string  `json:"scores"`
 	Argmax     int       `json:"argmax"` // j*, 1-based
 	Max        string    `json:"max"`
-	Gap        string    `json:"gap"`   // s* − the second largest score, exactly
+	Gap        string    `json:"gap"`   // s* − the second largest score, exactly; "" for one score
 	Gamma      string    `json:"gamma"` // the γ the bound uses
 	GammaGiven bool      `json:"gamma_given"`
 	S          enclosure `json:"S"`     // Σ_{j≠j*} e^{s_j − s*}
@@ -88,12 +89,20 @@ func cmdEdelman(args []string, stdout io.Writer) error {
 		return writeJSON(stdout, res)
 	}
 	given := "the gap of the scores: the lemma states s_j < s* − γ, strict, which fails at the second largest score; the bound holds at γ = gap all the same, 2S/(1 + S) < 2S ≤ 2(n − 1)e^{−γ}"
-	if res.GammaGiven {
+	gap := res.Gap + " (s* − the second largest score)"
+	switch {
+	case res.Gap == "":
+		gap = "none: one score, so the hypothesis holds for every γ > 0 and hardmax = softmax = (1)"
+		given = "any γ > 0 will do: shown at 1; --gamma sets another"
+		if res.GammaGiven {
+			given = "given"
+		}
+	case res.GammaGiven:
 		given = "given, at most the gap " + res.Gap
 	}
-	fmt.Fprintf(stdout, "Edelman's lemma (Lemma B.7, §Simulating Average-Hard Attention with Soft Attention) on n = %d scores\n", res.N)
+	fmt.Fprintf(stdout, "Edelman's lemma (Lemma B.7, §Simulating Average-Hard Attention with Soft Attention) on %s\n", plural.Of(res.N, "score"))
 	fmt.Fprintf(stdout, "  maximum                    s* = %s at j* = %d, unique\n", res.Max, res.Argmax)
-	fmt.Fprintf(stdout, "  gap                        %s (s* − the second largest score)\n", res.Gap)
+	fmt.Fprintf(stdout, "  gap                        %s\n", gap)
 	fmt.Fprintf(stdout, "  γ                          %s (%s)\n", res.Gamma, given)
 	fmt.Fprintf(stdout, "  S = Σ_{j≠j*} e^{s_j − s*}  %s\n", res.S)
 	fmt.Fprintf(stdout, "  ‖hardmax − softmax‖₁       %s\n", res.Norm)
@@ -107,8 +116,8 @@ func cmdEdelman(args []string, stdout io.Writer) error {
 // of the scores, or the given γ (0 < γ ≤ gap).
 func edelman(scores []*big.Rat, gamma *big.Rat) (*edelmanResult, error) {
 	n := len(scores)
-	if n < 2 {
-		return nil, badInput("--scores: %d score; the lemma compares a maximum with the other scores, so give at least 2", n)
+	if n == 0 {
+		return nil, badInput("--scores: no score; give at least one")
 	}
 	best := 0
 	for j, s := range scores {
@@ -132,19 +141,28 @@ func edelman(scores []*big.Rat, gamma *big.Rat) (*edelmanResult, error) {
 	if len(tied) > 0 {
 		return nil, badInput("the maximum %s is attained at positions %d and %s: the lemma's hypothesis (one j* with s_j < s_{j*} − γ, γ > 0, for every j ≠ j*) fails: a tie leaves no gap", scores[best].RatString(), best+1, strings.Join(tied, ", "))
 	}
-	gap := new(big.Rat).Sub(scores[best], second)
-	res := &edelmanResult{N: n, Argmax: best + 1, Max: scores[best].RatString(), Gap: gap.RatString()}
+	res := &edelmanResult{N: n, Argmax: best + 1, Max: scores[best].RatString()}
 	for _, s := range scores {
 		res.Scores = append(res.Scores, s.RatString())
 	}
-	if gamma == nil {
+	var gap *big.Rat // nil: one score, no gap to bound γ
+	if second != nil {
+		gap = new(big.Rat).Sub(scores[best], second)
+		res.Gap = gap.RatString()
+	}
+	switch {
+	case gamma == nil && gap == nil:
+		// One score: hardmax and softmax are both (1), and the hypothesis
+		// holds for every γ > 0; the bound is shown at γ = 1.
+		gamma = big.NewRat(1, 1)
+	case gamma == nil:
 		gamma = gap
-	} else {
+	default:
 		res.GammaGiven = true
 		if gamma.Sign() <= 0 {
 			return nil, badInput("--gamma %s: the lemma needs γ > 0", gamma.RatString())
 		}
-		if gamma.Cmp(gap) > 0 {
+		if gap != nil && gamma.Cmp(gap) > 0 {
 			return nil, badInput("--gamma %s is larger than the gap %s of these scores (s* = %s, the second largest %s): the lemma's hypothesis fails", gamma.RatString(), gap.RatString(), scores[best].RatString(), second.RatString())
 		}
 	}

@@ -86,7 +86,7 @@ func TestEdelmanBadInput(t *testing.T) {
 		{[]string{"--scores", "1, 3, 3"}, "the maximum 3 is attained at positions 2 and 3"},
 		{[]string{"--scores", "1, 3", "--gamma", "3"}, "--gamma 3 is larger than the gap 2"},
 		{[]string{"--scores", "1, 3", "--gamma", "0"}, "the lemma needs γ > 0"},
-		{[]string{"--scores", "5"}, "1 score"},
+		{[]string{"--scores", ","}, "--scores"},
 		{[]string{"--scores", "1, x"}, "--scores: entry 2"},
 		{[]string{"--scores", "1, 2", "--gamma", "1/0"}, "zero denominator"},
 		{[]string{"--gamma", "1"}, "edelman needs --scores"},
@@ -97,6 +97,36 @@ func TestEdelmanBadInput(t *testing.T) {
 		if status != 2 || !strings.Contains(errOut, tc.want) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
 			t.Errorf("edelman %v: status %d, stderr %q; want 2 and one line containing %q", tc.args, status, errOut, tc.want)
 		}
+	}
+}
+
+// TestEdelmanOneScore: with one score hardmax and softmax are both (1),
+// so the norm is 0, and the hypothesis holds for every γ > 0: the
+// command reports the bound at γ = 1, 2·1·e^{−1} = 0.73575888234…, or at
+// the γ given (γ = 3: 2e^{−3} = 0.09957413673…), and that it holds.
+func TestEdelmanOneScore(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		bound string
+	}{
+		{[]string{"--scores", "5"}, "0.735758882342"},
+		{[]string{"--scores", "-1/3", "--gamma", "3"}, "0.099574136735"},
+	} {
+		out, errOut, status := runCmd(append([]string{"edelman", "--json"}, tc.args...)...)
+		if status != 0 {
+			t.Fatalf("edelman %v: status %d, stderr %q", tc.args, status, errOut)
+		}
+		var res edelmanResult
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatal(err)
+		}
+		if res.N != 1 || res.Gap != "" || res.Norm.Lo != "0" || res.Norm.Hi != "0" || !res.Holds || !strings.HasPrefix(res.Bound.Lo, tc.bound) {
+			t.Errorf("edelman %v: %+v; want n = 1, no gap, norm 0, the bound %s…, holds", tc.args, res, tc.bound)
+		}
+	}
+	out, _, _ := runCmd("edelman", "--scores", "5")
+	if !strings.Contains(out, "on 1 score\n") || !strings.Contains(out, "gap                        none") {
+		t.Errorf("text:\n%s\nwant 'on 1 score' and no gap", out)
 	}
 }
 
