@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/transformer-cookbook/verify/internal/plural"
 )
 
 // MaxExponent bounds the decimal (e) and binary (p) exponents that ParseRat
@@ -86,7 +88,7 @@ func ParseMatrix(s string) ([][]*big.Rat, error) {
 			return nil, fmt.Errorf("row %d is empty (write rows separated by ';', entries by spaces or commas)", i+1)
 		}
 		if i > 0 && len(row) != len(rows[0]) {
-			return nil, fmt.Errorf("row %d has %d entries, row 1 has %d", i+1, len(row), len(rows[0]))
+			return nil, fmt.Errorf("row %d has %s, row 1 has %d", i+1, plural.Of(len(row), "entry"), len(rows[0]))
 		}
 		rows = append(rows, row)
 	}

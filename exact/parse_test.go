@@ -114,7 +114,7 @@ func TestParseMatrix(t *testing.T) {
 	}
 	for _, tc := range []struct{ in, msg string }{
 		{"", "empty matrix"},
-		{"1 2; 3", "row 2 has 1 entries, row 1 has 2"},
+		{"1 2; 3", "row 2 has 1 entry, row 1 has 2"},
 		{"1 2;", "row 2 is empty"},
 		{"1 x", "row 1: entry 2"},
 		{"1/0", "zero denominator"},

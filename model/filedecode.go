@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
@@ -262,7 +263,7 @@ func (d *decoder) model(root *jsonObject) (*Model, int) {
 		first[name] = k
 	}
 	if d.err == nil && m.Components != nil && len(m.Components) != m.D {
-		d.failf(childPath(root.path, "components"), "%d names, want d = %d", len(m.Components), m.D)
+		d.failf(childPath(root.path, "components"), "%s, want d = %d", plural.Of(len(m.Components), "name"), m.D)
 	}
 	m.Alphabet = d.strs(root, "alphabet", true)
 	if d.err == nil && len(m.Alphabet) == 0 {
@@ -376,7 +377,7 @@ func (d *decoder) term(o *jsonObject, width int) PositionTerm {
 		case t.Function == PosSinusoidal && t.Size%2 != 0:
 			d.failf(path, "%d, want an even number (a cos and a sin per frequency)", t.Size)
 		case t.Size > width-t.Component:
-			d.failf(path, "%d components from component %d, past d = %d", t.Size, t.Component, width)
+			d.failf(path, "%s from component %d, past d = %d", plural.Of(t.Size, "component"), t.Component, width)
 		}
 	}
 	if _, ok := o.vals["scale"]; ok {
@@ -558,7 +559,7 @@ func (jsonWeights) positions(d *decoder, o *jsonObject, maxN, width int, depends
 		return nil
 	}
 	if len(blocks) != maxN {
-		d.failf(path, "%d blocks, want max_n = %d (block n holds pe_n(1) … pe_n(n))", len(blocks), maxN)
+		d.failf(path, "%s, want max_n = %d (block n holds pe_n(1) … pe_n(n))", plural.Of(len(blocks), "block"), maxN)
 		return nil
 	}
 	table := make([][]Vector, 0, maxN)
@@ -581,7 +582,7 @@ func (d *decoder) rows(v any, path string, want dims, nullRows bool) []Vector {
 	}
 	switch {
 	case want.rows >= 0 && len(arr) != want.rows:
-		d.failf(path, "%d rows, want %d (%s)", len(arr), want.rows, want.rowsWhat)
+		d.failf(path, "%s, want %d (%s)", plural.Of(len(arr), "row"), want.rows, want.rowsWhat)
 		return nil
 	case len(arr) == 0:
 		d.failf(path, "no rows, want at least one (%s)", want.rowsWhat)
@@ -607,7 +608,7 @@ func (d *decoder) row(v any, path string, n int, what string) Vector {
 		return nil
 	}
 	if len(arr) != n {
-		d.failf(path, "%d entries, want %d (%s)", len(arr), n, what)
+		d.failf(path, "%s, want %d (%s)", plural.Of(len(arr), "entry"), n, what)
 		return nil
 	}
 	out := make(Vector, n)

@@ -244,7 +244,7 @@ func TestSchemaRejectsBrokenFiles(t *testing.T) {
 		{"row as a string", head, `"query": ["0 0 0"],`, `layers[0].attention.heads[0].query[0]: a string, want a list of weights`},
 		{"two rows for a sign", `"w": [["0", -0.5, "1"]]`, `"w": [["0", -0.5, "1"], ["0", "0", "1"]]`, "output.w: 2 rows, want 1 (1 for a sign output)"},
 		{"argmax without labels", `"kind": "sign"`, `"kind": "argmax"`, "output.labels: argmax needs labels"},
-		{"empty labels", `"kind": "sign",`, `"kind": "readout", "labels": [],`, "output.w: 1 rows, want 0 (one per label)"},
+		{"empty labels", `"kind": "sign",`, `"kind": "readout", "labels": [],`, "output.w: 1 row, want 0 (one per label)"},
 		{"repeated symbol", `"alphabet": ["a", "b"]`, `"alphabet": ["a", "a"]`, `alphabet[1]: symbol "a" appears twice`},
 		{"empty alphabet", `"alphabet": ["a", "b"]`, `"alphabet": []`, "alphabet: empty"},
 		{"final norm without pre-norm", `"output": {`, `"final_norm": {"eps": "0"}, "output": {`, `final_norm: a final norm needs norm placement "pre"`},

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 
+	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
@@ -273,7 +274,7 @@ func (m *Model) Validate() error {
 		return fmt.Errorf("model %q: symbol %q appears twice in the alphabet", m.Name, m.Alphabet[repeat])
 	}
 	if m.Components != nil && len(m.Components) != m.D {
-		return fmt.Errorf("model %q: %d component names for D = %d", m.Name, len(m.Components), m.D)
+		return fmt.Errorf("model %q: %s for D = %d", m.Name, plural.Of(len(m.Components), "component name"), m.D)
 	}
 	// A checked model's inputs and outputs are matched to a recipe's by
 	// component name, so a name must say which component it is.
@@ -427,7 +428,7 @@ func (o *Output) check(d int) error {
 			return fmt.Errorf("output: the readout W has no rows")
 		}
 		if o.Labels != nil && len(o.Labels) != o.W.Rows {
-			return fmt.Errorf("output: %d labels for %d readout rows", len(o.Labels), o.W.Rows)
+			return fmt.Errorf("output: %s for %s", plural.Of(len(o.Labels), "label"), plural.Of(o.W.Rows, "readout row"))
 		}
 		return o.W.check("output", "W_out", o.W.Rows, d)
 	case Sign:

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/transformer-cookbook/verify/exact"
+	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes/blocks"
@@ -333,7 +334,7 @@ func ffnParams(cfg Config) (*ffnFunc, error) {
 			return nil, fmt.Errorf("parameter %s: %v", b.name, err)
 		}
 		if len(*b.dst) != b.n {
-			return nil, fmt.Errorf("parameter %s has %d entries, want %d (W1 is %d×%d)", b.name, len(*b.dst), b.n, h, d)
+			return nil, fmt.Errorf("parameter %s has %s, want %d (W1 is %d×%d)", b.name, plural.Of(len(*b.dst), "entry"), b.n, h, d)
 		}
 	}
 	return &f, nil

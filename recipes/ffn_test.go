@@ -405,8 +405,8 @@ func TestCancelResidualShapes(t *testing.T) {
 	}{
 		{map[string]string{"W1": "1 1", "W2": "2 1; -1 0"}, "W2 is 2×2, but W1 is 1×2: W2 must be 2×1"},
 		{map[string]string{"W1": "1 1", "W2": "2; -1", "b1": "1 2"}, "b1 has 2 entries, want 1"},
-		{map[string]string{"W1": "1 0; 0 1", "W2": "1 0; 0 1", "b2": "1"}, "b2 has 1 entries, want 2"},
-		{map[string]string{"W1": "1 0; 0", "W2": "1 0; 0 1"}, "parameter W1: row 2 has 1 entries"},
+		{map[string]string{"W1": "1 0; 0 1", "W2": "1 0; 0 1", "b2": "1"}, "b2 has 1 entry, want 2"},
+		{map[string]string{"W1": "1 0; 0", "W2": "1 0; 0 1"}, "parameter W1: row 2 has 1 entry"},
 		{map[string]string{"W1": "", "W2": "1"}, "parameter W1: empty matrix"},
 		{map[string]string{"W2": "1 x"}, "parameter W2: row 1: entry 2"},
 	} {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/exact"
 
+	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes/blocks"
@@ -220,7 +221,7 @@ func lnParams(cfg Config, d int) (*lnSpec, error) {
 			return nil, fmt.Errorf("parameter %s: %v", p.name, err)
 		}
 		if len(*p.dst) != d {
-			return nil, fmt.Errorf("parameter %s has %d entries, want d = %d", p.name, len(*p.dst), d)
+			return nil, fmt.Errorf("parameter %s has %s, want d = %d", p.name, plural.Of(len(*p.dst), "entry"), d)
 		}
 	}
 	return ln, nil
