@@ -385,3 +385,33 @@ func TestRunModel(t *testing.T) {
 		}
 	}
 }
+
+// TestRunJSONWrongOnlyWithReference: a model run on its own has nothing to
+// be wrong against, so its JSON has no "wrong" count; a recipe's run has
+// one, 0 on "1:0 1:1" (both positions look up position 1, whose bit is 0).
+func TestRunJSONWrongOnlyWithReference(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "l.json")
+	if _, errOut, status := runCmd("export", "--recipe", "lookup", "--n", "4", "--out", file); status != 0 {
+		t.Fatal(errOut)
+	}
+	for _, tc := range []struct {
+		args      []string
+		wantWrong bool
+	}{
+		{[]string{"--model", file}, false},
+		{[]string{"--recipe", "lookup"}, true},
+	} {
+		out, errOut, status := runCmd(append(append([]string{"run"}, tc.args...), "--input", "1:0 1:1", "--precision", "exact", "--json")...)
+		if status != 0 {
+			t.Fatalf("%v: status %d: %s", tc.args, status, errOut)
+		}
+		var d struct{ Runs []map[string]json.RawMessage }
+		if err := json.Unmarshal([]byte(out), &d); err != nil || len(d.Runs) != 1 {
+			t.Fatalf("%v: %v\n%s", tc.args, err, out)
+		}
+		wrong, has := d.Runs[0]["wrong"]
+		if has != tc.wantWrong || has && string(wrong) != "0" {
+			t.Errorf("%v: \"wrong\" present %v (%s), want present %v and 0", tc.args, has, wrong, tc.wantWrong)
+		}
+	}
+}

@@ -479,7 +479,9 @@ type runJSON struct {
 	Symbols   []int         `json:"symbols,omitempty"`
 	Stream    [][]string    `json:"stream,omitempty"`
 	Positions []runPosition `json:"positions"`
-	Wrong     int           `json:"wrong"`
+	// Wrong counts the positions whose output is wrong against the
+	// reference; absent where there is none (a model run on its own).
+	Wrong *int `json:"wrong,omitempty"`
 	// Trace is the residual stream after every sublayer (--trace).
 	Trace []traceState `json:"trace,omitempty"`
 }
@@ -539,7 +541,11 @@ type runWant struct {
 
 func (rep *runReport) json() runJSON {
 	m := rep.m
-	out := runJSON{Input: rep.inputText(), Precision: rep.p.String(), MaxN: rep.maxN, Notes: rep.notes, Outside: rep.outsideWhy, Wrong: rep.wrong()}
+	out := runJSON{Input: rep.inputText(), Precision: rep.p.String(), MaxN: rep.maxN, Notes: rep.notes, Outside: rep.outsideWhy}
+	if rep.want != nil {
+		wrong := rep.wrong()
+		out.Wrong = &wrong
+	}
 	if rep.input.Stream != nil {
 		for _, row := range rep.input.Stream {
 			texts := make([]string, len(row))
