@@ -222,12 +222,18 @@ func WriteText(w io.Writer, rep *Report) error {
 	fmt.Fprintln(w, LevelLegend)
 	for k := range rep.Rows {
 		row := &rep.Rows[k]
+		// Each line names its recipe: a run of several recipes prints
+		// their failures one after another.
+		cell := row.Precision
+		if rep.Recipe != "" {
+			cell = rep.Recipe + ", " + row.Precision
+		}
 		if row.Error != "" {
-			fmt.Fprintf(w, "%s: %s\n", row.Precision, row.Error)
+			fmt.Fprintf(w, "%s: %s\n", cell, row.Error)
 			continue
 		}
 		if f := row.Failure; f != nil {
-			fmt.Fprintf(w, "%s: first failure at n = %d, position %d (input index %d of that length, seed %d)\n", row.Precision, f.N, f.Position, f.Case, rep.Seed)
+			fmt.Fprintf(w, "%s: first failure at n = %d, position %d (input index %d of that length, seed %d)\n", cell, f.N, f.Position, f.Case, rep.Seed)
 			fmt.Fprintf(w, "  input     %s\n", shorten(f.Input, 120))
 			if f.Found == "analysis" {
 				fmt.Fprintf(w, "  found by  the analysis (an order of scores %s breaks), not by chance\n", row.Precision)
