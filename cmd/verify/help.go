@@ -161,7 +161,7 @@ var commands = []commandDoc{
 			{name: "format", arg: "F", def: "json, or the extension of --out", help: "json or safetensors"}, {name: "n", arg: "N", def: "the recipe's", help: "the largest length the model serves"},
 			flagParam, flagWeighting, {name: "dtype", arg: "D", def: "F64", help: "F64, F32, F16, BF16, F8_E4M3 or F8_E5M2 (safetensors)"},
 			{name: "round-weights", help: "store each weight rounded to the dtype, listing those rounded"}, flagForce, flagQuiet, flagProgress},
-		examples: []string{"verify export --recipe lookup --n 64 --out lookup.json", "verify export --recipe first --out first.safetensors --dtype F16"},
+		examples: []string{"verify export --recipe lookup --n 64 --out lookup.json", "verify export --recipe first --out first.safetensors --dtype F16 --round-weights"},
 	},
 	{
 		name:    "bench",

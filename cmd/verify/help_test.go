@@ -273,3 +273,47 @@ func TestBinaryCompletion(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpExamplesRun: every example in the help runs, in a directory
+// holding the files the examples name, and ends with exit status 0 or 1
+// (1: a finding, as the lookup's failure in fp16), never 2, the status of
+// bad input: an example that the tool refuses misleads whoever copies it.
+// The examples that take minutes, or read an earlier one's shards, are
+// named with the reason; the long ones run in the long tier.
+func TestHelpExamplesRun(t *testing.T) {
+	skip := map[string]string{
+		"verify claims": "every claim of the registry: minutes (the claims' tests run them)",
+		"verify frontier --all --shard 1/4 --out p1-1.json":                          "a quarter of every recipe's frontier: minutes",
+		"verify frontier --phase 2 --shard 1/4 p1-*.json --out p2-1.json":            "reads the phase-1 shards of the example before",
+		"verify merge p1-*.json p2-*.json --out lookup.json":                         "reads the shards of the examples before",
+		"verify bench --case lookup":                                                 "a benchmark: seconds to minutes, and its numbers are timings",
+		"verify bench --quick":                                                       "a benchmark",
+		"verify completion bash > ~/.local/share/bash-completion/completions/verify": "writes into the home directory",
+	}
+	dir := t.TempDir()
+	t.Chdir(dir)
+	// The files the examples read.
+	for _, args := range [][]string{
+		{"export", "--recipe", "first", "--out", "first.json"},
+		{"export", "--recipe", "lookup", "--n", "4", "--out", "l.json"},
+		{"check", "--model", "l.json", "--spec", "lookup", "--precision", "fp32", "--lengths", "4", "--certificate", "l.cert.json", "--quiet"},
+		{"check", "--recipe", "lookup", "--precision", "fp32", "--lengths", "4", "--certificate", "lookup.cert.json", "--quiet"},
+	} {
+		if _, errOut, status := runCmd(args...); status != 0 {
+			t.Fatalf("verify %v: status %d: %s", args, status, errOut)
+		}
+	}
+	for _, c := range commands {
+		for _, ex := range c.examples {
+			if why, ok := skip[ex]; ok {
+				t.Logf("skipped %q: %s", ex, why)
+				continue
+			}
+			args := shellWords(t, ex)[1:]
+			_, errOut, status := runCmd(args...)
+			if status != 0 && status != 1 || strings.Contains(errOut, "panic") {
+				t.Errorf("%s: example %q: status %d: %s", c.name, ex, status, errOut)
+			}
+		}
+	}
+}
