@@ -89,6 +89,20 @@ class TestFiles(unittest.TestCase):
         self.assertTrue(torch.equal(again("abbba"), model("abbba")))
         self.assertEqual(again.layers[0].ffn.fc1.bias.exact, ["-1/3", "-2/3"])
 
+    def test_save_mode(self):
+        # A saved model is a plain file, as 'verify export' writes one:
+        # 0666 less the umask (tempfile's 0600 would hide it from others).
+        old = os.umask(0o022)
+        try:
+            path = os.path.join(self.tmp.name, "mode.json")
+            ct.save(first(["-1/3", "-2/3"]), path)
+            exported = os.path.join(self.tmp.name, "mode-export.json")
+            subprocess.run([self.verify, "export", "--recipe", "first", "--out", exported], check=True, capture_output=True)
+        finally:
+            os.umask(old)
+        self.assertEqual(os.stat(path).st_mode & 0o777, 0o644)
+        self.assertEqual(os.stat(exported).st_mode & 0o777, 0o644)
+
     def test_first_floats(self):
         model = first([-1 / 3, -2 / 3])
         path = os.path.join(self.tmp.name, "first-floats.json")
