@@ -415,3 +415,24 @@ func TestRunJSONWrongOnlyWithReference(t *testing.T) {
 		}
 	}
 }
+
+// TestRunModelThatCannotRun: a model that cannot compute an input (here a
+// post-norm layer norm of a constant vector with ε = 0: √(σ² + ε) = 0) is
+// at fault as a file is, so the run ends with one line and exit status 2,
+// not 1, the status of a finding.
+func TestRunModelThatCannotRun(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "ln0.json")
+	doc := `{"format":"transformer-cookbook-model","version":1,"name":"ln0","max_n":2,"d":2,"components":["x","y"],
+"alphabet":["p"],"word_embedding":[["0","0"]],"norm":"post",
+"layers":[{"feed_forward_norm":{"eps":"0"},"attention_residual":true,"feed_forward_residual":true}],
+"output":{"kind":"readout","w":[["1","0"]]}}`
+	if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, extra := range [][]string{nil, {"--json"}} {
+		out, errOut, status := runCmd(append([]string{"run", "--model", file, "--input", "p p"}, extra...)...)
+		if status != 2 || !strings.Contains(errOut, "cannot run") || strings.Count(strings.TrimSpace(errOut), "\n") > 0 || out != "" {
+			t.Errorf("run %v: status %d, stdout %q, stderr %q; want 2, nothing on stdout and one line saying it cannot run", extra, status, out, errOut)
+		}
+	}
+}

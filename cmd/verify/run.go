@@ -125,7 +125,10 @@ func runModelFile(a parsedArgs, stdout io.Writer) error {
 		}
 		res, err := runner.Run(syms, a.flags["trace"] == "true")
 		if err != nil {
-			return fmt.Errorf("running %s: %w", path, err)
+			// The model cannot compute this input (a layer norm of a
+			// constant vector with ε = 0, ...): the file is at fault, not a
+			// finding of the run.
+			return badInput("%s cannot run on %q at precision %s: %v", path, text, p, err)
 		}
 		tokens := make([]string, len(syms))
 		for i, s := range syms {
@@ -349,7 +352,7 @@ func runOne(a parsedArgs, r *recipes.Recipe, p numeric.Precision, precisionGiven
 		res, err = runner.Run(c.Symbols, a.flags["trace"] == "true")
 	}
 	if err != nil {
-		return nil, fmt.Errorf("running %s: %w", r.Name, err)
+		return nil, badInput("%s cannot run on this input at precision %s: %v", r.Name, p, err)
 	}
 	weighting := recipes.WeightingAcronym(w)
 	if len(r.Weightings) == 0 {
