@@ -155,9 +155,23 @@ func Run(c *Claim) (*Evidence, error) {
 		return nil, fmt.Errorf("claim %s: the checker returned no evidence", c.ID)
 	}
 	ev.Elapsed = time.Since(start)
+	ev.Explain = withoutSummary(ev.Explain, ev.Summary)
 	if f := c.Family(); f != "" && ev.Verdict == Proved {
 		ev.Verdict = Holds
 		ev.Summary += "; the paper states it for " + f + ": proved on these instances only"
 	}
 	return ev, nil
+}
+
+// withoutSummary drops the lines of explain that repeat summary: many
+// checkers open their details with the summary itself, and --explain
+// prints the summary as the evidence and the details after it.
+func withoutSummary(explain []string, summary string) []string {
+	var out []string
+	for _, line := range explain {
+		if line != summary {
+			out = append(out, line)
+		}
+	}
+	return out
 }

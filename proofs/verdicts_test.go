@@ -275,3 +275,19 @@ func TestClaimsDescribeThemselves(t *testing.T) {
 		}
 	}
 }
+
+// TestRunDropsRepeatedSummary: a checker's details that open with its
+// summary are printed once by --explain (ln.hash.literal printed its
+// evidence twice).
+func TestRunDropsRepeatedSummary(t *testing.T) {
+	c := &Claim{ID: "test.repeat", Check: func() (*Evidence, error) {
+		return &Evidence{Verdict: Refuted, Summary: "x = 1 fails", Explain: []string{"x = 1 fails", "by hand: 1 + 1 = 2"}}, nil
+	}}
+	ev, err := Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ev.Explain) != 1 || ev.Explain[0] != "by hand: 1 + 1 = 2" {
+		t.Errorf("explain %q, want only the line that is not the summary", ev.Explain)
+	}
+}
