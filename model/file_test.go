@@ -568,7 +568,7 @@ func TestFileReadErrors(t *testing.T) {
 		{"truncated", tiny[:len(tiny)/2], "truncated file"},
 		{"truncated at a key", tiny[:bytes.Index(tiny, []byte(`"layers"`))+3], "truncated file"},
 		{"not an object", []byte(`[1, 2]`), "not a JSON object"},
-		{"syntax", bytes.Replace(tiny, []byte(`"d": 2,`), []byte(`"d": 2,,`), 1), "JSON syntax error at byte"},
+		{"syntax", bytes.Replace(tiny, []byte(`"d": 2,`), []byte(`"d": 2,,`), 1), "JSON syntax error at line "},
 		{"trailing data", append(append([]byte{}, tiny...), "{}"...), "data after the JSON object"},
 		{"duplicate field", bytes.Replace(tiny, []byte(`"d": 2,`), []byte(`"d": 2, "d": 3,`), 1), `d: duplicate field "d"`},
 		{"unknown field", set(tiny, "layers[0].attention.masque", `"none"`), `layers[0].attention.masque: unknown field (known: mask, weighting, scale, temperature, heads)`},
@@ -617,7 +617,7 @@ func TestFileReadErrors(t *testing.T) {
 		{"positions by n", set(sel, "positions.table[0]", `[["1", "0", "-1"], ["1", "0", "-1"]]`), "positions.table[0]: 2 rows, want 1 (n = 1)"},
 		{"deep nesting", set(tiny, "name", strings.Repeat("[", 40)+strings.Repeat("]", 40)), "nested more than 32 deep"},
 		{"repeated component name", set(tiny, "components", `["x", "x"]`), `components[1]: "x" is also the name of components[0]`},
-		{"invalid UTF-8", bytes.Replace(tiny, []byte(`"x"`), []byte("\"x\xff\""), 1), "invalid UTF-8 at byte " + strconv.Itoa(bytes.Index(tiny, []byte(`"x"`))+2)},
+		{"invalid UTF-8", bytes.Replace(tiny, []byte(`"x"`), []byte("\"x\xff\""), 1), "(byte " + strconv.Itoa(bytes.Index(tiny, []byte(`"x"`))+3) + "): model files are UTF-8"},
 		{"UTF-16LE with a mark", append([]byte{0xff, 0xfe}, utf16LE(tiny)...), "the file is UTF-16LE text"},
 		{"UTF-16LE", utf16LE(tiny), "the file is UTF-16LE text"},
 		{"UTF-16BE", utf16BE(tiny), "the file is UTF-16BE text"},
@@ -898,5 +898,16 @@ func TestFileExactDecimals(t *testing.T) {
 		if msg := err.Error(); !strings.HasPrefix(msg, path+"[1]: ") || strings.Contains(msg, "\n") {
 			t.Errorf("%s: error %q, want one line starting with the field's path %s[1]", bad, msg, path)
 		}
+	}
+}
+
+// TestSyntaxErrorPlace: a syntax error names the line and column an
+// editor shows (counted from 1, columns in characters) and the byte. By
+// hand: in `{"a": 1,\n "é": x}` the x is on line 2, column 7 (space,
+// quote, é, quote, colon, space, x), byte 17 (9 bytes on line 1, é two).
+func TestSyntaxErrorPlace(t *testing.T) {
+	_, _, err := ReadJSON(strings.NewReader("{\"a\": 1,\n \"é\": x}"))
+	if err == nil || !strings.Contains(err.Error(), "line 2, column 7 (byte 17)") {
+		t.Errorf("error %v, want it at line 2, column 7 (byte 17)", err)
 	}
 }

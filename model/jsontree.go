@@ -76,7 +76,7 @@ func decodeTree(r io.Reader, root string, maxString int) (*jsonObject, error) {
 			}
 			at += size
 		}
-		return nil, fmt.Errorf("invalid UTF-8 at byte %d: model files are UTF-8 text", at)
+		return nil, fmt.Errorf("invalid UTF-8 at %s: model files are UTF-8 text", place(data, at))
 	}
 	if !json.Valid(data) {
 		return nil, syntaxError(data)
@@ -123,12 +123,24 @@ func syntaxError(data []byte) error {
 		case errors.Is(err, io.ErrUnexpectedEOF):
 			return fmt.Errorf("truncated file: the JSON ends at byte %d before it is complete", len(data))
 		case errors.As(err, &syn):
-			return fmt.Errorf("JSON syntax error at byte %d: %v", syn.Offset, err)
+			// Offset counts the bytes read, the offending one included.
+			return fmt.Errorf("JSON syntax error at %s: %v", place(data, int(syn.Offset)-1), err)
 		}
 		return err
 	}
 	rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n")
-	return fmt.Errorf("data after the JSON object, at byte %d", len(data)-len(rest))
+	return fmt.Errorf("data after the JSON object, at %s", place(data, len(data)-len(rest)))
+}
+
+// place says where byte i (0-based) of data is, as an editor shows it:
+// "line 3, column 10 (byte 66)", the line and the column (in characters)
+// counted from 1, and the byte too.
+func place(data []byte, i int) string {
+	i = max(0, min(i, len(data)))
+	start := bytes.LastIndexByte(data[:i], '\n') + 1
+	line := bytes.Count(data[:start], []byte{'\n'}) + 1
+	col := utf8.RuneCount(data[start:i]) + 1
+	return fmt.Sprintf("line %d, column %d (byte %d)", line, col, i+1)
 }
 
 // wideEncoding names the encoding of text in UTF-16 or UTF-32 (by its
