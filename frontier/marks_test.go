@@ -74,12 +74,13 @@ func TestFailureLinesNameTheRecipe(t *testing.T) {
 	rep := &Report{Recipe: "lookup", Seed: 1, Rows: []Row{
 		{Precision: "fp16", Limit: 45, Failure: &Failure{Failure: check.Failure{N: 46, Case: 2, Position: 11, Input: "1:0"}}},
 		{Precision: "fp8-e4m3", Error: "cannot run: a weight overflows"},
+		{Precision: "fp32", Limit: 64, Prediction: &Prediction{Gap: "1", Magnitude: "n²", Why: "the gap stays resolved up to n = 64"}},
 	}}
 	var b strings.Builder
 	if err := WriteText(&b, rep); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"\nlookup, fp16: first failure at n = 46, position 11 (input index 2 of that length, seed 1)\n", "\nlookup, fp8-e4m3: cannot run: a weight overflows\n"} {
+	for _, want := range []string{"\nlookup, fp16: first failure at n = 46, position 11 (input index 2 of that length, seed 1)\n", "\nlookup, fp8-e4m3: cannot run: a weight overflows\n", "\nlookup, fp32: every checked length passed\n"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("report:\n%s\nwant a line %q", b.String(), want)
 		}

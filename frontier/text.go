@@ -271,12 +271,12 @@ func WriteText(w io.Writer, rep *Report) error {
 		}
 		if p := row.Prediction; p != nil {
 			if row.Failure == nil {
-				fmt.Fprintf(w, "%s: every checked length passed\n", row.Precision)
+				fmt.Fprintf(w, "%s: every checked length passed\n", cell)
 			}
 			fmt.Fprintf(w, "  predicted (gap %s at magnitude %s): %s\n", p.Gap, p.Magnitude, p.Why)
 		}
 		if t := everyText(row, rep.Seed); t != "" {
-			fmt.Fprintf(w, "%s: %s\n", row.Precision, t)
+			fmt.Fprintf(w, "%s: %s\n", cell, t)
 		}
 	}
 	return nil
