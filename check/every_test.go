@@ -96,3 +96,36 @@ func raised(t *testing.T, m *model.Model, sym, comp string) *model.Model {
 	out.WordEmbedding[s] = row
 	return &out
 }
+
+// TestEveryDropsAChainThatCarriesNothing: the analysis of every length
+// keeps one chain while it carries conclusions from length to length (the
+// lookup's scores do not depend on n: from its first analysed length on,
+// each length carries), and drops it after a length that took nothing
+// from the one before (Dyck-1-2 scores j/n, so every item changes with
+// n), whose tables would only grow.
+func TestEveryDropsAChainThatCarriesNothing(t *testing.T) {
+	for _, tc := range []struct {
+		recipe    string
+		w         model.Weighting
+		params    map[string]string
+		to        int
+		restarted bool
+	}{
+		{"lookup", model.AverageHardmax, nil, 24, false},
+		{"dyck12", model.LeftHardmax, map[string]string{"check": "max"}, 14, true},
+	} {
+		r, err := recipes.Get(tc.recipe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ck, err := NewChecker(r, Options{Precision: numeric.MustParsePrecision("fp16"), Weighting: tc.w, MaxN: tc.to,
+			Cases: 8, Seed: 1, Exhaustive: 256, Analysis: true, Params: tc.params})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev := ck.Every(1, tc.to, 0)
+		if ev.Certified != tc.to || (ev.Restarts > 0) != tc.restarted || !tc.restarted && ev.Carried == 0 {
+			t.Errorf("%s: %+v; want every length to %d, restarted %v, and carried conclusions where not", tc.recipe, ev, tc.to, tc.restarted)
+		}
+	}
+}
