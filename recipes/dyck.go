@@ -677,38 +677,46 @@ var Dyck12 = &Recipe{
 	Build:       func(cfg Config) (*Construction, error) { return buildDyckRounds(cfg, "dyck12", 1, 2, false) },
 }
 
-// Dyck12Literal is Dyck12 with step 2's scores as printed: UHAT on the
-// one sequence j/n − (a_j − 1) (sec:dyck-1-2, cookbook .tex lines
-// 2293–2300) for both neighbour searches (strict future masking on the
-// left, strict past on the right: the ingredients listed at l. 2227).
-// Step 1 is the predecessor and successor (l. 2262), the encoding
-// [o_i, 1, 0, 0, i/n] (eqn:dyck_parens_encoding), the check-match FFN and
-// step 3 are Dyck12's. What is wrong: a
-// matched position (a_j = 0) then scores j/n + 1 and an active one j/n,
-// so the left head selects the nearest matched position whenever there
-// is one, and the right head the farthest matched one (the sequence
-// grows with j), the opposite of "the nearest left and right components
-// that are not yet matched"; the retrieved bit is 0 and the round
-// matches nothing there. (Where no position to the right is matched,
-// the right head selects the farthest active one, which after step 1 is
-// the nearest's type: the outputs are those of mirroring the sequence on
-// the right, on every string to length 14, by an independent
-// simulation.) On the paper's own example
-// "(())(()())" round 1 leaves positions 1, 4, 5, 10 active, and every
-// one of them has a matched neighbour, so it outputs accept = 0,
-// s = 4/10 instead of accept = 1, s = 0; "(())" gives s = 1/2. Round 1
-// is unaffected (every bit is 1, so −(a_j − 1) = 0), and the literal
-// never accepts a string the corrected one rejects (it matches a subset).
+// Dyck12Literal is §A Transformer Construction for Dyck-1-2 as printed
+// (sec:dyck-1-2, cookbook .tex lines 2240–2320), carrying nothing the
+// text does not print. The encoding [o_i, 1, 0, 0, i/n]
+// (eqn:dyck_parens_encoding), plus the constant 1 (the "bias term" the
+// text assumes for W^Q and W^K). Step 1: the predecessor and successor
+// (l. 2262) fetch o_{i−1} and o_{i+1} into the scratch (0 beyond the
+// ends, the text's "o_{−1} = o_{n+1} = 0"), and the FFN of
+// eqn:dyck_mark_matched sets a_i. Step 2: UHAT on the one printed
+// sequence j/n − (a_j − 1) (l. 2293–2300) for both neighbour searches
+// (strict future masking on the left, strict past on the right: the
+// ingredients of l. 2227), writing the selected brackets' types l_i,
+// r_i ∈ {±1} (eqn:dyck_select_nearest: the state is [o_i, a_i, l_i, r_i,
+// i/n], no neighbour's active bit), then a check-match from o_i, a_i,
+// l_i, r_i alone (blocks.MatchDyck1Types). Step 3 is Dyck12's.
+//
+// What is wrong: a matched position (a_j = 0) scores j/n + 1 and an
+// active one j/n, so the left head selects the nearest matched position
+// whenever there is one, and the right head the farthest matched one
+// (the sequence grows with j), the opposite of "the nearest left and
+// right components that are not yet matched"; and since the state holds
+// no bit of the selected neighbour, its type decides the match. On the
+// paper's own example "(())(()())" round 1 leaves positions 1, 4, 5, 10
+// active; position 1 selects the matched 9, a ")", and is marked, as is
+// 5; 4 and 10 select the ")" at 3 and 9 and stay: accept = 0, s = 2/10.
+// It also accepts non-members: on "(()" round 1 leaves position 1
+// active, which then selects the matched ")" at 3: accept = 1. Round 1
+// is unaffected (every bit is 1, so −(a_j − 1) = 0). Where the text
+// leaves a choice, this takes: one sequence for both searches (it prints
+// one), UHAT at either end or AHAT (the maxima are unique), and 0 for a
+// missing neighbour (its "or some other distinguished value").
 var Dyck12Literal = &Recipe{
 	Name:        "dyck12-literal",
 	Booleans:    []string{"accept"},
-	Title:       "Dyck-1-2 as printed: step 2 runs UHAT on the one sequence j/n − (a_j − 1) for both neighbours, which selects matched positions",
+	Title:       "Dyck-1-2 as printed: step 2 runs UHAT on the one sequence j/n − (a_j − 1) for both neighbours, which selects matched positions, and matches by their types alone",
 	Section:     "A Transformer Construction for Dyck-1-2",
 	Label:       "sec:dyck-1-2",
 	Domain:      Dyck12.Domain,
 	Weightings:  Dyck12.Weightings,
 	Exact:       true,
-	Width:       Dyck12.Width,
+	Width:       "8: o, a, l, r, 1, i/n, s, accept",
 	MinN:        1,
 	DefaultMaxN: 4096, // the heads tie at bf16 from n ≈ 260 and at fp16 from n ≈ 2050 (TestDyckMeasure)
 	Params:      dyckCheckParams,
@@ -820,9 +828,15 @@ func buildDyckRounds(cfg Config, name string, k, d int, literal bool) (*Construc
 	}
 	typed := name == "dyck-kd"
 	// The paper's x_i = [o_i, 1, 0, 0, i/n]: o, the active bit a, the
-	// scratch l and r (each the neighbour's o and active bit), i/n; and
-	// the constant 1.
-	p := stream.New(name+"-"+WeightingAcronym(w), "o", "a", "l.o", "l.a", "r.o", "r.a", "1", "i/n").
+	// scratch l and r (each the neighbour's o and active bit; as printed,
+	// its o alone), i/n; and the constant 1.
+	scratch := []string{"l.o", "l.a", "r.o", "r.a"}
+	leftIn, leftOut, rightOut := []string{"o", "a"}, []string{"l.o", "l.a"}, []string{"r.o", "r.a"}
+	if literal {
+		scratch = []string{"l", "r"}
+		leftIn, leftOut, rightOut = []string{"o"}, []string{"l"}, []string{"r"}
+	}
+	p := stream.New(name+"-"+WeightingAcronym(w), append(append([]string{"o", "a"}, scratch...), "1", "i/n")...).
 		Symbols(dyckAlphabet(k), func(s int) stream.Values {
 			return stream.Values{"o": numeric.LitInt(int64(dyckO(s))), "a": numeric.LitInt(1)}
 		}).
@@ -835,9 +849,9 @@ func buildDyckRounds(cfg Config, name string, k, d int, literal bool) (*Construc
 		// printed sequence is step 2's.
 		lit := literal && r >= 2
 		left := blocks.NearestActive(fmt.Sprintf("left-nearest-active(%d)", r), false, lit, "i/n", "1", "a",
-			[]string{"o", "a"}, []string{"l.o", "l.a"}, w)
+			leftIn, leftOut, w)
 		right := blocks.NearestActive(fmt.Sprintf("right-nearest-active(%d)", r), true, lit, "i/n", "1", "a",
-			[]string{"o", "a"}, []string{"r.o", "r.a"}, w)
+			leftIn, rightOut, w)
 		// The scratch is 0 at the start of every round (the input, then
 		// the check-match FFN clears it): the heads add to it.
 		left.Accumulate, right.Accumulate = true, true
@@ -848,9 +862,12 @@ func buildDyckRounds(cfg Config, name string, k, d int, literal bool) (*Construc
 			p.Then(blocks.GTZeroEps("o", "p", big.NewRat(1, 1), new(big.Rat)))
 		}
 		p.Then(right)
-		if typed {
+		switch {
+		case typed:
 			p.Then(blocks.MatchDyckK("o", "p", "a", "l.o", "l.a", "r.o", "r.a", k))
-		} else {
+		case literal:
+			p.Then(blocks.MatchDyck1Types("o", "a", "l", "r"))
+		default:
 			p.Then(blocks.MatchDyck1("o", "a", "l.o", "l.a", "r.o", "r.a"))
 		}
 	}

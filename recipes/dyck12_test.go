@@ -144,19 +144,20 @@ func TestDyck12PaperExample(t *testing.T) {
 	}
 }
 
-// TestDyck12Literal pins the printed score j/n − (a_j − 1) of step 2,
-// worked by hand (n = 10, "(())(()())"): round 1 (the same for both:
-// every bit is 1) leaves a = 1 0 0 1 1 0 0 0 0 1. In round 2 position 1
-// looks right (strict past, literal score −j/n − (a_j − 1)): inactive
-// j = 2 scores −2/10 + 1 = 4/5, more than any active one (−j/10 ≤ 0), so
-// it retrieves (o_2, a_2) = (+1, 0): no match. Position 4 looks left
-// (j/10 − (a_j − 1)): j = 3 scores 3/10 + 1, the most, a_3 = 0: no
-// match. Likewise position 5 selects 6 and position 10 selects 9. So
-// four brackets stay active: s = 4/10, accept = 0, while the string is in
-// Dyck-1-2 (accept = 1, s = 0, as the corrected dyck12 gives). On "(())"
-// the same happens at positions 1 and 4: s = 2/4; on "()(())" at
-// positions 3 and 6 (round 1 leaves a = 0 0 1 0 0 1; 3 selects the
-// inactive 4, 6 the inactive 5): s = 2/6.
+// TestDyck12Literal pins the printed construction, worked by hand: step
+// 2's score j/n − (a_j − 1), and a check-match that sees the selected
+// neighbour's type only (the printed state [o, a, l, r, i/n]). On
+// "(())(()())" (n = 10) round 1 (every bit 1: the same for both scores)
+// leaves a = 1 0 0 1 1 0 0 0 0 1. In round 2 the inactive positions
+// score j/10 + 1, more than any active one. Position 1 looks right
+// (strict past) and selects the largest inactive j, 9, a ")": it is
+// marked. Position 5 likewise selects 9 and is marked. Position 4 looks
+// left (strict future) and selects the largest inactive j < 4, 3, a ")":
+// no match; position 10 selects 9, a ")": no match. So s = 2/10, accept
+// = 0, while the string is in Dyck-1-2 (accept = 1, s = 0, as the
+// corrected dyck12 gives). On "(())": 1 selects the ")" at 3 (marked), 4
+// selects 3 (not): s = 1/4. On "()(())" round 1 leaves a = 0 0 1 0 0 1; 3
+// selects the ")" at 5 (marked), 6 selects 5 (not): s = 1/6.
 func TestDyck12Literal(t *testing.T) {
 	for _, w := range recipes.Dyck12.Weightings {
 		for _, tc := range []struct {
@@ -164,9 +165,9 @@ func TestDyck12Literal(t *testing.T) {
 			literalS   string
 			literalAcc string
 		}{
-			{"(())(()())", "2/5", "0"},
-			{"(())", "1/2", "0"},
-			{"()(())", "1/3", "0"},
+			{"(())(()())", "1/5", "0"},
+			{"(())", "1/4", "0"},
+			{"()(())", "1/6", "0"},
 			{"()()", "0", "1"}, // depth 1: round 1 suffices, the literal agrees
 		} {
 			n := len(tc.text)
@@ -178,28 +179,43 @@ func TestDyck12Literal(t *testing.T) {
 			dyckWant(t, "dyck12 s "+tc.text, dyckOutputs(t, fix, "exact", tc.text, 1)[:1], "0")
 		}
 	}
-	// A non-member, rejected by both: "(()" has a = 1 0 0 after round 1;
-	// position 1 then searches right. The literal scores j/3 − (a_j − 1)
-	// give j = 3 (2 against 5/3), the corrected −j/3 + (a_j − 1) give
-	// j = 2 (−5/3 against −2); both are inactive, so position 1 stays
-	// active: s = 1/3, accept = 0.
+	// A non-member the literal accepts: "(()" has a = 1 0 0 after round
+	// 1; position 1 then searches right, where the literal scores
+	// j/3 − (a_j − 1) select j = 3 (2 against 5/3), the matched ")", whose
+	// type marks it: s = 0, accept = 1. The corrected −j/3 + (a_j − 1)
+	// select j = 2 (−5/3 against −2), inactive, whose retrieved bit 0
+	// keeps position 1 active: s = 1/3, accept = 0.
 	for _, w := range recipes.Dyck12.Weightings {
-		for _, r := range []*recipes.Recipe{recipes.Dyck12Literal, recipes.Dyck12} {
-			m := construct(t, r, w, 3, nil).Model
-			dyckWant(t, r.Name+" accept (()", dyckOutputs(t, m, "exact", "(()", 0)[:1], "0")
-			dyckWant(t, r.Name+" s (()", dyckOutputs(t, m, "exact", "(()", 1)[:1], "1/3")
+		for _, tc := range []struct {
+			r         *recipes.Recipe
+			accept, s string
+		}{{recipes.Dyck12Literal, "1", "0"}, {recipes.Dyck12, "0", "1/3"}} {
+			m := construct(t, tc.r, w, 3, nil).Model
+			dyckWant(t, tc.r.Name+" accept (()", dyckOutputs(t, m, "exact", "(()", 0)[:1], tc.accept)
+			dyckWant(t, tc.r.Name+" s (()", dyckOutputs(t, m, "exact", "(()", 1)[:1], tc.s)
 		}
 	}
 	// And the checker finds it: the first failure of a sweep of the
-	// literal recipe is "(())", the first member needing round 2 in the
+	// literal recipe is "(()", the first string needing round 2 in the
 	// enumeration order ("(" before ")").
 	rep, err := check.Run(recipes.Dyck12Literal, check.Options{Precision: numeric.MustParsePrecision("exact"), Weighting: model.LeftHardmax,
 		MaxN: 4, Lengths: []int{1, 2, 3, 4}, Cases: 1, Exhaustive: 16, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Passed || rep.FirstFailure.Input != "(())" || rep.Limit != 3 {
+	if rep.Passed || rep.FirstFailure.Input != "(()" || rep.Limit != 2 {
 		t.Errorf("literal sweep: passed %v, limit %d, first failure %+v", rep.Passed, rep.Limit, rep.FirstFailure)
+	}
+}
+
+// TestDyck12LiteralHoldsNoBit: the printed state holds no active bit of
+// a neighbour, so the literal recipe's components are o, a, l, r, 1,
+// i/n, s, accept, and its heads write types only.
+func TestDyck12LiteralHoldsNoBit(t *testing.T) {
+	m := construct(t, recipes.Dyck12Literal, model.LeftHardmax, 4, nil).Model
+	want := []string{"o", "a", "l", "r", "1", "i/n", "s", "accept"}
+	if !slices.Equal(m.Components, want) {
+		t.Errorf("components %v, want %v", m.Components, want)
 	}
 }
 

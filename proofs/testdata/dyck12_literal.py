@@ -5,9 +5,12 @@ test of the claim example.dyck12.literal.
 It follows the paper's description, not the engine's weights: step 1
 marks a_i = 0 where o_i = +1, o_{i+1} = -1 or o_i = -1, o_{i-1} = +1;
 step 2 runs leftmost UHAT on the one printed sequence j/n - (a_j - 1)
-over j < i (left) and over j > i (right), retrieves (o_j, a_j), and
-unmarks i when its selected neighbour is an active bracket of the
-opposite type; step 3 accepts iff every a_i' = 0. Run it to regenerate
+over j < i (left) and over j > i (right) and retrieves the selected
+bracket's type only (eqn:dyck_select_nearest: the state is
+[o_i, a_i, l_i, r_i, i/n], with l_i, r_i in {+1, -1}, 0 where no
+position is on that side); an active i is marked when its selected
+neighbour's type closes (opens) it, from the types alone; step 3
+accepts iff every a_i' = 0. Run it to regenerate
 dyck12_literal.txt:  python3 dyck12_literal.py > dyck12_literal.txt
 """
 from fractions import Fraction
@@ -34,10 +37,10 @@ def literal_accepts(w):
     a2 = list(a)
     for i in range(n):
         l, r = select(range(i)), select(range(i + 1, n))
-        lo, la = (o[l], a[l]) if l is not None else (0, 0)
-        ro, ra = (o[r], a[r]) if r is not None else (0, 0)
-        ml = lo == 1 and la == 1 and o[i] == -1 and a[i] == 1
-        mr = ro == -1 and ra == 1 and o[i] == 1 and a[i] == 1
+        lo = o[l] if l is not None else 0
+        ro = o[r] if r is not None else 0
+        ml = lo == 1 and o[i] == -1 and a[i] == 1
+        mr = ro == -1 and o[i] == 1 and a[i] == 1
         a2[i] = a[i] - int(ml) - int(mr)
     return all(x == 0 for x in a2)
 

@@ -117,6 +117,31 @@ func MatchDyck1(o, a, lo, la, ro, ra string) *stream.FF {
 		W2: model.Ints([]int64{-1, -1})}, lo, la, ro, ra)
 }
 
+// MatchDyck1Types is the "Check Match" FFN of §A Transformer
+// Construction for Dyck-1-2 as printed (eqn:dyck_select_nearest): the
+// state is [o_i, a_i, l_i, r_i, i/n], with l_i, r_i ∈ {±1} the types of
+// the selected left and right neighbours (0 where there is none), and no
+// neighbour's active bit: a_i' is decided from o, a, l and r alone. It
+// adds to its outputs
+//
+//	m_left  = ReLU( l − o + a − 2)
+//	m_right = ReLU(−r + o + a − 2)
+//	a  ← a − m_left − m_right
+//	x  ← x − (ReLU(x) − ReLU(−x)) = 0   for x = l, r
+//
+// On l, r ∈ {−1, 0, 1}, a ∈ {0, 1}, o ∈ {±1}, the integer l − o + a is 3,
+// and m_left is 1, exactly when l = +1, o = −1 and a = 1 (an active ")"
+// whose selected left neighbour is "("), and 0 otherwise; likewise
+// m_right for an active "(" whose selected right neighbour is ")". They
+// need opposite o, so a stays in {0, 1}. Exact on that domain. Whether
+// the selected neighbour is itself active is not looked at: the printed
+// state does not hold it.
+func MatchDyck1Types(o, a, l, r string) *stream.FF {
+	return withClearing(&stream.FF{Name: "check-match", In: []string{o, a, l, r}, Out: []string{a},
+		W1: model.Ints([]int64{-1, 1, 1, 0}, []int64{1, 1, 0, -1}), B1: model.IntVector(-2, -2),
+		W2: model.Ints([]int64{-1, -1})}, l, r)
+}
+
 // MatchDyckK is the "Check Match" FFN of §Generalization to Dyck-k-D,
 // "augmented to handle matching for k different parentheses pairs":
 // o ∈ {±1, …, ±k} (sign: open or close; |o|: the type), p = 1 for an
