@@ -87,7 +87,7 @@ func checkLength(con *recipes.Construction, runner model.Runner, inputs []recipe
 		}
 		if res.passed {
 			lr.Passed++
-		} else if lr.Failure == nil {
+		} else if (&Failure{Case: c, Undecided: res.failure.Undecided}).before(lr.Failure) {
 			lr.Failure = res.failure
 			lr.Failure.Case = c
 		}
@@ -147,7 +147,7 @@ func checkCase(con *recipes.Construction, runner model.Runner, c recipes.Case) c
 		// A value exact arithmetic cannot hold is not a wrong output but
 		// a precision that cannot run the construction.
 		cannot := errors.Is(err, numeric.ErrIrrational)
-		return caseResult{failure: &Failure{N: c.Len(), Input: CaseText(m, c), Reason: reason, CannotRun: cannot}}
+		return caseResult{failure: &Failure{N: c.Len(), Input: CaseText(m, c), Reason: reason, CannotRun: cannot, Undecided: errors.Is(err, model.ErrUndecided)}}
 	}
 	if con.Valid != nil {
 		if err := con.Valid(c); err != nil {

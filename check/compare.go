@@ -159,10 +159,19 @@ func exactlyEqual(w recipes.Want, got model.PositionOutput) bool {
 // paper claims only a bound. In the interval backend an output is an
 // enclosure of the model's exact real output: it confirms a rational
 // value only as a single point equal to it (an enclosure that contains
-// the value but is wider is undecided, and fails as such; one that
-// excludes it is a certified refutation), and an irrational value by
+// the value but is wider is undecided: it does not pass, and it is
+// reported as undecided, not as refuted; one that excludes it is a
+// certified refutation), and an irrational value by
 // containing it. It returns the reason of a failure.
 func Compare(w recipes.Want, got model.PositionOutput, bounds []recipes.Bound, labels []string) (bool, string) {
+	ok, _, why := compare(w, got, bounds, labels)
+	return ok, why
+}
+
+// compare is Compare, and says as well whether a failure is undecided:
+// no output refuted, but some enclosure contains its rational reference
+// without being the single point that would confirm it.
+func compare(w recipes.Want, got model.PositionOutput, bounds []recipes.Bound, labels []string) (ok, undecided bool, why string) {
 	name := func(k int) string {
 		if k < len(labels) {
 			return labels[k]
@@ -170,7 +179,7 @@ func Compare(w recipes.Want, got model.PositionOutput, bounds []recipes.Bound, l
 		return fmt.Sprintf("output %d", k+1)
 	}
 	if w.Symbol != "" && got.Symbol != w.Symbol {
-		return false, fmt.Sprintf("output symbol %q, want %q", got.Symbol, w.Symbol)
+		return false, false, fmt.Sprintf("output symbol %q, want %q", got.Symbol, w.Symbol)
 	}
 	for k, t := range targetsOf(w) {
 		if t.unclaimed != "" {
@@ -184,18 +193,23 @@ func Compare(w recipes.Want, got model.PositionOutput, bounds []recipes.Bound, l
 		}
 		switch {
 		case e == nil:
-			return false, fmt.Sprintf("%s = %s is not finite", name(k), g.Text)
+			return false, false, fmt.Sprintf("%s = %s is not finite", name(k), g.Text)
 		case b.Max == nil && t.r != nil && !t.within(g) && g.Contains(t.r):
-			return false, fmt.Sprintf("undecided: %s = %s contains %s but is not a single point (raise the interval precision, or use a rounding format)", name(k), g.Text, t.text())
+			if !undecided {
+				undecided, why = true, fmt.Sprintf("undecided: %s = %s contains %s, but interval arithmetic confirms an exact value only as a single point, and a weight that is not a binary fraction (1/3) or an exponential keeps it wider at any precision; --precision exact decides it where the model's arithmetic is rational", name(k), g.Text, t.text())
+			}
 		case b.Max == nil && t.r != nil && !t.within(g):
-			return false, fmt.Sprintf("%s = %s, want exactly %s", name(k), g.Text, t.text())
+			return false, false, fmt.Sprintf("%s = %s, want exactly %s", name(k), g.Text, t.text())
 		case b.Max == nil && t.r == nil && !t.within(g):
-			return false, fmt.Sprintf("%s = %s, want exactly %s, which is irrational: only an interval enclosure containing it confirms it, and this value does not", name(k), g.Text, t.text())
+			return false, false, fmt.Sprintf("%s = %s, want exactly %s, which is irrational: only an interval enclosure containing it confirms it, and this value does not", name(k), g.Text, t.text())
 		case b.Max != nil && e.Cmp(b.Max) > 0:
-			return false, fmt.Sprintf("|%s − %s| = %s for %s exceeds the bound %s", g.Text, t.text(), decimal(e), name(k), b.Max.RatString())
+			return false, false, fmt.Sprintf("|%s − %s| = %s for %s exceeds the bound %s", g.Text, t.text(), decimal(e), name(k), b.Max.RatString())
 		}
 	}
-	return true, ""
+	if undecided {
+		return false, true, why
+	}
+	return true, false, ""
 }
 
 func wantText(w recipes.Want) []string {

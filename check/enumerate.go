@@ -267,7 +267,7 @@ func (v verdict) then(w verdict, dst []*big.Rat) verdict {
 			out.errs[k] = e
 		}
 	}
-	if out.failure == nil {
+	if w.failure.before(out.failure) {
 		out.failure = w.failure
 	}
 	return out
@@ -280,10 +280,10 @@ func positionVerdict(con *recipes.Construction, w recipes.Want, got model.Positi
 		return v
 	}
 	v := verdict{exact: exactlyEqual(w, got), passed: true, decided: true, errs: errorsOf(w, got)}
-	if ok, why := Compare(w, got, con.Bounds, con.Model.Output.Labels); !ok {
+	if ok, undecided, why := compare(w, got, con.Bounds, con.Model.Output.Labels); !ok {
 		v.passed = false
 		v.decided = Decides(w, got, con.Model.Output.Labels, con.Booleans)
-		v.failure = &Failure{Position: i + 1, Expected: wantText(w), Actual: gotText(got), Reason: why, Irrational: irrational(w)}
+		v.failure = &Failure{Position: i + 1, Expected: wantText(w), Actual: gotText(got), Reason: why, Irrational: irrational(w), Undecided: undecided}
 	}
 	return v
 }
@@ -417,7 +417,7 @@ type lengthTally struct {
 	cases, exact, passed, decided int
 	maxErr                        []*big.Rat
 	inf                           []bool
-	failure                       *Failure // the failure of the lowest index
+	failure                       *Failure // the one to report (Failure.before)
 }
 
 func (t *lengthTally) add(v verdict, index int, failure func() *Failure) {
@@ -430,7 +430,8 @@ func (t *lengthTally) add(v verdict, index int, failure func() *Failure) {
 	}
 	if v.passed {
 		t.passed++
-	} else if t.failure == nil || index < t.failure.Case {
+	} else if undecided := v.failure != nil && v.failure.Undecided; (&Failure{Case: index, Undecided: undecided}).before(t.failure) {
+		// Only the failure reported is made: failure() prints the input.
 		t.failure = failure()
 		t.failure.Case = index
 	}
@@ -457,7 +458,7 @@ func (t *lengthTally) merge(u *lengthTally) {
 	t.passed += u.passed
 	t.decided += u.decided
 	t.addErrs(u.maxErr, u.inf)
-	if u.failure != nil && (t.failure == nil || u.failure.Case < t.failure.Case) {
+	if u.failure.before(t.failure) {
 		t.failure = u.failure
 	}
 }
@@ -582,7 +583,7 @@ func (ew *enumWorker) visit() {
 	}
 	if ew.nodes[n] == nil {
 		res := checkCase(con, ew.ck.Runner, recipes.Case{Symbols: slices.Clone(ew.path)})
-		t.add(verdict{exact: res.exact, passed: res.passed, decided: res.decided, errs: res.errs}, ew.index[n], func() *Failure { return res.failure })
+		t.add(verdict{exact: res.exact, passed: res.passed, decided: res.decided, errs: res.errs, failure: res.failure}, ew.index[n], func() *Failure { return res.failure })
 		return
 	}
 	if con.Valid != nil {

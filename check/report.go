@@ -115,6 +115,27 @@ type Failure struct {
 	// Irrational says the expected values include irrational ones, which
 	// no rounding format can hold: only intervals confirm them.
 	Irrational bool `json:"irrational,omitempty"`
+	// Undecided says no output of the input was refuted: interval
+	// arithmetic could not decide it (an enclosure contains its rational
+	// reference but is not a single point, or a comparison the model
+	// makes was undecided). It is not a pass, and not a counterexample.
+	Undecided bool `json:"undecided,omitempty"`
+}
+
+// before reports whether f is the failure to report rather than g (nil:
+// none): a refutation before an undecided case, then the lower case
+// index; within one case (equal indices) the earlier position, which
+// came first.
+func (f *Failure) before(g *Failure) bool {
+	switch {
+	case f == nil:
+		return false
+	case g == nil:
+		return true
+	case f.Undecided != g.Undecided:
+		return !f.Undecided
+	}
+	return f.Case < g.Case
 }
 
 // DecisionEvidence is the evidence that every input of the length
@@ -128,8 +149,9 @@ func (lr LengthReport) DecisionEvidence() string {
 
 // MergeLength combines the reports of the shards of one length into the
 // report one unsharded run makes: counts add up, the largest error is
-// the largest of the shards', and the failure is the one of the lowest
-// input index.
+// the largest of the shards', and the failure is the one an unsharded
+// run reports (a refutation before an undecided input, then the lowest
+// input index).
 func MergeLength(parts []LengthReport) LengthReport {
 	// The analysis is the length's, the same in every shard that ran it;
 	// a shard whose drawn inputs fail did not need it.
@@ -162,7 +184,7 @@ func MergeLength(parts []LengthReport) LengthReport {
 				out.MaxError[k], best[k] = e, v
 			}
 		}
-		if p.Failure != nil && (out.Failure == nil || p.Failure.Case < out.Failure.Case) {
+		if p.Failure.before(out.Failure) {
 			out.Failure = p.Failure
 		}
 	}

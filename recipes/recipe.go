@@ -297,7 +297,11 @@ func (r *Recipe) DefaultPrecision() numeric.Precision {
 // enclosure that is wider than a point (see check.Compare).
 func (r *Recipe) PrecisionFor(w model.Weighting, maxN int, params map[string]string) (numeric.Precision, string, error) {
 	if w == model.Softmax && r.SoftmaxPrecision != "" && len(r.Weightings) > 0 {
-		return numeric.MustParsePrecision(r.SoftmaxPrecision), "", nil
+		p := numeric.MustParsePrecision(r.SoftmaxPrecision)
+		if p.Kind != numeric.KindBigFloat {
+			return p, "", nil
+		}
+		return p, fmt.Sprintf("precision %s under SMAT, each operation rounded to %s bits (a check of that arithmetic, not of the model's exact real outputs): interval arithmetic cannot confirm the exact outputs", p, p), nil
 	}
 	p := r.DefaultPrecision()
 	if p.Kind != numeric.KindExact {
@@ -308,7 +312,7 @@ func (r *Recipe) PrecisionFor(w model.Weighting, maxN int, params map[string]str
 		return p, "", err
 	}
 	if _, err := model.New(p, con.Model); errors.Is(err, numeric.ErrIrrational) {
-		return numeric.MustParsePrecision("53"), "precision 53: exact arithmetic cannot hold the weights (" + err.Error() + ")", nil
+		return numeric.MustParsePrecision("53"), "precision 53, each operation rounded to 53 bits (a check of that arithmetic, not of the model's exact real outputs): exact arithmetic cannot hold the weights (" + err.Error() + ")", nil
 	}
 	return p, "", nil
 }

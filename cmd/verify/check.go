@@ -21,6 +21,11 @@ import (
 // status 1, with the report already printed.
 var errFindings = fmt.Errorf("a check failed")
 
+// errUndecided is returned when a check did not pass but refuted no
+// input: interval arithmetic left one undecided. Exit status 1, as a
+// finding: what was checked is not confirmed.
+var errUndecided = fmt.Errorf("a check was undecided")
+
 // cmdCheck is the main job: run a recipe over a sweep of lengths and
 // inputs at one precision and compare with the exact reference.
 func cmdCheck(args []string, stdout, stderr io.Writer) error {
@@ -155,7 +160,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 
 	var reports []*check.Report
 	var skipped []string
-	failed := false
+	failed, refuted := false, false
 	for k, w := range weightings {
 		opts.Weighting = w
 		opts.Construction = nil
@@ -210,7 +215,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 			continue
 		}
 		reports = append(reports, rep)
-		failed = failed || !rep.Passed
+		if !rep.Passed {
+			failed = true
+			refuted = refuted || rep.FirstFailure == nil || !rep.FirstFailure.Undecided
+		}
 		if !asJSON {
 			printSummary(stdout, rep)
 		}
@@ -247,6 +255,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 			n += len(rep.Certificates)
 		}
 		fmt.Fprintf(stderr, "wrote %s: the certificates of %s\n", certOut, plural.Of(n, "length"))
+	}
+	if failed && !refuted && len(skipped) == 0 {
+		return errUndecided
 	}
 	if failed {
 		return errFindings
@@ -508,6 +519,10 @@ func printSummary(w io.Writer, rep *check.Report) {
 			strings.Join(rep.Decisions, ", "), rep.DecisionLimit, levelWord(rep.DecisionLevel), rep.Limit)
 	}
 	f := rep.FirstFailure
+	if f.Undecided {
+		printUndecided(w, rep, checked)
+		return
+	}
 	if rep.Limit > 0 {
 		fmt.Fprintf(w, "FAIL: uniformity limit n = %d: every case passed at the checked lengths up to %d (checked: %s); first failure at n = %d\n",
 			rep.Limit, rep.Limit, strings.Join(checked, ", "), f.N)
@@ -519,6 +534,25 @@ func printSummary(w io.Writer, rep *check.Report) {
 	if f.Found == "analysis" {
 		fmt.Fprintf(w, "  found by  the analysis: an order of scores the precision breaks (see --json's analysis)\n")
 	}
+	if f.Position > 0 {
+		fmt.Fprintf(w, "  position  %d\n  expected  %s\n  actual    %s\n", f.Position, labelled(rep.Outputs, f.Expected), labelled(rep.Outputs, f.Actual))
+	}
+	fmt.Fprintf(w, "  reason    %s\n\n", f.Reason)
+}
+
+// printUndecided closes a report whose first failing length has no
+// refuted input, only one interval arithmetic could not decide: not a
+// pass, and not a counterexample.
+func printUndecided(w io.Writer, rep *check.Report, checked []string) {
+	f := rep.FirstFailure
+	if rep.Limit > 0 {
+		fmt.Fprintf(w, "UNDECIDED: every case passed at the checked lengths up to %d (checked: %s); at n = %d an input is undecided, and none is refuted\n",
+			rep.Limit, strings.Join(checked, ", "), f.N)
+		fmt.Fprintf(w, "  evidence  %s\n", evidenceText(rep))
+	} else {
+		fmt.Fprintf(w, "UNDECIDED: at the smallest checked length, n = %d, an input is undecided, and none is refuted\n", f.N)
+	}
+	fmt.Fprintf(w, "  input     %s\n", shorten(f.Input, 160))
 	if f.Position > 0 {
 		fmt.Fprintf(w, "  position  %d\n  expected  %s\n  actual    %s\n", f.Position, labelled(rep.Outputs, f.Expected), labelled(rep.Outputs, f.Actual))
 	}

@@ -33,7 +33,7 @@ type commandDoc struct {
 // The flags several commands share.
 var (
 	flagRecipe     = flagDoc{name: "recipe", arg: "NAME", help: "the construction ('verify list' names them all)"}
-	flagPrecision  = flagDoc{name: "precision", arg: "P", def: "the recipe's: exact, or interval:128 where its values are irrational", help: "exact, P (a P-bit bigfloat), fp64, fp32, fp16, bf16, fp8-e4m3, fp8-e5m2, interval:P"}
+	flagPrecision  = flagDoc{name: "precision", arg: "P", def: "the recipe's: exact; interval:128 where its values are irrational; 53 where its weights are (softmax's 1/τ; 'verify list NAME' says which)", help: "exact, P (a P-bit bigfloat), fp64, fp32, fp16, bf16, fp8-e4m3, fp8-e5m2, interval:P"}
 	flagWeighting  = flagDoc{name: "weighting", arg: "W", def: "the recipe's first", help: "softmax/SMAT, avghardmax/AHAT, lhardmax/UHAT, rhardmax/UHAT-right, or all"}
 	flagParam      = flagDoc{name: "param", arg: "K=V", help: "set a parameter of the recipe, an exact value (repeatable; 'verify list NAME' shows them)"}
 	flagMaxN       = flagDoc{name: "max-n", arg: "N", def: "the recipe's; at most 256 in exact and interval arithmetic", help: "the largest length checked"}
@@ -260,7 +260,7 @@ func writeOverview(w io.Writer) error {
 		b.WriteString(hang(fmt.Sprintf("  %-11s", c.name), c.summary, lineWidth))
 	}
 	b.WriteString("\n'verify help COMMAND' (or 'verify COMMAND --help') prints a command's flags with their defaults and examples.\n\n")
-	b.WriteString("Exit status: 0 every check passed, 1 a check failed (a finding, reported on stdout),\n2 bad usage or input (one line on stderr), 130 interrupted (Ctrl-C).\n")
+	b.WriteString("Exit status: 0 every check passed, 1 a check failed or was undecided (a finding, reported on stdout),\n2 bad usage or input (one line on stderr), 130 interrupted (Ctrl-C).\n")
 	_, err := io.WriteString(w, wrapLines(b.String(), lineWidth))
 	return err
 }

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/transformer-cookbook/verify/internal/plural"
+	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/proofs"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -135,11 +137,7 @@ func listOne(w io.Writer, r *recipes.Recipe) error {
 		lengths += fmt.Sprintf("; models are built for N ≤ %d at most", r.LimitN)
 	}
 	field("lengths", lengths)
-	precision := precisionName(r.Precision)
-	if r.SoftmaxPrecision != "" && len(r.Weightings) > 0 {
-		precision += ", " + r.SoftmaxPrecision + " under SMAT"
-	}
-	field("precision", precision+" (a check's default)")
+	field("precision", defaultPrecisions(r).text())
 	if len(r.Params) == 0 {
 		field("parameters", "none")
 	} else {
@@ -164,6 +162,56 @@ func listOne(w io.Writer, r *recipes.Recipe) error {
 
 // precisionName is a recipe's default precision: "exact" when it names
 // none.
+// weightingPrecisions are the precisions a check of a recipe runs at
+// by default, under its first (default) weighting and under the others
+// where they differ.
+type weightingPrecisions struct {
+	def    string
+	others []string // "53 under SMAT"
+	why    string   // why a default is not the recipe's own
+}
+
+// defaultPrecisions asks the recipe, as a check does (PrecisionFor at
+// its default sweep's N), which precision each weighting runs at: a
+// construction whose weights exact arithmetic cannot hold (softmax's
+// 1/τ = log(8N)/γ) runs at 53 bits, which its own Precision does not say.
+func defaultPrecisions(r *recipes.Recipe) weightingPrecisions {
+	ws := r.Weightings
+	if len(ws) == 0 {
+		ws = []model.Weighting{model.AverageHardmax}
+	}
+	var out weightingPrecisions
+	for i, w := range ws {
+		name := precisionName(r.Precision)
+		if p, note, err := r.PrecisionFor(w, r.DefaultMaxN, nil); err == nil {
+			name = p.String()
+			if note != "" && out.why == "" {
+				out.why = "53: each operation rounded to 53 bits, since exact arithmetic cannot hold the weights and interval arithmetic could not confirm the exact outputs"
+			}
+		}
+		switch {
+		case i == 0:
+			out.def = name
+		case name != out.def:
+			out.others = append(out.others, name+" under "+recipes.WeightingAcronym(w))
+		}
+	}
+	return out
+}
+
+// text is the precisions in a sentence.
+func (p weightingPrecisions) text() string {
+	s := p.def
+	if len(p.others) > 0 {
+		s += ", " + strings.Join(p.others, ", ")
+	}
+	s += " (a check's default"
+	if p.why != "" {
+		s += "; " + p.why
+	}
+	return s + ")"
+}
+
 func precisionName(p string) string {
 	if p == "" {
 		return "exact"
@@ -212,12 +260,14 @@ type recipeJSON struct {
 	Domain   string `json:"domain"`
 	// Weightings are the paper's, the first the default; empty for a
 	// recipe without attention.
-	Weightings       []string          `json:"weightings"`
-	Exact            bool              `json:"exact"`
-	Width            string            `json:"width,omitempty"`
-	MinN             int               `json:"min_n"`
-	DefaultMaxN      int               `json:"default_max_n"`
-	LimitN           int               `json:"limit_n,omitempty"`
+	Weightings  []string `json:"weightings"`
+	Exact       bool     `json:"exact"`
+	Width       string   `json:"width,omitempty"`
+	MinN        int      `json:"min_n"`
+	DefaultMaxN int      `json:"default_max_n"`
+	LimitN      int      `json:"limit_n,omitempty"`
+	// Precision is the precision a check runs at by default under the
+	// default weighting; SoftmaxPrecision, under SMAT where it differs.
 	Precision        string            `json:"precision"`
 	SoftmaxPrecision string            `json:"softmax_precision,omitempty"`
 	Params           []paramJSON       `json:"params"`
@@ -250,7 +300,14 @@ func listJSON(w io.Writer, rs []*recipes.Recipe) error {
 			Precision: precisionName(r.Precision), Params: []paramJSON{}, Claims: []recipeClaimJSON{}}
 		if len(r.Weightings) > 0 {
 			j.Weightings = strings.Split(weightingNames(r.Weightings), ", ")
-			j.SoftmaxPrecision = r.SoftmaxPrecision
+			if p, _, err := r.PrecisionFor(r.Weightings[0], r.DefaultMaxN, nil); err == nil {
+				j.Precision = p.String()
+			}
+			if slices.Contains(r.Weightings, model.Softmax) {
+				if p, _, err := r.PrecisionFor(model.Softmax, r.DefaultMaxN, nil); err == nil && p.String() != j.Precision {
+					j.SoftmaxPrecision = p.String()
+				}
+			}
 		}
 		for _, p := range r.Params {
 			j.Params = append(j.Params, paramJSON{p.Name, p.Default, p.Doc})

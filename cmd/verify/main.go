@@ -11,8 +11,8 @@
 // help.go documents every command and flag; the parser accepts exactly
 // the flags documented there.
 //
-// Exit status: 0 when every check passed, 1 when a check failed (a
-// finding, reported), 2 for bad usage or bad input, with one line on
+// Exit status: 0 when every check passed, 1 when a check failed or was
+// undecided (a finding, reported), 2 for bad usage or bad input, with one line on
 // stderr saying what was wrong, 130 when interrupted by Ctrl-C.
 package main
 
@@ -61,6 +61,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if err == errFindings {
 		fmt.Fprintln(stderr, "verify: a check failed (see the report above)")
+		return 1
+	}
+	if err == errUndecided {
+		fmt.Fprintln(stderr, "verify: a check was undecided: no input refuted, and not every one confirmed (see the report above)")
 		return 1
 	}
 	msg := strings.ReplaceAll(err.Error(), "\n", " ")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -434,5 +435,102 @@ func TestRunModelThatCannotRun(t *testing.T) {
 		if status != 2 || !strings.Contains(errOut, "cannot run") || strings.Count(strings.TrimSpace(errOut), "\n") > 0 || out != "" {
 			t.Errorf("run %v: status %d, stdout %q, stderr %q; want 2, nothing on stdout and one line saying it cannot run", extra, status, out, errOut)
 		}
+	}
+}
+
+// TestUndecidedIsNotAFailure checks that a check interval arithmetic
+// cannot decide says so: first's outputs are rational, and its threshold
+// 1/3 keeps the enclosure of first = 1 wider than a point at any
+// precision, so no input is confirmed and none is refuted. It is not a
+// pass (exit 1), and not called a failure; in --json, the first failure
+// is marked undecided. A refuted check (fp8, where the lookup fails) is
+// still a failure.
+func TestUndecidedIsNotAFailure(t *testing.T) {
+	out, errOut, status := runCmd("--recipe", "first", "--precision", "interval:128", "--max-n", "4")
+	if status != 1 || !strings.Contains(out, "UNDECIDED: at the smallest checked length, n = 1") || strings.Contains(out, "FAIL") ||
+		!strings.Contains(errOut, "undecided") {
+		t.Errorf("first at interval:128: status %d, stdout:\n%s\nstderr: %s", status, out, errOut)
+	}
+	out, _, _ = runCmd("--recipe", "first", "--precision", "interval:128", "--max-n", "4", "--json")
+	var doc struct {
+		Reports []struct {
+			FirstFailure *struct {
+				Undecided bool `json:"undecided"`
+			} `json:"first_failure"`
+		} `json:"reports"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Reports) == 0 || doc.Reports[0].FirstFailure == nil || !doc.Reports[0].FirstFailure.Undecided {
+		t.Errorf("first at interval:128 --json: %v, first failure not marked undecided:\n%s", err, out)
+	}
+	out, errOut, status = runCmd("--recipe", "lookup", "--precision", "fp8-e4m3", "--max-n", "16")
+	if status != 1 || !strings.Contains(out, "FAIL") || strings.Contains(out, "UNDECIDED") || !strings.Contains(errOut, "a check failed") {
+		t.Errorf("lookup at fp8-e4m3: status %d, stdout:\n%s\nstderr: %s", status, out, errOut)
+	}
+}
+
+// TestListPrecisionIsTheCheckDefault checks that the precision 'verify
+// list' gives every recipe, under its default weighting and under SMAT,
+// is the one a check without --precision runs at (the report's
+// precision), and that the 53-bit fallback says what it is.
+func TestListPrecisionIsTheCheckDefault(t *testing.T) {
+	out, _, status := runCmd("list", "--json")
+	var doc struct {
+		Recipes []struct {
+			Name             string   `json:"name"`
+			Weightings       []string `json:"weightings"`
+			MinN             int      `json:"min_n"`
+			Precision        string   `json:"precision"`
+			SoftmaxPrecision string   `json:"softmax_precision"`
+		} `json:"recipes"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); status != 0 || err != nil {
+		t.Fatalf("list --json: status %d, %v", status, err)
+	}
+	checked := func(name, weighting string, n int) (string, []string) {
+		args := []string{"--recipe", name, "--max-n", fmt.Sprint(n), "--cases", "1", "--exhaustive", "0", "--json"}
+		if weighting != "" {
+			args = append(args, "--weighting", weighting)
+		}
+		out, errOut, _ := runCmd(args...)
+		var rep struct {
+			Reports []struct {
+				Precision string   `json:"precision"`
+				Notes     []string `json:"notes"`
+			} `json:"reports"`
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Reports) == 0 {
+			t.Errorf("%s %s: %v %s", name, weighting, err, errOut)
+			return "", nil
+		}
+		return rep.Reports[0].Precision, rep.Reports[0].Notes
+	}
+	fallbacks := 0
+	for _, r := range doc.Recipes {
+		got, notes := checked(r.Name, "", max(1, r.MinN))
+		if got != r.Precision {
+			t.Errorf("%s: list says precision %s, a check runs at %s", r.Name, r.Precision, got)
+		}
+		if slices.Contains(r.Weightings, "SMAT") {
+			want := r.Precision
+			if r.SoftmaxPrecision != "" {
+				want = r.SoftmaxPrecision
+			}
+			if got, notes = checked(r.Name, "smat", max(1, r.MinN)); got != want {
+				t.Errorf("%s under SMAT: list says precision %s, a check runs at %s", r.Name, want, got)
+			}
+		}
+		if got == "53" {
+			fallbacks++
+			if len(notes) == 0 || !strings.Contains(notes[0], "not of the model's exact real outputs") {
+				t.Errorf("%s at 53 bits: the note %q does not say what 53 bits check", r.Name, notes)
+			}
+		}
+	}
+	if fallbacks == 0 {
+		t.Errorf("no recipe runs at 53 bits by default: hardmax-softmax's 1/τ = log(8N)/γ is irrational")
+	}
+	out, _, _ = runCmd("list", "hardmax-softmax")
+	if !strings.Contains(out, "53 (a check's default; 53: each operation rounded to 53 bits") {
+		t.Errorf("list hardmax-softmax does not give its default precision 53:\n%s", out)
 	}
 }
