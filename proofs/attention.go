@@ -545,7 +545,20 @@ var (
 	// attnAOSoftParams: under SMAT the interval softmax is slow at m = 33;
 	// ε = 9/20 gives m = 13 at N = 2 (gap 1/10).
 	attnAOSoftParams = map[string]string{"eps": "9/20", "delta": "9/10", "seed": "1"}
+	// attnAODefaultParams are the recipe's own defaults (ε = 1/4, δ =
+	// 1/2: m = 267 at N = 2), where a claim about every ε must hold too.
+	attnAODefaultParams = map[string]string{"eps": "1/4", "delta": "1/2", "seed": "1"}
 )
+
+// attnAOSoftSweeps are the almost orthogonal lookup's softmax sweeps: at
+// the recipe's default ε = 1/4, δ = 1/2, and at ε = 9/20 (a gap of 1/10,
+// near the family's extreme ε → 1/2), δ = 9/10, each for N ≤ 2.
+func attnAOSoftSweeps() []sweep {
+	at := attnLookupSoft("lookup-ao")
+	def := at
+	def.params = attnAODefaultParams
+	return []sweep{def, at}
+}
 
 // attnIV is the interval precision of the certified sweeps: 64-bit
 // endpoints decide every comparison these small lengths need, at about
@@ -565,14 +578,9 @@ func attnLookupHard(recipe string, w model.Weighting) sweep {
 		return sweep{recipe: recipe, weighting: w, maxN: 3, params: attnAOParams}
 	case "lookup-lh":
 		// Dense interval arithmetic over the 17 components costs about
-		// 3 ms an input: every input of length 3 under AHAT, and of
-		// length 2 under UHAT (a tieless maximum, where UHAT and AHAT
-		// agree: attn.hardmax.tieless).
-		n := 3
-		if w != model.AverageHardmax {
-			n = 2
-		}
-		return sweep{recipe: recipe, weighting: w, maxN: n, precision: attnIV}
+		// 3 ms an input: every input of length ≤ 3 (254), under every
+		// weighting.
+		return sweep{recipe: recipe, weighting: w, maxN: 3, precision: attnIV}
 	}
 	return sweep{recipe: "lookup", weighting: w, maxN: 3}
 }

@@ -437,11 +437,49 @@ func attnLHGap(maxN int64, dKey int) (*Evidence, error) {
 	return &Evidence{Verdict: Proved, Summary: sum}, nil
 }
 
+// attnQMFactor scales the quadratic-maximization scores: the query of
+// position i by q(i, n), the key of position j by k(i, j, n).
+type attnQMFactor struct {
+	name string
+	q    func(i, n int) *big.Rat
+	k    func(i, j, n int) *big.Rat
+}
+
+func attnOne(int, int) *big.Rat         { return big.NewRat(1, 1) }
+func attnKeyOne(int, int, int) *big.Rat { return big.NewRat(1, 1) }
+
+// attnQMKeyFactors are the factors the corrected claim allows: positive,
+// and the same for every key j of one query (they may depend on i and
+// n), at the paper's examples and at extremes either way.
+var attnQMKeyFactors = []attnQMFactor{
+	{"unscaled", attnOne, attnKeyOne},
+	{"q scaled by 1/i", func(i, _ int) *big.Rat { return big.NewRat(1, int64(i)) }, attnKeyOne},
+	{"q scaled by 1/n", func(_, n int) *big.Rat { return big.NewRat(1, int64(n)) }, attnKeyOne},
+	{"q scaled by n", func(_, n int) *big.Rat { return big.NewRat(int64(n), 1) }, attnKeyOne},
+	{"q scaled by 2^−64", func(int, int) *big.Rat {
+		return new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), 64))
+	}, attnKeyOne},
+	{"q scaled by 2^64", func(int, int) *big.Rat { return new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), 64)) }, attnKeyOne},
+	{"every k scaled by 1/n", attnOne, func(_, _, n int) *big.Rat { return big.NewRat(1, int64(n)) }},
+	{"every k scaled by 1/i", attnOne, func(i, _, _ int) *big.Rat { return big.NewRat(1, int64(i)) }},
+	{"every k scaled by n²", attnOne, func(_, _, n int) *big.Rat { return big.NewRat(int64(n*n), 1) }},
+}
+
+// attnQMLiteralFactors are factors "some factor" admits that the
+// corrected claim does not: one that differs between keys (1/j, the
+// keys' analogue of the queries' 1/i), zero, and a negative one.
+var attnQMLiteralFactors = []attnQMFactor{
+	{"k_j scaled by 1/j", attnOne, func(_, j, _ int) *big.Rat { return big.NewRat(1, int64(j)) }},
+	{"q scaled by 0", func(int, int) *big.Rat { return new(big.Rat) }, attnKeyOne},
+	{"q scaled by −1", func(int, int) *big.Rat { return big.NewRat(-1, 1) }, attnKeyOne},
+}
+
 // attnQMScaled: for every n ≤ maxN, position i ∈ [n] and query q ∈ [n],
 // the quadratic-maximization scores (from the lookup model's embeddings
-// and W^Q, W^K at length n) are uniquely maximal at j = q, also with the
-// query scaled by 1/i or 1/n, or the keys scaled by 1/n.
-func attnQMScaled(maxN int) (*Evidence, error) {
+// and W^Q, W^K at length n), scaled by each factor, are uniquely maximal
+// at j = q: PROVED on these instances, or REFUTED by the first query
+// whose maximum moves, with every factor's first counterexample.
+func attnQMScaled(maxN int, factors []attnQMFactor) (*Evidence, error) {
 	r, err := recipes.Get("lookup")
 	if err != nil {
 		return nil, err
@@ -460,6 +498,7 @@ func attnQMScaled(maxN int) (*Evidence, error) {
 		sym[name] = s
 	}
 	checked := 0
+	broken := map[string]string{} // factor → its first counterexample
 	for n := 1; n <= maxN; n++ {
 		keys := make([][]*big.Rat, n+1)
 		for j := 1; j <= n; j++ {
@@ -481,21 +520,14 @@ func attnQMScaled(maxN int) (*Evidence, error) {
 				if err != nil {
 					return nil, err
 				}
-				for _, v := range []struct {
-					name      string
-					qf, kf    *big.Rat
-					keyScaled bool
-				}{{"unscaled", big.NewRat(1, 1), big.NewRat(1, 1), false},
-					{"q scaled by 1/i", big.NewRat(1, int64(i)), big.NewRat(1, 1), false},
-					{"q scaled by 1/n", big.NewRat(1, int64(n)), big.NewRat(1, 1), false},
-					{"k scaled by 1/n", big.NewRat(1, 1), big.NewRat(1, int64(n)), true}} {
+				for _, f := range factors {
 					best := -1
 					var top *big.Rat
 					unique := true
 					for j := 1; j <= n; j++ {
 						s := attnDot(qv, keys[j])
-						s.Mul(s, v.qf)
-						s.Mul(s, v.kf)
+						s.Mul(s, f.q(i, n))
+						s.Mul(s, f.k(i, j, n))
 						switch {
 						case top == nil || s.Cmp(top) > 0:
 							best, top, unique = j, s, true
@@ -504,16 +536,32 @@ func attnQMScaled(maxN int) (*Evidence, error) {
 						}
 					}
 					checked++
-					if best != qq || !unique {
-						s := fmt.Sprintf("n = %d, i = %d, q_i = %d, %s: the maximum is at j = %d (unique: %v)", n, i, qq, v.name, best, unique)
-						return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
+					if _, seen := broken[f.name]; (best != qq || !unique) && !seen {
+						tie := ""
+						if !unique {
+							tie = ", and is not unique"
+						}
+						broken[f.name] = fmt.Sprintf("n = %d, i = %d, q_i = %d, %s: the maximum is at j = %d%s", n, i, qq, f.name, best, tie)
 					}
 				}
 			}
 		}
 	}
-	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("for every n ≤ %d, i ∈ [n], q_i ∈ [n]: s_ij = 2q_i j − j² (from the lookup model's embeddings, W^Q and W^K) is uniquely maximal at j = q_i, and so with q_i scaled by 1/i or 1/n or every k_j by 1/n (%d score vectors, exact)", maxN, checked),
-		Explain: []string{"a factor that differs between keys is another matter: k_j scaled by 1/j (the keys' analogue of 1/i) gives s_ij = 2q_i − j, maximal at j = 1 for every query"}}, nil
+	if len(broken) > 0 {
+		var ex []string
+		for _, f := range factors {
+			if b, ok := broken[f.name]; ok {
+				ex = append(ex, b)
+			}
+		}
+		return &Evidence{Verdict: Refuted, Summary: strings.Join(ex, "; ") + " (exact)", Explain: ex}, nil
+	}
+	var names []string
+	for _, f := range factors {
+		names = append(names, f.name)
+	}
+	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("for every n ≤ %d, i ∈ [n], q_i ∈ [n]: s_ij = 2q_i j − j² (from the lookup model's embeddings, W^Q and W^K) is uniquely maximal at j = q_i, and so scaled by each factor (%s; %d score vectors, exact); for any factor c > 0 common to the keys of one query, c·s_ij < c·s_iq iff s_ij < s_iq", maxN, strings.Join(names, ", "), checked),
+		Explain: []string{"a factor that differs between keys is another matter: k_j scaled by 1/j (the keys' analogue of 1/i) gives s_ij = 2q_i − j, maximal at j = 1 for every query (attn.lookup-qm.scaled.literal)"}}, nil
 }
 
 // attnLookupInputs is every input of every length ≤ maxN over the lookup
@@ -664,7 +712,7 @@ func init() {
 		// §Layernorm hash.
 		attnClaim("attn.lookup-lh.exact", attnSecLH,
 			"lhLookup: q_i = lh(q_i), k_j = lh(j), W^V = [0 0 1]; \"Under hard attention, this allows us to attend only to position j = q_i\", retrieving v_{q_i}",
-			"N = 3, every input of length n ≤ 3 under AHAT; N = 2, n ≤ 2 under UHAT (leftmost); certified interval arithmetic (interval:64), every output an exact point", Holds,
+			"N = 3, every input of length n ≤ 3 under AHAT and under UHAT (leftmost); certified interval arithmetic (interval:64), every output an exact point", Holds,
 			attnPointEvidence(attnLookupHard("lookup-lh", attnAHAT), attnLookupHard("lookup-lh", attnUHAT))),
 		attnClaim("attn.lookup-lh.unique-max", attnSecLH,
 			"\"the dot product s_ij = lh(q_i)·lh(j) is uniquely maximized when q_i = j\", with lh(x) = √(2/(x²+1))·[x, 1, −x, −1]",
@@ -701,17 +749,25 @@ func init() {
 				return attnLookupGap("lookup", nil, ns, func(int) *big.Rat { return big.NewRat(1, 1) }, false)
 			}),
 		attnClaim("attn.lookup-qm.scaled", attnSecQM,
-			"\"2q_i j − j² … is uniquely maximized when j = q_i. This is true even if either q_i or k_j is scaled by some factor (for example, 1/i or 1/n)\""+attnReadQK,
-			"n ≤ 12, every position i ∈ [n] and query q_i ∈ [n]; factors 1/i and 1/n on the query, 1/n on every key; exact", Holds,
-			func() (*Evidence, error) { return attnQMScaled(12) }),
+			"\"2q_i j − j² … is uniquely maximized when j = q_i. This is true even if either q_i or k_j is scaled by some factor (for example, 1/i or 1/n)\", with the factor positive and the same for every key j of a query (it may depend on i and n)"+attnReadQK,
+			"n ≤ 12, every position i ∈ [n] and query q_i ∈ [n]; on the query the factors 1/i, 1/n, n, 2^−64 and 2^64, on every key 1/n, 1/i and n²; exact", Holds,
+			func() (*Evidence, error) { return attnQMScaled(12, attnQMKeyFactors) }),
+		attnClaim("attn.lookup-qm.scaled.literal", attnSecQM,
+			"\"2q_i j − j² … is uniquely maximized when j = q_i. This is true even if either q_i or k_j is scaled by some factor (for example, 1/i or 1/n)\", as printed: any factor"+attnReadQK,
+			"n ≤ 12, every position i ∈ [n] and query q_i ∈ [n]; the factors 1/j on k_j, 0 and −1 on the query; exact", Refuted,
+			func() (*Evidence, error) { return attnQMScaled(12, attnQMLiteralFactors) }),
 
 		// The cheat sheet (tab:sa_cheatsheet, see attnCheatsheet): Index Lookup.
 		attnClaim("attn.cheatsheet.index-lookup.smat", attnSecLookup, attnCheatsheet+"Index Lookup, \"lookup values at a particular index in the sequence\": SMAT"+attnReadQK,
-			"the four lookups of §Index Lookup with the softmax simulation (y exact, |c − v| ≤ 1/4): one-hot and qm for each N ≤ 3, ao (ε = 9/20) and lh for each N ≤ 2, every input of length n ≤ N; interval:64", Holds,
+			"the four lookups of §Index Lookup with the softmax simulation (y exact, |c − v| ≤ 1/4): one-hot and qm for each N ≤ 3, ao (the default ε = 1/4, δ = 1/2, and ε = 9/20, δ = 9/10) and lh for each N ≤ 2, every input of length n ≤ N; interval:64", Holds,
 			func() (*Evidence, error) {
 				var fs []func() (*Evidence, error)
 				for _, r := range attnLookups {
-					fs = append(fs, func() (*Evidence, error) { return attnSoftmaxSim(attnLookupSoft(r)) })
+					ss := []sweep{attnLookupSoft(r)}
+					if r == "lookup-ao" {
+						ss = attnAOSoftSweeps()
+					}
+					fs = append(fs, func() (*Evidence, error) { return attnSoftmaxSim(ss...) })
 				}
 				return attnAll(fs...)
 			}),

@@ -183,7 +183,7 @@ func attnQMScaledSqrtDKey(maxN int) (*Evidence, error) {
 	if err != nil {
 		return nil, err
 	}
-	ev, err := attnQMScaled(maxN)
+	ev, err := attnQMScaled(maxN, attnQMKeyFactors)
 	if err != nil || ev.Verdict != Proved {
 		return ev, err
 	}
@@ -468,8 +468,8 @@ func init() {
 				return attnLookupGapScaled("lookup", nil, attnRange(2, 32), func(int) *big.Rat { return big.NewRat(1, 1) }, false)
 			}),
 		attnClaim("attn.lookup-qm.scaled.sqrt-dkey", attnSecQM,
-			"\"2q_i j − j² … is uniquely maximized when j = q_i. This is true even if either q_i or k_j is scaled by some factor (for example, 1/i or 1/n)\""+scaled,
-			"n ≤ 12, every position i ∈ [n] and query q_i ∈ [n]; factors 1/i and 1/n on the query, 1/n on every key; d_key = 2 from the lookup head; exact", Holds,
+			"\"2q_i j − j² … is uniquely maximized when j = q_i. This is true even if either q_i or k_j is scaled by some factor (for example, 1/i or 1/n)\", with the factor positive and the same for every key j of a query"+scaled,
+			"n ≤ 12, every position i ∈ [n] and query q_i ∈ [n]; on the query the factors 1/i, 1/n, n, 2^−64 and 2^64, on every key 1/n, 1/i and n²; d_key = 2 from the lookup head; exact", Holds,
 			func() (*Evidence, error) { return attnQMScaledSqrtDKey(12) }),
 
 		// Tie-breaking.
@@ -498,8 +498,8 @@ func init() {
 			}),
 		attnClaim("attn.softmax-lookup.ao.sqrt-dkey", attnSecApprox,
 			"the softmax simulation τ = γ/log(8N) of the almost orthogonal lookup, with the printed γ = 1 − 2ε: |c_i − v_{q_i}| ≤ 1/4 and GTZero_{1/2}(c_i − 1/4) = v_{q_i}"+scaled,
-			"ε = 9/20 (γ = 1/10), δ = 9/10, each N ≤ 2 (d_key = m, the family's dimension), every input of length n ≤ N; interval:64; the rounding FFN by exact/cpwl", Holds,
-			func() (*Evidence, error) { return attnSoftmaxSimScaled(attnLookupSoft("lookup-ao")) }),
+			"the recipe's default ε = 1/4, δ = 1/2 (γ = 1/2, d_key = m = 267 at N = 2), and ε = 9/20 (γ = 1/10), δ = 9/10; each N ≤ 2 (d_key = m, the family's dimension), every input of length n ≤ N; interval:64; the rounding FFN by exact/cpwl", Refuted,
+			func() (*Evidence, error) { return attnSoftmaxSimScaled(attnAOSoftSweeps()...) }),
 		attnClaim("attn.softmax-lookup.lh.sqrt-dkey", attnSecApprox,
 			"the softmax simulation τ = γ/log(8N) of the layernorm-hash lookup, with γ = γ(N) = 4 − lh(N−1)·lh(N) of q·k: |c_i − v_{q_i}| ≤ 1/4 and GTZero_{1/2}(c_i − 1/4) = v_{q_i}"+scaled,
 			"each N ≤ 2 (d_key = 4), every input of length n ≤ N; interval:64; the rounding FFN by exact/cpwl", Holds,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/transformer-cookbook/verify/model"
@@ -291,6 +292,66 @@ func attnUnderflow(maxN int, formats ...int) (*Evidence, error) {
 	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("softmax = avghardmax bit for bit on every input of length ≤ %d (%d inputs: keys k_j ∈ {0,1,2} with ties and gap γ = 1, values v_j ∈ {0,1}, future mask), at %s", maxN, cases, strings.Join(parts, "; "))}, nil
 }
 
+// attnUnderflowTies runs the underflow heads on n = 2^P + 1 tied maxima
+// (every k_j = 2, values alternating 0, 1) in each format (indices into
+// attnUnderflowFormats): the sum of the n terms exp(0) = 1 stops at 2^P,
+// where the format's spacing becomes 2, so softmax weighs each position
+// 1/2^P, not 1/n. REFUTED at the first format whose outputs differ.
+func attnUnderflowTies(formats ...int) (*Evidence, error) {
+	return attnTies(formats, 1)
+}
+
+// attnUnderflowTiesAt is attnUnderflowTies at n = 2^P, the most ties
+// whose sum stays exact: PROVED where every output agrees.
+func attnUnderflowTiesAt(formats ...int) (*Evidence, error) {
+	return attnTies(formats, 0)
+}
+
+// attnTies compares the heads on n = 2^P + extra tied maxima.
+func attnTies(formats []int, extra int) (*Evidence, error) {
+	var agree []string
+	for _, k := range formats {
+		f := attnUnderflowFormats[k]
+		p, err := numeric.ParsePrecision(f.precision)
+		if err != nil {
+			return nil, err
+		}
+		n := 1<<p.Format.P + extra
+		in := make([]int, n)
+		for i := range in {
+			in[i] = slices.Index(attnTieSymbols, fmt.Sprintf("2:%d", i%2))
+		}
+		soft, err := attnUnderflowModel(f.invTau, model.Softmax)
+		if err != nil {
+			return nil, err
+		}
+		hard, err := attnUnderflowModel(f.invTau, model.AverageHardmax)
+		if err != nil {
+			return nil, err
+		}
+		var outs [2]*model.Result
+		for r, m := range []*model.Model{soft, hard} {
+			run, err := attnRunner(m, f.precision)
+			if err != nil {
+				return nil, err
+			}
+			if outs[r], err = run.Run(in, false); err != nil {
+				return nil, err
+			}
+		}
+		for i := range in {
+			x, y := outs[0].Outputs[i].Values[0], outs[1].Outputs[i].Values[0]
+			if xr, ok := x.Rat(); !ok || !y.Equals(xr) {
+				s := fmt.Sprintf("%s, 1/τ = %d, n = %d = 2^%d + %d tied maxima (every k_j = 2, values alternating 0, 1), position %d: softmax gives %s, avghardmax %s: the sum of the %d terms exp(0) = 1 stops at 2^%d in %s, so softmax weighs each position 1/2^%d",
+					f.precision, f.invTau, n, p.Format.P, extra, i+1, x.Text, y.Text, i+1, p.Format.P, f.precision, p.Format.P)
+				return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
+			}
+		}
+		agree = append(agree, fmt.Sprintf("%s at n = %d", f.precision, n))
+	}
+	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("softmax = avghardmax bit for bit at every position of %s tied maxima (values alternating 0, 1)", strings.Join(agree, " and "))}, nil
+}
+
 // attnUnderflowAt compares the softmax and average-hard heads of scale
 // 1/τ at precision p on every input of length ≤ maxN, output by output:
 // the number of inputs and the first difference.
@@ -344,8 +405,8 @@ func init() {
 			func() (*Evidence, error) { return attnSoftmaxSim(attnLookupSoft("lookup-onehot")) }),
 		attnClaim("attn.softmax-lookup.ao", attnSecApprox,
 			"the softmax simulation τ = γ/log(8N) of the almost orthogonal lookup (γ = 1 − 2ε): |c_i − v_{q_i}| ≤ 1/4 and GTZero_{1/2}(c_i − 1/4) = v_{q_i}"+attnReadQK,
-			"ε = 9/20 (γ = 1/10), δ = 9/10, each N ≤ 2, every input of length n ≤ N; interval:64; the rounding FFN by exact/cpwl", Holds,
-			func() (*Evidence, error) { return attnSoftmaxSim(attnLookupSoft("lookup-ao")) }),
+			"the recipe's default ε = 1/4, δ = 1/2 (γ = 1/2, d_key = m = 267 at N = 2), and ε = 9/20 (γ = 1/10), δ = 9/10; each N ≤ 2, every input of length n ≤ N; interval:64; the rounding FFN by exact/cpwl", Holds,
+			func() (*Evidence, error) { return attnSoftmaxSim(attnAOSoftSweeps()...) }),
 		attnClaim("attn.softmax-lookup.lh", attnSecApprox,
 			"the softmax simulation τ = γ/log(8N) of the layernorm-hash lookup (γ = γ(N) = 4 − lh(N−1)·lh(N)): |c_i − v_{q_i}| ≤ 1/4 and GTZero_{1/2}(c_i − 1/4) = v_{q_i}"+attnReadQK,
 			"each N ≤ 2, every input of length n ≤ N; interval:64; the rounding FFN by exact/cpwl", Holds,
@@ -354,9 +415,24 @@ func init() {
 			"the softmax simulation τ = γ/log(8N) of the quadratic-maximization lookup (γ = 1): |c_i − v_{q_i}| ≤ 1/4 and GTZero_{1/2}(c_i − 1/4) = v_{q_i}"+attnReadQK,
 			"each N ≤ 3, every input of length n ≤ N; interval:64; the rounding FFN by exact/cpwl", Holds,
 			func() (*Evidence, error) { return attnSoftmaxSim(attnLookupSoft("lookup")) }),
+		attnClaim("attn.softmax.underflow.literal", attnSecApprox,
+			"\"If we multiply the query vectors by a factor 1/τ large enough that exp(−γ/τ) rounds to zero, then softmax becomes exactly equal to avghardmax\" (as printed: at any number of tied maxima)",
+			"scores (1/τ)·k_j, every k_j = 2 (n tied maxima), values v_j alternating 0, 1, future mask, n = 2^P + 1 with P the format's significand bits: bf16 (1/τ = 100, n = 257), fp16 (1/τ = 20, n = 2049)", Refuted,
+			func() (*Evidence, error) { return attnUnderflowTies(1, 0) }),
 		attnClaim("attn.softmax.underflow", attnSecApprox,
-			"\"If we multiply the query vectors by a factor 1/τ large enough that exp(−γ/τ) rounds to zero, then softmax becomes exactly equal to avghardmax\"",
-			"scores (1/τ)·k_j, k_j ∈ {0,1,2} (gap γ = 1, ties), values v_j ∈ {0,1}, future mask, every input of length ≤ 3; fp16 (1/τ = 20), bf16 (1/τ = 100), fp32 (1/τ = 128)", Holds,
-			func() (*Evidence, error) { return attnUnderflow(3, 0, 1, 2) }),
+			"\"If we multiply the query vectors by a factor 1/τ large enough that exp(−γ/τ) rounds to zero, then softmax becomes exactly equal to avghardmax\", with at most 2^P tied maxima (P the format's significand bits), so that the sum of their exp(0) = 1 stays exact",
+			"scores (1/τ)·k_j, k_j ∈ {0,1,2} (gap γ = 1, ties), values v_j ∈ {0,1}, future mask, every input of length ≤ 3, fp16 (1/τ = 20), bf16 (1/τ = 100), fp32 (1/τ = 128); and 2^P tied maxima, values alternating: bf16 at n = 256, fp16 at n = 2048", Holds,
+			func() (*Evidence, error) {
+				ev, err := attnUnderflow(3, 0, 1, 2)
+				if err != nil || ev.Verdict != Proved {
+					return ev, err
+				}
+				at, err := attnUnderflowTiesAt(1, 0)
+				if err != nil || at.Verdict != Proved {
+					return at, err
+				}
+				ev.Summary += "; " + at.Summary
+				return ev, nil
+			}),
 	)
 }

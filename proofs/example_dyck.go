@@ -254,20 +254,20 @@ func exCheckViolations(n int) (*Evidence, error) {
 	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("at every position i of every string of length ≤ %d (%d strings; dyck1 under AHAT, exact): E_i > 0 iff B_i < 0, t_i > 0 iff some B_j < 0 (j ≤ i), and t_i = B_i/i = 0 iff w_{:i} ∈ Dyck-1 (the grammar)", n, len(all))}, nil
 }
 
-// exCheckMagnitudes checks the smallest nonzero magnitudes on dyck1's
-// outputs over every string of length ≤ n: |B_i/i| ≥ 1/i and t_i ≥ 1/i²
-// where nonzero; and records where the bounds are attained.
-func exCheckMagnitudes(n int) (*Evidence, error) {
+// exDyck1Minima runs dyck1 exactly on every string of length ≤ n and
+// returns, at each position i, the smallest nonzero |B_i/i| and t_i (nil:
+// none nonzero), and how many strings it ran.
+func exDyck1Minima(n int) (minB, minT []*big.Rat, strings int, err error) {
 	con, err := exConstruct("dyck1", model.AverageHardmax, n, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, 0, err
 	}
 	r, err := model.New(numeric.MustParsePrecision("exact"), con.Model)
 	if err != nil {
-		return nil, err
+		return nil, nil, 0, err
 	}
-	minB := make([]*big.Rat, n+1) // smallest nonzero |B_i/i| at position i
-	minT := make([]*big.Rat, n+1)
+	minB = make([]*big.Rat, n+1) // smallest nonzero |B_i/i| at position i
+	minT = make([]*big.Rat, n+1)
 	update := func(m []*big.Rat, i int, x *big.Rat) {
 		if x.Sign() != 0 && (m[i] == nil || x.Cmp(m[i]) < 0) {
 			m[i] = x
@@ -277,17 +277,28 @@ func exCheckMagnitudes(n int) (*Evidence, error) {
 	for _, in := range all {
 		res, err := r.Run(in, false)
 		if err != nil {
-			return nil, err
+			return nil, nil, 0, err
 		}
 		for i, o := range res.Outputs {
 			b, ok1 := o.Values[0].Rat()
 			t, ok2 := o.Values[1].Rat()
 			if !ok1 || !ok2 {
-				return nil, fmt.Errorf("not a number")
+				return nil, nil, 0, fmt.Errorf("not a number")
 			}
 			update(minB, i+1, new(big.Rat).Abs(b))
 			update(minT, i+1, t)
 		}
+	}
+	return minB, minT, len(all), nil
+}
+
+// exCheckMagnitudes checks the smallest nonzero magnitudes on dyck1's
+// outputs over every string of length ≤ n: |B_i/i| ≥ 1/i and t_i ≥ 1/i²
+// where nonzero; and records where the bounds are attained.
+func exCheckMagnitudes(n int) (*Evidence, error) {
+	minB, minT, strings, err := exDyck1Minima(n)
+	if err != nil {
+		return nil, err
 	}
 	var attained []string
 	for i := 1; i <= n; i++ {
@@ -312,31 +323,64 @@ func exCheckMagnitudes(n int) (*Evidence, error) {
 			return nil, fmt.Errorf("position %d: minima %s, %v; the attainment analysis expects %s, %s", i, minB[i].RatString(), minT[i], wantB.RatString(), wantT.RatString())
 		}
 	}
-	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("at every position i of every string of length ≤ %d (%d strings; dyck1 under AHAT, exact): B_i/i = 0 or |B_i/i| ≥ 1/i, and t_i = 0 or t_i ≥ 1/i²; both bounds are attained exactly at odd i (e.g. t_7 = 1/49 on ()()())), while at even i the minima are 2/i and 1/(i(i−1))", n, len(all)),
+	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("at every position i of every string of length ≤ %d (%d strings; dyck1 under AHAT, exact): B_i/i = 0 or |B_i/i| ≥ 1/i, and t_i = 0 or t_i ≥ 1/i²; both bounds are attained exactly at odd i (e.g. t_7 = 1/49 on ()()())), while at even i the minima are 2/i and 1/(i(i−1))", n, strings),
 		Explain: attained}, nil
+}
+
+// exCheckMagnitudesAttained checks the paper's magnitudes as equalities:
+// at every length i ≤ n the smallest nonzero t_i is 1/i² (and |B_i/i|,
+// 1/i). REFUTED at the first length where a minimum differs (every even
+// one: B_i is even there, and one violation costs 1/(i(i − 1))).
+func exCheckMagnitudesAttained(n int) (*Evidence, error) {
+	minB, minT, strings, err := exDyck1Minima(n)
+	if err != nil {
+		return nil, err
+	}
+	var wrong []string
+	for i := 1; i <= n; i++ {
+		if minT[i] == nil || minB[i] == nil {
+			continue
+		}
+		lb, lt := big.NewRat(1, int64(i)), big.NewRat(1, int64(i*i))
+		if minB[i].Cmp(lb) != 0 || minT[i].Cmp(lt) != 0 {
+			wrong = append(wrong, fmt.Sprintf("n = %d: the smallest nonzero t_n is %s, not 1/n² = %s, and of |B_n/n| %s, not 1/n = %s", i, minT[i].RatString(), lt.RatString(), minB[i].RatString(), lb.RatString()))
+		}
+	}
+	if len(wrong) == 0 {
+		return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("at every length n ≤ %d (%d strings, exact) the smallest nonzero t_n is 1/n² and |B_n/n| 1/n", n, strings)}, nil
+	}
+	s := fmt.Sprintf("%s (every string of length ≤ %d, %d strings; dyck1 under AHAT, exact); %d of the %d lengths miss, every even one: 1/n² and 1/n are lower bounds, attained at odd n only, which is all GTZero_{1/n²} and EqZero_{1/n} need", wrong[0], n, strings, len(wrong), n)
+	return &Evidence{Verdict: Refuted, Summary: s, Explain: wrong}, nil
 }
 
 // exCheckEdges shows the thresholds of dyck1-n at their edges (N = 7).
 func exCheckEdges() (*Evidence, error) {
 	type probe struct {
+		n      int
 		params map[string]string
 		w      string
 		comp   string
 		want   string
 	}
 	probes := []probe{
-		{nil, "()()())", "t", "1/49"},                                    // t_7 = 1/N² = ε_g
-		{nil, "()()())", "g", "1"},                                       // GTZero_{1/49}(1/49) = 1
-		{nil, "()()()(", "B/i", "1/7"},                                   // |B_7/7| = 1/N = ε_e
-		{nil, "()()()(", "e", "0"},                                       // EqZero_{1/7}(1/7) = 0
-		{nil, "()()()(", "accept", "0"},                                  //
-		{map[string]string{"gt-eps": "1/48"}, "()()())", "g", "48/49"},   // a larger ε_g: g is no longer [t > 0]
-		{map[string]string{"eq-eps": "1/6"}, "()()()(", "e", "1/7"},      // a larger ε_e: e is no longer [B = 0]
-		{map[string]string{"eq-eps": "1/6"}, "()()()(", "accept", "1/7"}, // and accept_7 is wrong
+		{7, nil, "()()())", "t", "1/49"},                                    // t_7 = 1/N² = ε_g
+		{7, nil, "()()())", "g", "1"},                                       // GTZero_{1/49}(1/49) = 1
+		{7, nil, "()()()(", "B/i", "1/7"},                                   // |B_7/7| = 1/N = ε_e
+		{7, nil, "()()()(", "e", "0"},                                       // EqZero_{1/7}(1/7) = 0
+		{7, nil, "()()()(", "accept", "0"},                                  //
+		{7, map[string]string{"gt-eps": "1/48"}, "()()())", "g", "48/49"},   // a larger ε_g: g is no longer [t > 0]
+		{7, map[string]string{"eq-eps": "1/6"}, "()()()(", "e", "1/7"},      // a larger ε_e: e is no longer [B = 0]
+		{7, map[string]string{"eq-eps": "1/6"}, "()()()(", "accept", "1/7"}, // and accept_7 is wrong
+		// N = 8: the smallest nonzero t_i over i ≤ 8 is t_8 = 1/56 (one
+		// violation, at 7), the smallest |B_i/i| is 1/7 (at i = 7).
+		{8, map[string]string{"gt-eps": "1/56"}, "()()())(", "g", "1"},     // 1/56 still suffices
+		{8, map[string]string{"gt-eps": "1/55"}, "()()())(", "g", "55/56"}, // 1/55 does not
+		{8, map[string]string{"eq-eps": "1/7"}, "()()()((", "accept", "0"}, // at position 7: B_7/7 = 1/7
+		{8, map[string]string{"eq-eps": "2/13"}, "()()()((", "e", "1/14"},  // 2/13 does not
 	}
 	var parts []string
 	for _, p := range probes {
-		con, err := exConstruct("dyck1-n", model.AverageHardmax, 7, p.params)
+		con, err := exConstruct("dyck1-n", model.AverageHardmax, p.n, p.params)
 		if err != nil {
 			return nil, err
 		}
@@ -349,18 +393,31 @@ func exCheckEdges() (*Evidence, error) {
 			return nil, err
 		}
 		want, _ := new(big.Rat).SetString(p.want)
-		setting := "ε_g = 1/49, ε_e = 1/7"
+		setting := fmt.Sprintf("ε_g = 1/%d, ε_e = 1/%d", p.n*p.n, p.n)
 		for k, v := range p.params {
 			setting = k + " = " + v
 		}
-		got := vs[6]
+		at := p.n
+		if p.comp == "e" || p.comp == "accept" || p.comp == "B/i" {
+			at = 7 // the odd position whose |B_i/i| = 1/7 is the smallest
+		}
+		got := vs[at-1]
 		if !got.Equals(want) {
-			s := fmt.Sprintf("N = 7, %s, %s: %s_7 = %s, want %s", setting, p.w, p.comp, got.Text, p.want)
+			s := fmt.Sprintf("N = %d, %s, %s: %s_%d = %s, want %s", p.n, setting, p.w, p.comp, at, got.Text, p.want)
 			return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
 		}
-		parts = append(parts, fmt.Sprintf("%s, %s: %s_7 = %s", setting, p.w, p.comp, got.Text))
+		parts = append(parts, fmt.Sprintf("N = %d, %s, %s: %s_%d = %s", p.n, setting, p.w, p.comp, at, got.Text))
 	}
-	return &Evidence{Verdict: Proved, Summary: "N = 7, exact: t_7 = 1/49 = ε_g on ()()()) (g_7 = 1) and B_7/7 = 1/7 = ε_e on ()()()( (e_7 = 0): the thresholds are met exactly; with ε_g = 1/48, g_7 = 48/49, and with ε_e = 1/6, accept_7 = 1/7 (wrong)",
+	// At N = 8 the looser thresholds decide every string: room to spare.
+	ev, err := exExhaustive(sweep{recipe: "dyck1-n", weighting: model.AverageHardmax, maxN: 8, params: map[string]string{"gt-eps": "1/56", "eq-eps": "1/7"}})
+	if err != nil {
+		return nil, err
+	}
+	if ev.Verdict != Proved {
+		return ev, nil
+	}
+	parts = append(parts, "N = 8, ε_g = 1/56, ε_e = 1/7: "+ev.Summary)
+	return &Evidence{Verdict: Proved, Summary: "N = 7, exact: t_7 = 1/49 = ε_g on ()()()) (g_7 = 1) and B_7/7 = 1/7 = ε_e on ()()()( (e_7 = 0): the thresholds are met exactly; with ε_g = 1/48, g_7 = 48/49, and with ε_e = 1/6, accept_7 = 1/7 (wrong). N = 8 (even): the smallest magnitudes are t_8 = 1/56 = 1/(N(N − 1)) and |B_7/7| = 1/7 = 1/(N − 1), so ε_g = 1/56 and ε_e = 1/7 still decide every string of length ≤ 8 (exhaustive), while 1/55 and 2/13 do not (g_8 = 55/56 on ()()())(, e_7 = 1/14 on ()()()((): the paper's 1/64 and 1/8 leave room",
 		Explain: parts}, nil
 }
 
@@ -604,10 +661,15 @@ func init() {
 			Recorded:  Holds,
 			Check:     func() (*Evidence, error) { return exCheckViolations(9) }},
 		&Claim{ID: "example.dyck1.magnitudes", Section: "A Transformer Construction for Dyck-1", Label: "sec:dyck-1",
-			Statement: "the smallest nonzero magnitude of B_i/i is 1/i (≥ 1/n), and the smallest nonzero magnitude of t_n is 1/n²",
+			Statement: "\"the smallest nonzero magnitude of the (scaled) running balance B_i is 1/i … the smallest nonzero magnitude of t_n is 1/n²\", read as the lower bounds the thresholds need: B_i/i = 0 or |B_i/i| ≥ 1/i, and t_i = 0 or t_i ≥ 1/i²",
 			Domain:    "every position of every string over {(, )} of length ≤ 10; dyck1 under AHAT; exact",
 			Recorded:  Holds,
 			Check:     func() (*Evidence, error) { return exCheckMagnitudes(10) }},
+		&Claim{ID: "example.dyck1.magnitudes.literal", Section: "A Transformer Construction for Dyck-1", Label: "sec:dyck-1",
+			Statement: "\"the smallest nonzero magnitude of the (scaled) running balance B_i is 1/i … the smallest nonzero magnitude of t_n is 1/n²\", as equalities at every length n",
+			Domain:    "every string over {(, )} of length ≤ 10, the minima at each length; dyck1 under AHAT; exact",
+			Recorded:  Refuted,
+			Check:     func() (*Evidence, error) { return exCheckMagnitudesAttained(10) }},
 		&Claim{ID: "example.dyck1-n.thresholds", Section: "A Transformer Construction for Dyck-1", Label: "sec:dyck-1",
 			Statement: "with GTZero_{1/n²} on t, EqZero_{1/n} on B/i and a logical AND (one additional layer), a transformer built for length N outputs the 0/1 decision",
 			Domain:    "for each N = 1 … 8: every string over {(, )} of length ≤ N, at every position (membership of the prefix); dyck1-n (3 layers) under AHAT; exact",
@@ -629,8 +691,8 @@ func init() {
 				return ev, err
 			}},
 		&Claim{ID: "example.dyck1-n.edges", Section: "A Transformer Construction for Dyck-1", Label: "sec:dyck-1",
-			Statement: "1/n² and 1/n are the magnitudes the thresholds must resolve: GTZero_{1/n²} and EqZero_{1/n} \"would suffice\", with no room to spare",
-			Domain:    "N = 7, the strings ()()()) and ()()()(; dyck1-n under AHAT, with the paper's thresholds and with 1/48, 1/6; exact",
+			Statement: "GTZero_{1/N²} and EqZero_{1/N} \"would suffice\", with no room to spare at odd N (1/N² and 1/N are then attained); at even N the smallest magnitudes are 1/(N(N − 1)) and 1/(N − 1), and those thresholds suffice",
+			Domain:    "N = 7, the strings ()()()) and ()()()(, with the paper's thresholds and with 1/48, 1/6; N = 8, ()()())( and ()()()((, with 1/56, 1/7, 1/55 and 2/13, and every string of length ≤ 8 with 1/56, 1/7; dyck1-n under AHAT; exact",
 			Recorded:  Holds,
 			Check:     exCheckEdges},
 		&Claim{ID: "example.dyck1-n.one-ffn", Section: "A Transformer Construction for Dyck-1", Label: "sec:dyck-1",
@@ -675,7 +737,7 @@ func init() {
 			Recorded:  Holds,
 			Check:     func() (*Evidence, error) { return exCheckStep1(7) }},
 		&Claim{ID: "example.dyck12.literal", Section: "A Transformer Construction for Dyck-1-2", Label: "sec:dyck-1-2",
-			Statement: "step 2 finds the nearest unmatched neighbours by UHAT on j/n − (a_j − 1) (as printed)",
+			Statement: "step 2 finds the nearest unmatched neighbours by UHAT on j/n − (a_j − 1), and the check-match decides a_i' from the state [o_i, a_i, l_i, r_i, i/n], l_i and r_i the selected brackets' types (as printed)",
 			Domain:    "the paper's own example (())(()()), then every string over {(, )} of length ≤ 8 (accepted or rejected, against membership); dyck12-literal under UHAT, exact",
 			Recorded:  Refuted,
 			Check: func() (*Evidence, error) {
@@ -701,20 +763,39 @@ func init() {
 			}},
 		&Claim{ID: "example.dyck-kd.k2-d2", Section: "Generalization to Dyck-k-D", Label: "sec:dyck-k-D",
 			Statement: "repeating select-nearest-active and check-match (typed for k bracket pairs) D times recognizes Dyck-k-D: here Dyck-2-2",
-			Domain:    "every string over ( ) [ ] of length ≤ 4; dyck-kd (k = 2, D = 2) under UHAT; exact",
+			Domain:    "every string over ( ) [ ] of length ≤ 6 (depth 3, which D = 2 must reject, needs 6); dyck-kd (k = 2, D = 2) under UHAT; exact",
 			Recorded:  Holds,
 			Check: func() (*Evidence, error) {
-				return exExhaustive(sweep{recipe: "dyck-kd", weighting: model.LeftHardmax, maxN: 4, params: map[string]string{"k": "2", "D": "2"}})
+				return exExhaustive(sweep{recipe: "dyck-kd", weighting: model.LeftHardmax, maxN: 6, params: map[string]string{"k": "2", "D": "2"}})
 			}},
 		&Claim{ID: "example.dyck-kd.depths", Section: "Generalization to Dyck-k-D", Label: "sec:dyck-k-D",
 			Statement: "D rounds recognize Dyck-k-D for other k and D (a word of depth D + 1 keeps a bracket active)",
-			Domain:    "dyck-kd under UHAT: k = 1 with D = 1 (every string of length ≤ 6) and D = 3 (≤ 8, where depth 4 is first possible); k = 2 with D = 1 and 3, length ≤ 4; k = 3 with D = 2, length ≤ 3; exact",
+			Domain:    "dyck-kd under UHAT: k = 1 with D = 1 (every string of length ≤ 6) and D = 3 (≤ 8, where depth 4 is first possible); k = 2 with D = 1 and 3, length ≤ 4, and with D = 3 the words of depth 4 ([([])]) and ([[[]]]) and of depth 3 ([()])[] (length 8); k = 3 with D = 2, length ≤ 3, and the words ([{}]), {[()]} (depth 3) and ([]){} (depth 2); exact",
 			Recorded:  Holds,
 			Check: func() (*Evidence, error) {
 				kd := func(k, d, n int) sweep {
 					return sweep{recipe: "dyck-kd", weighting: model.LeftHardmax, maxN: n, params: map[string]string{"k": fmt.Sprint(k), "D": fmt.Sprint(d)}}
 				}
-				return exSweeps(kd(1, 1, 6), kd(1, 3, 8), kd(2, 1, 4), kd(2, 3, 4), kd(3, 2, 3))
+				ev, err := exSweeps(kd(1, 1, 6), kd(1, 3, 8), kd(2, 1, 4), kd(2, 3, 4), kd(3, 2, 3))
+				if err != nil || ev.Verdict != Proved {
+					return ev, err
+				}
+				// The sweeps of k = 2, D = 3 and k = 3, D = 2 are too short
+				// for a word one deeper than D: these are.
+				for _, c := range []struct {
+					s     sweep
+					words []string
+				}{
+					{kd(2, 3, 8), []string{"([([])])", "([[[]]])", "([()])[]"}},
+					{kd(3, 2, 6), []string{"([{}])", "{[()]}", "([]){}"}},
+				} {
+					deep, err := runInputs(c.s, c.words)
+					if err != nil || deep.Verdict != Proved {
+						return deep, err
+					}
+					ev.Summary += fmt.Sprintf("; %s: %s right", c.s.describe(), strings.Join(c.words, ", "))
+				}
+				return ev, nil
 			}},
 	)
 }

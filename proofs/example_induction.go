@@ -489,11 +489,14 @@ func init() {
 			Check:     exCheckRuleAsPrinted},
 		&Claim{ID: "example.induction.frequent.exact", Section: "Most-Frequent Induction", Label: "",
 			Statement: "the construction (Pred, bigram counts, comparisons, the alphabetically first most frequent follower) computes Induct_frequent (with the counting step corrected and the fallback to the current symbol)",
-			Domain:    "every string over {A, B, C} of length ≤ 5 (built for N = 5, ε = 1/N) and over {A, B} of length ≤ 8 (N = 8); AHAT; exact",
+			Domain:    "every string over {A, B, C} of length ≤ 5 (built for N = 5, ε = 1/N), over {A, B} of length ≤ 8 (N = 8) and over the default {A, B, C, D} of length ≤ 5 (N = 5), each with the default tie-break (comparisons); and with the printed argmax, over {A, B, C} of length ≤ 5 and {A, B, C, D} of length ≤ 4; AHAT; exact",
 			Recorded:  Holds,
 			Check: func() (*Evidence, error) {
-				return exSweeps(sweep{recipe: "induction-frequent", weighting: model.AverageHardmax, maxN: 5, params: exAlphabetABC},
-					sweep{recipe: "induction-frequent", weighting: model.AverageHardmax, maxN: 8, params: map[string]string{"alphabet": "AB"}})
+				f := func(n int, params map[string]string) sweep {
+					return sweep{recipe: "induction-frequent", weighting: model.AverageHardmax, maxN: n, params: params}
+				}
+				return exSweeps(f(5, exAlphabetABC), f(8, map[string]string{"alphabet": "AB"}), f(5, nil),
+					f(5, map[string]string{"alphabet": "ABC", "tiebreak": "argmax"}), f(4, map[string]string{"tiebreak": "argmax"}))
 			}},
 	)
 }

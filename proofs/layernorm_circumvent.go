@@ -6,9 +6,11 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/exact/cpwl"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
 	"github.com/transformer-cookbook/verify/recipes/blocks"
 	"github.com/transformer-cookbook/verify/recipes/stream"
 )
@@ -71,7 +73,52 @@ func init() {
 			Domain:    "clip_δ on x ≥ δ and x ≤ −δ for δ ∈ {1/4, 1/2, 1, 3}; LN of [sδ; −sδ] for every δ > 0 and every sign pattern s ∈ {±1}^d, d ≤ 8; the recipe amplify run on all of {±δ, ±3δ}^3, δ = 1/2",
 			Recorded:  Holds,
 			Check:     lnxCheckAmplify},
+		&Claim{ID: "ln.amplify.definition-eps", Section: "Amplification", Label: "sec:layernorm_amplify",
+			Statement: "the amplification with the layer norm of Definition LN, whose LN.ε > 0 (the construction takes LN.ε = 0, which the definition excludes): LN of the clipped ± pairs gives ±1",
+			Domain:    "the recipe amplify (δ = 1/2, d = 3) with every LN.ε = 5/16 (so √(δ² + ε) = 3/4 is rational), on x = (1/2, −1/2, 3/2); exact",
+			Recorded:  Refuted,
+			Check:     lnxCheckAmplifyDefinitionEps},
 	)
+}
+
+// lnxCheckAmplifyDefinitionEps runs the corrected amplification with
+// LN.ε = 5/16 > 0: each clipped pair ±δ normalises to ±δ/√(δ² + ε) =
+// ±2/3, not ±1, exactly. With any ε > 0 the layer norm is Lipschitz, the
+// paper's own remark, and amplifying a difference to ±1 needs ε = 0.
+func lnxCheckAmplifyDefinitionEps() (*Evidence, error) {
+	r, err := recipes.Get("amplify")
+	if err != nil {
+		return nil, err
+	}
+	con, err := r.Construct(model.AverageHardmax, 1, map[string]string{"delta": "1/2", "d": "3"})
+	if err != nil {
+		return nil, err
+	}
+	eps := big.NewRat(5, 16)
+	lnxSetEps(con.Model, eps)
+	c, err := con.Parse("1/2, -1/2, 3/2")
+	if err != nil {
+		return nil, err
+	}
+	runner, err := model.New(numeric.MustParsePrecision("exact"), con.Model)
+	if err != nil {
+		return nil, err
+	}
+	res, err := runner.RunStream(c.Stream, false)
+	if err != nil {
+		return nil, err
+	}
+	want := con.Expected(c)[0]
+	got := res.Outputs[0]
+	if ok, _ := check.Compare(want, got, con.Bounds, con.Model.Output.Labels); ok {
+		return &Evidence{Verdict: Holds, Summary: "with LN.ε = 5/16 the amplification still gives ±1"}, nil
+	}
+	var vals []string
+	for _, v := range got.Values {
+		vals = append(vals, v.Text)
+	}
+	s := fmt.Sprintf("amplify (δ = 1/2, d = 3) with LN.ε = %s on x = (1/2, −1/2, 3/2): the outputs are %s (exact), not ±1: each clipped pair ±δ normalises to ±δ/√(δ² + ε) = ±2/3; any ε > 0 makes the layer norm Lipschitz (the paper's own remark), and only ε = 0, outside Definition LN, amplifies to ±1", eps.RatString(), strings.Join(vals, ", "))
+	return &Evidence{Verdict: Refuted, Summary: s, Explain: []string{s}}, nil
 }
 
 func lnxClip(d *big.Rat) *stream.FF { return blocks.Clip("x", "y", d) }
@@ -130,34 +177,44 @@ func lnxCheckCircumvent() (*Evidence, error) {
 			ev.Explain = append(ev.Explain, fmt.Sprintf("d = %d: μ = 0, σ² = %s (polynomial identities)", d, variance.format()))
 		}
 	}
+	// The engine at the family's extremes and the recipe's default: d = 1,
+	// 2 (the default), 3 and 64 (the largest it builds); ε = 0, 1/10 and
+	// 10⁶.
 	var searched []string
-	for _, eps := range []string{"0", "1/10"} {
-		s := sweep{recipe: "ln-circumvent", params: map[string]string{"d": "3", "eps": eps}, maxN: 1, precision: "interval:128"}
-		special := []string{"0", "1", "-1", "1/1000000", "-1000000"}
-		res, err := lnxSearch(s, 100, 5, func(rng *rand.Rand) string {
-			var parts []string
-			for len(parts) < 3 {
-				x := lnxRandRat(rng)
-				if rng.IntN(3) == 0 {
-					x = q(special[rng.IntN(len(special))])
+	for _, c := range []struct {
+		d, count int
+		eps      []string
+	}{{1, 50, []string{"0", "1000000"}}, {2, 50, []string{"0", "1/10"}}, {3, 100, []string{"0", "1/10", "1000000"}}, {64, 2, []string{"1/10"}}} {
+		for _, eps := range c.eps {
+			s := sweep{recipe: "ln-circumvent", params: map[string]string{"d": fmt.Sprint(c.d), "eps": eps}, maxN: 1, precision: "interval:128"}
+			special := []string{"0", "1", "-1", "1/1000000", "-1000000"}
+			res, err := lnxSearch(s, c.count, 5, func(rng *rand.Rand) string {
+				var parts []string
+				zero := true
+				for len(parts) < c.d {
+					x := lnxRandRat(rng)
+					if rng.IntN(3) == 0 {
+						x = q(special[rng.IntN(len(special))])
+					}
+					zero = zero && x.Sign() == 0
+					parts = append(parts, x.RatString())
 				}
-				parts = append(parts, x.RatString())
+				if eps == "0" && zero {
+					parts[0] = "1" // LN with ε = 0 is undefined at x = 0
+				}
+				return strings.Join(parts, ", ")
+			})
+			if err != nil {
+				return nil, err
 			}
-			if eps == "0" && parts[0] == "0" && parts[1] == "0" && parts[2] == "0" {
-				parts[0] = "1"
+			if res.Verdict != Holds {
+				return res, nil
 			}
-			return strings.Join(parts, ", ")
-		})
-		if err != nil {
-			return nil, err
+			searched = append(searched, fmt.Sprintf("d = %d, ε = %s: %d vectors", c.d, eps, c.count))
+			ev.Explain = append(ev.Explain, "engine: "+res.Summary)
 		}
-		if res.Verdict != Holds {
-			return res, nil
-		}
-		searched = append(searched, "ε = "+eps)
-		ev.Explain = append(ev.Explain, "engine: "+res.Summary)
 	}
-	ev.Summary = "for every x ∈ ℝ^d, d = 1 … 8: the mean of [x; −x] is the zero polynomial and σ² = ‖x‖²/d (coefficients compared), so LN([x; −x]) = [x; −x]/√(‖x‖²/d + ε) ⊙ γ = [cx; −cx] with c = 1/√(‖x‖²/d + ε) for γ = 1; the engine's recipe ln-circumvent agrees on a certified search (" + strings.Join(searched, ", ") + ", d = 3, 100 vectors each, PCG seed 5)"
+	ev.Summary = "for every x ∈ ℝ^d, d = 1 … 8: the mean of [x; −x] is the zero polynomial and σ² = ‖x‖²/d (coefficients compared), so LN([x; −x]) = [x; −x]/√(‖x‖²/d + ε) ⊙ γ = [cx; −cx] with c = 1/√(‖x‖²/d + ε) for γ = 1; the engine's recipe ln-circumvent agrees on a certified search (" + strings.Join(searched, "; ") + "; PCG seed 5)"
 	ev.Explain = append(ev.Explain, "With a non-uniform γ the form fails (ln.circumvent.literal); β ≠ 0 adds β, which is not a multiple of [x; −x].")
 	return ev, nil
 }
@@ -300,9 +357,32 @@ func lnxCheckAmplify() (*Evidence, error) {
 	if res.Verdict != Proved {
 		return res, nil
 	}
+	// The recipe at the extremes of its family: d = 1, a tiny and a huge
+	// δ, and the inputs on the boundary |x_c| = δ.
+	extremes := []struct {
+		d, delta string
+		inputs   []string
+	}{
+		{"1", "1/1000", []string{"1/1000", "-1/1000", "1000", "-7/3"}},
+		{"8", "1000", []string{"1000, -1000, 1000, -1000, 1000, -1000, 1000, -1000", "1000, 1000, 1000, 1000, 1000, 1000, 1000, -1000", "-5000, -5000, -5000, -5000, -5000, -5000, -5000, -5000"}},
+		{"2", "7/3", []string{"7/3, -7/3", "-7/3, 100", "7/3, 7/3"}},
+	}
+	var ext []string
+	count := 0
+	for _, e := range extremes {
+		count += len(e.inputs)
+		ev, err := runInputs(sweep{recipe: "amplify", params: map[string]string{"d": e.d, "delta": e.delta}, maxN: 1}, e.inputs)
+		if err != nil {
+			return nil, err
+		}
+		if ev.Verdict != Proved {
+			return ev, nil
+		}
+		ext = append(ext, fmt.Sprintf("d = %s, δ = %s: %s", e.d, e.delta, strings.Join(e.inputs, "; ")))
+	}
 	return &Evidence{Verdict: Proved,
-		Summary: fmt.Sprintf("clip_δ = δ on x ≥ δ and −δ on x ≤ −δ (cpwl, δ ∈ {1/4, 1/2, 1, 3}, %d half-lines; %s); for every δ > 0 and all %d sign patterns s ∈ {±1}^d, d ≤ 8, LN([sδ; −sδ]) = [s; −s] (mean 0, σ² = δ²: coefficients compared); the recipe amplify gives sign(x) exactly on all 64 inputs of {±δ, ±3δ}^3, δ = 1/2", regions, cert.note(), patterns),
-		Explain: []string{"So for |x_c| ≥ δ: clip_δ(x) ∈ {±δ}^d, and the layer norm of its ± pairs is exactly [sign(x); −sign(x)].", res.Summary}}, nil
+		Summary: fmt.Sprintf("clip_δ = δ on x ≥ δ and −δ on x ≤ −δ (cpwl, δ ∈ {1/4, 1/2, 1, 3}, %d half-lines; %s); for every δ > 0 and all %d sign patterns s ∈ {±1}^d, d ≤ 8, LN([sδ; −sδ]) = [s; −s] (mean 0, σ² = δ²: coefficients compared); the recipe amplify gives sign(x) exactly on all 64 inputs of {±δ, ±3δ}^3, δ = 1/2, and on %d inputs at d = 1, δ = 1/1000, d = 8, δ = 1000 and d = 2, δ = 7/3 (|x_c| = δ among them)", regions, cert.note(), patterns, count),
+		Explain: append([]string{"So for |x_c| ≥ δ: clip_δ(x) ∈ {±δ}^d, and the layer norm of its ± pairs is exactly [sign(x); −sign(x)].", res.Summary}, ext...)}, nil
 }
 
 // lnxAmplifyRun is what amplify-literal computes for every sign pattern

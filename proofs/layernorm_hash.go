@@ -39,6 +39,11 @@ func init() {
 			Domain:    "every q, j ∈ ℝ (so every pair of positions): polynomial identities",
 			Recorded:  Proved,
 			Check:     lnxCheckLHArgmax},
+		&Claim{ID: "ln.hash.definition-eps", Section: "Layernorm hash", Label: "sec:layernorm_hash",
+			Statement: "the layernorm-hash lookup with the layer norm of Definition LN, whose LN.ε > 0 (\"a small constant for numerical stability\"; the construction takes LN.ε = 0, which the definition excludes): s_{i,j} = lh_ε(q_i)·lh_ε(j) is uniquely maximized when q_i = j",
+			Domain:    "ε ∈ {1/4, 1/10, 1/100, 1/1000}, q ∈ [10⁴], j = q + 1 (exact, comparing squares); the engine's lookup-lh built for N = 26 with every LN.ε = 1/100, under AHAT (interval:128)",
+			Recorded:  Refuted,
+			Check:     lnxCheckLHDefinitionEps},
 		&Claim{ID: "ln.hash.gap", Section: "Layernorm hash", Label: "sec:layernorm_hash",
 			Statement: "the minimum gap between the score at the desired position s_{i,q_i} and the scores at other positions decreases with n" + attnReadQK,
 			Domain:    "q, j ∈ [N], N = 2 … 256 (exact); the rate at N = 1000 (certified enclosure)",
@@ -231,6 +236,103 @@ func lnxCheckLHArgmax() (*Evidence, error) {
 	return &Evidence{Verdict: Proved,
 		Summary: "for all q, j ∈ ℝ: [q, 1, −q, −1]·[j, 1, −j, −1] = 2(qj + 1), so lh(q)·lh(j) = 4(qj + 1)/√((q² + 1)(j² + 1)); and (q² + 1)(j² + 1) − (qj + 1)² = (q − j)² (coefficients compared), so the score is < 4 = lh(q)·lh(q) unless j = q: if qj + 1 ≤ 0 it is ≤ 0, else its square is 16(1 − (q − j)²/((q² + 1)(j² + 1)))",
 		Explain: []string{"The same identity gives the gap: 4 − lh(q)·lh(j) = 4(1 − cos(θ_q − θ_j)) with θ_x = arctan x (ln.hash.gap)."}}, nil
+}
+
+// lnxCheckLHDefinitionEps: with LN.ε = ε > 0, lh_ε(x) = [x, 1, −x, −1]/
+// √((x² + 1)/2 + ε), so for a fixed query q the score lh_ε(q)·lh_ε(j) is
+// a positive factor times (qj + 1)/√(j² + 1 + 2ε), whose maximum over
+// real j is at j = q(1 + 2ε), not q: once 2εq is large enough, position
+// q + 1 scores at least as high as q. For each ε the first such q is
+// found exactly (both scores are positive: their squares compare), and
+// the engine's lookup-lh, every layer norm given ε = 1/100, is run on an
+// input whose query q = 25 then reads position 26.
+func lnxCheckLHDefinitionEps() (*Evidence, error) {
+	var firsts []string
+	for _, eps := range []*big.Rat{big.NewRat(1, 4), big.NewRat(1, 10), big.NewRat(1, 100), big.NewRat(1, 1000)} {
+		// (qj + 1)²/(j² + 1 + 2ε) at j, for the query q.
+		score := func(q, j int64) *big.Rat {
+			num := new(big.Rat).SetInt64(q*j + 1)
+			num.Mul(num, num)
+			den := new(big.Rat).Mul(eps, big.NewRat(2, 1))
+			den.Add(den, new(big.Rat).SetInt64(j*j+1))
+			return num.Quo(num, den)
+		}
+		found := int64(0)
+		for q := int64(1); q <= 10000; q++ {
+			if score(q, q+1).Cmp(score(q, q)) >= 0 {
+				found = q
+				break
+			}
+		}
+		if found == 0 {
+			firsts = append(firsts, fmt.Sprintf("ε = %s: the maximum stays at j = q for every q ≤ 10⁴", eps.RatString()))
+			continue
+		}
+		firsts = append(firsts, fmt.Sprintf("ε = %s: from q = %d (N = %d), lh_ε(q)·lh_ε(q + 1) ≥ lh_ε(q)·lh_ε(q)", eps.RatString(), found, found+1))
+	}
+	run, err := lnxRunLookupLHEps(big.NewRat(1, 100), 25)
+	if err != nil {
+		return nil, err
+	}
+	s := fmt.Sprintf("%s (exact); %s; the argmax moves to j ≈ q(1 + 2ε), so a layer norm with ε > 0 breaks the lookup for N above about 1/(4ε) (PyTorch's default ε = 10⁻⁵: about 25,000 positions), and only ε = 0, outside Definition LN, makes it exact", strings.Join(firsts, "; "), run)
+	return &Evidence{Verdict: Refuted, Summary: s, Explain: append(firsts, run)}, nil
+}
+
+// lnxRunLookupLHEps runs lookup-lh built for N = q + 1, with every layer
+// norm's ε set to eps, under AHAT at interval:128, on the input whose
+// positions 1 … q carry value 0 and whose last position asks for q and
+// carries value 1: right, the last output is v_q = 0; it says what the
+// engine gives.
+func lnxRunLookupLHEps(eps *big.Rat, q int) (string, error) {
+	r, err := recipes.Get("lookup-lh")
+	if err != nil {
+		return "", err
+	}
+	con, err := r.Construct(model.AverageHardmax, q+1, nil)
+	if err != nil {
+		return "", err
+	}
+	m := con.Model
+	lnxSetEps(m, eps)
+	sym := map[string]int{}
+	for s, name := range m.Alphabet {
+		sym[name] = s
+	}
+	in := make([]int, q+1)
+	for i := range q {
+		in[i] = sym["1:0"]
+	}
+	in[q] = sym[fmt.Sprintf("%d:1", q)]
+	runner, err := model.New(numeric.MustParsePrecision("interval:128"), m)
+	if err != nil {
+		return "", err
+	}
+	res, err := runner.Run(in, false)
+	if err != nil {
+		return "", err
+	}
+	last := res.Outputs[q]
+	half := big.NewRat(1, 2)
+	for _, v := range last.Values {
+		if v.Lo == nil || v.Lo.Cmp(half) <= 0 {
+			return "", fmt.Errorf("lookup-lh with ε = %s at N = %d: the last position's outputs %v are not v_{q+1} = 1 as the exact comparison predicts", eps.RatString(), q+1, last.Values)
+		}
+	}
+	return fmt.Sprintf("the engine's lookup-lh built for N = %d with LN.ε = %s under AHAT (interval:128), on %d × \"1:0\" then \"%d:1\": the last position asks for v_%d = 0 and gets %s (certified: every output above 1/2), the value of position %d", q+1, eps.RatString(), q, q, q, last.Values[0].Text, q+1), nil
+}
+
+// lnxSetEps sets every layer norm of m to LN.ε = eps.
+func lnxSetEps(m *model.Model, eps *big.Rat) {
+	for k := range m.Layers {
+		for _, ln := range []*model.LayerNorm{m.Layers[k].AttentionNorm, m.Layers[k].FeedForwardNorm} {
+			if ln != nil {
+				ln.Eps = numeric.Lit(eps)
+			}
+		}
+	}
+	if m.FinalNorm != nil {
+		m.FinalNorm.Eps = numeric.Lit(eps)
+	}
 }
 
 // lnxLhRatio is r(q, j) = (qj + 1)²/((q² + 1)(j² + 1)): the score is 4√r
