@@ -21,13 +21,16 @@ import (
 // certify.Chain: the lookup's length n adds one query and one key), within
 // a budget of work for all of them.
 
-// DefaultEveryBudget is the work the analysis may do for every length up
-// to a limit together (Options.EveryBudget: components of the vectors it
-// computes, as AnalysisBudget counts them), unless told otherwise: enough
-// for the limits of the half-precision formats and most recipes' sweeps
-// in a few seconds, not for every length of fp32's lookup to 4096
-// (--every-budget 0 lifts it).
-const DefaultEveryBudget = 1 << 32
+// DefaultEveryBudget is the work the analysis and its checker may do for
+// every length up to a limit together (Options.EveryBudget: components of
+// the vectors they compute, as AnalysisBudget counts them), unless told
+// otherwise: about a minute of CPU at most (some 5 million units a
+// second), enough for the limits of the half-precision formats and most
+// recipes' sweeps in a few seconds, not for every length of Dyck-1-2 to
+// 256 (900 million units, three minutes) or of fp32's lookup to 4096
+// (--every-budget 0 lifts it). The checker's work counts: it is often
+// the larger share.
+const DefaultEveryBudget = 1 << 28
 
 // EveryLength is what the analysis found of every length of a range.
 type EveryLength struct {
@@ -93,8 +96,8 @@ func (ck *Checker) Every(from, to int, budget int64) *EveryLength {
 			chain, chained = certify.NewChain(), false
 			continue
 		}
-		if budget > 0 && ev.Work > budget {
-			ev.At, ev.Why = n, fmt.Sprintf("the analysis of every length ran out of its budget (%d units of work)", budget)
+		if budget > 0 && ev.Work+ev.CheckWork > budget {
+			ev.At, ev.Why = n, fmt.Sprintf("the analysis of every length ran out of its budget (%d units of work, the checker's included; --every-budget raises it)", budget)
 			return ev
 		}
 		an := ck.analysedWith(n, chain)

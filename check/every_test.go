@@ -129,3 +129,34 @@ func TestEveryDropsAChainThatCarriesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryBudgetCountsTheChecker: the budget of every length bounds the
+// analysis's work and its checker's together (the checker's is often the
+// larger share, and what a budget is for is the time). With the
+// analysis's total work as the budget, the proof of every length must
+// stop before the end, since the checker's work counts too; with the
+// sum of both plus one, it must reach the end.
+func TestEveryBudgetCountsTheChecker(t *testing.T) {
+	r, err := recipes.Get("lookup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	newChecker := func() *Checker {
+		ck, err := NewChecker(r, Options{Precision: numeric.MustParsePrecision("fp16"), Weighting: model.AverageHardmax, MaxN: 40,
+			Cases: 8, Seed: 1, Exhaustive: 256, Analysis: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ck
+	}
+	all := newChecker().Every(1, 40, 0)
+	if all.Certified != 40 || all.CheckWork == 0 {
+		t.Fatalf("unbounded: %+v; want every length to 40, with the checker's work", all)
+	}
+	if ev := newChecker().Every(1, 40, all.Work); ev.Certified >= 40 {
+		t.Errorf("budget = the analysis's work %d: every length proved (%+v), the checker's %d not counted", all.Work, ev, all.CheckWork)
+	}
+	if ev := newChecker().Every(1, 40, all.Work+all.CheckWork+1); ev.Certified != 40 {
+		t.Errorf("budget = both works + 1: %+v, want every length to 40", ev)
+	}
+}

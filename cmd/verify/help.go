@@ -45,7 +45,7 @@ var (
 	flagForce      = flagDoc{name: "force", help: "run even when the memory estimate exceeds what the machine has"}
 	flagNoAnalysis = flagDoc{name: "no-analysis", help: "skip the analysis that certifies a length or finds inputs to try first"}
 	flagBudget     = flagDoc{name: "analysis-budget", arg: "N", help: "bound the analysis's work per length"}
-	flagEvery      = flagDoc{name: "every-budget", arg: "N", def: "4294967296", help: "bound the analysis's work for every length up to the limit together (0: no bound); above it, the limit's proof holds at the checked lengths only"}
+	flagEvery      = flagDoc{name: "every-budget", arg: "N", def: "268435456", help: "bound the work of the analysis and its checker for every length up to the limit together, about a minute of CPU by default (0: no bound); above it, the limit's proof holds at the checked lengths only"}
 	flagNoEvery    = flagDoc{name: "no-every", help: "prove the checked lengths only, not every length up to the limit"}
 	flagSpec       = flagDoc{name: "spec", arg: "NAME", help: "the recipe whose reference a model file is checked against"}
 	flagQuiet      = flagDoc{name: "quiet", help: "no progress line (it is drawn on stderr only when stderr is a terminal)"}
