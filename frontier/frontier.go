@@ -55,8 +55,9 @@ type Options struct {
 	Shard, Shards int
 	// Loads carries the work planned for each shard from one report's
 	// plan to the next, for the recipes of one command (nil: this report
-	// alone), so that their costliest units do not all fall to one shard.
-	Loads   *[]float64
+	// alone), so that their costliest units do not all fall to one shard:
+	// by shard index, from 0; a shard missing has none.
+	Loads   map[int]float64
 	Workers int
 	// MemoryLimit refuses precisions whose check would need more memory
 	// (check.Options.MemoryLimit): Run then returns the error.

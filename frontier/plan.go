@@ -2,6 +2,7 @@ package frontier
 
 import (
 	"cmp"
+	"maps"
 	"math"
 	"slices"
 
@@ -42,9 +43,16 @@ type unit struct {
 // against another (a precision whose drawn inputs fail skips the
 // analysis; the estimate cannot know) unbalances no shard, and the rows'
 // costliest units go to different shards. loads holds the shards' work
-// planned so far (by earlier reports of the same command) and is updated.
-// The order is total, so every shard computes the same plan.
-func assign(units []unit, shards int, loads []float64) []int {
+// planned so far (by earlier reports of the same command; a missing
+// shard has none) and is updated. The order is total, so every shard
+// computes the same plan.
+//
+// A shard no unit has gone to has no share and no load, so among those
+// only the lowest index can be chosen: the candidates for each unit are
+// the shards given work so far and the lowest one not given any, at most
+// len(units) + 1 whatever the number of shards (a plan for 2^63 − 1
+// shards costs what one for len(units) does).
+func assign(units []unit, shards int, loads map[int]float64) []int {
 	order := make([]int, len(units))
 	for k := range order {
 		order[k] = k
@@ -56,23 +64,45 @@ func assign(units []unit, shards int, loads []float64) []int {
 		}
 		return cmp.Or(cmp.Compare(ua.row, ub.row), cmp.Compare(ua.n, ub.n), cmp.Compare(ua.part, ub.part))
 	})
-	rowLoad := map[int][]float64{}
+	used := slices.Sorted(maps.Keys(loads)) // shards with work, increasing
+	rowLoad := map[int]map[int]float64{}
 	out := make([]int, len(units))
 	for _, k := range order {
 		u := units[k]
 		rl := rowLoad[u.row]
 		if rl == nil {
-			rl = make([]float64, shards)
+			rl = map[int]float64{}
 			rowLoad[u.row] = rl
 		}
-		best := 0
-		for s := 1; s < shards; s++ {
-			if c := cmp.Or(cmp.Compare(rl[s], rl[best]), cmp.Compare(loads[s], loads[best])); c < 0 {
+		// The lowest shard not yet given work, if any is left.
+		fresh := -1
+		for i, s := range used {
+			if s != i {
+				fresh = i
+				break
+			}
+		}
+		if fresh < 0 && len(used) < shards {
+			fresh = len(used)
+		}
+		best := fresh
+		better := func(s int) bool {
+			if best < 0 {
+				return true
+			}
+			return cmp.Or(cmp.Compare(rl[s], rl[best]), cmp.Compare(loads[s], loads[best]), cmp.Compare(s, best)) < 0
+		}
+		for _, s := range used {
+			if better(s) {
 				best = s
 			}
 		}
 		out[k] = best
 		rl[best] += u.cost
+		if _, ok := loads[best]; !ok {
+			at, _ := slices.BinarySearch(used, best)
+			used = slices.Insert(used, at, best)
+		}
 		loads[best] += u.cost
 	}
 	return out

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/transformer-cookbook/verify/check"
@@ -22,14 +23,11 @@ import (
 // sweep does), and keeps their parts in the rows.
 func runPhase1(opts Options, rep *Report, checkers []*check.Checker, lengths [][]int) {
 	units := phase1Units(checkers, lengths, opts.Shards)
-	loads := make([]float64, opts.Shards)
-	if opts.Loads != nil && len(*opts.Loads) == opts.Shards {
-		loads = *opts.Loads
+	loads := map[int]float64{}
+	if opts.Loads != nil {
+		loads = opts.Loads
 	}
 	owner := assign(units, opts.Shards, loads)
-	if opts.Loads != nil {
-		*opts.Loads = loads
-	}
 	mine := make([][]unit, len(checkers))
 	planned := 0
 	for k, u := range units {
@@ -132,30 +130,27 @@ func complete(reports []*Report, phase int) error {
 		}
 	}
 	if len(reports) != of {
+		// The first few missing shards lie among the first len(reports)
+		// + 4 numbers: however large N, the list costs no more.
 		var missing []string
-		for k := 1; k <= of; k++ {
+		for k := 1; k <= of && len(missing) < 4; k++ {
 			if !have[k] {
 				missing = append(missing, fmt.Sprintf("%d/%d", k, of))
 			}
 		}
 		return fmt.Errorf("phase %d: %s for %s: %s %s missing", phase, plural.Of(len(reports), "report"), plural.Of(of, "shard"),
-			plural.Noun(len(missing), "shard"), joinStrings(missing))
+			plural.Noun(of-len(reports), "shard"), joinMissing(missing, of-len(reports)))
 	}
 	return nil
 }
 
-func joinStrings(s []string) string {
-	if len(s) > 4 {
-		return fmt.Sprintf("%s, %s, … (%d)", s[0], s[1], len(s))
+// joinMissing lists the first missing shards, and how many there are in
+// all when that is more.
+func joinMissing(first []string, all int) string {
+	if all > len(first) {
+		return fmt.Sprintf("%s, … (%d)", strings.Join(first, ", "), all)
 	}
-	out := ""
-	for k, x := range s {
-		if k > 0 {
-			out += ", "
-		}
-		out += x
-	}
-	return out
+	return strings.Join(first, ", ")
 }
 
 // compose puts the phase-1 shards of one sweep together: every length's
@@ -303,7 +298,7 @@ func Phase2(sweeps [][]*Report, opts Phase2Options) ([]*Report, error) {
 			units = append(units, unit{row: len(units), cost: phase2Cost(c, k)})
 		}
 	}
-	owner := assign(units, opts.Shards, make([]float64, opts.Shards))
+	owner := assign(units, opts.Shards, map[int]float64{})
 	out := make([]*Report, len(comps))
 	type job struct{ r, k int }
 	var jobs []job

@@ -2,7 +2,10 @@ package frontier
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -277,16 +280,84 @@ func TestAssign(t *testing.T) {
 	for c := 8; c >= 1; c-- {
 		one = append(one, unit{row: 0, n: c, cost: float64(c)})
 	}
-	loads := make([]float64, 2)
+	loads := map[int]float64{}
 	if got, want := assign(one, 2, loads), []int{0, 1, 1, 0, 0, 1, 1, 0}; !slices.Equal(got, want) || loads[0] != 18 || loads[1] != 18 {
 		t.Errorf("one row: %v (loads %v), want %v (18, 18)", got, loads, want)
 	}
 	two := []unit{{row: 1, n: 1, cost: 5}, {row: 0, n: 1, cost: 9}, {row: 1, n: 2, cost: 4}}
-	if got, want := assign(two, 2, make([]float64, 2)), []int{1, 0, 0}; !slices.Equal(got, want) {
+	if got, want := assign(two, 2, map[int]float64{}), []int{1, 0, 0}; !slices.Equal(got, want) {
 		t.Errorf("two rows: %v, want %v", got, want)
 	}
-	if got := assign([]unit{{row: 0, cost: 3}}, 2, []float64{5, 0}); got[0] != 1 {
+	if got := assign([]unit{{row: 0, cost: 3}}, 2, map[int]float64{0: 5}); got[0] != 1 {
 		t.Errorf("a carried load: shard %d, want 1", got[0])
+	}
+}
+
+// denseAssign is assign as first written, every shard a candidate for
+// every unit: the reference the sparse one must agree with.
+func denseAssign(units []unit, shards int, loads []float64) []int {
+	order := make([]int, len(units))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		ua, ub := units[a], units[b]
+		if c := cmp.Compare(ub.cost, ua.cost); c != 0 {
+			return c
+		}
+		return cmp.Or(cmp.Compare(ua.row, ub.row), cmp.Compare(ua.n, ub.n), cmp.Compare(ua.part, ub.part))
+	})
+	rowLoad := map[int][]float64{}
+	out := make([]int, len(units))
+	for _, k := range order {
+		u := units[k]
+		if rowLoad[u.row] == nil {
+			rowLoad[u.row] = make([]float64, shards)
+		}
+		rl, best := rowLoad[u.row], 0
+		for s := 1; s < shards; s++ {
+			if c := cmp.Or(cmp.Compare(rl[s], rl[best]), cmp.Compare(loads[s], loads[best])); c < 0 {
+				best = s
+			}
+		}
+		out[k] = best
+		rl[best] += u.cost
+		loads[best] += u.cost
+	}
+	return out
+}
+
+// TestAssignSparse: the plan considers only the shards given work and
+// the lowest one not given any, and must choose as the dense rule does,
+// on random units (seed 3), carried loads and shard counts from 1 to
+// more than the units; and a plan for 2^63 − 1 shards is made at once,
+// one unit to each of the first shards.
+func TestAssignSparse(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 0))
+	for trial := range 300 {
+		var units []unit
+		for k := range 1 + rng.IntN(20) {
+			units = append(units, unit{row: rng.IntN(3), n: k, cost: float64(rng.IntN(5))})
+		}
+		shards := 1 + rng.IntN(30)
+		dense := make([]float64, shards)
+		sparse := map[int]float64{}
+		if rng.IntN(2) == 0 {
+			s := rng.IntN(shards)
+			dense[s], sparse[s] = 7, 7
+		}
+		if got, want := assign(units, shards, sparse), denseAssign(units, shards, dense); !slices.Equal(got, want) {
+			t.Fatalf("trial %d, %d shards, units %v: %v, the dense rule %v", trial, shards, units, got, want)
+		}
+		for s, l := range sparse {
+			if dense[s] != l {
+				t.Fatalf("trial %d: load of shard %d %v, the dense rule %v", trial, s, l, dense[s])
+			}
+		}
+	}
+	units := []unit{{row: 0, n: 1, cost: 3}, {row: 0, n: 2, cost: 2}, {row: 1, n: 1, cost: 1}}
+	if got, want := assign(units, math.MaxInt, map[int]float64{}), []int{0, 1, 2}; !slices.Equal(got, want) {
+		t.Errorf("2^63 − 1 shards: %v, want %v", got, want)
 	}
 }
 
@@ -314,8 +385,8 @@ func TestPhase1Plan(t *testing.T) {
 		rowLengths[k] = lengths
 	}
 	units := phase1Units(cks, rowLengths, shards)
-	owner := assign(units, shards, make([]float64, shards))
-	if again := assign(phase1Units(cks, rowLengths, shards), shards, make([]float64, shards)); !slices.Equal(owner, again) {
+	owner := assign(units, shards, map[int]float64{})
+	if again := assign(phase1Units(cks, rowLengths, shards), shards, map[int]float64{}); !slices.Equal(owner, again) {
 		t.Fatal("two plans of one sweep differ")
 	}
 	split := false

@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"strings"
 
 	"github.com/transformer-cookbook/verify/internal/gcfloor"
 	"github.com/transformer-cookbook/verify/proofs"
@@ -43,6 +44,15 @@ func cmdClaims(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := noPositional("claims", a); err != nil {
 		return err
+	}
+	var forms []string
+	for _, f := range []string{"json", "markdown", "errata"} {
+		if a.flags[f] == "true" {
+			forms = append(forms, "--"+f)
+		}
+	}
+	if len(forms) > 1 {
+		return badInput("%s each choose what claims prints: give one", strings.Join(forms, " and "))
 	}
 	claims := proofs.All()
 	if id, ok := a.flags["id"]; ok {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -138,7 +139,7 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 		}
 		// One plan for the recipes of the command, each carrying on from
 		// the last one's loads.
-		opts.Loads = new([]float64)
+		opts.Loads = map[int]float64{}
 	}
 	if v, ok := a.flags["lengths"]; ok {
 		for _, f := range strings.Split(v, ",") {
@@ -166,6 +167,11 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 	if len(rs) > 1 {
 		if _, ok := a.flags["weighting"]; ok {
 			return badInput("--weighting applies to one recipe: give --recipe NAME")
+		}
+	}
+	if opts.Shards > 0 {
+		if most := shardUnits(rs, opts); opts.Shards > most {
+			return badInput("--shard %s: the sweep has at most %d units of work (lengths × precisions, an exhaustive length split at most into its inputs, --exhaustive %d), so at most %d shards can have any", a.flags["shard"], most, opts.Exhaustive, most)
 		}
 	}
 	if err := checkOutputs(a, len(rs)); err != nil {
@@ -234,6 +240,25 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return writeFrontier(a, doc, stdout, stderr)
+}
+
+// shardUnits bounds the number of units of phase 1 of a sharded sweep
+// of the recipes rs: each recipe's lengths (with the two the theory
+// adds) at each precision, an exhaustive length cut into at most its
+// inputs, which are at most --exhaustive, and a sampled one a unit.
+// More shards than this have nothing to do.
+func shardUnits(rs []*recipes.Recipe, opts frontier.Options) int {
+	const most = 1 << 40
+	total := 0
+	for _, r := range rs {
+		lengths := len(opts.Lengths)
+		if lengths == 0 {
+			lengths = len(check.DefaultLengths(r.MinN, opts.MaxN))
+		}
+		n := (lengths + 2) * len(opts.Precisions) * max(1, min(opts.Exhaustive, most))
+		total = min(most, total+n)
+	}
+	return total
 }
 
 // shardFlag reads --shard K/N (1/1 when absent) as 0-based K and N.
@@ -393,7 +418,38 @@ func checkOutputs(a parsedArgs, reports int) error {
 			}
 		}
 	}
+	// Every output distinct from the other and from every input: one
+	// would overwrite the other, or the file being read.
+	out, plot := a.flags["out"], a.flags["plot"]
+	if out != "" && out != "-" && plot != "" && samePath(out, plot) {
+		return badInput("--out and --plot name the same file %q: one would overwrite the other", out)
+	}
+	for _, flag := range []string{"out", "plot"} {
+		path := a.flags[flag]
+		if path == "" || path == "-" {
+			continue
+		}
+		for _, in := range a.positional {
+			if in != "-" && samePath(path, in) {
+				return badInput("--%s %q is also an input: writing it would overwrite what is read", flag, path)
+			}
+		}
+	}
 	return nil
+}
+
+// samePath reports whether two paths name one file: the same path once
+// made absolute and clean, or, where both exist, the same file (a link,
+// another spelling).
+func samePath(a, b string) bool {
+	pa, errA := filepath.Abs(a)
+	pb, errB := filepath.Abs(b)
+	if errA == nil && errB == nil && pa == pb {
+		return true
+	}
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }
 
 // noteStaleOutputs names the temporary files of --out and --plot that a

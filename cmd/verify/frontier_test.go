@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -214,5 +215,122 @@ func TestFrontierModel(t *testing.T) {
 		if status != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, tc.msg) {
 			t.Errorf("%q: status %d, stdout %.80q, stderr %q; want 2, nothing, one line with %q", tc.args, status, out, errOut, tc.msg)
 		}
+	}
+}
+
+// TestShardCountsBounded: a shard count is bounded by the units of work
+// the sweep has, refused with one line (it used to make a slice per
+// shard: a panic at 2^63 − 1, minutes at 10^8); phase 2 and the merge
+// make nothing per shard, so a count of 2^63 − 1 in phase 2 runs at once
+// (the shards past the first have nothing), and merge files claiming
+// 2^63 − 1 shards are refused with the first few missing, not a list of
+// them all.
+func TestShardCountsBounded(t *testing.T) {
+	const huge = "9223372036854775807"
+	for _, shard := range []string{huge + "/" + huge, "1/1152921504606846976", "1/100000000"} {
+		out, errOut, status := runCmd("frontier", "--recipe", "lookup", "--precision", "fp16", "--max-n", "16", "--shard", shard)
+		if status != 2 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "at most") || out != "" {
+			t.Errorf("--shard %s: status %d, stderr %q, stdout %q", shard, status, errOut, out)
+		}
+	}
+	dir := t.TempDir()
+	var files []string
+	for k := 1; k <= 2; k++ {
+		f := filepath.Join(dir, fmt.Sprintf("p1-%d.json", k))
+		if _, errOut, status := runCmd("frontier", "--recipe", "lookup", "--precision", "fp16", "--max-n", "16", "--shard", fmt.Sprintf("%d/2", k), "--out", f, "--quiet"); status != 0 {
+			t.Fatalf("phase 1 shard %d: %s", k, errOut)
+		}
+		files = append(files, f)
+	}
+	if _, errOut, status := runCmd(append([]string{"frontier", "--phase", "2", "--shard", "1/" + huge, "--out", filepath.Join(dir, "p2.json"), "--quiet"}, files...)...); status != 0 {
+		t.Errorf("phase 2 of 2^63 − 1 shards: status %d, %s", status, errOut)
+	}
+	var tampered []string
+	for k, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = bytes.Replace(data, []byte(fmt.Sprintf(`"shard": "%d/2"`, k+1)), []byte(fmt.Sprintf(`"shard": "%d/%s"`, k+1, huge)), 1)
+		g := filepath.Join(dir, fmt.Sprintf("bad-%d.json", k+1))
+		if err := os.WriteFile(g, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tampered = append(tampered, g)
+	}
+	_, errOut, status := runCmd(append([]string{"merge", "--out", filepath.Join(dir, "m.json")}, tampered...)...)
+	if status != 2 || !strings.Contains(errOut, "missing") || len(errOut) > 400 {
+		t.Errorf("merge of shards claiming 2^63 − 1: status %d, stderr %q", status, errOut)
+	}
+}
+
+// TestOutputsDistinct: an output path that is another output, or one of
+// the inputs (under another spelling too), is refused with one line
+// before anything runs, and the input is left as it was: --out and
+// --plot on one file kept only the plot, and a merge wrote over its own
+// input.
+func TestOutputsDistinct(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for k := 1; k <= 2; k++ {
+		f := filepath.Join(dir, fmt.Sprintf("p1-%d.json", k))
+		if _, errOut, status := runCmd("frontier", "--recipe", "lookup", "--precision", "fp16", "--max-n", "8", "--shard", fmt.Sprintf("%d/2", k), "--out", f, "--quiet"); status != 0 {
+			t.Fatalf("phase 1 shard %d: %s", k, errOut)
+		}
+		files = append(files, f)
+	}
+	before, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := filepath.Join(dir, "same.svg")
+	for _, args := range [][]string{
+		{"frontier", "--recipe", "lookup", "--precision", "fp16", "--max-n", "8", "--out", same, "--plot", same},
+		{"merge", files[0], files[1], "--out", files[0]},
+		{"merge", files[0], files[1], "--out", filepath.Join(dir, ".", "p1-2.json")},
+		{"merge", files[0], files[1], "--out", same, "--plot", same},
+	} {
+		_, errOut, status := runCmd(args...)
+		if status != 2 || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: status %d, stderr %q", args, status, errOut)
+		}
+	}
+	if after, err := os.ReadFile(files[0]); err != nil || !bytes.Equal(before, after) {
+		t.Errorf("the merge's input changed (%v)", err)
+	}
+	if _, err := os.Stat(same); err == nil {
+		t.Errorf("%s written", same)
+	}
+}
+
+// TestMergeReadsStdin: "-" among merge's files is standard input, as the
+// docs say (it was taken for an unknown flag): the merge of a shard piped
+// in is the merge of the files.
+func TestMergeReadsStdin(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for k := 1; k <= 2; k++ {
+		f := filepath.Join(dir, fmt.Sprintf("p1-%d.json", k))
+		if _, errOut, status := runCmd("frontier", "--recipe", "lookup", "--precision", "fp16", "--max-n", "8", "--shard", fmt.Sprintf("%d/2", k), "--out", f, "--quiet"); status != 0 {
+			t.Fatalf("phase 1 shard %d: %s", k, errOut)
+		}
+		files = append(files, f)
+	}
+	want := filepath.Join(dir, "files.json")
+	if _, errOut, status := execVerify(t, "merge", files[0], files[1], "--out", want); status != 0 {
+		t.Fatalf("merge of the files: %s", errOut)
+	}
+	first, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := filepath.Join(dir, "stdin.json")
+	if _, errOut, status := execVerifyStdin(t, first, "merge", "-", files[1], "--out", got); status != 0 {
+		t.Fatalf("merge - %s: status %d, %s", files[1], status, errOut)
+	}
+	a, _ := os.ReadFile(want)
+	b, _ := os.ReadFile(got)
+	if !bytes.Equal(a, b) {
+		t.Errorf("the merge with a shard on stdin differs from the merge of the files")
 	}
 }

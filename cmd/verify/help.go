@@ -260,7 +260,7 @@ func writeOverview(w io.Writer) error {
 		b.WriteString(hang(fmt.Sprintf("  %-11s", c.name), c.summary, lineWidth))
 	}
 	b.WriteString("\n'verify help COMMAND' (or 'verify COMMAND --help') prints a command's flags with their defaults and examples.\n\n")
-	b.WriteString("Exit status: 0 every check passed, 1 a check failed or was undecided (a finding, reported on stdout),\n2 bad usage or input (one line on stderr), 130 interrupted (Ctrl-C).\n")
+	b.WriteString("Exit status: 0 every check passed, 1 a check failed or was undecided (a finding, reported on stdout),\n2 bad usage or input, or a report that could not be written (one line on stderr), 130 interrupted (Ctrl-C).\n")
 	_, err := io.WriteString(w, wrapLines(b.String(), lineWidth))
 	return err
 }

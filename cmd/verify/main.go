@@ -12,7 +12,7 @@
 // the flags documented there.
 //
 // Exit status: 0 when every check passed, 1 when a check failed or was
-// undecided (a finding, reported), 2 for bad usage or bad input, with one line on
+// undecided (a finding, reported), 2 for bad usage, bad input or a report that could not be written, with one line on
 // stderr saying what was wrong, 130 when interrupted by Ctrl-C.
 package main
 
@@ -51,10 +51,18 @@ func main() {
 // success, 2 on bad input, 1 when the work itself failed, 130 when it
 // was interrupted (Ctrl-C), as a shell reports a process ended by SIGINT.
 func run(args []string, stdout, stderr io.Writer) int {
-	err := dispatch(args, stdout, stderr)
+	out := &stickyWriter{w: stdout}
+	err := dispatch(args, out, stderr)
 	var help helpRequest
 	if errors.As(err, &help) {
-		err = cmdHelp([]string{help.command}, stdout)
+		err = cmdHelp([]string{help.command}, out)
+	}
+	if out.err != nil {
+		// The report, or part of it, was lost: whatever the command
+		// found, that is what to say (its own error is likely the same
+		// write's).
+		fmt.Fprintln(stderr, "verify: writing standard output: "+out.err.Error())
+		return 2
 	}
 	if err == nil {
 		return 0
@@ -77,6 +85,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 130
 	}
 	return 1
+}
+
+// stickyWriter passes writes to w until one fails, and keeps that error:
+// a command writing its report to a full disk (> /dev/full) must not
+// exit 0 with the report lost.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	s.err = err
+	return n, err
 }
 
 // errInterrupted is wrapped by the error of a command stopped by Ctrl-C.
@@ -145,8 +173,8 @@ type parsedArgs struct {
 
 // parseArgs reads --name value, --name=value and -name value for the
 // flags of the command (those its commandDoc lists), and keeps everything
-// else as positional arguments. Negative numbers ("-0.5", "-1/3") are
-// positional, which the flag package cannot do. -h or --help anywhere
+// else as positional arguments. Negative numbers ("-0.5", "-1/3") and
+// "-" (standard input) are positional, which the flag package cannot do. -h or --help anywhere
 // asks for the command's help; a flag given twice is refused, but for the
 // repeatable --param.
 func parseArgs(command string, args []string) (parsedArgs, error) {
@@ -164,7 +192,8 @@ func parseArgs(command string, args []string) (parsedArgs, error) {
 			p.positional = append(p.positional, args[i+1:]...)
 			break
 		}
-		if !strings.HasPrefix(a, "-") || len(a) > 1 && (a[1] >= '0' && a[1] <= '9' || a[1] == '.') {
+		// "-" alone is standard input (merge, phase 2, check --model -).
+		if a == "-" || !strings.HasPrefix(a, "-") || len(a) > 1 && (a[1] >= '0' && a[1] <= '9' || a[1] == '.') {
 			p.positional = append(p.positional, a)
 			continue
 		}

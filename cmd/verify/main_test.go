@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -532,5 +533,48 @@ func TestListPrecisionIsTheCheckDefault(t *testing.T) {
 	out, _, _ = runCmd("list", "hardmax-softmax")
 	if !strings.Contains(out, "53 (a check's default; 53: each operation rounded to 53 bits") {
 		t.Errorf("list hardmax-softmax does not give its default precision 53:\n%s", out)
+	}
+}
+
+// fullWriter fails every write, as a full disk does.
+type fullWriter struct{}
+
+func (fullWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// TestWriteErrorIsExit2: a report that cannot be written is exit 2 with
+// one line on stderr, whatever the command (a check that passes, one that
+// fails, a table, JSON, help): it used to exit 0 (or 1) with the report
+// lost.
+func TestWriteErrorIsExit2(t *testing.T) {
+	for _, args := range [][]string{
+		{"--recipe", "lookup", "--max-n", "8"},
+		{"--recipe", "lookup", "--precision", "fp8-e4m3", "--max-n", "16"},
+		{"--recipe", "lookup", "--max-n", "4", "--json"},
+		{"edelman", "--scores", "1,0"},
+		{"list"},
+		{"help"},
+		{"round", "--precision", "fp16", "0.1"},
+	} {
+		var errb bytes.Buffer
+		status := run(args, fullWriter{}, &errb)
+		if status != 2 || strings.Count(errb.String(), "\n") != 1 || !strings.Contains(errb.String(), "writing standard output") {
+			t.Errorf("%v to a full disk: status %d, stderr %q", args, status, errb.String())
+		}
+	}
+}
+
+// TestConflictingOrEmptyFlags: flags that cannot all hold are refused
+// with one line, as elsewhere: claims --markdown --json used to drop
+// --markdown, and export --dtype ” to take F64.
+func TestConflictingOrEmptyFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"claims", "--markdown", "--json"},
+		{"claims", "--errata", "--markdown", "--id", "ln.hash.literal"},
+		{"export", "--recipe", "lookup", "--n", "2", "--dtype", "", "--out", filepath.Join(t.TempDir(), "x.safetensors")},
+	} {
+		out, errOut, status := runCmd(args...)
+		if status != 2 || strings.Count(errOut, "\n") != 1 || out != "" {
+			t.Errorf("%q: status %d, stdout %q, stderr %q", args, status, out, errOut)
+		}
 	}
 }

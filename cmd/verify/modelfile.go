@@ -81,6 +81,9 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 	}
 	dtype := strings.ToUpper(a.flags["dtype"])
 	round := a.flags["round-weights"] == "true"
+	if v, given := a.flags["dtype"]; given && v == "" {
+		return badInput("--dtype is empty: give one of %s", strings.Join(model.SafetensorsDtypes(), ", "))
+	}
 	switch {
 	case ext != ".json" && ext != ".safetensors":
 		return badInput("--out: %q must end in .json (exact weights) or .safetensors, or be - (stdout)", path)
