@@ -234,14 +234,7 @@ func TestShardCountsBounded(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	var files []string
-	for k := 1; k <= 2; k++ {
-		f := filepath.Join(dir, fmt.Sprintf("p1-%d.json", k))
-		if _, errOut, status := runCmd("frontier", "--recipe", "lookup", "--precision", "fp16", "--max-n", "16", "--shard", fmt.Sprintf("%d/2", k), "--out", f, "--quiet"); status != 0 {
-			t.Fatalf("phase 1 shard %d: %s", k, errOut)
-		}
-		files = append(files, f)
-	}
+	files := lookupShards(t, dir, 16)
 	if _, errOut, status := runCmd(append([]string{"frontier", "--phase", "2", "--shard", "1/" + huge, "--out", filepath.Join(dir, "p2.json"), "--quiet"}, files...)...); status != 0 {
 		t.Errorf("phase 2 of 2^63 − 1 shards: status %d, %s", status, errOut)
 	}
@@ -271,14 +264,7 @@ func TestShardCountsBounded(t *testing.T) {
 // input.
 func TestOutputsDistinct(t *testing.T) {
 	dir := t.TempDir()
-	var files []string
-	for k := 1; k <= 2; k++ {
-		f := filepath.Join(dir, fmt.Sprintf("p1-%d.json", k))
-		if _, errOut, status := runCmd("frontier", "--recipe", "lookup", "--precision", "fp16", "--max-n", "8", "--shard", fmt.Sprintf("%d/2", k), "--out", f, "--quiet"); status != 0 {
-			t.Fatalf("phase 1 shard %d: %s", k, errOut)
-		}
-		files = append(files, f)
-	}
+	files := lookupShards(t, dir, 8)
 	before, err := os.ReadFile(files[0])
 	if err != nil {
 		t.Fatal(err)
@@ -308,14 +294,7 @@ func TestOutputsDistinct(t *testing.T) {
 // in is the merge of the files.
 func TestMergeReadsStdin(t *testing.T) {
 	dir := t.TempDir()
-	var files []string
-	for k := 1; k <= 2; k++ {
-		f := filepath.Join(dir, fmt.Sprintf("p1-%d.json", k))
-		if _, errOut, status := runCmd("frontier", "--recipe", "lookup", "--precision", "fp16", "--max-n", "8", "--shard", fmt.Sprintf("%d/2", k), "--out", f, "--quiet"); status != 0 {
-			t.Fatalf("phase 1 shard %d: %s", k, errOut)
-		}
-		files = append(files, f)
-	}
+	files := lookupShards(t, dir, 8)
 	want := filepath.Join(dir, "files.json")
 	if _, errOut, status := execVerify(t, "merge", files[0], files[1], "--out", want); status != 0 {
 		t.Fatalf("merge of the files: %s", errOut)
@@ -333,4 +312,19 @@ func TestMergeReadsStdin(t *testing.T) {
 	if !bytes.Equal(a, b) {
 		t.Errorf("the merge with a shard on stdin differs from the merge of the files")
 	}
+}
+
+// lookupShards writes the two phase-1 shards of the lookup's fp16 sweep
+// to maxN into dir and returns their paths.
+func lookupShards(t *testing.T, dir string, maxN int) []string {
+	t.Helper()
+	var files []string
+	for k := 1; k <= 2; k++ {
+		f := filepath.Join(dir, fmt.Sprintf("p1-%d.json", k))
+		if _, errOut, status := runCmd("frontier", "--recipe", "lookup", "--precision", "fp16", "--max-n", fmt.Sprint(maxN), "--shard", fmt.Sprintf("%d/2", k), "--out", f, "--quiet"); status != 0 {
+			t.Fatalf("phase 1 shard %d: %s", k, errOut)
+		}
+		files = append(files, f)
+	}
+	return files
 }
