@@ -81,9 +81,9 @@ func ParsePrecision(name string) (Precision, error) {
 	}
 	names := []string{"exact", "fp64", "fp32", "fp16", "bf16", "fp8-e4m3", "fp8-e5m2", "interval:53"}
 	if hint := suggest.DidYouMean(name, names); hint != "" {
-		return Precision{}, fmt.Errorf("unknown precision %q%s (valid names: %s)", name, hint, PrecisionNames)
+		return Precision{}, fmt.Errorf("unknown precision %s%s (valid names: %s)", suggest.Quote(name), hint, PrecisionNames)
 	}
-	return Precision{}, fmt.Errorf("unknown precision %q; valid names: %s", name, PrecisionNames)
+	return Precision{}, fmt.Errorf("unknown precision %s; valid names: %s", suggest.Quote(name), PrecisionNames)
 }
 
 func parseBits(s string) (uint, error) {

@@ -132,15 +132,15 @@ func Get(id string) (*Claim, error) {
 		ids = append(ids, c.ID)
 	}
 	if hint := suggest.DidYouMean(id, ids); hint != "" {
-		return nil, fmt.Errorf("unknown claim %q%s", id, hint)
+		return nil, fmt.Errorf("unknown claim %s%s", suggest.Quote(id), hint)
 	}
 	if len(near) == 0 {
-		return nil, fmt.Errorf("unknown claim %q (see 'verify claims' for the list)", id)
+		return nil, fmt.Errorf("unknown claim %s (see 'verify claims' for the list)", suggest.Quote(id))
 	}
 	if len(near) > 5 {
 		near = append(near[:5], fmt.Sprintf("… (%d in all)", len(near)))
 	}
-	return nil, fmt.Errorf("unknown claim %q; claims starting %q: %s", id, prefix, strings.Join(near, ", "))
+	return nil, fmt.Errorf("unknown claim %s; claims starting %q: %s", suggest.Quote(id), prefix, strings.Join(near, ", "))
 }
 
 // Run checks c and times it. A claim of a family checked on finitely

@@ -419,7 +419,7 @@ func Get(name string) (*Recipe, error) {
 	if r, ok := registry[name]; ok {
 		return r, nil
 	}
-	return nil, fmt.Errorf("unknown recipe %q%s (every recipe: 'verify list')", name, suggest.DidYouMean(name, Names()))
+	return nil, fmt.Errorf("unknown recipe %s%s (every recipe: 'verify list')", suggest.Quote(name), suggest.DidYouMean(name, Names()))
 }
 
 // Names lists the registered recipes in alphabetical order.
@@ -456,7 +456,7 @@ func ParseWeighting(s string) (model.Weighting, error) {
 		return model.AverageHardmax, nil
 	}
 	names := []string{"softmax", "SMAT", "avghardmax", "AHAT", "lhardmax", "UHAT", "rhardmax", "UHAT-right"}
-	return 0, fmt.Errorf("unknown weighting %q%s (softmax/SMAT, avghardmax/AHAT, lhardmax/UHAT, rhardmax/UHAT-right)", s, suggest.DidYouMean(s, names))
+	return 0, fmt.Errorf("unknown weighting %s%s (softmax/SMAT, avghardmax/AHAT, lhardmax/UHAT, rhardmax/UHAT-right)", suggest.Quote(s), suggest.DidYouMean(s, names))
 }
 
 // WeightingAcronym is the paper's name of a weighting: SMAT, AHAT, UHAT

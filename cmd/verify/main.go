@@ -161,7 +161,7 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 	if strings.HasPrefix(args[0], "-") {
 		return cmdCheck(args, stdout, stderr)
 	}
-	return badInput("unknown command %q%s ('verify help' lists the commands)", args[0], suggest.DidYouMean(args[0], commandNames()))
+	return badInput("unknown command %s%s ('verify help' lists the commands)", suggest.Quote(args[0]), suggest.DidYouMean(args[0], commandNames()))
 }
 
 // parsedArgs holds the flags and positional arguments of a subcommand.
@@ -205,9 +205,9 @@ func parseArgs(command string, args []string) (parsedArgs, error) {
 		if !ok {
 			flag, _, _ := strings.Cut(a, "=")
 			if hint := suggest.DidYouMean("--"+name, names); hint != "" {
-				return p, badInput("unknown flag %q%s ('verify help %s' lists the flags)", flag, hint, command)
+				return p, badInput("unknown flag %s%s ('verify help %s' lists the flags)", suggest.Quote(flag), hint, command)
 			}
-			return p, badInput("unknown flag %q ('verify help %s' lists the flags)", flag, command)
+			return p, badInput("unknown flag %s ('verify help %s' lists the flags)", suggest.Quote(flag), command)
 		}
 		switch {
 		case f.arg == "" && !hasValue:

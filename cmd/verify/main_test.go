@@ -578,3 +578,23 @@ func TestConflictingOrEmptyFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestMessagesClipInput: a message names a long input by its first
+// characters and its length, in one short line (it echoed a 131 KB
+// recipe name whole).
+func TestMessagesClipInput(t *testing.T) {
+	long := strings.Repeat("x", 100000)
+	for _, args := range [][]string{
+		{"--recipe", long},
+		{"--recipe", "lookup", "--precision", long},
+		{"--recipe", "lookup", "--weighting", long},
+		{"claims", "--id", long},
+		{long},
+		{"list", "--" + long},
+	} {
+		_, errOut, status := runCmd(args...)
+		if status != 2 || strings.Count(errOut, "\n") != 1 || len(errOut) > 600 || !strings.Contains(errOut, "characters)") {
+			t.Errorf("%.40q…: status %d, stderr of %d bytes: %.300q", args, status, len(errOut), errOut)
+		}
+	}
+}

@@ -1,8 +1,10 @@
 package suggest
 
 import (
+	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // maxShown is how many names a suggestion lists at most: a short list
@@ -28,7 +30,13 @@ func Closest(name string, candidates []string) []string {
 		if c == name {
 			continue
 		}
-		d := distance(key, ck) // 0 for the same name in another case
+		// The distance is at least the difference of the lengths: where
+		// that is over the limit only a prefix can be close, and a long
+		// name costs no alignment.
+		d := limit + 1
+		if abs(utf8.RuneCountInString(ck)-utf8.RuneCountInString(key)) <= limit {
+			d = distance(key, ck) // 0 for the same name in another case
+		}
 		switch {
 		case d <= limit:
 		case len(key) >= 3 && (strings.HasPrefix(ck, key) || strings.HasPrefix(key, ck)):
@@ -95,4 +103,16 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// Quote is %q of a name a user gave, clipped to its first 60 characters
+// with a count of the rest: a message names what was wrong in one line,
+// however long the input.
+func Quote(name string) string {
+	const most = 60
+	r := []rune(name)
+	if len(r) <= most {
+		return fmt.Sprintf("%q", name)
+	}
+	return fmt.Sprintf("%q… (%d characters)", string(r[:most]), len(r))
 }

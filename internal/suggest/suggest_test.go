@@ -2,6 +2,7 @@ package suggest
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -59,6 +60,21 @@ func TestDidYouMean(t *testing.T) {
 	} {
 		if got := DidYouMean(tc.name, flags); got != tc.want {
 			t.Errorf("DidYouMean(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestQuote: a short name is quoted whole; a long one is clipped to 60
+// characters, counted in runes, with its length.
+func TestQuote(t *testing.T) {
+	long := strings.Repeat("é", 131072)
+	for _, tc := range []struct{ in, want string }{
+		{"lookup", `"lookup"`},
+		{"a\nb", `"a\nb"`},
+		{long, `"` + strings.Repeat("é", 60) + `"… (131072 characters)`},
+	} {
+		if got := Quote(tc.in); got != tc.want {
+			t.Errorf("Quote(%.20q…) = %.80q, want %.80q", tc.in, got, tc.want)
 		}
 	}
 }
