@@ -1,12 +1,8 @@
 package check
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	"runtime"
-	"strconv"
-	"strings"
 
 	"github.com/transformer-cookbook/verify/internal/gcfloor"
 	"github.com/transformer-cookbook/verify/model"
@@ -149,39 +145,6 @@ func liveBytes(m *model.Model, p numeric.Precision, n, workers int, analysis boo
 		live += (exact+8)*numbers + 8*uint64(n)*uint64(len(m.Alphabet)) + states
 	}
 	return live
-}
-
-// AvailableMemory is the memory the machine can give a run: MemAvailable
-// in /proc/meminfo, or the cgroup's limit (a container's, a Slurm job's)
-// when that is smaller; 0 where it cannot tell.
-func AvailableMemory() uint64 {
-	avail := meminfoAvailable()
-	if b, err := os.ReadFile("/sys/fs/cgroup/memory.max"); err == nil {
-		if limit, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64); err == nil && (avail == 0 || limit < avail) {
-			avail = limit
-		}
-	}
-	return avail
-}
-
-func meminfoAvailable() uint64 {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "MemAvailable:"); ok {
-			fields := strings.Fields(rest)
-			if len(fields) >= 1 {
-				if kb, err := strconv.ParseUint(fields[0], 10, 64); err == nil {
-					return kb * 1024
-				}
-			}
-		}
-	}
-	return 0
 }
 
 // ErrMemory is returned (wrapped) when a check would need more memory

@@ -11,6 +11,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/internal/atomicfile"
+	"github.com/transformer-cookbook/verify/internal/limits"
 	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
@@ -141,7 +142,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		opts.Certificates = true
 	}
 	if a.flags["force"] != "true" {
-		opts.MemoryLimit = check.AvailableMemory()
+		opts.MemoryLimit = limits.Memory()
 	}
 	// A bad parameter is the user's error, whatever the weighting. The
 	// construction is handed to the first weighting's check, which would

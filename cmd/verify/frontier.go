@@ -13,6 +13,7 @@ import (
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/frontier"
 	"github.com/transformer-cookbook/verify/internal/atomicfile"
+	"github.com/transformer-cookbook/verify/internal/limits"
 	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
@@ -107,7 +108,7 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 	opts := frontier.Options{Precisions: precisions, Cases: 8, Exhaustive: 256, Seed: 1,
 		NoBisect: a.flags["no-bisect"] == "true", Analysis: a.flags["no-analysis"] != "true"}
 	if a.flags["force"] != "true" {
-		opts.MemoryLimit = check.AvailableMemory()
+		opts.MemoryLimit = limits.Memory()
 	}
 	for _, f := range []struct {
 		name     string
@@ -314,7 +315,7 @@ func frontierPhase2(a parsedArgs, stdout, stderr io.Writer) error {
 	}
 	opts := frontier.Phase2Options{Shard: shard, Shards: shards}
 	if a.flags["force"] != "true" {
-		opts.MemoryLimit = check.AvailableMemory()
+		opts.MemoryLimit = limits.Memory()
 	}
 	stop := interruptible()
 	defer stop.release()

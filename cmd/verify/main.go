@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	"github.com/transformer-cookbook/verify/internal/gcfloor"
+	"github.com/transformer-cookbook/verify/internal/limits"
 	"github.com/transformer-cookbook/verify/internal/suggest"
 )
 
@@ -37,6 +38,12 @@ func badInput(format string, args ...any) error {
 }
 
 func main() {
+	// Too few file descriptors or too little address space would stop
+	// the runtime midway with a fatal error; refuse before any work.
+	if err := limits.Setup(); err != nil {
+		fmt.Fprintln(os.Stderr, "verify: "+err.Error())
+		os.Exit(2)
+	}
 	// A check builds its model and runs it in tens of milliseconds:
 	// under 8 MiB the heap is not collected (internal/gcfloor).
 	gcfloor.Set(gcfloor.Bytes, 100)

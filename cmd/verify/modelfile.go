@@ -15,6 +15,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/internal/atomicfile"
+	"github.com/transformer-cookbook/verify/internal/limits"
 	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
@@ -109,7 +110,7 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 		return badInput("%v", err)
 	}
 	m := con.Model
-	if need, avail := exportSize(m, n), check.AvailableMemory(); a.flags["force"] != "true" && avail > 0 && need > avail/2 {
+	if need, avail := exportSize(m, n), limits.Memory(); a.flags["force"] != "true" && avail > 0 && need > avail/2 {
 		return badInput("exporting %s for n ≤ %d would take about %s (%d positions' encodings of width %d), and %s is available; lower --n or pass --force",
 			r.Name, n, check.GiB(need), positionRows(m, n), m.D, check.GiB(avail))
 	}
