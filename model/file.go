@@ -366,3 +366,10 @@ func flatArray(src []byte, i int) (int, bool) {
 	}
 	return 0, false
 }
+
+// MaxReadMultiple bounds the memory reading a model file takes, as a
+// multiple of the file's size: what ReadJSON and ReadSafetensors
+// allocate in all (so also their peak), measured for files of repeated
+// and of distinct weights in each format and dtype
+// (TestReadMemoryFollowsTheFile).
+const MaxReadMultiple = 64

@@ -21,6 +21,11 @@ import (
 type decoder struct {
 	src weightSource
 	err error
+	// parsed holds the weights read so far, by their text (at most
+	// maxInterned): a matrix writes the same few weights again and again,
+	// and an Expr is never changed, so one is shared instead of parsed
+	// and stored for each entry.
+	parsed map[string]numeric.Expr
 }
 
 // dims is the expected shape of a matrix: rows < 0 accepts any positive
@@ -206,6 +211,13 @@ func (d *decoder) scalar(o *jsonObject, key string) numeric.Expr {
 // which is read from its text (the tree keeps it), exactly like the
 // string of the same text: 0.1 is 1/10.
 func (d *decoder) weight(v any, path string) numeric.Expr {
+	return d.weightAt(v, func() string { return path })
+}
+
+// weightAt is weight with the path made only for an error: a matrix's
+// entries are millions, and their paths would take more memory than
+// their weights.
+func (d *decoder) weightAt(v any, path func() string) numeric.Expr {
 	var s string
 	switch x := v.(type) {
 	case string:
@@ -213,12 +225,22 @@ func (d *decoder) weight(v any, path string) numeric.Expr {
 	case json.Number:
 		s = string(x)
 	default:
-		d.failf(path, "%s, want a weight: a number or a string like \"-3/7\"", jsonType(v))
+		d.failf(path(), "%s, want a weight: a number or a string like \"-3/7\"", jsonType(v))
 		return numeric.Expr{}
+	}
+	if e, ok := d.parsed[s]; ok {
+		return e
 	}
 	e, err := parseWeight(s)
 	if err != nil {
-		d.failf(path, "%v", err)
+		d.failf(path(), "%v", err)
+		return e
+	}
+	if d.parsed == nil {
+		d.parsed = map[string]numeric.Expr{}
+	}
+	if len(d.parsed) < maxInterned {
+		d.parsed[s] = e
 	}
 	return e
 }
@@ -229,8 +251,9 @@ func (d *decoder) entry(v any, path string, k int) numeric.Expr {
 	if s, ok := v.(string); ok && s == "0" {
 		return numeric.Expr{}
 	}
-	e := d.weight(v, indexPath(path, k))
-	if r, ok, _ := e.Rat(); ok && r.Sign() == 0 {
+	e := d.weightAt(v, func() string { return indexPath(path, k) })
+	if e.IsZeroLiteral() {
+		// parseWeight folds a rational expression to its literal.
 		return numeric.Expr{}
 	}
 	return e

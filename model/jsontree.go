@@ -86,7 +86,7 @@ func decodeTree(r io.Reader, root string, maxString int) (*jsonObject, error) {
 		return nil, fmt.Errorf("the file is not a JSON object")
 	}
 	sc := &treeScanner{src: data, pos: start, maxString: maxString}
-	v, err := sc.value(func() string { return root }, 0)
+	v, err := sc.value(treePath{parent: root, index: -1}, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -165,6 +165,40 @@ type treeScanner struct {
 	src       []byte
 	pos       int
 	maxString int
+	scalars   map[string]any // interned scalars, by their text
+	scratch   [][]any        // an array's entries as they are read, by depth
+}
+
+// maxInterned bounds the scalars a tree shares: a model's weights are
+// mostly a few values (0, 1, −1, a bias) written again and again, and
+// each entry of an array then costs its slot (16 bytes) instead of a new
+// value; past the bound, a value is made for each entry. The bound is
+// small because the map costs more than the values it shares in a file
+// of distinct weights (a trained model's).
+const maxInterned = 1 << 12
+
+// scalar returns the value of the string (quoted, with escapes or not)
+// or number src[start:pos], the same value for the same text (values of
+// the tree are never changed).
+func (sc *treeScanner) scalar(start int, quoted, escaped bool) (any, error) {
+	if v, ok := sc.scalars[string(sc.src[start:sc.pos])]; ok {
+		return v, nil
+	}
+	var v any = json.Number(sc.src[start:sc.pos])
+	if quoted {
+		s, err := sc.stringAt(start, escaped)
+		if err != nil {
+			return nil, err
+		}
+		v = s
+	}
+	if sc.scalars == nil {
+		sc.scalars = map[string]any{}
+	}
+	if len(sc.scalars) < maxInterned {
+		sc.scalars[string(sc.src[start:sc.pos])] = v
+	}
+	return v, nil
 }
 
 func (sc *treeScanner) skipSpace() {
@@ -173,42 +207,74 @@ func (sc *treeScanner) skipSpace() {
 	}
 }
 
-// value reads the value at path(), which it builds only for an object or
-// an error: a matrix has a million entries, each a scalar.
-func (sc *treeScanner) value(path func() string, depth int) (any, error) {
+// treePath is where a value of the tree is: the key or index in the
+// container at path parent, or parent itself when neither is set (the
+// root). A value's path is made only for an object or an error: a
+// matrix has a million entries, each a scalar.
+type treePath struct {
+	parent string
+	key    string
+	index  int // -1 for none
+}
+
+func (p treePath) String() string {
+	switch {
+	case p.index >= 0:
+		return indexPath(p.parent, p.index)
+	case p.key != "":
+		return childPath(p.parent, p.key)
+	}
+	return p.parent
+}
+
+// value reads the value at path.
+func (sc *treeScanner) value(path treePath, depth int) (any, error) {
 	sc.skipSpace()
 	switch c := sc.src[sc.pos]; {
 	case c == '{' || c == '[':
 		if depth >= maxJSONDepth {
-			return nil, fmt.Errorf("%s: nested more than %d deep", path(), maxJSONDepth)
+			return nil, fmt.Errorf("%s: nested more than %d deep", path, maxJSONDepth)
 		}
 		sc.pos++
+		here := path.String()
 		if c == '{' {
-			return sc.object(path(), depth+1)
+			return sc.object(here, depth+1)
 		}
-		arr := []any{}
+		// The entries go to a scratch list of this depth, reused from
+		// one array to the next, and then to a list of their exact
+		// length: appending to the array itself would leave the garbage
+		// of its doublings, as much again as the array.
+		for len(sc.scratch) <= depth {
+			sc.scratch = append(sc.scratch, nil)
+		}
+		arr := sc.scratch[depth][:0]
 		for sc.skipSpace(); sc.src[sc.pos] != ']'; sc.skipSpace() {
 			if sc.src[sc.pos] == ',' {
 				sc.pos++
 			}
 			i := len(arr)
 			if i == maxJSONArray {
-				return nil, fmt.Errorf("%s: more than %d entries, more than any model holds", path(), maxJSONArray)
+				return nil, fmt.Errorf("%s: more than %d entries, more than any model holds", here, maxJSONArray)
 			}
-			v, err := sc.value(func() string { return indexPath(path(), i) }, depth+1)
+			v, err := sc.value(treePath{parent: here, index: i}, depth+1)
 			if err != nil {
 				return nil, err
 			}
 			arr = append(arr, v)
 		}
 		sc.pos++
-		return arr, nil
+		sc.scratch[depth] = arr
+		return append([]any{}, arr...), nil
 	case c == '"':
-		str, err := sc.str()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", path(), err)
+		start := sc.pos
+		escaped, err := sc.skipString()
+		if err == nil {
+			var v any
+			if v, err = sc.scalar(start, true, escaped); err == nil {
+				return v, nil
+			}
 		}
-		return str, nil
+		return nil, fmt.Errorf("%s: %v", path, err)
 	case c == 't':
 		sc.pos += 4
 		return true, nil
@@ -223,14 +289,24 @@ func (sc *treeScanner) value(path func() string, depth int) (any, error) {
 	for sc.pos < len(sc.src) && strings.IndexByte("+-.0123456789eE", sc.src[sc.pos]) >= 0 {
 		sc.pos++
 	}
-	return json.Number(sc.src[start:sc.pos]), nil
+	return sc.scalar(start, false, false)
 }
 
 // str reads a string: as it is when it has no escapes, else through
 // encoding/json (decodeTree refused invalid UTF-8 already).
 func (sc *treeScanner) str() (string, error) {
 	start := sc.pos
-	escaped := false
+	escaped, err := sc.skipString()
+	if err != nil {
+		return "", err
+	}
+	return sc.stringAt(start, escaped)
+}
+
+// skipString moves past the string at pos, refusing one longer than
+// maxString bytes, and says whether it has escapes.
+func (sc *treeScanner) skipString() (escaped bool, err error) {
+	start := sc.pos
 	for sc.pos++; sc.src[sc.pos] != '"'; sc.pos++ {
 		if sc.src[sc.pos] == '\\' {
 			escaped = true
@@ -239,8 +315,13 @@ func (sc *treeScanner) str() (string, error) {
 	}
 	sc.pos++
 	if n := sc.pos - start - 2; n > sc.maxString {
-		return "", fmt.Errorf("a string of %d bytes, more than the %d a model's names and weights take", n, sc.maxString)
+		return false, fmt.Errorf("a string of %d bytes, more than the %d a model's names and weights take", n, sc.maxString)
 	}
+	return escaped, nil
+}
+
+// stringAt is the value of the string from start to pos.
+func (sc *treeScanner) stringAt(start int, escaped bool) (string, error) {
 	if raw := sc.src[start+1 : sc.pos-1]; !escaped && utf8.Valid(raw) {
 		return string(raw), nil
 	}
@@ -266,7 +347,7 @@ func (sc *treeScanner) object(path string, depth int) (*jsonObject, error) {
 		}
 		sc.skipSpace()
 		sc.pos++ // ':'
-		v, err := sc.value(func() string { return childPath(path, key) }, depth)
+		v, err := sc.value(treePath{parent: path, key: key, index: -1}, depth)
 		if err != nil {
 			return nil, err
 		}

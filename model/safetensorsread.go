@@ -288,6 +288,11 @@ func stInts(v any, n int) ([]int, error) {
 // refuse the tensors the architecture does not name.
 type stWeights struct {
 	tensors map[string]*stTensor
+	// seen holds the weights made so far, by value (at most
+	// maxInterned): a 16-bit or 8-bit dtype has at most 65,536 values,
+	// and one Expr (about 130 bytes) shared by every entry of a value
+	// keeps the model near 8 bytes an entry, not 130.
+	seen map[float64]numeric.Expr
 }
 
 func (*stWeights) inline() bool { return false }
@@ -338,9 +343,20 @@ func (s *stWeights) values(d *decoder, t *stTensor) []numeric.Expr {
 			d.failf(t.name+stIndex(t.shape, k), "%v, not a finite number (%s bits 0x%0*x)", x, t.dtype.name, 2*t.dtype.size, bits)
 			return nil
 		}
-		if x != 0 {
-			out[k] = numeric.Lit(new(big.Rat).SetFloat64(x))
+		if x == 0 {
+			continue
 		}
+		e, ok := s.seen[x]
+		if !ok {
+			e = numeric.LitFloat(x)
+			if s.seen == nil {
+				s.seen = map[float64]numeric.Expr{}
+			}
+			if len(s.seen) < maxInterned {
+				s.seen[x] = e
+			}
+		}
+		out[k] = e
 	}
 	return out
 }

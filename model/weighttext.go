@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"strconv"
 	"strings"
@@ -104,6 +105,14 @@ func parseWeight(s string) (_ numeric.Expr, err error) {
 	if len(s) > maxWeightText {
 		return numeric.Expr{}, fmt.Errorf("weight of %d characters, more than %d", len(s), maxWeightText)
 	}
+	if e, ok := plainNumber(s); ok {
+		return e, nil
+	}
+	return parseExpression(s)
+}
+
+// parseExpression is parseWeight through the parser, for any text.
+func parseExpression(s string) (numeric.Expr, error) {
 	p := &weightParser{src: s}
 	x, err := p.sum()
 	e := x.e
@@ -126,6 +135,98 @@ func parseWeight(s string) (_ numeric.Expr, err error) {
 		return numeric.Expr{}, fmt.Errorf("%q has no real value: %s", abbreviate(s), clip(err))
 	}
 	return e, nil
+}
+
+// plainNumber reads the text of a fraction "-"? digits "/" digits of a
+// nonzero denominator, or of a decimal "-"? digits ("." digits)?
+// (("e" | "E") ("+" | "-")? digits)? of an exponent within
+// maxDecimalExponent: the forms in which a model file holds nearly every
+// weight. It makes the literal at once instead of through the parser,
+// which builds an expression and folds it to the same literal (reading a
+// matrix of a million distinct fractions took seconds that way, and 50
+// times the file's size in garbage); any other text is left to the
+// parser.
+func plainNumber(s string) (numeric.Expr, bool) {
+	body := strings.TrimPrefix(s, "-")
+	sign := int64(1)
+	if body != s {
+		sign = -1
+	}
+	if num, den, frac := strings.Cut(body, "/"); frac {
+		if !allDigits(num) || !allDigits(den) || strings.Trim(den, "0") == "" {
+			return numeric.Expr{}, false
+		}
+		// Within int64, without big.Rat.SetString's reader.
+		a, errA := strconv.ParseInt(num, 10, 64)
+		b, errB := strconv.ParseInt(den, 10, 64)
+		if errA == nil && errB == nil {
+			return numeric.Frac(sign*a, b), true
+		}
+		return ratText(s)
+	}
+	mant, exp, hasExp := strings.Cut(strings.ToLower(body), "e")
+	whole, fracDigits, hasPoint := strings.Cut(mant, ".")
+	if !allDigits(whole) || hasPoint && !allDigits(fracDigits) {
+		return numeric.Expr{}, false
+	}
+	e := 0
+	if hasExp {
+		digits := exp
+		if digits != "" && (digits[0] == '+' || digits[0] == '-') {
+			digits = digits[1:]
+		}
+		if !allDigits(digits) {
+			return numeric.Expr{}, false
+		}
+		digits = strings.TrimLeft(digits, "0")
+		if len(digits) > 3 {
+			return numeric.Expr{}, false
+		}
+		if e, _ = strconv.Atoi(digits); e > maxDecimalExponent {
+			return numeric.Expr{}, false
+		}
+		if exp[0] == '-' {
+			e = -e
+		}
+	}
+	// m·10^(e − len(frac)) within int64, as most decimals a tool
+	// writes are (a float32's shortest form has 9 digits, a float64's 17).
+	if m, err := strconv.ParseInt(whole+fracDigits, 10, 64); err == nil {
+		switch scale := len(fracDigits) - e; {
+		case scale >= 0 && scale < len(pow10):
+			return numeric.Frac(sign*m, pow10[scale]), true
+		case scale < 0 && -scale < len(pow10) && m <= math.MaxInt64/pow10[-scale]:
+			return numeric.Frac(sign*m*pow10[-scale], 1), true
+		}
+	}
+	return ratText(s)
+}
+
+// pow10 holds the powers of ten within int64.
+var pow10 = func() []int64 {
+	p := []int64{1}
+	for p[len(p)-1] <= math.MaxInt64/10 {
+		p = append(p, p[len(p)-1]*10)
+	}
+	return p
+}()
+
+// ratText is the literal of a number's text that big.Rat reads.
+func ratText(s string) (numeric.Expr, bool) {
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		return numeric.Expr{}, false
+	}
+	return numeric.Lit(r), true
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // checkReal reports an irrational expression without a real value (log

@@ -28,7 +28,30 @@ type node struct {
 }
 
 // Lit is the rational r (copied).
-func Lit(r *big.Rat) Expr { return Expr{&node{op: "lit", val: new(big.Rat).Set(r)}} }
+func Lit(r *big.Rat) Expr {
+	lit := newLit()
+	lit.val.Set(r)
+	return Expr{lit}
+}
+
+// LitFloat is the exact value of the finite float64 x: a model read from
+// a safetensors file holds millions of them.
+func LitFloat(x float64) Expr {
+	lit := newLit()
+	lit.val.SetFloat64(x)
+	return Expr{lit}
+}
+
+// newLit is a literal node of value 0, with its Rat in the same
+// allocation: a model of a million weights holds a million of them.
+func newLit() *node {
+	lit := &struct {
+		n node
+		r big.Rat
+	}{}
+	lit.n.op, lit.n.val = "lit", &lit.r
+	return &lit.n
+}
 
 // LitInt is the integer k.
 func LitInt(k int64) Expr {
@@ -79,7 +102,11 @@ func newLitInt(k int64) Expr {
 }
 
 // Frac is a/b; b must not be 0.
-func Frac(a, b int64) Expr { return Expr{&node{op: "lit", val: big.NewRat(a, b)}} }
+func Frac(a, b int64) Expr {
+	lit := newLit()
+	lit.val.SetFrac64(a, b)
+	return Expr{lit}
+}
 
 // Pi is π.
 func Pi() Expr { return Expr{&node{op: "pi"}} }

@@ -42,7 +42,7 @@ var (
 	flagSeed       = flagDoc{name: "seed", arg: "S", def: "1", help: "seed of the random inputs (printed in every report)"}
 	flagLengths    = flagDoc{name: "lengths", arg: "a,b,…", def: "1 … 8, then growing by a quarter", help: "the lengths to check"}
 	flagJSON       = flagDoc{name: "json", help: "print one JSON document instead of the text"}
-	flagForce      = flagDoc{name: "force", help: "run even when the memory estimate exceeds what the machine has"}
+	flagForce      = flagDoc{name: "force", help: "run (or read a model file) even when the memory estimate exceeds what the machine has"}
 	flagNoAnalysis = flagDoc{name: "no-analysis", help: "skip the analysis that certifies a length or finds inputs to try first"}
 	flagBudget     = flagDoc{name: "analysis-budget", arg: "N", help: "bound the analysis's work per length"}
 	flagEvery      = flagDoc{name: "every-budget", arg: "N", def: "268435456", help: "bound the work of the analysis and its checker for every length up to the limit together, about a minute of CPU by default (0: no bound); above it, the limit's proof holds at the checked lengths only"}
@@ -80,7 +80,7 @@ var commands = []commandDoc{
 			"certificates are about (the recipe's own, or --model, which must be the file they name by its SHA-256). Prints a verdict per " +
 			"length. Exit 1 when a certificate does not hold.",
 		flags: []flagDoc{{name: "certificate", arg: "FILE", help: "the certificates (- for stdin)"},
-			{name: "model", arg: "FILE", help: "the model the certificates are about, when it is a file's"}, flagMaxInput},
+			{name: "model", arg: "FILE", help: "the model the certificates are about, when it is a file's"}, flagMaxInput, flagForce},
 		examples: []string{"verify recheck --model l.json --certificate l.cert.json", "verify recheck --certificate lookup.cert.json"},
 	},
 	{
@@ -95,7 +95,7 @@ var commands = []commandDoc{
 			flagPrecision, flagWeighting, flagParam, {name: "max-n", arg: "N", def: "the input's length", help: "the largest length the model is built for"},
 			{name: "trace", help: "print the residual stream after every sublayer (with --json, each run's trace)"},
 			{name: "outside-domain", help: "run an input the recipe claims nothing about, labelling its outputs instead of refusing it"},
-			flagJSON, flagMaxInput},
+			flagJSON, flagMaxInput, flagForce},
 		examples: []string{`verify run --recipe lookup --input "2:1 3:0 1:1" --trace`, `verify run --recipe tiebreak --input "2:0.25 1:-5" --precision fp16`},
 	},
 	{

@@ -90,7 +90,7 @@ func readInput(path, what string, limit int64) ([]byte, error) {
 	defer f.Close()
 	// The file may grow after the Stat: read at most one byte past the
 	// limit to see it.
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	data, err := readAtMost(f, limit+1, fi.Size())
 	if err != nil {
 		return nil, badInput("%s: reading %s: %v", what, path, err)
 	}
@@ -135,4 +135,26 @@ func sizeText(n int64) string {
 		return fmt.Sprintf("%.4g KiB", float64(n)/(1<<10))
 	}
 	return strconv.FormatInt(n, 10) + " bytes"
+}
+
+// readAtMost reads r to its end or to limit bytes, into a buffer of the
+// size hint (the file's size when it was opened) and one more byte, so
+// that a file of hundreds of megabytes is read in one allocation, not the
+// doubling series of io.ReadAll (twice the file, for a moment).
+func readAtMost(r io.Reader, limit, hint int64) ([]byte, error) {
+	r = io.LimitReader(r, limit)
+	buf := make([]byte, 0, max(0, min(hint, limit))+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // a file that grew
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -50,4 +53,29 @@ func TestBinaryResourceLimits(t *testing.T) {
 func firstLines(s string, n int) string {
 	lines := strings.SplitN(s, "\n", n+1)
 	return strings.Join(lines[:min(n, len(lines))], "\n")
+}
+
+// TestBinaryModelTooLargeToRead: a model file whose reading could take
+// more memory than the address space left is refused before it is
+// parsed, in one line that names --force. Under a 2 GB limit less than
+// 2 GB is left, and a file of 40 MB may take 64 times that.
+func TestBinaryModelTooLargeToRead(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh to set a ulimit")
+	}
+	path := filepath.Join(t.TempDir(), "huge.json")
+	if err := os.WriteFile(path, bytes.Repeat([]byte(" "), 40<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"check", "--model", path, "--spec", "lookup"},
+		{"run", "--model", path, "--input", "1:0"},
+		{"frontier", "--model", path, "--spec", "lookup", "--max-n", "4"},
+	} {
+		cmd := exec.Command("sh", append([]string{"-c", "ulimit -v 2000000 && exec \"$0\" \"$@\"", verifyBin}, args...)...)
+		_, stderr, status := execVerifyCmd(t, cmd)
+		if status != 2 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "--force") || !strings.Contains(stderr, "64 times") {
+			t.Errorf("%s: status %d, stderr %q; want status 2 and one line naming --force", args[0], status, firstLines(stderr, 3))
+		}
+	}
 }

@@ -207,6 +207,13 @@ func readModelFileDigest(a parsedArgs) (*model.Model, int, []string, string, err
 	if err != nil {
 		return nil, 0, nil, "", err
 	}
+	// Reading takes up to model.MaxReadMultiple times the file: refused
+	// before it starts where that is more than the machine has.
+	need := uint64(len(data)) * model.MaxReadMultiple
+	if avail := limits.Memory(); a.flags["force"] != "true" && avail > 0 && need > avail {
+		return nil, 0, nil, "", badInput("--model: reading %s (%s) may take %s (%d times its size), more than the %s available; --force reads it anyway",
+			name, sizeText(int64(len(data))), check.GiB(need), model.MaxReadMultiple, check.GiB(avail))
+	}
 	// Editors on some systems start text files with a byte-order mark.
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if path == "-" {
