@@ -911,3 +911,24 @@ func TestSyntaxErrorPlace(t *testing.T) {
 		t.Errorf("error %v, want it at line 2, column 7 (byte 17)", err)
 	}
 }
+
+// TestFileWeightPythonReading: what String never prints is read as
+// Python reads it; the values are Python's (fractions.Fraction over the
+// same text).
+func TestFileWeightPythonReading(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"+1", "1"}, {"--1", "1"}, {"-+1", "-1"}, {"+-1", "-1"}, {"-+-2", "2"},
+		{"1/2/3", "1/6"}, {"2*3/4", "3/2"}, {"1-2-3", "-4"}, {"1/2*4", "2"},
+		{"2/+3", "2/3"}, {"+3/4", "3/4"}, {"-(-3)", "3"}, {"+0.5", "1/2"},
+	}
+	for _, tt := range tests {
+		e, err := parseWeight(tt.text)
+		if err != nil {
+			t.Errorf("parseWeight(%q): %v", tt.text, err)
+			continue
+		}
+		if r, ok, _ := e.Rat(); !ok || r.RatString() != tt.want {
+			t.Errorf("parseWeight(%q) = %v, want %s", tt.text, e, tt.want)
+		}
+	}
+}

@@ -244,6 +244,21 @@ func enumName(names []string, k int) string {
 	return fmt.Sprintf("invalid(%d)", k)
 }
 
+// checkName says what is wrong with a name of a component, a symbol or
+// an output label: reports print them and inputs and recipes are matched
+// by them, so a name is not empty and holds no control character.
+func checkName(name string) error {
+	if name == "" {
+		return fmt.Errorf("an empty name")
+	}
+	for _, r := range name {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return fmt.Errorf("the name %q holds a control character (%U)", name, r)
+		}
+	}
+	return nil
+}
+
 // Validate checks every dimension of m and returns an error naming the
 // layer and the matrix of the first mismatch.
 func (m *Model) Validate() error {
@@ -283,7 +298,25 @@ func (m *Model) Validate() error {
 		if j, dup := first[name]; dup {
 			return fmt.Errorf("model %q: components %d and %d are both named %q", m.Name, j+1, k+1, name)
 		}
+		if err := checkName(name); err != nil {
+			return fmt.Errorf("model %q: component %d: %v", m.Name, k+1, err)
+		}
 		first[name] = k
+	}
+	for s, sym := range m.Alphabet {
+		if err := checkName(sym); err != nil {
+			return fmt.Errorf("model %q: symbol %d of the alphabet: %v", m.Name, s+1, err)
+		}
+	}
+	labels := map[string]int{}
+	for k, label := range m.Output.Labels {
+		if j, dup := labels[label]; dup {
+			return fmt.Errorf("model %q: outputs %d and %d are both labelled %q", m.Name, j+1, k+1, label)
+		}
+		if err := checkName(label); err != nil {
+			return fmt.Errorf("model %q: output %d's label: %v", m.Name, k+1, err)
+		}
+		labels[label] = k
 	}
 	if m.Norm < NoNorm || m.Norm > PreNorm {
 		return fmt.Errorf("model %q: invalid norm placement %d", m.Name, m.Norm)

@@ -16,7 +16,9 @@ import (
 // numeric.Expr.String prints ("log(512)/(1/4)", "sqrt(2)*(-1/3)").
 //
 // The reader accepts the language that String prints — integers, pi,
-// sqrt log exp sin cos, + - * /, unary minus and parentheses — and exact
+// sqrt log exp sin cos, + - * /, unary minus and parentheses — with
+// Python's reading of what String never prints (unary plus, "--1" = 1,
+// "1/2/3" = (1/2)/3, left to right), and exact
 // decimals ("0.25", "-1.5e-3", "1E+2"), which a file written by another
 // tool holds: "0.1" is exactly 1/10, never the float64 nearest to it. A
 // decimal's exponent is bounded by maxDecimalExponent, so that a weight's
@@ -387,9 +389,12 @@ func foldable(a, b numeric.Expr) bool {
 	return g.Cmp(big.NewInt(1)) == 0
 }
 
-// unary := "-" unary | atom
+// unary := ("-" | "+") unary | atom, as in Python: "--1" is 1, "+1" is
+// 1 (a JSON number has no plus sign, but a string written by printf's
+// %+g has).
 func (p *weightParser) unary() (operand, error) {
-	if p.peek() != '-' {
+	sign := p.peek()
+	if sign != '-' && sign != '+' {
 		return p.atom()
 	}
 	p.pos++
@@ -398,7 +403,7 @@ func (p *weightParser) unary() (operand, error) {
 	}
 	defer p.leave()
 	x, err := p.unary()
-	if err != nil {
+	if err != nil || sign == '+' {
 		return x, err
 	}
 	if x.kind == natural {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/transformer-cookbook/verify/internal/suggest"
 	"io"
 	"math"
 	"math/big"
@@ -69,6 +70,11 @@ func cmdEdelman(args []string, stdout io.Writer) error {
 	text, ok := a.flags["scores"]
 	if !ok {
 		return badInput("edelman needs --scores \"s1, s2, …\" (exact rationals separated by commas or spaces)")
+	}
+	if strings.Contains(text, ";") {
+		// ParseVector reads ';' as a comma, for the rows of a vector
+		// input; a list of scores has no rows.
+		return badInput("--scores: %s holds ';': separate the scores by commas or spaces", suggest.Quote(text))
 	}
 	scores, err := exact.ParseVector(text)
 	if err != nil {

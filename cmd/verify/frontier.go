@@ -218,7 +218,15 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 				o.Weighting = mw
 			}
 		}
-		if _, err := r.Construct(o.Weighting, o.MaxN, o.Params); err != nil {
+		con, err := r.Construct(o.Weighting, o.MaxN, o.Params)
+		if err == nil && user != nil {
+			// A model the reference cannot check is bad input, as it is
+			// to check --model, not a row of "cannot run".
+			if err := check.Adopt(con, user); err != nil {
+				return badInput("%s cannot check this model: %v", r.Name, err)
+			}
+		}
+		if err != nil {
 			if len(rs) == 1 {
 				return badInput("%v", err)
 			}
