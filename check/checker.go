@@ -240,6 +240,27 @@ const AnalysisNotNeeded = "not needed: a drawn input fails"
 
 // run checks the inputs, recording a failure's index in the length's
 // list (offset + k for inputs[k]).
+// CaseFailure runs one input, input k of its length, and returns how it
+// fails (nil: it passes): the failure a report of its length records,
+// but for Found, which says how the input was come by. A merge re-runs
+// the failures its shards record, to refuse one edited by hand.
+func (ck *Checker) CaseFailure(c recipes.Case, k int) *Failure {
+	return ck.run([]recipes.Case{c}, k, nil).Failure
+}
+
+// Drawn is the number of inputs drawn at length n of a sampled length,
+// before the analysis' suggestions; 0 for a length checked exhaustively.
+func (ck *Checker) Drawn(n int) int {
+	if _, ok := ck.depthFirst(n); ok {
+		return 0
+	}
+	drawn, exhaustive := ck.drawn(n)
+	if exhaustive {
+		return 0
+	}
+	return len(drawn)
+}
+
 func (ck *Checker) run(inputs []recipes.Case, offset int, sh *shared) LengthReport {
 	lr := checkLength(ck.Con, ck.Runner, inputs, ck.opts.Workers, sh)
 	if lr.Failure != nil {

@@ -187,6 +187,7 @@ func compose(shards []*Report) (*composed, error) {
 		if err != nil {
 			return nil, fmt.Errorf("precision %q: %v", row.Precision, err)
 		}
+		var ck *check.Checker // built for the first length, to check them all by
 		parts := map[int][]check.LengthPart{}
 		for _, s := range shards {
 			for _, pt := range s.Rows[k].Parts {
@@ -210,6 +211,14 @@ func compose(shards []*Report) (*composed, error) {
 				return nil, fmt.Errorf("%s: no shard checked n = %d", row.Precision, n)
 			}
 			if err := check.ValidateParts(ps, first.MaxN); err != nil {
+				return nil, fmt.Errorf("%s: %v", row.Precision, err)
+			}
+			if ck == nil {
+				if ck, err = build(first, row.Precision, 0, 0); err != nil {
+					return nil, fmt.Errorf("%s: building the construction to check the shards against: %v", row.Precision, err)
+				}
+			}
+			if err := rerun(ck, n, ps); err != nil {
 				return nil, fmt.Errorf("%s: %v", row.Precision, err)
 			}
 			lr, over := check.ComposeLength(ps, c.over[k])
@@ -236,6 +245,94 @@ func compose(shards []*Report) (*composed, error) {
 	sum := sha256.Sum256(b)
 	c.digest = "sha256:" + hex.EncodeToString(sum[:])
 	return c, nil
+}
+
+// rerun checks the parts of length n against the construction: the
+// number of inputs they cover (every input of an exhaustive length, the
+// drawn inputs of a sampled one, and its suggested ones), and each
+// failure they record, by running its input again: a failure is
+// deterministic, so an edited input, output, reason or case shows. It
+// runs one input per failing part, never the analysis (an input the
+// analysis suggested is the part's failure_input).
+func rerun(ck *check.Checker, n int, ps []check.LengthPart) error {
+	total := ck.Work(n).Inputs
+	for _, p := range ps {
+		r := p.Report
+		switch {
+		case p.Exhaustive() && p.Of != total:
+			return fmt.Errorf("n = %d: a part of %d inputs; the length has %d", n, p.Of, total)
+		case !p.Exhaustive() && total > 0:
+			return fmt.Errorf("n = %d: a sampled part; the length is checked exhaustively (%d inputs)", n, total)
+		}
+		drawn := ck.Drawn(n)
+		if !p.Exhaustive() && r.Cases-r.Candidates != drawn {
+			return fmt.Errorf("n = %d: %d cases, of which %d suggested by the analysis; the sweep draws %d", n, r.Cases, r.Candidates, drawn)
+		}
+		for _, lr := range []*check.LengthReport{&r, p.Drawn} {
+			if lr == nil || lr.Failure == nil {
+				continue
+			}
+			if err := rerunFailure(ck, n, lr.Failure, p, drawn); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// rerunFailure runs the input of failure f of part p again and compares
+// what it gives with f, field by field.
+func rerunFailure(ck *check.Checker, n int, f *check.Failure, p check.LengthPart, drawn int) error {
+	var in recipes.Case
+	switch {
+	case f.Found == "analysis" && p.FailureInput == nil:
+		return fmt.Errorf("n = %d: a failure the analysis found, without its failure_input", n)
+	case f.Found == "analysis" && (f.Case < drawn || f.Case >= p.Report.Cases):
+		return fmt.Errorf("n = %d: failure.case = %d of an input the analysis suggested is outside [%d, %d)", n, f.Case, drawn, p.Report.Cases)
+	case f.Found == "analysis":
+		in = recipes.Case{Symbols: p.FailureInput}
+	case f.Found != "":
+		return fmt.Errorf("n = %d: failure.found = %.40q, want \"analysis\" or none", n, f.Found)
+	case !p.Exhaustive() && f.Case >= drawn:
+		return fmt.Errorf("n = %d: failure.case = %d, but %d inputs are drawn", n, f.Case, drawn)
+	default:
+		var ok bool
+		if in, ok = ck.Input(n, f.Case); !ok {
+			return fmt.Errorf("n = %d: failure.case = %d is no input of the length", n, f.Case)
+		}
+	}
+	got := ck.CaseFailure(in, f.Case)
+	if got == nil {
+		return fmt.Errorf("n = %d: failure.case = %d passes when run again", n, f.Case)
+	}
+	got.Found = f.Found
+	if field := differingField(*got, *f); field != "" {
+		return fmt.Errorf("n = %d: the failure's %s is not what its input gives when run again (case %d)", n, field, f.Case)
+	}
+	return nil
+}
+
+// differingField names the first field in which a and b differ, or "".
+func differingField(a, b check.Failure) string {
+	switch {
+	case a.N != b.N:
+		return "n"
+	case a.Case != b.Case:
+		return "case"
+	case a.Input != b.Input:
+		return "input"
+	case a.Position != b.Position:
+		return "position"
+	case !slices.Equal(a.Expected, b.Expected):
+		return "expected"
+	case !slices.Equal(a.Actual, b.Actual):
+		return "actual"
+	case a.Reason != b.Reason:
+		return "reason"
+	case a.CannotRun != b.CannotRun || a.Irrational != b.Irrational || a.Undecided != b.Undecided:
+		return "cannot_run, irrational or undecided"
+	}
+	return ""
 }
 
 // sameOutputs checks that the lengths give errors for as many output

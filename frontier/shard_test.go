@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -495,6 +496,22 @@ func TestMergeRefusesContradictions(t *testing.T) {
 		{"lengths out of order", func(r *Report) { l := r.Lengths; l[0], l[1] = l[1], l[0] }, "lengths"},
 		{"a report in a phase-1 shard", func(r *Report) { r.Rows[0].Limit = 3 }, "holds parts of lengths, not a report"},
 		{"a length of fewer outputs", func(r *Report) { r.Rows[0].Parts[pass].Report.MaxError = nil }, "max_error entries"},
+		// A failure is run again: each of its fields is what its input
+		// gives, and its case one of the length's inputs.
+		{"failure case past every input", func(r *Report) { editFailure(r, fail, func(f *check.Failure) { f.Case = math.MaxInt64 }) }, "failure.case = 9223372036854775807"},
+		{"failure case of a passing input", func(r *Report) { editFailure(r, fail, func(f *check.Failure) { f.Case = passingCase(t, r, fail) }) }, "passes when run again"},
+		{"failure input edited", func(r *Report) { editFailure(r, fail, func(f *check.Failure) { f.Input += " 1:0" }) }, "failure's input is not what"},
+		{"failure expected edited", func(r *Report) { editFailure(r, fail, func(f *check.Failure) { f.Expected[0] = "7" }) }, "failure's expected"},
+		{"failure actual edited", func(r *Report) { editFailure(r, fail, func(f *check.Failure) { f.Actual[0] = "7" }) }, "failure's actual"},
+		{"failure reason edited", func(r *Report) { editFailure(r, fail, func(f *check.Failure) { f.Reason = "fine" }) }, "failure's reason"},
+		{"failure position edited", func(r *Report) { editFailure(r, fail, func(f *check.Failure) { f.Position = 1 + f.Position%f.N }) }, "failure's position"},
+		{"failure marked undecided", func(r *Report) { editFailure(r, fail, func(f *check.Failure) { f.Undecided = true }) }, "undecided"},
+		{"failure found by the analysis", func(r *Report) { editFailure(r, fail, func(f *check.Failure) { f.Found = "analysis" }) }, "without its failure_input"},
+		{"cases of a failing length changed", func(r *Report) { c := &r.Rows[0].Parts[fail].Report; c.Cases, c.Decided = c.Cases+5, c.Decided+5 }, "the sweep draws"},
+		{"a certified length with a case failed and no failure", func(r *Report) {
+			c := &r.Rows[0].Parts[pass].Report
+			c.Passed, c.Exact = c.Cases-1, min(c.Exact, c.Cases-1)
+		}, "no failure is given"},
 	} {
 		edited := roundTrip(t, p1[1])
 		tc.edit(edited)
@@ -504,6 +521,10 @@ func TestMergeRefusesContradictions(t *testing.T) {
 		whose := "2/2"
 		if strings.HasPrefix(tc.name, "a length") || strings.HasSuffix(tc.name, "twice") || strings.HasSuffix(tc.name, "another length") {
 			// Each of these is a contradiction between lengths or parts.
+			whose = "fp16"
+		}
+		if strings.HasPrefix(tc.name, "failure") || strings.HasPrefix(tc.name, "cases") {
+			// Checked against the construction, per precision.
 			whose = "fp16"
 		}
 		if err == nil || !strings.Contains(err.Error(), whose) || !strings.Contains(err.Error(), tc.want) {
@@ -563,6 +584,63 @@ func TestShardsValidate(t *testing.T) {
 			if err := validShard(roundTrip(t, rep)); err != nil {
 				t.Errorf("%s, shard %d/3: %v", name, k+1, err)
 			}
+		}
+	}
+}
+
+// editFailure edits a copy of the failure of part k of r's first row.
+func editFailure(r *Report, k int, edit func(f *check.Failure)) {
+	f := *r.Rows[0].Parts[k].Report.Failure
+	f.Expected, f.Actual = slices.Clone(f.Expected), slices.Clone(f.Actual)
+	edit(&f)
+	r.Rows[0].Parts[k].Report.Failure = &f
+}
+
+// passingCase is an input of part k's length, other than its failure's,
+// that passes: a failure moved to it must be refused.
+func passingCase(t *testing.T, r *Report, k int) int {
+	t.Helper()
+	p := r.Rows[0].Parts[k]
+	ck, err := build(r, r.Rows[0].Precision, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c := 0; c < p.Report.Cases; c++ {
+		if in, ok := ck.Input(p.N, c); ok && c != p.Report.Failure.Case && ck.CaseFailure(in, c) == nil {
+			return c
+		}
+	}
+	t.Fatalf("n = %d: no input passes", p.N)
+	return 0
+}
+
+// TestDifferingFieldCoversFailure: a merge compares every field of a
+// failure it runs again; a field added to check.Failure and not to the
+// comparison would let an edit of it through.
+func TestDifferingFieldCoversFailure(t *testing.T) {
+	base := check.Failure{N: 3, Case: 1, Input: "1:0 2:1 3:0", Position: 2, Expected: []string{"1"}, Actual: []string{"0"}, Reason: "r"}
+	typ := reflect.TypeOf(base)
+	for i := 0; i < typ.NumField(); i++ {
+		name := typ.Field(i).Name
+		if name == "Found" {
+			continue // how the input was come by: the part says
+		}
+		edited := base
+		v := reflect.ValueOf(&edited).Elem().Field(i)
+		switch v.Kind() {
+		case reflect.Int:
+			v.SetInt(v.Int() + 1)
+		case reflect.String:
+			v.SetString(v.String() + "x")
+		case reflect.Bool:
+			v.SetBool(!v.Bool())
+		case reflect.Slice:
+			v.Set(reflect.ValueOf([]string{"other"}))
+		default:
+			t.Fatalf("field %s of kind %s: teach the test to change it", name, v.Kind())
+		}
+		if differingField(base, edited) == "" {
+			t.Errorf("a failure edited in %s compares equal", name)
 		}
 	}
 }

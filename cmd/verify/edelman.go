@@ -145,7 +145,14 @@ func edelman(scores []*big.Rat, gamma *big.Rat) (*edelmanResult, error) {
 		}
 	}
 	if len(tied) > 0 {
-		return nil, badInput("the maximum %s is attained at positions %d and %s: the lemma's hypothesis (one j* with s_j < s_{j*} − γ, γ > 0, for every j ≠ j*) fails: a tie leaves no gap", scores[best].RatString(), best+1, strings.Join(tied, ", "))
+		// The first few positions: a message is one line, whatever the
+		// number of ties.
+		const most = 4
+		list := strings.Join(tied[:min(len(tied), most)], ", ")
+		if len(tied) > most {
+			list += fmt.Sprintf(" and %d more", len(tied)-most)
+		}
+		return nil, badInput("the maximum %s is attained at positions %d and %s: the lemma's hypothesis (one j* with s_j < s_{j*} − γ, γ > 0, for every j ≠ j*) fails: a tie leaves no gap", clipNumber(scores[best]), best+1, list)
 	}
 	res := &edelmanResult{N: n, Argmax: best + 1, Max: scores[best].RatString()}
 	for _, s := range scores {
@@ -166,14 +173,14 @@ func edelman(scores []*big.Rat, gamma *big.Rat) (*edelmanResult, error) {
 	default:
 		res.GammaGiven = true
 		if gamma.Sign() <= 0 {
-			return nil, badInput("--gamma %s: the lemma needs γ > 0", gamma.RatString())
+			return nil, badInput("--gamma %s: the lemma needs γ > 0", clipNumber(gamma))
 		}
 		if gap != nil && gamma.Cmp(gap) > 0 {
-			return nil, badInput("--gamma %s is larger than the gap %s of these scores (s* = %s, the second largest %s): the lemma's hypothesis fails", gamma.RatString(), gap.RatString(), scores[best].RatString(), second.RatString())
+			return nil, badInput("--gamma %s is larger than the gap %s of these scores (s* = %s, the second largest %s): the lemma's hypothesis fails", clipNumber(gamma), clipNumber(gap), clipNumber(scores[best]), clipNumber(second))
 		}
 	}
 	if gamma.Cmp(big.NewRat(edelmanMaxGap, 1)) > 0 {
-		return nil, badInput("γ = %s is more than %d: e^{−γ} is below 10^{−43429}, smaller than this command encloses", gamma.RatString(), edelmanMaxGap)
+		return nil, badInput("γ = %s is more than %d: e^{−γ} is below 10^{−43429}, smaller than this command encloses", clipNumber(gamma), edelmanMaxGap)
 	}
 	res.Gamma = gamma.RatString()
 	for bits := uint(128); bits <= 1024; bits *= 2 {
@@ -345,4 +352,14 @@ func decimalText(r *big.Rat, sig int, dir int) string {
 		s = "-" + s
 	}
 	return s
+}
+
+// clipNumber prints r for a message: whole up to 60 characters, else its
+// first 40 and the count, so that a message stays one line.
+func clipNumber(r *big.Rat) string {
+	text := r.RatString()
+	if len(text) <= 60 {
+		return text
+	}
+	return text[:40] + fmt.Sprintf("… (%d characters)", len(text))
 }

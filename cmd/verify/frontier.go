@@ -357,7 +357,12 @@ func readFrontierDocs(a parsedArgs) ([]frontierDoc, error) {
 		dec := json.NewDecoder(strings.NewReader(string(data)))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&d); err != nil {
-			return nil, badInput("%s: not a frontier report: %v", path, err)
+			// encoding/json quotes the value it refused, which may be
+			// thousands of digits long.
+			return nil, badInput("%s: not a frontier report: %s", path, clipMessage(err.Error(), 200))
+		}
+		if _, err := dec.Token(); err != io.EOF {
+			return nil, badInput("%s: data after the JSON document, at byte %d", path, dec.InputOffset()+1)
 		}
 		if err := readSchema(d.Schema, kindFrontier); err != nil {
 			return nil, badInput("%s: %v", path, err)

@@ -82,7 +82,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "verify: a check was undecided: no input refuted, and not every one confirmed (see the report above)")
 		return 1
 	}
-	msg := strings.ReplaceAll(err.Error(), "\n", " ")
+	msg := clipMessage(strings.ReplaceAll(err.Error(), "\n", " "), maxMessage)
 	fmt.Fprintln(stderr, "verify: "+msg)
 	var ue usageError
 	switch {
@@ -92,6 +92,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 130
 	}
 	return 1
+}
+
+// maxMessage bounds an error line, in characters: a message names what
+// was wrong, and whatever it quotes of the input is clipped where it is
+// made (suggest.Quote); this is the net under those.
+const maxMessage = 2000
+
+// clipMessage shortens msg to at most most characters, keeping its
+// start and its end, and saying how much it left out.
+func clipMessage(msg string, most int) string {
+	r := []rune(msg)
+	if len(r) <= most {
+		return msg
+	}
+	head, tail := most*2/3, most/4
+	return string(r[:head]) + fmt.Sprintf(" … (%d characters left out) … ", len(r)-head-tail) + string(r[len(r)-tail:])
 }
 
 // stickyWriter passes writes to w until one fails, and keeps that error:

@@ -18,7 +18,8 @@
 //	                  exact/cpwl  the decision procedure for ReLU networks
 //
 // internal/atomicfile (output files), internal/gcfloor (the heap size
-// below which the command line does not collect), internal/plural ("1
+// below which the command line does not collect), internal/limits (the
+// memory and open files the machine allows), internal/plural ("1
 // claim", "2 claims"), internal/suggest (the "did you mean" of error
 // messages) and internal/testenv (what tests know of their build) import
 // nothing of the module; nor does internal/mutation, whose test changes
