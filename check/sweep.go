@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // lengthSweep runs Run's lengths ahead of the one being reported: a
@@ -29,6 +30,7 @@ type lengthSweep struct {
 	over    int
 	done    chan struct{} // closed when the launcher has returned
 	running sync.WaitGroup
+	stopped bool // by Stop, while next waited for a length
 }
 
 // shared is what the lengths running at once share: slots, one per
@@ -97,11 +99,34 @@ func (ck *Checker) sweep(lengths []int) *lengthSweep {
 
 // next returns the report of the next length, in increasing order, or
 // interrupted when Stop asks to end the sweep before it.
+//
+// While it waits for a length, it asks Stop every 50 ms: a length at
+// large n takes minutes, and a Ctrl-C must stop the sweep within a
+// second or two.
 func (s *lengthSweep) next() (LengthReport, bool) {
-	if stop := s.ck.opts.Stop; stop != nil && stop() {
+	stop := s.ck.opts.Stop
+	if stop != nil && stop() {
 		return LengthReport{}, true
 	}
-	p := <-s.results[s.taken]
+	var p LengthPart
+	if stop == nil {
+		p = <-s.results[s.taken]
+	} else {
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+	wait:
+		for {
+			select {
+			case p = <-s.results[s.taken]:
+				break wait
+			case <-tick.C:
+				if stop() {
+					s.stopped = true
+					return LengthReport{}, true
+				}
+			}
+		}
+	}
 	s.taken++
 	lr, over := ComposeLength([]LengthPart{p}, s.over)
 	if over && s.over == 0 {
@@ -111,9 +136,15 @@ func (s *lengthSweep) next() (LengthReport, bool) {
 }
 
 // close starts no more lengths, stops handing out the inputs of those
-// running, and waits for them.
+// running, and waits for them, but for a sweep stopped while it waited
+// for a length: its inputs in progress finish in the background, their
+// reports dropped (each writes only its own length's channel and the
+// checker's state, under the checker's lock).
 func (s *lengthSweep) close() {
 	s.shared.quit.Store(true)
+	if s.stopped {
+		return
+	}
 	<-s.done
 	s.running.Wait()
 }

@@ -65,10 +65,13 @@ func TestSweepStop(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, workers := range []int{1, 3} {
-		var asked atomic.Int32
+		// Stop after the fourth length is reported: the sweep asks Stop
+		// before each length and, while it waits for one, every 50 ms.
+		var reported atomic.Int32
 		opts := Options{Precision: numeric.MustParsePrecision("exact"), Weighting: model.AverageHardmax,
 			MaxN: 30, Cases: 2, Exhaustive: 8, Seed: 1, Workers: workers,
-			Stop: func() bool { return asked.Add(1) > 4 }}
+			Stop:     func() bool { return reported.Load() >= 4 },
+			Progress: func(*Report, LengthReport) { reported.Add(1) }}
 		rep, err := Run(r, opts)
 		if err != nil {
 			t.Fatal(err)
@@ -105,5 +108,29 @@ func TestSweepQuitHandsOutNothing(t *testing.T) {
 		if lr := ck.length(10, sh); lr.Cases != 0 || lr.Passed != 0 {
 			t.Errorf("%s: after quitting, length 10 still checked %d inputs", name, lr.Cases)
 		}
+	}
+}
+
+// TestSweepStopsWithinALength: a stop asked while a length runs ends the
+// sweep then, not when the length is done (at 53 bits the lookup's
+// length 1500 takes about half a second on one core, and one at n =
+// 30000 minutes): the report holds the lengths before it. Before, the
+// sweep waited for the length, and reported it.
+func TestSweepStopsWithinALength(t *testing.T) {
+	r, err := recipes.Get("lookup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked atomic.Int32
+	opts := Options{Precision: numeric.MustParsePrecision("53"), Weighting: model.AverageHardmax,
+		MaxN: 1500, Lengths: []int{1500}, Cases: 2, Seed: 1, Workers: 1,
+		// No to the ask before the length, yes to the next (a poll).
+		Stop: func() bool { return asked.Add(1) > 1 }}
+	rep, err := Run(r, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Interrupted || len(rep.Lengths) != 0 {
+		t.Errorf("interrupted %v with %d lengths; want interrupted before length 1500 was done", rep.Interrupted, len(rep.Lengths))
 	}
 }

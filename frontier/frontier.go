@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 	"sync/atomic"
 
 	"github.com/transformer-cookbook/verify/check"
@@ -161,12 +162,13 @@ func Run(opts Options) (*Report, error) {
 			s.skip(len(rowLengths[k]))
 		}
 	}
-	parallel(len(opts.Precisions), func(k int) {
+	working := slices.Clone(rep.Rows)
+	if !s.run(len(opts.Precisions), func(k int) {
 		ck := checkers[k]
 		if ck == nil {
 			return
 		}
-		row := &rep.Rows[k]
+		row := &working[k]
 		for _, n := range rowLengths[k] {
 			s.check(ck, row, n)
 		}
@@ -174,14 +176,15 @@ func Run(opts Options) (*Report, error) {
 			s.bisect(ck, row)
 		}
 		s.every(ck, row, rep)
-	})
-	rep.Interrupted = s.interrupted.Load()
-	if rep.Interrupted {
+	}) {
+		rep.Rows = s.snapshot(working)
+		rep.Interrupted = true
 		for k := range rep.Rows {
 			rep.Rows[k].summarise()
 		}
 		return rep, nil
 	}
+	rep.Rows = working
 	for k := range rep.Rows {
 		row := &rep.Rows[k]
 		if row.Error != "" {
@@ -216,12 +219,91 @@ func parallel(n int, f func(k int)) {
 
 // sweeper checks lengths for the rows of one report, counting progress
 // and honouring a stop request.
+//
+// A stop request (the first Ctrl-C) ends the sweep within a tenth of a
+// second, not after the lengths in progress, which at large n take
+// minutes: run returns at once, with the rows as they were (snapshot),
+// and the lengths still running are left to finish in the background,
+// their results dropped. So that nothing they do reaches what the caller
+// reads, every change a worker makes to a row is made under mu, and only
+// while the sweep is not interrupted (commit); the caller's snapshot is
+// taken under mu after interrupted is set.
 type sweeper struct {
 	opts        Options
 	mu          sync.Mutex
 	done        int
 	planned     int
 	interrupted atomic.Bool
+}
+
+// run runs f(0) … f(n−1), as parallel does, and reports whether all of
+// them finished: false when the sweep was stopped first, in which case
+// run returns without waiting for them.
+func (s *sweeper) run(n int, f func(k int)) bool {
+	done := make(chan struct{})
+	go func() {
+		parallel(n, f)
+		close(done)
+	}()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return !s.stopped()
+		case <-tick.C:
+			if s.stopped() {
+				return false
+			}
+		}
+	}
+}
+
+// stopped reports whether the sweep was asked to stop, and marks it
+// interrupted (under mu) if so.
+func (s *sweeper) stopped() bool {
+	if s.interrupted.Load() {
+		return true
+	}
+	if s.opts.Stop == nil || !s.opts.Stop() {
+		return false
+	}
+	s.mu.Lock()
+	s.interrupted.Store(true)
+	s.mu.Unlock()
+	return true
+}
+
+// commit makes a worker's change to its row, unless the sweep was
+// stopped, and reports whether it did.
+func (s *sweeper) commit(change func()) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.interrupted.Load() {
+		return false
+	}
+	change()
+	return true
+}
+
+// snapshot copies rows as they are once the sweep is stopped: no worker
+// changes them after interrupted is set (commit).
+func (s *sweeper) snapshot(rows []Row) []Row {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Row, len(rows))
+	for k, r := range rows {
+		r.Checked = slices.Clone(r.Checked)
+		r.Parts = slices.Clone(r.Parts)
+		r.Bisected = slices.Clone(r.Bisected)
+		r.PassesAgain = slices.Clone(r.PassesAgain)
+		if r.Failure != nil {
+			f := *r.Failure
+			r.Failure = &f
+		}
+		out[k] = r
+	}
+	return out
 }
 
 func (s *sweeper) skip(n int) {
@@ -233,22 +315,21 @@ func (s *sweeper) skip(n int) {
 // check checks length n into row, unless the sweep was stopped or the
 // row cannot run.
 func (s *sweeper) check(ck *check.Checker, row *Row, n int) {
-	if s.interrupted.Load() || s.opts.Stop != nil && s.opts.Stop() {
-		s.interrupted.Store(true)
-		return
-	}
-	if row.Error != "" {
+	if s.stopped() || row.Error != "" {
 		return
 	}
 	lr := ck.Length(n)
-	s.mu.Lock()
-	s.done++
-	done, planned := s.done, s.planned
-	s.mu.Unlock()
+	var done, planned int
+	if !s.commit(func() {
+		s.done++
+		done, planned = s.done, s.planned
+		row.add(lr, ck.Runner.Precision())
+	}) {
+		return
+	}
 	if s.opts.Progress != nil {
 		s.opts.Progress(done, planned, row.Precision, n)
 	}
-	row.add(lr, ck.Runner.Precision())
 }
 
 // add appends the report of one length to the row's, or, where it shows
@@ -312,11 +393,10 @@ func (s *sweeper) bisect(ck *check.Checker, row *Row) {
 // it does not certify, that length is checked like the others, so that a
 // failure there becomes the first (and the limit falls below it).
 func (s *sweeper) every(ck *check.Checker, row *Row, rep *Report) {
-	if !rep.Analysis || rep.NoEvery || row.Error != "" || s.interrupted.Load() {
+	if !rep.Analysis || rep.NoEvery || row.Error != "" || s.stopped() {
 		return
 	}
-	row.summarise()
-	if row.Limit < 1 {
+	if !s.commit(row.summarise) || row.Limit < 1 {
 		return
 	}
 	budget := rep.EveryBudget
@@ -328,14 +408,16 @@ func (s *sweeper) every(ck *check.Checker, row *Row, rep *Report) {
 	}
 	minN := max(1, ck.Recipe.MinN)
 	ev := ck.Every(minN, row.Limit, budget)
-	row.EveryLength = ev
+	if !s.commit(func() { row.EveryLength = ev }) {
+		return
+	}
 	if ev.Certified < row.Limit && ev.At > 0 && !slices.ContainsFunc(row.Checked, func(lr check.LengthReport) bool { return lr.N == ev.At }) && (ev.Failed || ck.Suspected(ev.At)) {
 		s.mu.Lock()
 		s.planned++
 		s.mu.Unlock()
 		s.check(ck, row, ev.At)
 	}
-	row.summarise()
+	s.commit(row.summarise)
 }
 
 // decisionBracket returns the last length below hi whose every checked

@@ -548,3 +548,28 @@ func TestSweepLengths(t *testing.T) {
 		t.Errorf("after a caller changed its copy: limit %d, want 45", got)
 	}
 }
+
+// TestFrontierStopsWithinALength: a stop asked while a length runs ends
+// the sweep then (within the 50 ms between polls), with the rows as they
+// were: here before the one length, 1500 at 53 bits, was done (about
+// half a second of one core). Before, a Ctrl-C waited for the lengths in
+// progress, minutes at large n.
+func TestFrontierStopsWithinALength(t *testing.T) {
+	for _, sharded := range []bool{false, true} {
+		opts := shardOpts(t, "lookup", 1500, "53")
+		opts.Lengths, opts.NoBisect, opts.Analysis, opts.Cases, opts.Workers = []int{1500}, true, false, 2, 1
+		if sharded {
+			opts.Shards = 1
+		}
+		var asked atomic.Int32
+		opts.Stop = func() bool { return asked.Add(1) > 1 }
+		rep, err := Run(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		row := rep.Rows[0]
+		if !rep.Interrupted || len(row.Checked) != 0 || len(row.Parts) != 0 {
+			t.Errorf("sharded %v: interrupted %v with %d lengths and %d parts; want interrupted before the first was done", sharded, rep.Interrupted, len(row.Checked), len(row.Parts))
+		}
+	}
+}

@@ -37,8 +37,9 @@ func runPhase1(opts Options, rep *Report, checkers []*check.Checker, lengths [][
 		}
 	}
 	s := &sweeper{opts: opts, planned: planned}
-	parallel(len(checkers), func(k int) {
-		ck, row := checkers[k], &rep.Rows[k]
+	working := slices.Clone(rep.Rows)
+	finished := s.run(len(checkers), func(k int) {
+		ck, row := checkers[k], &working[k]
 		if ck == nil {
 			return
 		}
@@ -49,7 +50,11 @@ func runPhase1(opts Options, rep *Report, checkers []*check.Checker, lengths [][
 			}
 		}
 	})
-	rep.Interrupted = s.interrupted.Load()
+	rep.Rows = working
+	if !finished {
+		rep.Rows = s.snapshot(working)
+	}
+	rep.Interrupted = !finished
 }
 
 // part checks one unit into row, and reports whether the row goes on:
@@ -58,24 +63,26 @@ func runPhase1(opts Options, rep *Report, checkers []*check.Checker, lengths [][
 // find, the merge stops the row there or below, so its longer lengths
 // would be checked for nothing).
 func (s *sweeper) part(ck *check.Checker, row *Row, u unit) bool {
-	if s.interrupted.Load() || s.opts.Stop != nil && s.opts.Stop() {
-		s.interrupted.Store(true)
+	if s.stopped() {
 		return false
 	}
 	p, err := ck.Part(u.n, u.part, u.parts)
 	if err != nil {
 		// The plan asked for parts of a sampled length: a bug.
-		row.Error, row.Parts = "the plan is wrong: "+err.Error(), nil
+		s.commit(func() { row.Error, row.Parts = "the plan is wrong: "+err.Error(), nil })
 		return false
 	}
-	s.mu.Lock()
-	s.done++
-	done, planned := s.done, s.planned
-	s.mu.Unlock()
+	var done, planned int
+	if !s.commit(func() {
+		s.done++
+		done, planned = s.done, s.planned
+		row.Parts = append(row.Parts, p)
+	}) {
+		return false
+	}
 	if s.opts.Progress != nil {
 		s.opts.Progress(done, planned, row.Precision, u.n)
 	}
-	row.Parts = append(row.Parts, p)
 	if p.Exhaustive() {
 		return true
 	}
@@ -417,9 +424,14 @@ func Phase2(sweeps [][]*Report, opts Phase2Options) ([]*Report, error) {
 	s := &sweeper{opts: Options{Stop: opts.Stop, Progress: opts.Progress}}
 	var mu sync.Mutex
 	var firstErr error
-	parallel(len(jobs), func(j int) {
+	// Each job works on a row of its own and publishes it whole (commit),
+	// so that a stopped phase 2 returns the rows finished before.
+	finished := s.run(len(jobs), func(j int) {
 		r, k := jobs[j].r, jobs[j].k
-		if err := phase2Row(comps[r], k, &out[r].Rows[k], s, opts); err != nil {
+		row := out[r].Rows[k]
+		err := phase2Row(comps[r], k, &row, s, opts)
+		s.commit(func() { out[r].Rows[k] = row })
+		if err != nil {
 			mu.Lock()
 			if firstErr == nil {
 				firstErr = fmt.Errorf("%s, %s: %v", comps[r].rep.Recipe, comps[r].rep.Rows[k].Precision, err)
@@ -427,11 +439,23 @@ func Phase2(sweeps [][]*Report, opts Phase2Options) ([]*Report, error) {
 			mu.Unlock()
 		}
 	})
-	if firstErr != nil {
-		return nil, firstErr
+	mu.Lock()
+	err := firstErr
+	mu.Unlock()
+	if err != nil {
+		return nil, err
 	}
-	for _, rep := range out {
-		rep.Interrupted = s.interrupted.Load()
+	if !finished {
+		// Copies, under the sweeper's lock: a job still running
+		// publishes nothing now, but reads the reports it was given.
+		stopped := make([]*Report, len(out))
+		for r, rep := range out {
+			cp := *rep
+			cp.Rows = s.snapshot(rep.Rows)
+			cp.Interrupted = true
+			stopped[r] = &cp
+		}
+		return stopped, nil
 	}
 	return out, nil
 }

@@ -27,8 +27,12 @@ func handleSignals(stderr io.Writer) {
 	c := make(chan os.Signal, 1)
 	signal.Notify(c, endSignals...)
 	go func() {
+		// Only the process's first Ctrl-C stops a sweep cleanly: any
+		// later one ends the process, whatever sweep is running by then.
+		first := true
 		for s := range c {
-			if in := sweeping.Load(); s == os.Interrupt && in != nil && in.stop.CompareAndSwap(false, true) {
+			if in := sweeping.Load(); s == os.Interrupt && first && in != nil && in.stop.CompareAndSwap(false, true) {
+				first = false
 				in.cancel()
 				continue
 			}
