@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
 	"sync/atomic"
+	"time"
 
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/diagnose"
