@@ -733,7 +733,10 @@ func TestFileWriteErrors(t *testing.T) {
 // model it returns writes a file that reads back and writes the same
 // bytes again.
 func checkReadJSON(t *testing.T, data []byte) {
-	m, maxN, err := ReadJSON(bytes.NewReader(data))
+	var m *Model
+	var maxN int
+	var err error
+	checkReadMemory(t, len(data), func() { m, maxN, err = ReadJSON(bytes.NewReader(data)) })
 	if err != nil {
 		if m != nil {
 			t.Fatalf("ReadJSON returned a model and the error %v", err)

@@ -439,7 +439,10 @@ func TestSafetensorsPython(t *testing.T) {
 // never panics; a model it returns writes (F64) a file that reads back and
 // writes the same bytes again.
 func checkReadSafetensors(t *testing.T, data []byte) {
-	m, maxN, err := ReadSafetensors(bytes.NewReader(data))
+	var m *Model
+	var maxN int
+	var err error
+	checkReadMemory(t, len(data), func() { m, maxN, err = ReadSafetensors(bytes.NewReader(data)) })
 	if err != nil {
 		if m != nil {
 			t.Fatalf("ReadSafetensors returned a model and the error %v", err)
