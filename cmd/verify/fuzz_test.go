@@ -2,7 +2,12 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -79,6 +84,62 @@ func FuzzCommandLine(f *testing.F) {
 		}
 		if !utf8.Valid(stderr.Bytes()) {
 			t.Errorf("%q: stderr is not UTF-8: %q", args, stderr.String())
+		}
+	})
+}
+
+// FuzzMerge merges a phase-1 shard the fuzzer edits with the other shard
+// of its sweep (the lookup at fp16 up to n = 8, in two shards), as verify
+// merge reads them from files: whatever the edit, the merge ends with
+// status 0, 1 or 2, bad input (2) in one line on stderr and nothing on
+// stdout, no panic, and no more memory than 64 times the files and 64
+// MiB (the checkers the merge builds to run the failures again and
+// phase 2): an edited count or length must not make it allocate for
+// work no shard holds.
+func FuzzMerge(f *testing.F) {
+	dir := f.TempDir()
+	var shards [2][]byte
+	for k := range shards {
+		path := filepath.Join(dir, fmt.Sprintf("seed-%d.json", k+1))
+		if _, stderr, status := runCmd("frontier", "--recipe", "lookup", "--precision", "fp16", "--max-n", "8", "--shard", fmt.Sprintf("%d/2", k+1), "--out", path, "--quiet"); status != 0 {
+			f.Fatalf("shard %d: %s", k+1, stderr)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		shards[k] = data
+	}
+	other := filepath.Join(dir, "other.json")
+	if err := os.WriteFile(other, shards[1], 0o644); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(shards[0])
+	f.Add(bytes.Replace(shards[0], []byte(`"shard": "1/2"`), []byte(`"shard": "1/9223372036854775807"`), 1))
+	f.Add(bytes.Replace(shards[0], []byte(`"max_n": 8`), []byte(`"max_n": 80000000`), 1))
+	f.Add(append(slices.Clone(shards[0]), "\n{}"...))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), "edited.json")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		var status int
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		status = run([]string{"merge", path, other}, &stdout, &stderr)
+		runtime.ReadMemStats(&after)
+		switch status {
+		case 0, 1:
+		case 2:
+			if stdout.Len() != 0 || strings.Count(stderr.String(), "\n") != 1 || !strings.HasPrefix(stderr.String(), "verify: ") {
+				t.Errorf("bad input with stdout %q and stderr %q: want one line on stderr only", clipMessage(stdout.String(), 200), clipMessage(stderr.String(), 200))
+			}
+		default:
+			t.Errorf("status %d: %s", status, clipMessage(stderr.String(), 200))
+		}
+		if got, most := after.TotalAlloc-before.TotalAlloc, uint64(64*(len(data)+len(shards[1])))+64<<20; got > most {
+			t.Errorf("the merge allocated %d bytes, more than %d", got, most)
 		}
 	})
 }
