@@ -81,6 +81,15 @@ type Options struct {
 	Progress func(rep *Report, lr LengthReport)
 }
 
+// The bounds of a sweep's options, as the command line takes them (and a
+// merge reads them from shards): a length beyond MaxLength builds models
+// no machine holds, and a count beyond MaxCases or MaxWork is no sweep's.
+const (
+	MaxLength = 1 << 24
+	MaxCases  = 100000
+	MaxWork   = 1 << 40
+)
+
 // CasesAt is the number of random inputs drawn at length n: cases up to
 // n = 64, then fewer in proportion to n, but at least 2, since an input of
 // length n already checks n positions and costs about n² operations.

@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/transformer-cookbook/verify/check"
+	"github.com/transformer-cookbook/verify/internal/limits"
 	"github.com/transformer-cookbook/verify/internal/plural"
 )
 
@@ -42,7 +44,7 @@ func Merge(shards []*Report) (*Report, error) {
 	}
 	if len(p2) == 0 {
 		// No phase 2 was run: run it here, whole.
-		if p2, err = Phase2([][]*Report{p1}, Phase2Options{}); err != nil {
+		if p2, err = Phase2([][]*Report{p1}, Phase2Options{MemoryLimit: limits.Memory()}); err != nil {
 			return nil, err
 		}
 	}
@@ -59,12 +61,14 @@ func validShard(s *Report) error {
 	switch {
 	case s.Interrupted:
 		return fmt.Errorf("the shard was interrupted: it holds only the lengths checked before; run it again")
-	case s.MaxN < 1:
-		return fmt.Errorf("max_n = %d, want at least 1", s.MaxN)
-	case s.Cases < 1:
-		return fmt.Errorf("cases = %d, want at least 1", s.Cases)
-	case s.Exhaustive < 0:
-		return fmt.Errorf("exhaustive = %d is negative", s.Exhaustive)
+	case s.MaxN < 1 || s.MaxN > check.MaxLength:
+		return fmt.Errorf("max_n = %d, want a length from 1 to %d", s.MaxN, check.MaxLength)
+	case s.Cases < 1 || s.Cases > check.MaxCases:
+		return fmt.Errorf("cases = %d, want 1 to %d", s.Cases, check.MaxCases)
+	case s.Exhaustive < 0 || s.Exhaustive > check.MaxWork:
+		return fmt.Errorf("exhaustive = %d, want 0 to %d", s.Exhaustive, check.MaxWork)
+	case s.AnalysisBudget < 0 || s.AnalysisBudget > check.MaxWork:
+		return fmt.Errorf("analysis_budget = %d, want 0 to %d", s.AnalysisBudget, check.MaxWork)
 	case len(s.Lengths) == 0:
 		return fmt.Errorf("no lengths: a phase-1 shard lists the sweep's")
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/diagnose"
+	"github.com/transformer-cookbook/verify/internal/limits"
 	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
@@ -221,7 +222,7 @@ func compose(shards []*Report) (*composed, error) {
 				return nil, fmt.Errorf("%s: %v", row.Precision, err)
 			}
 			if ck == nil {
-				if ck, err = build(first, row.Precision, 0, 0); err != nil {
+				if ck, err = build(first, row.Precision, 0, limits.Memory()); err != nil {
 					return nil, fmt.Errorf("%s: building the construction to check the shards against: %v", row.Precision, err)
 				}
 			}

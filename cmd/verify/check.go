@@ -100,7 +100,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		name     string
 		dst      *int
 		min, max int
-	}{{"max-n", &opts.MaxN, 1, 1 << 24}, {"cases", &opts.Cases, 1, 100000}, {"exhaustive", &opts.Exhaustive, 0, 1 << 40}, {"analysis-budget", &opts.AnalysisBudget, 1, 1 << 40}} {
+	}{{"max-n", &opts.MaxN, 1, check.MaxLength}, {"cases", &opts.Cases, 1, check.MaxCases}, {"exhaustive", &opts.Exhaustive, 0, check.MaxWork}, {"analysis-budget", &opts.AnalysisBudget, 1, check.MaxWork}} {
 		if v, ok := a.flags[f.name]; ok {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < f.min || n > f.max {

@@ -30,7 +30,7 @@ var allowed = map[string][]string{
 	"certify":                  {"certify/recheck", "recipes", "model", "numeric", "internal/plural"},
 	"check":                    {"certify", "certify/recheck", "recipes", "model", "numeric", "internal/gcfloor", "internal/plural"},
 	"diagnose":                 {"check", "recipes", "model", "numeric"},
-	"frontier":                 {"diagnose", "check", "recipes", "model", "numeric", "internal/atomicfile", "internal/plural"},
+	"frontier":                 {"diagnose", "check", "recipes", "model", "numeric", "internal/atomicfile", "internal/limits", "internal/plural"},
 	"proofs":                   {"check", "recipes", "recipes/blocks", "recipes/stream", "model", "numeric", "exact", "exact/cpwl", "internal/plural", "internal/suggest"},
 	"bench":                    {"check", "recipes", "model", "numeric", "internal/plural"},
 	"fuzz":                     nil,
