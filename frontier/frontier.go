@@ -319,17 +319,15 @@ func (s *sweeper) check(ck *check.Checker, row *Row, n int) {
 		return
 	}
 	lr := ck.Length(n)
-	var done, planned int
-	if !s.commit(func() {
+	// Reported in the commit: a length reported done is in the report,
+	// even when the sweep stops right after.
+	s.commit(func() {
 		s.done++
-		done, planned = s.done, s.planned
 		row.add(lr, ck.Runner.Precision())
-	}) {
-		return
-	}
-	if s.opts.Progress != nil {
-		s.opts.Progress(done, planned, row.Precision, n)
-	}
+		if s.opts.Progress != nil {
+			s.opts.Progress(s.done, s.planned, row.Precision, n)
+		}
+	})
 }
 
 // add appends the report of one length to the row's, or, where it shows

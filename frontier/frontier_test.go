@@ -3,9 +3,11 @@ package frontier
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -383,19 +385,38 @@ func TestBracket(t *testing.T) {
 	}
 }
 
-// TestFrontierInterrupted: a stop request ends the sweep after the
-// lengths already checked, and the report says so.
+// TestFrontierInterrupted: a stop request ends the sweep, and the report
+// holds exactly the lengths reported done before it (five, or one more
+// finished by the other precision while the stop was being noticed) and
+// says it was interrupted.
 func TestFrontierInterrupted(t *testing.T) {
 	opts := lookupOpts(t, 64, "fp16", "bf16")
-	var calls atomic.Int32
-	opts.Stop = func() bool { return calls.Add(1) > 5 }
+	var mu sync.Mutex
+	reported := map[string]bool{}
+	opts.Progress = func(_, _ int, precision string, n int) {
+		mu.Lock()
+		reported[fmt.Sprint(precision, " ", n)] = true
+		mu.Unlock()
+	}
+	opts.Stop = func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(reported) >= 5
+	}
 	rep, err := Run(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checked := len(rep.Rows[0].Checked) + len(rep.Rows[1].Checked)
-	if !rep.Interrupted || checked != 5 {
-		t.Errorf("interrupted %v, %d lengths checked; want true, 5", rep.Interrupted, checked)
+	got := map[string]bool{}
+	for _, row := range rep.Rows {
+		for _, lr := range row.Checked {
+			got[fmt.Sprint(row.Precision, " ", lr.N)] = true
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !rep.Interrupted || len(got) < 5 || !maps.Equal(got, reported) {
+		t.Errorf("interrupted %v, lengths %v; want true, the lengths reported: %v", rep.Interrupted, slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(reported)))
 	}
 	var out strings.Builder
 	WriteText(&out, rep)

@@ -73,16 +73,14 @@ func (s *sweeper) part(ck *check.Checker, row *Row, u unit) bool {
 		s.commit(func() { row.Error, row.Parts = "the plan is wrong: "+err.Error(), nil })
 		return false
 	}
-	var done, planned int
 	if !s.commit(func() {
 		s.done++
-		done, planned = s.done, s.planned
 		row.Parts = append(row.Parts, p)
+		if s.opts.Progress != nil {
+			s.opts.Progress(s.done, s.planned, row.Precision, u.n)
+		}
 	}) {
 		return false
-	}
-	if s.opts.Progress != nil {
-		s.opts.Progress(done, planned, row.Precision, u.n)
 	}
 	if p.Exhaustive() {
 		return true
