@@ -141,13 +141,13 @@ func checkCase(con *recipes.Construction, runner model.Runner, c recipes.Case) c
 	}
 	if err != nil {
 		reason := err.Error()
-		if errors.Is(err, model.ErrUndecided) {
+		if errors.Is(err, model.ErrComparisonUndecided) {
 			reason = "undecided: " + reason
 		}
 		// A value exact arithmetic cannot hold is not a wrong output but
 		// a precision that cannot run the construction.
 		cannot := errors.Is(err, numeric.ErrIrrational)
-		return caseResult{failure: &Failure{N: c.Len(), Input: CaseText(m, c), Reason: reason, CannotRun: cannot, Undecided: errors.Is(err, model.ErrUndecided)}}
+		return caseResult{failure: &Failure{N: c.Len(), Input: CaseText(m, c), Reason: reason, CannotRun: cannot, Undecided: errors.Is(err, model.ErrComparisonUndecided)}}
 	}
 	if con.Valid != nil {
 		if err := con.Valid(c); err != nil {

@@ -45,7 +45,7 @@ func thirdsModel(w Weighting) *Model {
 // TestIntervalUndecidedTie: the tie of 1/3 and 1/9 + 2/9 is exact in exact
 // mode (avghardmax averages positions 1 and 2: 3/2) but cannot be decided
 // on enclosures: every hardmax must fail with an error wrapping
-// ErrUndecided, naming where, instead of guessing.
+// ErrComparisonUndecided, naming where, instead of guessing.
 func TestIntervalUndecidedTie(t *testing.T) {
 	res := mustRun(t, "exact", thirdsModel(AverageHardmax), "xy")
 	if diff := cmp.Diff(split("3/2 3/2"), scalars(t, res)); diff != "" {
@@ -54,8 +54,8 @@ func TestIntervalUndecidedTie(t *testing.T) {
 	for _, w := range []Weighting{LeftHardmax, RightHardmax, AverageHardmax} {
 		for _, prec := range []string{"interval:53", "interval:200"} {
 			_, err := runPrec(t, prec, thirdsModel(w), "xy")
-			if !errors.Is(err, ErrUndecided) {
-				t.Errorf("%v at %s: error %v, want one wrapping ErrUndecided", w, prec, err)
+			if !errors.Is(err, ErrComparisonUndecided) {
+				t.Errorf("%v at %s: error %v, want one wrapping ErrComparisonUndecided", w, prec, err)
 				continue
 			}
 			wantErr(t, err, "layer 1 attention head 1 at position 1")
@@ -89,8 +89,8 @@ func TestIntervalUndecidedOutputs(t *testing.T) {
 			t.Errorf("%v in exact mode: %q, want %q", tc.out.Kind, got, tc.exact)
 		}
 		_, err := runPrec(t, "interval:53", m, "x")
-		if !errors.Is(err, ErrUndecided) {
-			t.Errorf("%v at interval:53: error %v, want one wrapping ErrUndecided", tc.out.Kind, err)
+		if !errors.Is(err, ErrComparisonUndecided) {
+			t.Errorf("%v at interval:53: error %v, want one wrapping ErrComparisonUndecided", tc.out.Kind, err)
 			continue
 		}
 		wantErr(t, err, "output at position 1", tc.subs)

@@ -25,9 +25,9 @@ type PositionOutput struct {
 	Values []Value
 }
 
-// ErrUndecided is wrapped by errors from comparisons that the backend
+// ErrComparisonUndecided is wrapped by errors from comparisons that the backend
 // cannot decide: overlapping intervals in the interval backend.
-var ErrUndecided = errors.New("comparison undecided in this backend")
+var ErrComparisonUndecided = errors.New("comparison undecided in this backend")
 
 // Tokenize splits s into symbols of m's alphabet: at white space when s
 // has any (for alphabets with multi-character symbols, like "3:1 1:0"),
@@ -491,9 +491,9 @@ func (m *Model) componentNames() []string {
 	return names
 }
 
-// undecided wraps ErrUndecided with context.
+// undecided wraps ErrComparisonUndecided with context.
 func undecided(format string, args ...any) error {
-	return fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), ErrUndecided)
+	return fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), ErrComparisonUndecided)
 }
 
 // output applies the unembedding at one position.

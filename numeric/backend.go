@@ -121,9 +121,9 @@ var (
 	// ErrUnderflow: the result is nonzero but below big.Float's smallest
 	// positive value.
 	ErrUnderflow = errors.New("result below big.Float's smallest positive value")
-	// ErrUndecided: correct rounding could not be decided within the
+	// ErrRoundingUndecided: correct rounding could not be decided within the
 	// working-precision limit (Ziv's strategy gave up rather than guess).
-	ErrUndecided = errors.New("correct rounding undecided at the working-precision limit")
+	ErrRoundingUndecided = errors.New("correct rounding undecided at the working-precision limit")
 )
 
 // OpError reports an operation that a backend cannot carry out.

@@ -214,7 +214,7 @@ func (b BigFloat) elementary(z *big.Float, op string, x *big.Float) (*big.Float,
 	case *status == bigmath.Underflow:
 		return nil, &OpError{Backend: b.name, Op: op, Arg: x.Text('g', 10), Err: ErrUnderflow}
 	case !ok:
-		return nil, &OpError{Backend: b.name, Op: op, Arg: x.Text('g', -1), Err: ErrUndecided}
+		return nil, &OpError{Backend: b.name, Op: op, Arg: x.Text('g', -1), Err: ErrRoundingUndecided}
 	}
 	return b.dst(z).Set(r), nil
 }

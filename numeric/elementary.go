@@ -14,7 +14,7 @@ import (
 // number is. The elementary functions take transcendental values at every
 // argument other than the special points, which enc returns as exact
 // points, so the loop stops; should it ever reach bigmath.Ziv's limit,
-// zivRound reports ErrUndecided rather than guess.
+// zivRound reports ErrRoundingUndecided rather than guess.
 func zivRound[R any](target uint, enc func(w uint) bigmath.Interval,
 	round func(*big.Float) R, same func(a, b R) bool) (R, bool) {
 	var r R

@@ -35,7 +35,7 @@ func evalRounded[R any](e Expr, target uint, setRat func(*big.Rat) R,
 		return zero, encErr
 	}
 	if !ok {
-		return zero, ErrUndecided
+		return zero, ErrRoundingUndecided
 	}
 	return r, nil
 }

@@ -224,14 +224,14 @@ func TestEncloseErrors(t *testing.T) {
 // TestEvalTrigUndecided: sin(pi) is 0, but Rat does not know the identity
 // and an enclosure of 0 never rounds both ways to the same value (it
 // straddles ±tiny, or −0 and +0), so every rounding backend reports
-// ErrUndecided instead of guessing; the interval backend encloses 0.
+// ErrRoundingUndecided instead of guessing; the interval backend encloses 0.
 func TestEvalTrigUndecided(t *testing.T) {
 	e := Sin(Pi())
-	if _, err := NewBigFloat(53).Eval(nil, e); !errors.Is(err, ErrUndecided) {
-		t.Errorf("bigfloat Eval(sin(pi)): %v, want ErrUndecided", err)
+	if _, err := NewBigFloat(53).Eval(nil, e); !errors.Is(err, ErrRoundingUndecided) {
+		t.Errorf("bigfloat Eval(sin(pi)): %v, want ErrRoundingUndecided", err)
 	}
-	if _, err := NewFloat64().Eval(0, e); !errors.Is(err, ErrUndecided) {
-		t.Errorf("fp64 Eval(sin(pi)): %v, want ErrUndecided", err)
+	if _, err := NewFloat64().Eval(0, e); !errors.Is(err, ErrRoundingUndecided) {
+		t.Errorf("fp64 Eval(sin(pi)): %v, want ErrRoundingUndecided", err)
 	}
 	iv, err := NewIntervals(53).Eval(nil, e)
 	if err != nil {

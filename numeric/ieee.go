@@ -146,7 +146,7 @@ func ieeeCmp(x, y float64) Order {
 // ieeeOpError builds the error for an elementary function whose correct
 // rounding was not decided.
 func ieeeOpError(backend, op string, x float64) error {
-	return &OpError{Backend: backend, Op: op, Arg: strconv.FormatFloat(x, 'g', -1, 64), Err: ErrUndecided}
+	return &OpError{Backend: backend, Op: op, Arg: strconv.FormatFloat(x, 'g', -1, 64), Err: ErrRoundingUndecided}
 }
 
 // ieeeMax is the larger of x and y, NaN if either is NaN (as torch.maximum
