@@ -280,9 +280,9 @@ func runChild(c Case, cmd *exec.Cmd) Result {
 		msg := strings.TrimSpace(lastLineString(stderr.String()))
 		switch {
 		case err != nil && msg != "":
-			err = fmt.Errorf("%v: %s", err, msg)
+			err = fmt.Errorf("%w: %s", err, msg)
 		case err == nil && jerr != nil:
-			err = fmt.Errorf("unreadable result: %v", jerr)
+			err = fmt.Errorf("unreadable result: %w", jerr)
 		case err == nil:
 			err = errors.New("the child reported another case")
 		}

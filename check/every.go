@@ -215,7 +215,7 @@ func (ck *Checker) Recheck(e *recheck.Encoded) (*recheck.Report, error) {
 	right, decides := ck.judges(probe[0])
 	exact, err := ck.exactSpec()
 	if err != nil {
-		return nil, fmt.Errorf("exact arithmetic cannot compute the recipe's construction: %v", err)
+		return nil, fmt.Errorf("exact arithmetic cannot compute the recipe's construction: %w", err)
 	}
 	inst, err := model.Underlying(ck.Runner)
 	if err != nil {

@@ -115,7 +115,7 @@ func (p LengthPart) Validate(maxN int) error {
 	}
 	if d := p.Drawn; d != nil {
 		if err := d.Validate(maxN); err != nil {
-			return fmt.Errorf("drawn: %v", err)
+			return fmt.Errorf("drawn: %w", err)
 		}
 		switch {
 		case d.N != n || d.Level != Sampled || d.Exhaustive || d.Candidates != 0 || d.Analysis != "" || d.DecisionLevel != "":

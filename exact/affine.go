@@ -17,7 +17,7 @@ func (f Affine) Validate() error {
 		return err
 	}
 	if err := f.C.check("offset", f.A.Rows); err != nil {
-		return fmt.Errorf("exact: affine map: %v", err)
+		return fmt.Errorf("exact: affine map: %w", err)
 	}
 	return nil
 }

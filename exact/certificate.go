@@ -54,7 +54,7 @@ func (lp *LP) Check(s *Solution) error {
 			return err
 		}
 		if err := s.Ray.check("Ray", n); err != nil {
-			return fmt.Errorf("exact: %v", err)
+			return fmt.Errorf("exact: %w", err)
 		}
 		for i, ad := range lp.A.mulVec(s.Ray) {
 			if ad.Sign() > 0 {
@@ -78,7 +78,7 @@ func (lp *LP) Check(s *Solution) error {
 // checkFeasible reports a point that violates a constraint.
 func (lp *LP) checkFeasible(x Vector) error {
 	if err := x.check("X", len(lp.C)); err != nil {
-		return fmt.Errorf("exact: %v", err)
+		return fmt.Errorf("exact: %w", err)
 	}
 	for i, ax := range lp.A.mulVec(x) {
 		if ax.Cmp(lp.B[i]) > 0 {
@@ -97,10 +97,10 @@ func (lp *LP) checkFeasible(x Vector) error {
 // returns AᵀY + GᵀW.
 func (lp *LP) checkMultipliers(y, w Vector) (Vector, error) {
 	if err := y.check("Y", lp.A.Rows); err != nil {
-		return nil, fmt.Errorf("exact: %v", err)
+		return nil, fmt.Errorf("exact: %w", err)
 	}
 	if err := w.check("W", lp.G.Rows); err != nil {
-		return nil, fmt.Errorf("exact: %v", err)
+		return nil, fmt.Errorf("exact: %w", err)
 	}
 	for i, yi := range y {
 		if yi.Sign() < 0 {

@@ -67,7 +67,7 @@ func (p *Polyhedron) strictPoint() (Vector, bool, error) {
 		return nil, false, err
 	}
 	if err := lp.Check(sol); err != nil {
-		return nil, false, fmt.Errorf("exact: internal error: uncertified LP answer: %v", err)
+		return nil, false, fmt.Errorf("exact: internal error: uncertified LP answer: %w", err)
 	}
 	switch sol.Status {
 	case Infeasible:
@@ -186,7 +186,7 @@ func (p *Polyhedron) RelativeInteriorPoint() (x Vector, implicit []int, ok bool,
 			return nil, nil, false, err
 		}
 		if err := lp.Check(sol); err != nil {
-			return nil, nil, false, fmt.Errorf("exact: internal error: uncertified LP answer: %v", err)
+			return nil, nil, false, fmt.Errorf("exact: internal error: uncertified LP answer: %w", err)
 		}
 		if sol.Status != Optimal {
 			if sol.Status == Infeasible {

@@ -75,19 +75,19 @@ type Solution struct {
 func (lp *LP) Validate() error {
 	n := len(lp.C)
 	if err := lp.C.check("C", n); err != nil {
-		return fmt.Errorf("exact: LP: %v", err)
+		return fmt.Errorf("exact: LP: %w", err)
 	}
 	if err := lp.A.checkShape("A", -1, n); err != nil {
-		return fmt.Errorf("exact: LP: %v", err)
+		return fmt.Errorf("exact: LP: %w", err)
 	}
 	if err := lp.B.check("B", lp.A.Rows); err != nil {
-		return fmt.Errorf("exact: LP: %v (A has %d rows)", err, lp.A.Rows)
+		return fmt.Errorf("exact: LP: %w (A has %d rows)", err, lp.A.Rows)
 	}
 	if err := lp.G.checkShape("G", -1, n); err != nil {
-		return fmt.Errorf("exact: LP: %v", err)
+		return fmt.Errorf("exact: LP: %w", err)
 	}
 	if err := lp.H.check("H", lp.G.Rows); err != nil {
-		return fmt.Errorf("exact: LP: %v (G has %d rows)", err, lp.G.Rows)
+		return fmt.Errorf("exact: LP: %w (G has %d rows)", err, lp.G.Rows)
 	}
 	return nil
 }

@@ -44,7 +44,7 @@ func MatrixFromRows(cols int, rows ...Vector) (Matrix, error) {
 	m := Matrix{Rows: len(rows), Cols: cols, Data: make([]*big.Rat, 0, len(rows)*cols)}
 	for i, r := range rows {
 		if err := r.check(fmt.Sprintf("row %d", i), cols); err != nil {
-			return Matrix{}, fmt.Errorf("exact: %v", err)
+			return Matrix{}, fmt.Errorf("exact: %w", err)
 		}
 		m.Data = append(m.Data, r.Clone()...)
 	}
@@ -120,7 +120,7 @@ func (m Matrix) Validate() error {
 		return fmt.Errorf("exact: %d entries for a %d×%d matrix", len(m.Data), m.Rows, m.Cols)
 	}
 	if err := Vector(m.Data).check("matrix entry", -1); err != nil {
-		return fmt.Errorf("exact: %v", err)
+		return fmt.Errorf("exact: %w", err)
 	}
 	return nil
 }
@@ -130,7 +130,7 @@ func (m Matrix) Validate() error {
 // passes whatever its Cols, so that the zero Matrix means "none".
 func (m Matrix) checkShape(name string, rows, cols int) error {
 	if err := m.Validate(); err != nil {
-		return fmt.Errorf("%s: %v", name, err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	if rows >= 0 && m.Rows != rows {
 		return fmt.Errorf("%s has %d rows, want %d", name, m.Rows, rows)

@@ -82,7 +82,7 @@ func ParseMatrix(s string) ([][]*big.Rat, error) {
 	for i, text := range strings.Split(s, ";") {
 		row, err := parseEntries(text)
 		if err != nil {
-			return nil, fmt.Errorf("row %d: %v", i+1, err)
+			return nil, fmt.Errorf("row %d: %w", i+1, err)
 		}
 		if len(row) == 0 {
 			return nil, fmt.Errorf("row %d is empty (write rows separated by ';', entries by spaces or commas)", i+1)
@@ -113,7 +113,7 @@ func parseEntries(s string) ([]*big.Rat, error) {
 	for k, f := range fields {
 		r, err := ParseRat(f)
 		if err != nil {
-			return nil, fmt.Errorf("entry %d: %v", k+1, err)
+			return nil, fmt.Errorf("entry %d: %w", k+1, err)
 		}
 		out[k] = r
 	}

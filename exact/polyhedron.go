@@ -32,19 +32,19 @@ func (p *Polyhedron) Validate() error {
 		return fmt.Errorf("exact: polyhedron of dimension %d", p.Dim)
 	}
 	if err := p.A.checkShape("A", -1, p.Dim); err != nil {
-		return fmt.Errorf("exact: polyhedron in ℝ^%d: %v", p.Dim, err)
+		return fmt.Errorf("exact: polyhedron in ℝ^%d: %w", p.Dim, err)
 	}
 	if err := p.B.check("B", p.A.Rows); err != nil {
-		return fmt.Errorf("exact: polyhedron: %v (A has %d rows)", err, p.A.Rows)
+		return fmt.Errorf("exact: polyhedron: %w (A has %d rows)", err, p.A.Rows)
 	}
 	if p.Strict != nil && len(p.Strict) != p.A.Rows {
 		return fmt.Errorf("exact: polyhedron: Strict has length %d for %d rows", len(p.Strict), p.A.Rows)
 	}
 	if err := p.G.checkShape("G", -1, p.Dim); err != nil {
-		return fmt.Errorf("exact: polyhedron in ℝ^%d: %v", p.Dim, err)
+		return fmt.Errorf("exact: polyhedron in ℝ^%d: %w", p.Dim, err)
 	}
 	if err := p.H.check("H", p.G.Rows); err != nil {
-		return fmt.Errorf("exact: polyhedron: %v (G has %d rows)", err, p.G.Rows)
+		return fmt.Errorf("exact: polyhedron: %w (G has %d rows)", err, p.G.Rows)
 	}
 	return nil
 }
@@ -67,7 +67,7 @@ func (p *Polyhedron) Contains(x Vector) (bool, error) {
 		return false, err
 	}
 	if err := x.check("point", p.Dim); err != nil {
-		return false, fmt.Errorf("exact: %v", err)
+		return false, fmt.Errorf("exact: %w", err)
 	}
 	return p.contains(x), nil
 }

@@ -86,7 +86,7 @@ func validShard(s *Report) error {
 		}
 		for _, p := range row.Parts {
 			if err := p.Validate(s.MaxN); err != nil {
-				return fmt.Errorf("%s: %v", row.Precision, err)
+				return fmt.Errorf("%s: %w", row.Precision, err)
 			}
 		}
 	}

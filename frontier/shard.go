@@ -132,7 +132,7 @@ func complete(reports []*Report, phase int) error {
 		}
 		have[k] = true
 		if err := sameSweep(reports[0], r); err != nil {
-			return fmt.Errorf("phase %d, shard %s: %v", phase, r.Shard, err)
+			return fmt.Errorf("phase %d, shard %s: %w", phase, r.Shard, err)
 		}
 	}
 	if len(reports) != of {
@@ -171,7 +171,7 @@ func compose(shards []*Report) (*composed, error) {
 	first := shards[0]
 	for _, s := range shards {
 		if err := validShard(s); err != nil {
-			return nil, fmt.Errorf("shard %s: %v", s.Shard, err)
+			return nil, fmt.Errorf("shard %s: %w", s.Shard, err)
 		}
 	}
 	rc, err := recipes.Get(first.Recipe)
@@ -191,7 +191,7 @@ func compose(shards []*Report) (*composed, error) {
 		}
 		p, err := numeric.ParsePrecision(row.Precision)
 		if err != nil {
-			return nil, fmt.Errorf("precision %q: %v", row.Precision, err)
+			return nil, fmt.Errorf("precision %q: %w", row.Precision, err)
 		}
 		var ck *check.Checker // built for the first length, to check them all by
 		parts := map[int][]check.LengthPart{}
@@ -217,15 +217,15 @@ func compose(shards []*Report) (*composed, error) {
 				return nil, fmt.Errorf("%s: no shard checked n = %d", row.Precision, n)
 			}
 			if err := check.ValidateParts(ps, first.MaxN); err != nil {
-				return nil, fmt.Errorf("%s: %v", row.Precision, err)
+				return nil, fmt.Errorf("%s: %w", row.Precision, err)
 			}
 			if ck == nil {
 				if ck, err = build(first, row.Precision, 0, limits.Memory()); err != nil {
-					return nil, fmt.Errorf("%s: building the construction to check the shards against: %v", row.Precision, err)
+					return nil, fmt.Errorf("%s: building the construction to check the shards against: %w", row.Precision, err)
 				}
 			}
 			if err := rerun(ck, n, ps); err != nil {
-				return nil, fmt.Errorf("%s: %v", row.Precision, err)
+				return nil, fmt.Errorf("%s: %w", row.Precision, err)
 			}
 			lr, over := check.ComposeLength(ps, c.over[k])
 			if over && c.over[k] == 0 {
@@ -238,7 +238,7 @@ func compose(shards []*Report) (*composed, error) {
 				break
 			}
 			if err := sameOutputs(row.Checked); err != nil {
-				return nil, fmt.Errorf("%s: %v", row.Precision, err)
+				return nil, fmt.Errorf("%s: %w", row.Precision, err)
 			}
 		}
 	}
@@ -394,7 +394,7 @@ func Phase2(sweeps [][]*Report, opts Phase2Options) ([]*Report, error) {
 		}
 		c, err := compose(shards)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", shards[0].Recipe, err)
+			return nil, fmt.Errorf("%s: %w", shards[0].Recipe, err)
 		}
 		comps[r] = c
 		for k := range c.rep.Rows {
@@ -433,7 +433,7 @@ func Phase2(sweeps [][]*Report, opts Phase2Options) ([]*Report, error) {
 		if err != nil {
 			mu.Lock()
 			if firstErr == nil {
-				firstErr = fmt.Errorf("%s, %s: %v", comps[r].rep.Recipe, comps[r].rep.Rows[k].Precision, err)
+				firstErr = fmt.Errorf("%s, %s: %w", comps[r].rep.Recipe, comps[r].rep.Rows[k].Precision, err)
 			}
 			mu.Unlock()
 		}
@@ -626,7 +626,7 @@ func apply(c *composed, phase2 []*Report) (*Report, error) {
 		}
 		for j, lr := range m.Bisected {
 			if err := lr.Validate(c.rep.MaxN); err != nil {
-				return nil, fmt.Errorf("phase 2: %s: %v", src.Precision, err)
+				return nil, fmt.Errorf("phase 2: %s: %w", src.Precision, err)
 			}
 			if have[lr.N] || j > 0 && lr.N <= m.Bisected[j-1].N {
 				return nil, fmt.Errorf("phase 2: %s: bisected n = %d twice, or out of order", src.Precision, lr.N)

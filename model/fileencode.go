@@ -56,7 +56,7 @@ type tensorData struct {
 
 func (e *encoder) fail(path string, err error) {
 	if e.err == nil {
-		e.err = fmt.Errorf("%s: %v", path, err)
+		e.err = fmt.Errorf("%s: %w", path, err)
 	}
 }
 

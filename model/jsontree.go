@@ -124,7 +124,7 @@ func syntaxError(data []byte) error {
 			return fmt.Errorf("truncated file: the JSON ends at byte %d before it is complete", len(data))
 		case errors.As(err, &syn):
 			// Offset counts the bytes read, the offending one included.
-			return fmt.Errorf("JSON syntax error at %s: %v", place(data, int(syn.Offset)-1), err)
+			return fmt.Errorf("JSON syntax error at %s: %w", place(data, int(syn.Offset)-1), err)
 		}
 		return err
 	}
@@ -274,7 +274,7 @@ func (sc *treeScanner) value(path treePath, depth int) (any, error) {
 				return v, nil
 			}
 		}
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	case c == 't':
 		sc.pos += 4
 		return true, nil
@@ -340,7 +340,7 @@ func (sc *treeScanner) object(path string, depth int) (*jsonObject, error) {
 		}
 		key, err := sc.str()
 		if err != nil {
-			return nil, fmt.Errorf("%s: a key: %v", path, err)
+			return nil, fmt.Errorf("%s: a key: %w", path, err)
 		}
 		if _, dup := o.vals[key]; dup {
 			return nil, fmt.Errorf("%s: duplicate field %q", childPath(path, key), key)

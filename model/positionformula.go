@@ -93,7 +93,7 @@ func (t PositionTerm) check(d int) error {
 	if t.Function == PosSinusoidal {
 		lo, _, err := t.Base.Enclose(64)
 		if err != nil {
-			return fmt.Errorf("sinusoidal: base %v: %v", t.Base, err)
+			return fmt.Errorf("sinusoidal: base %v: %w", t.Base, err)
 		}
 		if lo.Sign() <= 0 {
 			// An irrational base whose enclosure touches 0 is refused
@@ -103,7 +103,7 @@ func (t PositionTerm) check(d int) error {
 	}
 	if !t.Scale.IsZero() {
 		if _, _, err := t.Scale.Enclose(64); err != nil {
-			return fmt.Errorf("%s: scale %v: %v", t.Function, t.Scale, err)
+			return fmt.Errorf("%s: scale %v: %w", t.Function, t.Scale, err)
 		}
 	}
 	return nil
@@ -254,7 +254,7 @@ func checkTerms(terms []PositionTerm, d int) error {
 	}
 	for k, t := range terms {
 		if err := t.check(d); err != nil {
-			return fmt.Errorf("term %d: %v", k, err)
+			return fmt.Errorf("term %d: %w", k, err)
 		}
 	}
 	return nil

@@ -160,7 +160,7 @@ func (m *Model) writeSafetensors(ctx context.Context, w io.Writer, maxN int, dty
 		for k, e := range t.data {
 			bits, x, exact, err := encodeWeight(e, dt)
 			if err != nil {
-				return nil, fmt.Errorf("%s%s = %v: %v", t.name, stIndex(t.shape, k), e, err)
+				return nil, fmt.Errorf("%s%s = %v: %w", t.name, stIndex(t.shape, k), e, err)
 			}
 			if !exact {
 				inexact = append(inexact, RoundedWeight{Tensor: t.name, Index: stIndices(t.shape, k), Value: e, Nearest: x})

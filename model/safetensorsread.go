@@ -84,7 +84,7 @@ func readSafetensors(r io.Reader) (*Model, int, map[string]*stTensor, error) {
 	}
 	root, err := decodeTree(strings.NewReader(archText), stArchitectureKey, maxJSONString)
 	if err != nil {
-		return nil, 0, nil, fmt.Errorf("__metadata__.%s: %v", stArchitectureKey, err)
+		return nil, 0, nil, fmt.Errorf("__metadata__.%s: %w", stArchitectureKey, err)
 	}
 	src := &stWeights{tensors: tensors}
 	d := &decoder{src: src}
@@ -135,7 +135,7 @@ func readSafetensorsHeader(file []byte) (map[string]*stTensor, map[string]string
 	// decoded.
 	root, err := decodeTree(bytes.NewReader(head), "", len(head))
 	if err != nil {
-		return nil, nil, fmt.Errorf("header: %v", err)
+		return nil, nil, fmt.Errorf("header: %w", err)
 	}
 	var meta map[string]string
 	tensors := map[string]*stTensor{}
@@ -223,11 +223,11 @@ func stInfo(name string, v any) (*stTensor, error) {
 	size := dt.size
 	shape, err := stInts(o.vals["shape"], -1)
 	if err != nil {
-		return nil, fmt.Errorf("tensor %q: shape: %v", name, err)
+		return nil, fmt.Errorf("tensor %q: shape: %w", name, err)
 	}
 	offsets, err := stInts(o.vals["data_offsets"], 2)
 	if err != nil {
-		return nil, fmt.Errorf("tensor %q: data_offsets: %v", name, err)
+		return nil, fmt.Errorf("tensor %q: data_offsets: %w", name, err)
 	}
 	if offsets[1] < offsets[0] {
 		return nil, fmt.Errorf("tensor %q: data_offsets [%d, %d] end before they begin", name, offsets[0], offsets[1])

@@ -299,13 +299,13 @@ func (m *Model) Validate() error {
 			return fmt.Errorf("model %q: components %d and %d are both named %q", m.Name, j+1, k+1, name)
 		}
 		if err := checkName(name); err != nil {
-			return fmt.Errorf("model %q: component %d: %v", m.Name, k+1, err)
+			return fmt.Errorf("model %q: component %d: %w", m.Name, k+1, err)
 		}
 		first[name] = k
 	}
 	for s, sym := range m.Alphabet {
 		if err := checkName(sym); err != nil {
-			return fmt.Errorf("model %q: symbol %d of the alphabet: %v", m.Name, s+1, err)
+			return fmt.Errorf("model %q: symbol %d of the alphabet: %w", m.Name, s+1, err)
 		}
 	}
 	labels := map[string]int{}
@@ -314,7 +314,7 @@ func (m *Model) Validate() error {
 			return fmt.Errorf("model %q: outputs %d and %d are both labelled %q", m.Name, j+1, k+1, label)
 		}
 		if err := checkName(label); err != nil {
-			return fmt.Errorf("model %q: output %d's label: %v", m.Name, k+1, err)
+			return fmt.Errorf("model %q: output %d's label: %w", m.Name, k+1, err)
 		}
 		labels[label] = k
 	}
@@ -326,7 +326,7 @@ func (m *Model) Validate() error {
 	}
 	if m.Position != nil && m.Position.Terms != nil {
 		if err := checkTerms(m.Position.Terms, m.D); err != nil {
-			return fmt.Errorf("model %q: position encoding %q: %v", m.Name, m.Position.Name, err)
+			return fmt.Errorf("model %q: position encoding %q: %w", m.Name, m.Position.Name, err)
 		}
 		if m.Position.IndependentOfN && termsDependOnN(m.Position.Terms) {
 			return fmt.Errorf("model %q: position encoding %q is declared independent of n, but its formula depends on n", m.Name, m.Position.Name)

@@ -82,7 +82,7 @@ func weightText(e numeric.Expr) (string, error) {
 		// here rather than written lossily.
 		back, err := parseWeight(s)
 		if err != nil {
-			return "", fmt.Errorf("cannot be stored: %v", err)
+			return "", fmt.Errorf("cannot be stored: %w", err)
 		}
 		if back.String() != s {
 			return "", fmt.Errorf("%s reads back as %s", s, back.String())

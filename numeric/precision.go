@@ -68,14 +68,14 @@ func ParsePrecision(name string) (Precision, error) {
 	if rest, ok := strings.CutPrefix(name, "interval:"); ok {
 		bits, err := parseBits(rest)
 		if err != nil {
-			return Precision{}, fmt.Errorf("bad precision %q: %v", name, err)
+			return Precision{}, fmt.Errorf("bad precision %q: %w", name, err)
 		}
 		return Precision{Kind: KindInterval, Bits: bits}, nil
 	}
 	if name != "" && strings.Trim(name, "+-0123456789") == "" {
 		bits, err := parseBits(name)
 		if err != nil {
-			return Precision{}, fmt.Errorf("bad precision %q: %v", name, err)
+			return Precision{}, fmt.Errorf("bad precision %q: %w", name, err)
 		}
 		return Precision{Kind: KindBigFloat, Bits: bits}, nil
 	}

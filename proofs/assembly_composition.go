@@ -353,11 +353,11 @@ func asmWidenStack(m1, m2 *model.Model, f1First, literalW1 bool) (*model.Model, 
 		}
 		f1, err := asmWidenLayer(a, d1, 0, d, literalW1)
 		if err != nil {
-			return nil, fmt.Errorf("layer %d of %s: %v", l+1, m1.Name, err)
+			return nil, fmt.Errorf("layer %d of %s: %w", l+1, m1.Name, err)
 		}
 		f2, err := asmWidenLayer(b, d2, d1, d, false)
 		if err != nil {
-			return nil, fmt.Errorf("layer %d of %s: %v", l+1, m2.Name, err)
+			return nil, fmt.Errorf("layer %d of %s: %w", l+1, m2.Name, err)
 		}
 		if f1First {
 			w.Layers = append(w.Layers, f1, f2)

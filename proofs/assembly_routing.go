@@ -179,11 +179,11 @@ func asmRouteLemma(printed bool) asmRoute {
 		}
 		w1r, err := w1.Mul(R)
 		if err != nil {
-			return nil, fmt.Errorf("W1 R: %v", err)
+			return nil, fmt.Errorf("W1 R: %w", err)
 		}
 		lw, err := L.Mul(second)
 		if err != nil {
-			return nil, fmt.Errorf("L W: %v", err)
+			return nil, fmt.Errorf("L W: %w", err)
 		}
 		lb, err := L.MulVec(b2)
 		if err != nil {
@@ -255,15 +255,15 @@ func asmCheckRouting(cases []asmRouteCase, route asmRoute) (*Evidence, error) {
 	for _, c := range cases {
 		g, err := route(c.f, c.L, c.R)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", c.name, err)
+			return nil, fmt.Errorf("%s: %w", c.name, err)
 		}
 		pieces, err := asmComposedPieces(c.f, c.L, c.R)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", c.name, err)
+			return nil, fmt.Errorf("%s: %w", c.name, err)
 		}
 		ev, err := proveFFN(g, space(c.R.Cols), pieces)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", c.name, err)
+			return nil, fmt.Errorf("%s: %w", c.name, err)
 		}
 		if ev.Verdict != Proved {
 			ev.Summary = c.name + ": " + ev.Summary

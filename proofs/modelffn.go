@@ -49,7 +49,7 @@ func modelRatMatrix(name string, m model.Matrix) (exact.Matrix, error) {
 	for k, e := range m.Data {
 		r, err := modelRatOf(e)
 		if err != nil {
-			return exact.Matrix{}, fmt.Errorf("%s[%d][%d]: %v", name, k/max(m.Cols, 1), k%max(m.Cols, 1), err)
+			return exact.Matrix{}, fmt.Errorf("%s[%d][%d]: %w", name, k/max(m.Cols, 1), k%max(m.Cols, 1), err)
 		}
 		out.Data[k] = r
 	}
@@ -64,7 +64,7 @@ func modelRatVector(name string, v model.Vector) (exact.Vector, error) {
 	for i, e := range v {
 		r, err := modelRatOf(e)
 		if err != nil {
-			return nil, fmt.Errorf("%s[%d]: %v", name, i, err)
+			return nil, fmt.Errorf("%s[%d]: %w", name, i, err)
 		}
 		out[i] = r
 	}

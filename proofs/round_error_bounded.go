@@ -228,7 +228,7 @@ func rdCheckBoundedActivations(seed uint64, models int, lengths []int, scale *bi
 				for i, vec := range st.Vectors {
 					lo, hi, err := rdValueNormSq(vec)
 					if err != nil {
-						return nil, fmt.Errorf("model %d, %s, position %d: %v", k+1, st.Label, i+1, err)
+						return nil, fmt.Errorf("model %d, %s, position %d: %w", k+1, st.Label, i+1, err)
 					}
 					if hi.Cmp(b2) > 0 {
 						if lo.Cmp(b2) > 0 {

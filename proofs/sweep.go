@@ -117,7 +117,7 @@ func (s sweep) enclosuresIntersect(r *recipes.Recipe, lo, hi numeric.Precision) 
 			}
 			k, err := intersecting(res[0], res[1], lo, hi)
 			if err != nil {
-				return 0, fmt.Errorf("%s: %v", s.describe(), err)
+				return 0, fmt.Errorf("%s: %w", s.describe(), err)
 			}
 			compared += k
 		}
@@ -325,7 +325,7 @@ func runOne(s sweep, con *recipes.Construction, runner model.Runner, p, input st
 	}
 	if con.Valid != nil {
 		if err := con.Valid(c); err != nil {
-			return nil, 0, "", fmt.Errorf("%s on %q: outside the domain: %v", s.describe(), input, err)
+			return nil, 0, "", fmt.Errorf("%s on %q: outside the domain: %w", s.describe(), input, err)
 		}
 	}
 	var res *model.Result

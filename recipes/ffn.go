@@ -222,11 +222,11 @@ func parsePoints(s string) (xs, ys []*big.Rat, err error) {
 		}
 		x, err := exact.ParseRat(strings.TrimSpace(a))
 		if err != nil {
-			return nil, nil, fmt.Errorf("parameter points: %v", err)
+			return nil, nil, fmt.Errorf("parameter points: %w", err)
 		}
 		y, err := exact.ParseRat(strings.TrimSpace(b))
 		if err != nil {
-			return nil, nil, fmt.Errorf("parameter points: %v", err)
+			return nil, nil, fmt.Errorf("parameter points: %w", err)
 		}
 		xs, ys = append(xs, x), append(ys, y)
 	}
@@ -305,10 +305,10 @@ func ffnParams(cfg Config) (*ffnFunc, error) {
 	var f ffnFunc
 	var err error
 	if f.w1, err = exact.ParseMatrix(cfg.Params["W1"]); err != nil {
-		return nil, fmt.Errorf("parameter W1: %v", err)
+		return nil, fmt.Errorf("parameter W1: %w", err)
 	}
 	if f.w2, err = exact.ParseMatrix(cfg.Params["W2"]); err != nil {
-		return nil, fmt.Errorf("parameter W2: %v", err)
+		return nil, fmt.Errorf("parameter W2: %w", err)
 	}
 	h, d := len(f.w1), len(f.w1[0])
 	if d > 64 || h > 1024 {
@@ -331,7 +331,7 @@ func ffnParams(cfg Config) (*ffnFunc, error) {
 			continue
 		}
 		if *b.dst, err = exact.ParseVector(text); err != nil {
-			return nil, fmt.Errorf("parameter %s: %v", b.name, err)
+			return nil, fmt.Errorf("parameter %s: %w", b.name, err)
 		}
 		if len(*b.dst) != b.n {
 			return nil, fmt.Errorf("parameter %s has %s, want %d (W1 is %d×%d)", b.name, plural.Of(len(*b.dst), "entry"), b.n, h, d)

@@ -68,7 +68,7 @@ func (vi vectorInput) Construction(m *model.Model, ref func(xs [][]*big.Rat) []W
 		}
 		for i, x := range vi.values(m, cs) {
 			if err := vi.Valid(x); err != nil {
-				return fmt.Errorf("position %d: %v", i+1, err)
+				return fmt.Errorf("position %d: %w", i+1, err)
 			}
 		}
 		return nil
@@ -86,7 +86,7 @@ func (vi vectorInput) Construction(m *model.Model, ref func(xs [][]*big.Rat) []W
 			for k, f := range fields {
 				v, err := exact.ParseRat(strings.TrimSpace(f))
 				if err != nil {
-					return Case{}, fmt.Errorf("position %d, %s: %v", i+1, vi.Names[k], err)
+					return Case{}, fmt.Errorf("position %d, %s: %w", i+1, vi.Names[k], err)
 				}
 				x[k] = v
 			}

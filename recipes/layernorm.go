@@ -218,7 +218,7 @@ func lnParams(cfg Config, d int) (*lnSpec, error) {
 			continue
 		}
 		if *p.dst, err = exact.ParseVector(text); err != nil {
-			return nil, fmt.Errorf("parameter %s: %v", p.name, err)
+			return nil, fmt.Errorf("parameter %s: %w", p.name, err)
 		}
 		if len(*p.dst) != d {
 			return nil, fmt.Errorf("parameter %s has %s, want d = %d", p.name, plural.Of(len(*p.dst), "entry"), d)

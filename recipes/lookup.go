@@ -171,7 +171,7 @@ func lookupParse(m *model.Model, col, maxN int) func(text string) (Case, error) 
 				return Case{}, fmt.Errorf("position %d: %q queries %d, past N = %d", i+1, f, q, maxN)
 			}
 			if vals[i], err = exact.ParseRat(vs); err != nil {
-				return Case{}, fmt.Errorf("position %d: %q: the value: %v", i+1, f, err)
+				return Case{}, fmt.Errorf("position %d: %q: the value: %w", i+1, f, err)
 			}
 			base[i] = lookupIndex(q, 0)
 		}

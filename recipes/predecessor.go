@@ -380,7 +380,7 @@ func predParse(m *model.Model, col int, text string) (Case, error) {
 	for i, f := range fields {
 		v, err := parseValue(f, predNamed)
 		if err != nil {
-			return Case{}, fmt.Errorf("position %d: %v (type the symbols 0, h, 1, or values separated by spaces or commas)", i+1, err)
+			return Case{}, fmt.Errorf("position %d: %w (type the symbols 0, h, 1, or values separated by spaces or commas)", i+1, err)
 		}
 		vals[i] = v
 		k := slices.IndexFunc(predSymbols, func(s string) bool { return predNamed[s].Cmp(v) == 0 })

@@ -98,7 +98,7 @@ type Config struct {
 func (c Config) Rat(name string) (*big.Rat, error) {
 	r, err := exact.ParseRat(c.Params[name])
 	if err != nil {
-		return nil, fmt.Errorf("parameter %s: %v", name, err)
+		return nil, fmt.Errorf("parameter %s: %w", name, err)
 	}
 	return r, nil
 }

@@ -246,7 +246,7 @@ func tieBreakParse(m *model.Model, col int, text string) (Case, error) {
 			return Case{}, fmt.Errorf("position %d: %q is not k:v, a key k ∈ {0, 1, 2} and a value v (like 2:1 or 1:-3/7)", i+1, f)
 		}
 		if vals[i], err = exact.ParseRat(vs); err != nil {
-			return Case{}, fmt.Errorf("position %d: %q: the value: %v", i+1, f, err)
+			return Case{}, fmt.Errorf("position %d: %q: the value: %w", i+1, f, err)
 		}
 		base[i] = 2 * k
 	}

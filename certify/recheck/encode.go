@@ -173,7 +173,7 @@ func Decode[T any](b numeric.Backend[T], e *Encoded) (*Certificate[T], error) {
 			st.Queries = append(st.Queries, head)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("step %d: %v", x+1, err)
+			return nil, fmt.Errorf("step %d: %w", x+1, err)
 		}
 		c.Steps = append(c.Steps, st)
 	}
@@ -187,7 +187,7 @@ func parseRat(t string, prev error) (*big.Rat, error) {
 	}
 	r, err := exact.ParseRat(t)
 	if err != nil {
-		return nil, fmt.Errorf("%.40q: %v", t, err)
+		return nil, fmt.Errorf("%.40q: %w", t, err)
 	}
 	return r, nil
 }
@@ -220,7 +220,7 @@ func parseValue[T any](b numeric.Backend[T], t string, prev error) (T, error) {
 	}
 	r, err := exact.ParseRat(t)
 	if err != nil {
-		return zero, fmt.Errorf("%.40q: %v", t, err)
+		return zero, fmt.Errorf("%.40q: %w", t, err)
 	}
 	v := b.SetRat(b.New(), r)
 	if got, err := b.Rat(v); err != nil || got.Cmp(r) != 0 {

@@ -67,7 +67,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		return fmt.Errorf("cannot find this program to run each case in a process of its own: %v", err)
+		return fmt.Errorf("cannot find this program to run each case in a process of its own: %w", err)
 	}
 	bar := newProgress(stderr, a)
 	opts := bench.Options{

@@ -103,7 +103,7 @@ func CheckVerify(f *FFN, domain *exact.Polyhedron, pieces []Piece, c *Certificat
 		}
 		signs, err := signPolyhedron(f, cell.Pattern)
 		if err != nil {
-			return nil, fmt.Errorf("cpwl: certificate cell %d: %v", i, err)
+			return nil, fmt.Errorf("cpwl: certificate cell %d: %w", i, err)
 		}
 		p := pieces[cell.Piece]
 		region, err := domain.Intersect(p.Domain)
@@ -173,11 +173,11 @@ func CheckEquivalent(f, g *FFN, domain *exact.Polyhedron, c *Certificate) (*Repo
 	for i, cell := range c.Cells {
 		sf, err := signPolyhedron(f, cell.Pattern)
 		if err != nil {
-			return nil, fmt.Errorf("cpwl: certificate cell %d: %v", i, err)
+			return nil, fmt.Errorf("cpwl: certificate cell %d: %w", i, err)
 		}
 		sg, err := signPolyhedron(g, cell.PatternG)
 		if err != nil {
-			return nil, fmt.Errorf("cpwl: certificate cell %d, second network: %v", i, err)
+			return nil, fmt.Errorf("cpwl: certificate cell %d, second network: %w", i, err)
 		}
 		signs, err := sf.Intersect(sg)
 		if err != nil {
@@ -221,7 +221,7 @@ func CheckRegions(f *FFN, domain *exact.Polyhedron, regions []Region) (*Report, 
 	for i, r := range regions {
 		signs, err := signPolyhedron(f, r.Pattern)
 		if err != nil {
-			return nil, fmt.Errorf("cpwl: region %d: %v", i, err)
+			return nil, fmt.Errorf("cpwl: region %d: %w", i, err)
 		}
 		m, err := patternMap(f, r.Pattern)
 		if err != nil {
@@ -273,7 +273,7 @@ func checkInputs(domain *exact.Polyhedron, f *FFN) error {
 		return err
 	}
 	if err := domain.Validate(); err != nil {
-		return fmt.Errorf("cpwl: domain: %v", err)
+		return fmt.Errorf("cpwl: domain: %w", err)
 	}
 	if !domain.Closed() {
 		return fmt.Errorf("cpwl: the domain must be closed (it has strict rows)")
@@ -377,7 +377,7 @@ func sameOn(p *exact.Polyhedron, f, g exact.Affine, lps *int) error {
 				return err
 			}
 			if err := lp.Check(sol); err != nil {
-				return fmt.Errorf("uncertified LP answer: %v", err)
+				return fmt.Errorf("uncertified LP answer: %w", err)
 			}
 			switch sol.Status {
 			case exact.Infeasible:

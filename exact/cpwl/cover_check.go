@@ -46,7 +46,7 @@ type CoverResult struct {
 // need not lie in the domain.
 func Cover(domain *exact.Polyhedron, cells []*exact.Polyhedron) (*CoverResult, error) {
 	if err := domain.Validate(); err != nil {
-		return nil, fmt.Errorf("cpwl: cover: domain: %v", err)
+		return nil, fmt.Errorf("cpwl: cover: domain: %w", err)
 	}
 	if !domain.Closed() {
 		return nil, fmt.Errorf("cpwl: cover: the domain must be closed (it has strict rows)")
@@ -54,7 +54,7 @@ func Cover(domain *exact.Polyhedron, cells []*exact.Polyhedron) (*CoverResult, e
 	cs := make([][]ineq, 0, len(cells))
 	for i, c := range cells {
 		if err := c.Validate(); err != nil {
-			return nil, fmt.Errorf("cpwl: cover: cell %d: %v", i, err)
+			return nil, fmt.Errorf("cpwl: cover: cell %d: %w", i, err)
 		}
 		if c.Dim != domain.Dim {
 			return nil, fmt.Errorf("cpwl: cover: cell %d lies in ℝ^%d, the domain in ℝ^%d", i, c.Dim, domain.Dim)
@@ -300,7 +300,7 @@ func (s *coverSearch) part(extra []ineq) (exact.Vector, bool, error) {
 		return nil, false, err
 	}
 	if err := lp.Check(sol); err != nil {
-		return nil, false, fmt.Errorf("cpwl: cover: uncertified LP answer: %v", err)
+		return nil, false, fmt.Errorf("cpwl: cover: uncertified LP answer: %w", err)
 	}
 	switch sol.Status {
 	case exact.Infeasible:

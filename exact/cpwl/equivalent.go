@@ -21,7 +21,7 @@ func Equivalent(f, g *FFN, domain *exact.Polyhedron, opts *Options) (*Result, er
 		return nil, err
 	}
 	if err := domain.Validate(); err != nil {
-		return nil, fmt.Errorf("cpwl: domain: %v", err)
+		return nil, fmt.Errorf("cpwl: domain: %w", err)
 	}
 	if f.In() != g.In() || f.Out() != g.Out() {
 		return nil, fmt.Errorf("cpwl: comparing an FFN ℝ^%d → ℝ^%d with one ℝ^%d → ℝ^%d", f.In(), f.Out(), g.In(), g.Out())

@@ -33,10 +33,10 @@ func (f *FFN) Validate() error {
 		return fmt.Errorf("cpwl: nil FFN")
 	}
 	if err := f.W1.Validate(); err != nil {
-		return fmt.Errorf("cpwl: FFN W1: %v", err)
+		return fmt.Errorf("cpwl: FFN W1: %w", err)
 	}
 	if err := f.W2.Validate(); err != nil {
-		return fmt.Errorf("cpwl: FFN W2: %v", err)
+		return fmt.Errorf("cpwl: FFN W2: %w", err)
 	}
 	h := f.Hidden()
 	if f.W2.Rows > 0 && f.W2.Cols != h {

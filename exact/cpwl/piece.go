@@ -18,7 +18,7 @@ type Piece struct {
 
 func (p *Piece) validate(i, d, k int) error {
 	if err := p.Domain.Validate(); err != nil {
-		return fmt.Errorf("cpwl: piece %d: %v", i, err)
+		return fmt.Errorf("cpwl: piece %d: %w", i, err)
 	}
 	if p.Domain.Dim != d {
 		return fmt.Errorf("cpwl: piece %d lies in ℝ^%d, the FFN's inputs in ℝ^%d", i, p.Domain.Dim, d)
@@ -27,7 +27,7 @@ func (p *Piece) validate(i, d, k int) error {
 		return fmt.Errorf("cpwl: piece %d is not closed (it has strict rows); pieces are closed polyhedra", i)
 	}
 	if err := p.Map.Validate(); err != nil {
-		return fmt.Errorf("cpwl: piece %d: %v", i, err)
+		return fmt.Errorf("cpwl: piece %d: %w", i, err)
 	}
 	if p.Map.In() != d || p.Map.Out() != k {
 		return fmt.Errorf("cpwl: piece %d maps ℝ^%d → ℝ^%d, the FFN ℝ^%d → ℝ^%d", i, p.Map.In(), p.Map.Out(), d, k)

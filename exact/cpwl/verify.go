@@ -24,7 +24,7 @@ func Verify(f *FFN, domain *exact.Polyhedron, pieces []Piece, opts *Options) (*R
 		return nil, err
 	}
 	if err := domain.Validate(); err != nil {
-		return nil, fmt.Errorf("cpwl: domain: %v", err)
+		return nil, fmt.Errorf("cpwl: domain: %w", err)
 	}
 	if domain.Dim != f.In() {
 		return nil, fmt.Errorf("cpwl: a domain in ℝ^%d for an FFN on ℝ^%d", domain.Dim, f.In())
@@ -199,11 +199,11 @@ func (v *verifier) uncovered(z exact.Vector) error {
 		return err
 	}
 	if in, err := v.domain.Contains(x); err != nil || !in {
-		return fmt.Errorf("cpwl: internal error: gap point %v outside the domain (%v)", x, err)
+		return fmt.Errorf("cpwl: internal error: gap point %v outside the domain (%w)", x, err)
 	}
 	for r := range v.pieces {
 		if in, err := v.pieces[r].Domain.Contains(x); err != nil || in {
-			return fmt.Errorf("cpwl: internal error: gap point %v in piece %d (%v)", x, r, err)
+			return fmt.Errorf("cpwl: internal error: gap point %v in piece %d (%w)", x, r, err)
 		}
 	}
 	v.res.Verdict, v.res.Gap, v.res.LPs = Uncovered, x, v.fr.lps
@@ -224,7 +224,7 @@ func (v *verifier) differ(z exact.Vector, r int) error {
 	}
 	p := &v.pieces[r]
 	if in, err := p.Domain.Contains(x); err != nil || !in {
-		return fmt.Errorf("cpwl: internal error: counterexample %v outside piece %d (%v)", x, r, err)
+		return fmt.Errorf("cpwl: internal error: counterexample %v outside piece %d (%w)", x, r, err)
 	}
 	if ce.G, err = p.Map.Apply(x); err != nil {
 		return err
@@ -240,7 +240,7 @@ func (v *verifier) differ(z exact.Vector, r int) error {
 // counterexample evaluates f at x, after checking that x is in the domain.
 func counterexample(f *FFN, domain *exact.Polyhedron, x exact.Vector) (*Counterexample, error) {
 	if in, err := domain.Contains(x); err != nil || !in {
-		return nil, fmt.Errorf("cpwl: internal error: counterexample %v outside the domain (%v)", x, err)
+		return nil, fmt.Errorf("cpwl: internal error: counterexample %v outside the domain (%w)", x, err)
 	}
 	fx, err := f.Eval(x)
 	if err != nil {

@@ -125,10 +125,10 @@ func (f *FF) check() error {
 	}
 	hidden := f.W1.Rows
 	if err := shape(f.W1, hidden, len(f.In)); err != nil {
-		return fmt.Errorf("%s: W1 %v", f.describe(), err)
+		return fmt.Errorf("%s: W1 %w", f.describe(), err)
 	}
 	if err := shape(f.W2, len(f.Out), hidden); err != nil {
-		return fmt.Errorf("%s: W2 %v", f.describe(), err)
+		return fmt.Errorf("%s: W2 %w", f.describe(), err)
 	}
 	if f.B1 != nil && len(f.B1) != hidden {
 		return fmt.Errorf("%s: b1 has length %d, want %d", f.describe(), len(f.B1), hidden)
@@ -169,13 +169,13 @@ func (a *Attn) check() error {
 		return fmt.Errorf("%s: W^Q has no rows", a.describe())
 	}
 	if err := shape(a.Q, a.Q.Rows, len(a.In)); err != nil {
-		return fmt.Errorf("%s: W^Q %v", a.describe(), err)
+		return fmt.Errorf("%s: W^Q %w", a.describe(), err)
 	}
 	if err := shape(a.K, a.Q.Rows, len(a.In)); err != nil {
-		return fmt.Errorf("%s: W^K %v", a.describe(), err)
+		return fmt.Errorf("%s: W^K %w", a.describe(), err)
 	}
 	if err := shape(a.V, len(a.Out), len(a.In)); err != nil {
-		return fmt.Errorf("%s: W^V %v", a.describe(), err)
+		return fmt.Errorf("%s: W^V %w", a.describe(), err)
 	}
 	return a.Norm.check(a.describe(), len(a.In))
 }
