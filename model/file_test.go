@@ -430,11 +430,11 @@ func TestFileWeightTextErrors(t *testing.T) {
 		}
 	}
 	deep := numeric.Pi()
-	for k := 0; k < maxWeightDepth+1; k++ {
+	for k := 0; k < numeric.MaxExprDepth+1; k++ {
 		deep = numeric.Sqrt(deep)
 	}
 	if _, err := weightText(deep); err == nil || !strings.Contains(err.Error(), "nested") {
-		t.Errorf("an expression nested %d deep: %v, want an error about nesting", maxWeightDepth+1, err)
+		t.Errorf("an expression nested %d deep: %v, want an error about nesting", numeric.MaxExprDepth+1, err)
 	}
 }
 
@@ -471,7 +471,7 @@ func TestFileParseWeightErrors(t *testing.T) {
 		{strings.Repeat("-", 100) + "1", "nested more than 64 deep"},
 		{strings.Repeat("pi*", 100) + "pi", "more than 64 operations deep"},
 		{strings.Repeat("sqrt(", 30) + "2" + strings.Repeat(")", 30) + strings.Repeat("+1", 40), "more than 64 operations deep"},
-		{strings.Repeat("1", maxWeightText+1), "more than"},
+		{strings.Repeat("1", numeric.MaxExprText+1), "more than"},
 	}
 	for _, tt := range tests {
 		e, err := parseWeight(tt.text)
