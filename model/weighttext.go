@@ -125,4 +125,3 @@ func abbreviate(s string) string {
 	}
 	return s
 }
-

@@ -211,6 +211,7 @@ type SyntaxError struct {
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("expression %q at offset %d: %s", abbreviate(e.Text), e.Offset, e.Msg)
 }
+
 // abbreviate shortens a long text for an error message.
 func abbreviate(s string) string {
 	if len(s) > 60 {
