@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/transformer-cookbook/verify/certify/recheck"
 )
@@ -216,12 +218,25 @@ func Weaker(a, b string) string {
 // "1.5e-05") or "inf".
 const maxErrorText = 32
 
+// maxAnalysisText bounds the analysis note of a length read back from a
+// file: the engine's notes are one sentence, well under it.
+const maxAnalysisText = 1000
+
+// printable reports whether s is valid UTF-8 of at most max bytes with
+// no control character: one line of text, as the engine writes.
+func printable(s string, max int) bool {
+	if len(s) > max || !utf8.ValidString(s) {
+		return false
+	}
+	return !strings.ContainsFunc(s, unicode.IsControl)
+}
+
 // Validate reports the first way lr contradicts itself or the bounds of
 // a report for lengths up to maxN, naming the field: counts outside
-// [0, cases] or exact above passed, a failure at another length or
-// position or missing where a case failed (or present where none did),
-// an unknown evidence level, a maximum error that is not a short
-// non-negative decimal or "inf". It is for reports read back from a
+// [0, cases] or exact above passed, an analysis note that is not one
+// line of text, a failure at another length or position or missing where
+// a case failed (or present where none did), an unknown evidence level, a
+// maximum error that is not a short non-negative decimal or "inf". It is for reports read back from a
 // file (a shard of a sweep), which a hand or a bug may have edited.
 func (lr LengthReport) Validate(maxN int) error {
 	levels := []string{Certified, Exhaustive, Faithful, Sampled}
@@ -242,6 +257,8 @@ func (lr LengthReport) Validate(maxN int) error {
 		return fmt.Errorf("n = %d: level %.40q is not one of %s", lr.N, lr.Level, strings.Join(levels, ", "))
 	case lr.DecisionLevel != "" && !slices.Contains(levels, lr.DecisionLevel):
 		return fmt.Errorf("n = %d: decision_level %.40q is not one of %s", lr.N, lr.DecisionLevel, strings.Join(levels, ", "))
+	case !printable(lr.Analysis, maxAnalysisText):
+		return fmt.Errorf("n = %d: analysis %.40q is not a line of text of at most %d bytes", lr.N, lr.Analysis, maxAnalysisText)
 	case lr.Passed < lr.Cases && lr.Failure == nil:
 		return fmt.Errorf("n = %d: passed = %d of %d cases, but no failure is given", lr.N, lr.Passed, lr.Cases)
 	case lr.Passed == lr.Cases && lr.Failure != nil:

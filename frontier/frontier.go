@@ -153,6 +153,7 @@ func Run(opts Options) (*Report, error) {
 	}
 	if sharded {
 		runPhase1(opts, rep, checkers, rowLengths)
+		Seal(rep)
 		return rep, nil
 	}
 

@@ -48,6 +48,9 @@ type Report struct {
 	// the rows hold what was checked until then.
 	Interrupted bool  `json:"interrupted,omitempty"`
 	Rows        []Row `json:"rows"`
+	// Checksum seals a shard's content (see Seal); empty in a whole
+	// report.
+	Checksum string `json:"checksum,omitempty"`
 }
 
 // Row is the frontier at one precision.

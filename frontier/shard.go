@@ -170,6 +170,9 @@ func compose(shards []*Report) (*composed, error) {
 	}
 	first := shards[0]
 	for _, s := range shards {
+		if err := checkSeal(s); err != nil {
+			return nil, fmt.Errorf("shard %s: %w", s.Shard, err)
+		}
 		if err := validShard(s); err != nil {
 			return nil, fmt.Errorf("shard %s: %w", s.Shard, err)
 		}
@@ -179,7 +182,7 @@ func compose(shards []*Report) (*composed, error) {
 		return nil, err
 	}
 	out := *first
-	out.Shard, out.Phase, out.Lengths, out.Interrupted = "", 0, nil, false
+	out.Shard, out.Phase, out.Lengths, out.Interrupted, out.Checksum = "", 0, nil, false, ""
 	out.Rows = make([]Row, len(first.Rows))
 	c := &composed{rep: &out, over: make([]int, len(first.Rows)), inputs: make([]map[int][]int, len(first.Rows))}
 	for k := range first.Rows {
@@ -452,9 +455,13 @@ func Phase2(sweeps [][]*Report, opts Phase2Options) ([]*Report, error) {
 			cp := *rep
 			cp.Rows = s.snapshot(rep.Rows)
 			cp.Interrupted = true
+			Seal(&cp)
 			stopped[r] = &cp
 		}
 		return stopped, nil
+	}
+	for _, rep := range out {
+		Seal(rep)
 	}
 	return out, nil
 }
@@ -583,6 +590,9 @@ func apply(c *composed, phase2 []*Report) (*Report, error) {
 	out := *c.rep
 	out.Rows = make([]Row, len(c.rep.Rows))
 	for _, p := range phase2 {
+		if err := checkSeal(p); err != nil {
+			return nil, fmt.Errorf("phase 2, shard %s: %w", p.Shard, err)
+		}
 		switch {
 		case p.Phase1 != c.digest:
 			return nil, fmt.Errorf("phase 2, shard %s continues other phase-1 results than these (%.19s…, not %.19s…): run phase 2 again from these", p.Shard, p.Phase1, c.digest)

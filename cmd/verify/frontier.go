@@ -452,13 +452,14 @@ func checkOutputs(a parsedArgs, reports int) error {
 	return nil
 }
 
-// samePath reports whether two paths name one file: the same path once
-// made absolute and clean, or, where both exist, the same file (a link,
-// another spelling).
+// samePath reports whether two paths name one file: the same file once
+// symbolic links are followed (a link to a file not yet written
+// included, see atomicfile.Target), or, where both exist, the same file
+// by another route (a hard link).
 func samePath(a, b string) bool {
-	pa, errA := filepath.Abs(a)
-	pb, errB := filepath.Abs(b)
-	if errA == nil && errB == nil && pa == pb {
+	ta, errA := atomicfile.Target(a)
+	tb, errB := atomicfile.Target(b)
+	if errA == nil && errB == nil && ta == tb {
 		return true
 	}
 	sa, errA := os.Stat(a)
@@ -566,6 +567,9 @@ func unbuilt(r *recipes.Recipe, o frontier.Options, err error) *frontier.Report 
 	}
 	for _, p := range o.Precisions {
 		rep.Rows = append(rep.Rows, frontier.Row{Precision: p.String(), Error: "cannot build: " + err.Error()})
+	}
+	if rep.Shard != "" {
+		frontier.Seal(rep)
 	}
 	return rep
 }

@@ -105,6 +105,16 @@ func TestFrontierBadInput(t *testing.T) {
 	}
 	notJSON := filepath.Join(dir, "x.json")
 	os.WriteFile(notJSON, []byte("{\"reports\": [{\"recipe\": 3}]}"), 0o644)
+	// Other names of one output, or of an input: a link to a file not
+	// yet written, a hard link.
+	alias, hard := filepath.Join(dir, "alias.svg"), filepath.Join(dir, "hard.json")
+	if err := os.Symlink("same.svg", alias); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(shard, hard); err != nil {
+		t.Fatal(err)
+	}
+	same := filepath.Join(dir, "same.svg")
 	tests := []struct {
 		args []string
 		msg  string
@@ -119,6 +129,12 @@ func TestFrontierBadInput(t *testing.T) {
 		{[]string{"frontier", "--recipe", "lookup", "--weighting", "all"}, "one weighting"},
 		{[]string{"frontier", "--recipe", "lookup", "--plot", filepath.Join(dir, "p.pdf")}, ".svg or .png"},
 		{[]string{"frontier", "--recipe", "lookup", "--out", filepath.Join(dir, "no", "such", "dir.json")}, "cannot write"},
+		{[]string{"frontier", "--recipe", "lookup", "--out", ""}, "--out: the file name is empty"},
+		{[]string{"frontier", "--recipe", "lookup", "--out", same, "--plot", same}, "name the same file"},
+		{[]string{"frontier", "--recipe", "lookup", "--out", same, "--plot", alias}, "name the same file"},
+		{[]string{"merge", shard, "--out", ""}, "--out: the file name is empty"},
+		{[]string{"merge", shard, notJSON, "--out", hard}, "also an input"},
+		{[]string{"merge", shard, notJSON, "--out", notJSON}, "also an input"},
 		{[]string{"frontier", "--recipe", "lookup,dyck1", "--param", "x=1"}, "no recipe given takes"},
 		{[]string{"frontier", "--recipe", "lookup,dyck1", "--weighting", "uhat"}, "one recipe"},
 		{[]string{"merge"}, "needs the JSON files"},
@@ -140,7 +156,7 @@ func TestFrontierBadInput(t *testing.T) {
 			t.Errorf("%q: status %d, stdout %.80q, stderr %q; want 2, nothing, one line with %q", tc.args, status, out, errOut, tc.msg)
 		}
 	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+	if entries, _ := os.ReadDir(dir); len(entries) != 4 {
 		t.Errorf("bad input left files behind: %d entries", len(entries))
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/transformer-cookbook/verify/frontier"
 )
 
 // cheapCommands are the commands the command-line fuzz target runs: those
@@ -119,27 +122,46 @@ func FuzzMerge(f *testing.F) {
 	f.Add(bytes.Replace(shards[0], []byte(`"max_n": 8`), []byte(`"max_n": 80000000`), 1))
 	f.Add(append(slices.Clone(shards[0]), "\n{}"...))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		path := filepath.Join(t.TempDir(), "edited.json")
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
+		fuzzMergeOnce(t, data, other, len(shards[1]))
+		// The edit sealed, as a bug would write it: past the checksum,
+		// the merge's own checks meet it.
+		var doc frontierDoc
+		if json.Unmarshal(data, &doc) != nil {
+			return
 		}
-		var stdout, stderr bytes.Buffer
-		var status int
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		status = run([]string{"merge", path, other}, &stdout, &stderr)
-		runtime.ReadMemStats(&after)
-		switch status {
-		case 0, 1:
-		case 2:
-			if stdout.Len() != 0 || strings.Count(stderr.String(), "\n") != 1 || !strings.HasPrefix(stderr.String(), "verify: ") {
-				t.Errorf("bad input with stdout %q and stderr %q: want one line on stderr only", clipMessage(stdout.String(), 200), clipMessage(stderr.String(), 200))
+		for _, rep := range doc.Reports {
+			if rep != nil {
+				frontier.Seal(rep)
 			}
-		default:
-			t.Errorf("status %d: %s", status, clipMessage(stderr.String(), 200))
 		}
-		if got, most := after.TotalAlloc-before.TotalAlloc, uint64(64*(len(data)+len(shards[1])))+64<<20; got > most {
-			t.Errorf("the merge allocated %d bytes, more than %d", got, most)
+		if sealed, err := json.Marshal(doc); err == nil {
+			fuzzMergeOnce(t, sealed, other, len(shards[1]))
 		}
 	})
+}
+
+// fuzzMergeOnce merges the shard data with the file other (of size
+// otherSize), and checks the status, the streams and the memory.
+func fuzzMergeOnce(t *testing.T, data []byte, other string, otherSize int) {
+	path := filepath.Join(t.TempDir(), "edited.json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	status := run([]string{"merge", path, other}, &stdout, &stderr)
+	runtime.ReadMemStats(&after)
+	switch status {
+	case 0, 1:
+	case 2:
+		if stdout.Len() != 0 || strings.Count(stderr.String(), "\n") != 1 || !strings.HasPrefix(stderr.String(), "verify: ") {
+			t.Errorf("bad input with stdout %q and stderr %q: want one line on stderr only", clipMessage(stdout.String(), 200), clipMessage(stderr.String(), 200))
+		}
+	default:
+		t.Errorf("status %d: %s", status, clipMessage(stderr.String(), 200))
+	}
+	if got, most := after.TotalAlloc-before.TotalAlloc, uint64(64*(len(data)+otherSize))+64<<20; got > most {
+		t.Errorf("the merge allocated %d bytes, more than %d", got, most)
+	}
 }

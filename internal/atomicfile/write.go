@@ -102,10 +102,34 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 	return nil
 }
 
+// Target returns the file that Write(path) would write: path with its
+// symbolic links followed, including a last link to a file not yet
+// there, and its directory's links resolved, as an absolute path. Two
+// outputs with the same Target are one file.
+func Target(path string) (string, error) {
+	dest, _, err := resolve(path)
+	if err != nil {
+		return "", err
+	}
+	abs, err := filepath.Abs(dest)
+	if err != nil {
+		return "", err
+	}
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		abs = filepath.Join(dir, filepath.Base(abs))
+	}
+	return abs, nil
+}
+
 // resolve follows path's symbolic links to the file to write, and
 // returns what is there (nil when nothing is yet). A directory, or a
 // parent that is not one, is an error naming path.
 func resolve(path string) (string, fs.FileInfo, error) {
+	if path == "" {
+		// Else the temporary file would be made in the working directory
+		// and only the rename, after all the work, would fail.
+		return "", nil, errors.New("the file name is empty")
+	}
 	dest := path
 	for hops := 0; ; hops++ {
 		fi, err := os.Lstat(dest)

@@ -105,6 +105,41 @@ func TestSymlinks(t *testing.T) {
 	}
 }
 
+// TestTarget: two names of one file, before the file exists, have one
+// Target; two different files do not.
+func TestTarget(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink("out.svg", filepath.Join(dir, "alias.svg")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	os.Mkdir(filepath.Join(dir, "real"), 0o700)
+	os.Symlink("real", filepath.Join(dir, "linkdir"))
+	os.Symlink("../alias.svg", filepath.Join(dir, "real", "chain.svg"))
+	for _, tc := range []struct {
+		a, b string
+		same bool
+	}{
+		{"out.svg", "alias.svg", true},         // a link to a file not yet there
+		{"out.svg", "real/chain.svg", true},    // a chain of two links
+		{"real/x.svg", "linkdir/x.svg", true},  // a linked directory
+		{"out.svg", "./real/../out.svg", true}, // another spelling
+		{"out.svg", "real/out.svg", false},
+		{"alias.svg", "linkdir/out.svg", false},
+	} {
+		ta, err := Target(filepath.Join(dir, tc.a))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tb, err := Target(filepath.Join(dir, tc.b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (ta == tb) != tc.same {
+			t.Errorf("Target(%s) = %s, Target(%s) = %s; want same = %v", tc.a, ta, tc.b, tb, tc.same)
+		}
+	}
+}
+
 // TestStreams: a FIFO and a device are written as streams and stay what
 // they are.
 func TestStreams(t *testing.T) {
@@ -155,6 +190,7 @@ func TestRefused(t *testing.T) {
 	for _, tc := range []struct{ path, want string }{
 		{dir, "is a directory"},
 		{filepath.Join(dir, "missing", "f.json"), "does not exist"},
+		{"", "file name is empty"},
 	} {
 		if err := Check(tc.path); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Check(%s) = %v, want %q", tc.path, err, tc.want)

@@ -1087,6 +1087,9 @@ def gen_cmdline(rng, S, work, target):
         ["check", "--recipe", "lookup", "--max-n", "16", "--precision", "65536", "--quiet"],
         ["check", "--recipe", "lookup", "--max-n", "16", "--precision", "1048576", "--quiet"],
         ["check", "--recipe", "lookup", "--max-n", "16", "--precision", "interval:1000000", "--quiet"],
+        ["check", "--recipe", "lookup", "--max-n", "16", "--precision", "4096", "--quiet"],
+        ["check", "--recipe", "lookup", "--max-n", "16", "--precision", "interval:4096", "--quiet"],
+        ["round", "--precision", "4096", "1/3"],
     ]
     jobs = [("cmdline", "fixed", {"argv": a}) for a in fixed]
     n = len(jobs)
