@@ -87,25 +87,61 @@ func ComposeLength(parts []LengthPart, overBudget int) (lr LengthReport, over bo
 // or does not hold the report's cases, a failure outside it. It is for
 // parts read back from files.
 func (p LengthPart) Validate(maxN int) error {
-	n := p.N
 	if err := p.Report.Validate(maxN); err != nil {
 		return err
 	}
-	r := p.Report
-	switch {
-	case r.N != n:
-		return fmt.Errorf("n = %d: a report of n = %d", n, r.N)
-	case p.From < 0 || p.To < p.From || p.Of < p.To:
+	if err := p.validateRange(); err != nil {
+		return err
+	}
+	if p.Exhaustive() {
+		if err := p.validateExhaustive(); err != nil {
+			return err
+		}
+	} else if r := p.Report; r.Exhaustive || r.Level == Exhaustive {
+		return fmt.Errorf("n = %d: an exhaustive report without the range of its inputs", p.N)
+	}
+	if err := p.validateFailureInput(); err != nil {
+		return err
+	}
+	if p.Drawn == nil {
+		return nil
+	}
+	return p.validateDrawn(maxN)
+}
+
+func (p LengthPart) validateRange() error {
+	n := p.N
+	if p.Report.N != n {
+		return fmt.Errorf("n = %d: a report of n = %d", n, p.Report.N)
+	}
+	if p.From < 0 || p.To < p.From || p.Of < p.To {
 		return fmt.Errorf("n = %d: inputs [%d, %d) of %d is not a range of them", n, p.From, p.To, p.Of)
-	case p.Exhaustive() && (r.Cases != p.To-p.From || r.Level != Exhaustive || !r.Exhaustive):
+	}
+	return nil
+}
+
+// validateExhaustive checks that an exhaustive part's report is that of
+// every input of its range and nothing else: an analysis is only ever
+// run on a sampled length.
+func (p LengthPart) validateExhaustive() error {
+	n, r := p.N, p.Report
+	if r.Cases != p.To-p.From || r.Level != Exhaustive || !r.Exhaustive {
 		return fmt.Errorf("n = %d: inputs [%d, %d) hold %d cases at level %s, want %d, exhaustive", n, p.From, p.To, r.Cases, r.Level, p.To-p.From)
-	case p.Exhaustive() && (p.Drawn != nil || p.OverBudget || p.FailureInput != nil || r.Candidates != 0 || r.Analysis != ""):
+	}
+	if p.Drawn != nil || p.OverBudget || p.FailureInput != nil || r.Candidates != 0 || r.Analysis != "" {
 		return fmt.Errorf("n = %d: an exhaustive part with an analysis", n)
-	case p.Exhaustive() && r.Failure != nil && (r.Failure.Case < p.From || r.Failure.Case >= p.To):
+	}
+	if r.Failure != nil && (r.Failure.Case < p.From || r.Failure.Case >= p.To) {
 		return fmt.Errorf("n = %d: failure.case = %d is outside the part's inputs [%d, %d)", n, r.Failure.Case, p.From, p.To)
-	case !p.Exhaustive() && (r.Exhaustive || r.Level == Exhaustive):
-		return fmt.Errorf("n = %d: an exhaustive report without the range of its inputs", n)
-	case p.FailureInput != nil && (r.Failure == nil || r.Failure.Found != "analysis" || len(p.FailureInput) != n):
+	}
+	return nil
+}
+
+// validateFailureInput checks that a failure input is one of the length
+// and goes with a failure the analysis found.
+func (p LengthPart) validateFailureInput() error {
+	n, r := p.N, p.Report
+	if p.FailureInput != nil && (r.Failure == nil || r.Failure.Found != "analysis" || len(p.FailureInput) != n) {
 		return fmt.Errorf("n = %d: failure_input does not go with the failure", n)
 	}
 	for _, s := range p.FailureInput {
@@ -113,18 +149,23 @@ func (p LengthPart) Validate(maxN int) error {
 			return fmt.Errorf("n = %d: failure_input holds %d", n, s)
 		}
 	}
-	if d := p.Drawn; d != nil {
-		if err := d.Validate(maxN); err != nil {
-			return fmt.Errorf("drawn: %w", err)
-		}
-		switch {
-		case d.N != n || d.Level != Sampled || d.Exhaustive || d.Candidates != 0 || d.Analysis != "" || d.DecisionLevel != "":
-			return fmt.Errorf("n = %d: the drawn report is not that of sampled inputs before the analysis", n)
-		case d.Cases > r.Cases || d.Passed > r.Passed || d.Exact > r.Exact || d.Decided > r.Decided:
-			return fmt.Errorf("n = %d: the drawn report counts more than the length's", n)
-		case r.Cases-d.Cases != r.Candidates:
-			return fmt.Errorf("n = %d: %d cases, of which %d drawn and %d suggested", n, r.Cases, d.Cases, r.Candidates)
-		}
+	return nil
+}
+
+// validateDrawn checks that the drawn report is the length's report
+// before the analysis added its suggestions.
+func (p LengthPart) validateDrawn(maxN int) error {
+	n, r, d := p.N, p.Report, p.Drawn
+	if err := d.Validate(maxN); err != nil {
+		return fmt.Errorf("drawn: %w", err)
+	}
+	switch {
+	case d.N != n || d.Level != Sampled || d.Exhaustive || d.Candidates != 0 || d.Analysis != "" || d.DecisionLevel != "":
+		return fmt.Errorf("n = %d: the drawn report is not that of sampled inputs before the analysis", n)
+	case d.Cases > r.Cases || d.Passed > r.Passed || d.Exact > r.Exact || d.Decided > r.Decided:
+		return fmt.Errorf("n = %d: the drawn report counts more than the length's", n)
+	case r.Cases-d.Cases != r.Candidates:
+		return fmt.Errorf("n = %d: %d cases, of which %d drawn and %d suggested", n, r.Cases, d.Cases, r.Candidates)
 	}
 	return nil
 }

@@ -67,9 +67,9 @@ func (d *diagnosis) ffAbsorbed(k int) *Cause {
 	if ff == nil {
 		return nil
 	}
-	linearish := ff.Activation == model.ReLU || ff.Activation == model.Linear
-	label := info.label
 	writes := orOf(ff.W2.WrittenRows(), nonzeroEntries(ff.B2))
+	// The weights are evaluated only once a position needs them: most
+	// states differ from the reference nowhere the sublayer writes.
 	var w *ffWeights
 	for i := range d.got.Trace.States[k].Vectors {
 		if !d.differs(k, i, writes) {
@@ -81,62 +81,89 @@ func (d *diagnosis) ffAbsorbed(k int) *Cause {
 				return nil
 			}
 		}
-		// The output rows, and the hidden units, that flow to the output.
-		rowFlows := d.flows[k][i]
-		if info.postNorm {
-			rowFlows = nil
+		if c := d.ffAbsorbedAt(k, i, ff, w); c != nil {
+			return c
 		}
-		unitFlows := make([]bool, len(w.w1))
-		for r, row := range w.w2 {
-			if rowFlows == nil || rowFlows[r] {
-				for _, e := range row {
-					unitFlows[e.col] = true
-				}
+	}
+	return nil
+}
+
+// ffAbsorbedAt replays the feed-forward sublayer ff that produced state k
+// at position i: its hidden units, then, for ReLU and linear units, its
+// output rows.
+func (d *diagnosis) ffAbsorbedAt(k, i int, ff *model.FeedForward, w *ffWeights) *Cause {
+	info := d.infos[k]
+	linearish := ff.Activation == model.ReLU || ff.Activation == model.Linear
+	// The output rows that flow to the output (nil: all of them, since a
+	// post-norm mixes every row).
+	rowFlows := d.flows[k][i]
+	if info.postNorm {
+		rowFlows = nil
+	}
+	xe, oke := d.ratVector(d.ref.Trace.States[k-1].Vectors[i])
+	xf, okf := d.ratVector(d.got.Trace.States[k-1].Vectors[i])
+	if !oke || !okf {
+		return nil
+	}
+	ze := exactRows(w.w1, w.b1, xe)
+	zf, ev, _ := d.replayRows(w.w1f, w.b1f, xf, d.component)
+	// The replay must compute what the model computes from the same
+	// input, bit for bit, or it explains nothing.
+	pre, out, err := d.runner.FeedForwardRows(info.layer, xf)
+	if err != nil || !sameValues(pre, zf) {
+		return nil
+	}
+	unitFlows := w.unitsFlowing(rowFlows)
+	for r, e := range ev {
+		if e == nil || !unitFlows[r] || w.act(ze[r]).Cmp(w.act(zf[r])) == 0 && (linearish || ze[r].Cmp(zf[r]) == 0) {
+			continue
+		}
+		where := fmt.Sprintf("%s, position %d, hidden unit %d", info.label, i+1, r+1)
+		detail := d.absorbedDetail(e, fmt.Sprintf("hidden unit %d of W1 x + b1", r+1), "W1", "b1", d.component) +
+			fmt.Sprintf("; the unit's exact pre-activation is %s, the format's %s", numText(ze[r]), d.valueText(zf[r]))
+		return &Cause{Kind: "absorbed", Where: where, Detail: d.withNote(detail)}
+	}
+	if !linearish {
+		return nil
+	}
+	return d.outputAbsorbed(info.label, i, w, ze, zf, out, rowFlows)
+}
+
+// unitsFlowing marks the hidden units that some output row flowing to the
+// output reads (rowFlows nil: every row flows).
+func (w *ffWeights) unitsFlowing(rowFlows []bool) []bool {
+	unitFlows := make([]bool, len(w.w1))
+	for r, row := range w.w2 {
+		if rowFlows == nil || rowFlows[r] {
+			for _, e := range row {
+				unitFlows[e.col] = true
 			}
 		}
-		xe, oke := d.ratVector(d.ref.Trace.States[k-1].Vectors[i])
-		xf, okf := d.ratVector(d.got.Trace.States[k-1].Vectors[i])
-		if !oke || !okf {
+	}
+	return unitFlows
+}
+
+// outputAbsorbed replays the second matrix of a feed-forward sublayer at
+// position i, from the exact pre-activations ze and the format's zf,
+// against out, what the model's sublayer wrote.
+func (d *diagnosis) outputAbsorbed(label string, i int, w *ffWeights, ze, zf []*big.Rat, out []model.Value, rowFlows []bool) *Cause {
+	ae, af := make([]*big.Rat, len(ze)), make([]*big.Rat, len(zf))
+	for r := range ze {
+		ae[r], af[r] = w.act(ze[r]), w.act(zf[r])
+	}
+	ye := exactRows(w.w2, w.b2, ae)
+	yf, ev2, _ := d.replayRows(w.w2f, w.b2f, af, hiddenUnit)
+	if !sameValues(out, yf) {
+		return nil
+	}
+	for r, e := range ev2 {
+		if e == nil || rowFlows != nil && !rowFlows[r] || ye[r].Cmp(yf[r]) == 0 {
 			continue
 		}
-		ze := exactRows(w.w1, w.b1, xe)
-		zf, ev, _ := d.replayRows(w.w1f, w.b1f, xf, d.component)
-		// The replay must compute what the model computes from the same
-		// input, bit for bit, or it explains nothing.
-		pre, out, err := d.runner.FeedForwardRows(info.layer, xf)
-		if err != nil || !sameValues(pre, zf) {
-			continue
-		}
-		for r, e := range ev {
-			if e == nil || !unitFlows[r] || w.act(ze[r]).Cmp(w.act(zf[r])) == 0 && (linearish || ze[r].Cmp(zf[r]) == 0) {
-				continue
-			}
-			where := fmt.Sprintf("%s, position %d, hidden unit %d", label, i+1, r+1)
-			detail := d.absorbedDetail(e, fmt.Sprintf("hidden unit %d of W1 x + b1", r+1), "W1", "b1", d.component) +
-				fmt.Sprintf("; the unit's exact pre-activation is %s, the format's %s", numText(ze[r]), d.valueText(zf[r]))
-			return &Cause{Kind: "absorbed", Where: where, Detail: d.withNote(detail)}
-		}
-		if !linearish {
-			continue
-		}
-		ae, af := make([]*big.Rat, len(ze)), make([]*big.Rat, len(zf))
-		for r := range ze {
-			ae[r], af[r] = w.act(ze[r]), w.act(zf[r])
-		}
-		ye := exactRows(w.w2, w.b2, ae)
-		yf, ev2, _ := d.replayRows(w.w2f, w.b2f, af, hiddenUnit)
-		if !sameValues(out, yf) {
-			continue
-		}
-		for r, e := range ev2 {
-			if e == nil || rowFlows != nil && !rowFlows[r] || ye[r].Cmp(yf[r]) == 0 {
-				continue
-			}
-			where := fmt.Sprintf("%s, position %d, component %s (before the residual connection)", label, i+1, d.component(r))
-			detail := d.absorbedDetail(e, fmt.Sprintf("the sublayer's output %s = W2 act(…) + b2", d.component(r)), "W2", "b2", hiddenUnit) +
-				fmt.Sprintf("; exactly the output is %s, the format's %s", numText(ye[r]), d.valueText(yf[r]))
-			return &Cause{Kind: "absorbed", Where: where, Detail: d.withNote(detail)}
-		}
+		where := fmt.Sprintf("%s, position %d, component %s (before the residual connection)", label, i+1, d.component(r))
+		detail := d.absorbedDetail(e, fmt.Sprintf("the sublayer's output %s = W2 act(…) + b2", d.component(r)), "W2", "b2", hiddenUnit) +
+			fmt.Sprintf("; exactly the output is %s, the format's %s", numText(ye[r]), d.valueText(yf[r]))
+		return &Cause{Kind: "absorbed", Where: where, Detail: d.withNote(detail)}
 	}
 	return nil
 }

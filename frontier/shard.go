@@ -587,80 +587,115 @@ func apply(c *composed, phase2 []*Report) (*Report, error) {
 	if err := complete(phase2, 2); err != nil {
 		return nil, err
 	}
+	if err := continuePhase1(c, phase2); err != nil {
+		return nil, err
+	}
 	out := *c.rep
 	out.Rows = make([]Row, len(c.rep.Rows))
-	for _, p := range phase2 {
-		if err := checkSeal(p); err != nil {
-			return nil, fmt.Errorf("phase 2, shard %s: %w", p.Shard, err)
-		}
-		switch {
-		case p.Phase1 != c.digest:
-			return nil, fmt.Errorf("phase 2, shard %s continues other phase-1 results than these (%.19s…, not %.19s…): run phase 2 again from these", p.Shard, p.Phase1, c.digest)
-		case p.Interrupted:
-			return nil, fmt.Errorf("phase 2, shard %s was interrupted: run it again", p.Shard)
-		}
-	}
 	for k := range out.Rows {
-		var m *Row
-		for _, p := range phase2 {
-			pr := &p.Rows[k]
-			if !pr.Mine {
-				if pr.Error != "" || pr.Failure != nil || len(pr.Bisected) > 0 || len(pr.Checked) > 0 || len(pr.Parts) > 0 || pr.EveryLength != nil {
-					return nil, fmt.Errorf("phase 2, shard %s: %s holds results, but is not the shard's", p.Shard, pr.Precision)
-				}
-				continue
-			}
-			if m != nil {
-				return nil, fmt.Errorf("phase 2: %s is in two shards", pr.Precision)
-			}
-			m = pr
+		m, err := rowShard(phase2, k)
+		if err != nil {
+			return nil, err
 		}
 		src := c.rep.Rows[k]
 		if m == nil {
 			return nil, fmt.Errorf("phase 2: no shard did %s", src.Precision)
 		}
-		row := Row{Precision: src.Precision, Error: src.Error, Decisions: src.Decisions, Checked: slices.Clone(src.Checked)}
-		switch {
-		case src.Error != "" && (m.Error != "" || m.Failure != nil || len(m.Bisected) > 0):
-			return nil, fmt.Errorf("phase 2: %s cannot run, but phase 2 has results for it", src.Precision)
-		case m.Error != "":
-			row.Error, row.Checked = m.Error, nil
+		if out.Rows[k], err = applyRow(c, &out, src, m); err != nil {
+			return nil, err
 		}
-		if row.Error != "" {
-			out.Rows[k] = row
-			continue
-		}
-		have := map[int]bool{}
-		for _, lr := range row.Checked {
-			have[lr.N] = true
-		}
-		for j, lr := range m.Bisected {
-			if err := lr.Validate(c.rep.MaxN); err != nil {
-				return nil, fmt.Errorf("phase 2: %s: %w", src.Precision, err)
-			}
-			if have[lr.N] || j > 0 && lr.N <= m.Bisected[j-1].N {
-				return nil, fmt.Errorf("phase 2: %s: bisected n = %d twice, or out of order", src.Precision, lr.N)
-			}
-		}
-		row.Checked = append(row.Checked, m.Bisected...)
-		sortChecked(row.Checked)
-		if ev := m.EveryLength; ev != nil {
-			if ev.From < 1 || ev.To > c.rep.MaxN || ev.Certified < ev.From-1 || ev.Certified > ev.To {
-				return nil, fmt.Errorf("phase 2: %s: the analysis of every length covers [%d, %d] up to %d, which is not a range of lengths", src.Precision, ev.From, ev.To, ev.Certified)
-			}
-			row.EveryLength = ev
-		}
-		row.summarise()
-		switch f := row.Failure; {
-		case (f == nil) != (m.Failure == nil):
-			return nil, fmt.Errorf("phase 2: %s: the first failure does not match the lengths'", src.Precision)
-		case f != nil && (f.N != m.Failure.N || f.Case != m.Failure.Case || f.Position != m.Failure.Position):
-			return nil, fmt.Errorf("phase 2: %s: the first failure (n = %d, case %d) is not the lengths' (n = %d, case %d)", src.Precision, m.Failure.N, m.Failure.Case, f.N, f.Case)
-		case f != nil:
-			f.Cause = m.Failure.Cause
-		}
-		row.predict(&out)
-		out.Rows[k] = row
 	}
 	return &out, nil
+}
+
+// continuePhase1 checks that every phase-2 shard is sealed, whole, and
+// continues these phase-1 results.
+func continuePhase1(c *composed, phase2 []*Report) error {
+	for _, p := range phase2 {
+		if err := checkSeal(p); err != nil {
+			return fmt.Errorf("phase 2, shard %s: %w", p.Shard, err)
+		}
+		switch {
+		case p.Phase1 != c.digest:
+			return fmt.Errorf("phase 2, shard %s continues other phase-1 results than these (%.19s…, not %.19s…): run phase 2 again from these", p.Shard, p.Phase1, c.digest)
+		case p.Interrupted:
+			return fmt.Errorf("phase 2, shard %s was interrupted: run it again", p.Shard)
+		}
+	}
+	return nil
+}
+
+// rowShard is row k of the one phase-2 shard that did it (nil: none),
+// refusing a shard that holds results for a row it did not do.
+func rowShard(phase2 []*Report, k int) (*Row, error) {
+	var m *Row
+	for _, p := range phase2 {
+		pr := &p.Rows[k]
+		if !pr.Mine {
+			if pr.Error != "" || pr.Failure != nil || len(pr.Bisected) > 0 || len(pr.Checked) > 0 || len(pr.Parts) > 0 || pr.EveryLength != nil {
+				return nil, fmt.Errorf("phase 2, shard %s: %s holds results, but is not the shard's", p.Shard, pr.Precision)
+			}
+			continue
+		}
+		if m != nil {
+			return nil, fmt.Errorf("phase 2: %s is in two shards", pr.Precision)
+		}
+		m = pr
+	}
+	return m, nil
+}
+
+// applyRow is phase 1's row src completed with m, the phase-2 shard's
+// row of the same precision, and predicted into out.
+func applyRow(c *composed, out *Report, src Row, m *Row) (Row, error) {
+	row := Row{Precision: src.Precision, Error: src.Error, Decisions: src.Decisions, Checked: slices.Clone(src.Checked)}
+	switch {
+	case src.Error != "" && (m.Error != "" || m.Failure != nil || len(m.Bisected) > 0):
+		return Row{}, fmt.Errorf("phase 2: %s cannot run, but phase 2 has results for it", src.Precision)
+	case m.Error != "":
+		row.Error, row.Checked = m.Error, nil
+	}
+	if row.Error != "" {
+		return row, nil
+	}
+	if err := checkBisected(row.Checked, m.Bisected, c.rep.MaxN); err != nil {
+		return Row{}, fmt.Errorf("phase 2: %s: %w", src.Precision, err)
+	}
+	row.Checked = append(row.Checked, m.Bisected...)
+	sortChecked(row.Checked)
+	if ev := m.EveryLength; ev != nil {
+		if ev.From < 1 || ev.To > c.rep.MaxN || ev.Certified < ev.From-1 || ev.Certified > ev.To {
+			return Row{}, fmt.Errorf("phase 2: %s: the analysis of every length covers [%d, %d] up to %d, which is not a range of lengths", src.Precision, ev.From, ev.To, ev.Certified)
+		}
+		row.EveryLength = ev
+	}
+	row.summarise()
+	switch f := row.Failure; {
+	case (f == nil) != (m.Failure == nil):
+		return Row{}, fmt.Errorf("phase 2: %s: the first failure does not match the lengths'", src.Precision)
+	case f != nil && (f.N != m.Failure.N || f.Case != m.Failure.Case || f.Position != m.Failure.Position):
+		return Row{}, fmt.Errorf("phase 2: %s: the first failure (n = %d, case %d) is not the lengths' (n = %d, case %d)", src.Precision, m.Failure.N, m.Failure.Case, f.N, f.Case)
+	case f != nil:
+		f.Cause = m.Failure.Cause
+	}
+	row.predict(out)
+	return row, nil
+}
+
+// checkBisected checks that the bisected lengths are valid reports, in
+// increasing order, of lengths phase 1 did not check.
+func checkBisected(checked, bisected []check.LengthReport, maxN int) error {
+	have := map[int]bool{}
+	for _, lr := range checked {
+		have[lr.N] = true
+	}
+	for j, lr := range bisected {
+		if err := lr.Validate(maxN); err != nil {
+			return err
+		}
+		if have[lr.N] || j > 0 && lr.N <= bisected[j-1].N {
+			return fmt.Errorf("bisected n = %d twice, or out of order", lr.N)
+		}
+	}
+	return nil
 }

@@ -166,6 +166,33 @@ func WriteTable(w io.Writer, reps []*Report) error {
 // limit, the first failure and its cause, the prediction, and the
 // lengths checked.
 func WriteText(w io.Writer, rep *Report) error {
+	writeTitle(w, rep)
+	if rep.Shard != "" {
+		fmt.Fprintf(w, ", phase %d, shard %s\n", rep.Phase, rep.Shard)
+		return writeShard(w, rep)
+	}
+	fmt.Fprintln(w)
+	if rep.Interrupted {
+		fmt.Fprintln(w, "INTERRUPTED: the rows hold the lengths checked before the interrupt, no more")
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "precision\tlimit\tdecides to\tfirst failure\tcause\tpredicted\tlengths checked")
+	for k := range rep.Rows {
+		fmt.Fprintln(tw, rowLine(&rep.Rows[k]))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, LevelLegend)
+	for k := range rep.Rows {
+		writeRowDetail(w, rep, &rep.Rows[k])
+	}
+	return nil
+}
+
+// writeTitle writes the report's first line, without its end: a shard
+// adds its phase.
+func writeTitle(w io.Writer, rep *Report) {
 	if rep.Model != "" {
 		fmt.Fprintf(w, "model %s against %s", rep.Model, rep.Recipe)
 	} else {
@@ -179,107 +206,111 @@ func WriteText(w io.Writer, rep *Report) error {
 		}
 		fmt.Fprintf(w, ", %s", strings.Join(slices.Sorted(slices.Values(ps)), " "))
 	}
-	if rep.Shard != "" {
-		fmt.Fprintf(w, ", phase %d, shard %s\n", rep.Phase, rep.Shard)
-		return writeShard(w, rep)
+}
+
+// rowLine is a row's line of the table, its cells separated by tabs.
+func rowLine(row *Row) string {
+	fail, cause, pred := "—", "", "—"
+	if row.Failure != nil {
+		fail = fmt.Sprintf("n = %d", row.Failure.N)
+		if row.Failure.Cause != nil {
+			cause = row.Failure.Cause.Kind
+		}
+	}
+	if row.Error != "" {
+		fail = "cannot run"
+		if strings.HasPrefix(row.Error, "not applicable") {
+			fail = "n/a"
+		}
+	}
+	if p := row.Prediction; p != nil {
+		pred = fmt.Sprint(p.Limit)
+		if p.Limit == 0 {
+			pred = "none ≤ max n"
+		}
+	}
+	decides := row.DecisionText()
+	if decides == "" {
+		decides = "—"
+	}
+	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s", row.Precision, row.LimitText(), decides, fail, cause, pred, checkedText(row))
+}
+
+// writeRowDetail writes what the table has no room for of a row: why it
+// cannot run, or its first failure, prediction and analysis of every
+// length.
+func writeRowDetail(w io.Writer, rep *Report, row *Row) {
+	// Each line names its recipe: a run of several recipes prints
+	// their failures one after another.
+	cell := row.Precision
+	if rep.Recipe != "" {
+		cell = rep.Recipe + ", " + row.Precision
+	}
+	if row.Error != "" {
+		fmt.Fprintf(w, "%s: %s\n", cell, row.Error)
+		return
+	}
+	if row.Failure != nil {
+		writeFailure(w, rep, row, cell)
+	}
+	if p := row.Prediction; p != nil {
+		if row.Failure == nil {
+			fmt.Fprintf(w, "%s: every checked length passed\n", cell)
+		}
+		fmt.Fprintf(w, "  predicted (gap %s at magnitude %s): %s\n", p.Gap, p.Magnitude, p.Why)
+	}
+	if t := everyText(row, rep.Seed); t != "" {
+		fmt.Fprintf(w, "%s: %s\n", cell, t)
+	}
+}
+
+// writeFailure writes a row's first failure: the input, what went wrong
+// and why, and the lengths around it.
+func writeFailure(w io.Writer, rep *Report, row *Row, cell string) {
+	f := row.Failure
+	fmt.Fprintf(w, "%s: first failure at n = %d, position %d (input index %d of that length, seed %d)\n", cell, f.N, f.Position, f.Case, rep.Seed)
+	fmt.Fprintf(w, "  input     %s\n", shorten(f.Input, 120))
+	if f.Found == "analysis" {
+		fmt.Fprintf(w, "  found by  the analysis (an order of scores %s breaks), not by chance\n", row.Precision)
+	}
+	if len(f.Expected) > 0 {
+		fmt.Fprintf(w, "  expected  %s\n  actual    %s\n", strings.Join(f.Expected, ", "), strings.Join(f.Actual, ", "))
+	}
+	fmt.Fprintf(w, "  reason    %s\n", f.Reason)
+	if c := f.Cause; c != nil {
+		fmt.Fprintf(w, "  cause     %s: %s", c.Kind, c.Detail)
+		if c.Where != "" {
+			fmt.Fprintf(w, " (%s)", c.Where)
+		}
+		fmt.Fprintln(w)
+	}
+	var ns []int
+	for _, lr := range row.Checked {
+		ns = append(ns, lr.N)
+	}
+	fmt.Fprintf(w, "  checked   n = %s\n", joinInts(ns))
+	if len(row.PassesAgain) > 0 {
+		fmt.Fprintf(w, "  not monotone: passes again at n = %s\n", joinInts(row.PassesAgain))
+	}
+	writeDecisions(w, row)
+}
+
+// writeDecisions writes how far every output decides right, where the
+// row's decisions were checked.
+func writeDecisions(w io.Writer, row *Row) {
+	d := row.DecisionText()
+	if d == "" {
+		return
+	}
+	if strings.HasPrefix(d, "≥") {
+		fmt.Fprintf(w, "  decisions every output decides right at every checked length (%s)", levelName(row.DecisionLevel))
+	} else {
+		fmt.Fprintf(w, "  decisions every output decides right up to n = %s (%s)", d, levelName(row.DecisionLevel))
+	}
+	if _, hi := decisionBracket(row.Checked, 1); hi > 0 {
+		fmt.Fprintf(w, "; one decides wrong at n = %d", hi)
 	}
 	fmt.Fprintln(w)
-	if rep.Interrupted {
-		fmt.Fprintln(w, "INTERRUPTED: the rows hold the lengths checked before the interrupt, no more")
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "precision\tlimit\tdecides to\tfirst failure\tcause\tpredicted\tlengths checked")
-	for k := range rep.Rows {
-		row := &rep.Rows[k]
-		fail, cause, pred := "—", "", "—"
-		if row.Failure != nil {
-			fail = fmt.Sprintf("n = %d", row.Failure.N)
-			if row.Failure.Cause != nil {
-				cause = row.Failure.Cause.Kind
-			}
-		}
-		if row.Error != "" {
-			fail = "cannot run"
-			if strings.HasPrefix(row.Error, "not applicable") {
-				fail = "n/a"
-			}
-		}
-		if p := row.Prediction; p != nil {
-			pred = fmt.Sprint(p.Limit)
-			if p.Limit == 0 {
-				pred = "none ≤ max n"
-			}
-		}
-		decides := row.DecisionText()
-		if decides == "" {
-			decides = "—"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", row.Precision, row.LimitText(), decides, fail, cause, pred, checkedText(row))
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintln(w, LevelLegend)
-	for k := range rep.Rows {
-		row := &rep.Rows[k]
-		// Each line names its recipe: a run of several recipes prints
-		// their failures one after another.
-		cell := row.Precision
-		if rep.Recipe != "" {
-			cell = rep.Recipe + ", " + row.Precision
-		}
-		if row.Error != "" {
-			fmt.Fprintf(w, "%s: %s\n", cell, row.Error)
-			continue
-		}
-		if f := row.Failure; f != nil {
-			fmt.Fprintf(w, "%s: first failure at n = %d, position %d (input index %d of that length, seed %d)\n", cell, f.N, f.Position, f.Case, rep.Seed)
-			fmt.Fprintf(w, "  input     %s\n", shorten(f.Input, 120))
-			if f.Found == "analysis" {
-				fmt.Fprintf(w, "  found by  the analysis (an order of scores %s breaks), not by chance\n", row.Precision)
-			}
-			if len(f.Expected) > 0 {
-				fmt.Fprintf(w, "  expected  %s\n  actual    %s\n", strings.Join(f.Expected, ", "), strings.Join(f.Actual, ", "))
-			}
-			fmt.Fprintf(w, "  reason    %s\n", f.Reason)
-			if c := f.Cause; c != nil {
-				fmt.Fprintf(w, "  cause     %s: %s", c.Kind, c.Detail)
-				if c.Where != "" {
-					fmt.Fprintf(w, " (%s)", c.Where)
-				}
-				fmt.Fprintln(w)
-			}
-			var ns []int
-			for _, lr := range row.Checked {
-				ns = append(ns, lr.N)
-			}
-			fmt.Fprintf(w, "  checked   n = %s\n", joinInts(ns))
-			if len(row.PassesAgain) > 0 {
-				fmt.Fprintf(w, "  not monotone: passes again at n = %s\n", joinInts(row.PassesAgain))
-			}
-			if d := row.DecisionText(); d != "" {
-				if strings.HasPrefix(d, "≥") {
-					fmt.Fprintf(w, "  decisions every output decides right at every checked length (%s)", levelName(row.DecisionLevel))
-				} else {
-					fmt.Fprintf(w, "  decisions every output decides right up to n = %s (%s)", d, levelName(row.DecisionLevel))
-				}
-				if _, hi := decisionBracket(row.Checked, 1); hi > 0 {
-					fmt.Fprintf(w, "; one decides wrong at n = %d", hi)
-				}
-				fmt.Fprintln(w)
-			}
-		}
-		if p := row.Prediction; p != nil {
-			if row.Failure == nil {
-				fmt.Fprintf(w, "%s: every checked length passed\n", cell)
-			}
-			fmt.Fprintf(w, "  predicted (gap %s at magnitude %s): %s\n", p.Gap, p.Magnitude, p.Why)
-		}
-		if t := everyText(row, rep.Seed); t != "" {
-			fmt.Fprintf(w, "%s: %s\n", cell, t)
-		}
-	}
-	return nil
 }
 
 // everyText says what the analysis of every length found of a row, in

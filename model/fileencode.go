@@ -259,56 +259,90 @@ func (e *encoder) positions(m *Model, maxN int) *jsonPositions {
 			return jp
 		}
 	}
-	sample := func(i, n int) Vector {
-		v := p.Vector(i, n)
-		if len(v) != m.D && e.err == nil {
-			e.err = fmt.Errorf("positions: pe_n(i) at i = %d, n = %d has %d entries, want d = %d", i, n, len(v), m.D)
-		}
-		return v
-	}
-	last := make([]Vector, maxN)
-	lastText := make([][]string, maxN)
-	for i := 1; i <= maxN && e.live(); i++ {
-		last[i-1] = sample(i, maxN)
-		if e.inline {
-			lastText[i-1] = e.texts(last[i-1], peEntries(i, maxN))
-		}
-		e.tick()
-	}
-	for n := 1; n < maxN && !known && !jp.DependsOnN && e.live(); n++ {
-		for i := 1; i <= n && !jp.DependsOnN && e.live(); i++ {
-			t := e.texts(sample(i, n), peEntries(i, n))
-			if lastText[i-1] == nil {
-				lastText[i-1] = e.texts(last[i-1], peEntries(i, maxN))
-			}
-			for k := range t {
-				if t[k] != lastText[i-1][k] {
-					jp.DependsOnN = true
-				}
-			}
-		}
+	last, lastText := e.longestRows(m, maxN)
+	if !known {
+		jp.DependsOnN = e.learnDependsOnN(m, maxN, last, lastText)
 	}
 	if e.err != nil {
 		return nil
 	}
 	if !jp.DependsOnN {
-		if e.inline {
-			jp.Table = lastText
-		} else {
-			data := make([]numeric.Expr, 0, maxN*m.D)
-			for _, v := range last {
-				data = append(data, v...)
-			}
-			e.tensors = append(e.tensors, tensorData{"pos_embed.weight", []int{maxN, m.D}, data})
-		}
+		e.rowTable(jp, m, maxN, last, lastText)
 		return jp
 	}
+	e.triangle(jp, m, maxN)
+	if e.err != nil {
+		return nil
+	}
+	return jp
+}
+
+// sample is pe_n(i), the first entry of the wrong length an error.
+func (e *encoder) sample(m *Model, i, n int) Vector {
+	v := m.Position.Vector(i, n)
+	if len(v) != m.D && e.err == nil {
+		e.err = fmt.Errorf("positions: pe_n(i) at i = %d, n = %d has %d entries, want d = %d", i, n, len(v), m.D)
+	}
+	return v
+}
+
+// longestRows are pe_maxN(i) for every position i, and their texts where
+// the file holds its weights inline (nil otherwise).
+func (e *encoder) longestRows(m *Model, maxN int) (last []Vector, lastText [][]string) {
+	last = make([]Vector, maxN)
+	lastText = make([][]string, maxN)
+	for i := 1; i <= maxN && e.live(); i++ {
+		last[i-1] = e.sample(m, i, maxN)
+		if e.inline {
+			lastText[i-1] = e.texts(last[i-1], peEntries(i, maxN))
+		}
+		e.tick()
+	}
+	return last, lastText
+}
+
+// learnDependsOnN reports whether some pe_n(i), n < maxN, is written
+// otherwise than pe_maxN(i), filling in lastText as it needs it.
+func (e *encoder) learnDependsOnN(m *Model, maxN int, last []Vector, lastText [][]string) bool {
+	for n := 1; n < maxN && e.live(); n++ {
+		for i := 1; i <= n && e.live(); i++ {
+			t := e.texts(e.sample(m, i, n), peEntries(i, n))
+			if lastText[i-1] == nil {
+				lastText[i-1] = e.texts(last[i-1], peEntries(i, maxN))
+			}
+			for k := range t {
+				if t[k] != lastText[i-1][k] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// rowTable stores an encoding that does not depend on n as one row per
+// position.
+func (e *encoder) rowTable(jp *jsonPositions, m *Model, maxN int, last []Vector, lastText [][]string) {
+	if e.inline {
+		jp.Table = lastText
+		return
+	}
+	data := make([]numeric.Expr, 0, maxN*m.D)
+	for _, v := range last {
+		data = append(data, v...)
+	}
+	e.tensors = append(e.tensors, tensorData{"pos_embed.weight", []int{maxN, m.D}, data})
+}
+
+// triangle stores the whole triangle of pe_n(i); a tensor holds it as a
+// maxN × maxN × d cube, zero above the diagonal.
+func (e *encoder) triangle(jp *jsonPositions, m *Model, maxN int) {
 	var blocks [][][]string
 	var data []numeric.Expr
 	for n := 1; n <= maxN && e.live(); n++ {
 		block := make([][]string, n)
 		for i := 1; i <= n && e.live(); i++ {
-			v := sample(i, n)
+			v := e.sample(m, i, n)
 			if e.inline {
 				block[i-1] = e.texts(v, peEntries(i, n))
 			} else {
@@ -322,14 +356,13 @@ func (e *encoder) positions(m *Model, maxN int) *jsonPositions {
 		}
 	}
 	if e.err != nil {
-		return nil
+		return
 	}
 	if e.inline {
 		jp.Table = blocks
 	} else {
 		e.tensors = append(e.tensors, tensorData{"pos_embed.weight", []int{maxN, maxN, m.D}, data})
 	}
-	return jp
 }
 
 // agreeLengths is how many of the shortest lengths agree compares at

@@ -262,6 +262,27 @@ func checkName(name string) error {
 // Validate checks every dimension of m and returns an error naming the
 // layer and the matrix of the first mismatch.
 func (m *Model) Validate() error {
+	// The steps run in this order so that the error reported is the
+	// first fault in reading order: the stream, then names, then layers.
+	for _, step := range []func() error{
+		m.checkEmbedding,
+		m.checkComponentNames,
+		m.checkAlphabetNames,
+		m.checkOutputLabels,
+		m.checkPosition,
+		m.checkLayers,
+		m.checkFinalNorm,
+	} {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return m.Output.check(m.D)
+}
+
+// checkEmbedding checks the stream's width, the alphabet and one word
+// embedding per symbol.
+func (m *Model) checkEmbedding() error {
 	if m.D <= 0 {
 		return fmt.Errorf("model %q: the residual stream width D is %d", m.Name, m.D)
 	}
@@ -288,11 +309,17 @@ func (m *Model) Validate() error {
 	if repeat >= 0 {
 		return fmt.Errorf("model %q: symbol %q appears twice in the alphabet", m.Name, m.Alphabet[repeat])
 	}
+	return nil
+}
+
+// checkComponentNames checks that the components, if named, have one
+// distinct, printable name each: a checked model's inputs and outputs are
+// matched to a recipe's by component name, so a name must say which
+// component it is.
+func (m *Model) checkComponentNames() error {
 	if m.Components != nil && len(m.Components) != m.D {
 		return fmt.Errorf("model %q: %s for D = %d", m.Name, plural.Of(len(m.Components), "component name"), m.D)
 	}
-	// A checked model's inputs and outputs are matched to a recipe's by
-	// component name, so a name must say which component it is.
 	first := map[string]int{}
 	for k, name := range m.Components {
 		if j, dup := first[name]; dup {
@@ -303,11 +330,19 @@ func (m *Model) Validate() error {
 		}
 		first[name] = k
 	}
+	return nil
+}
+
+func (m *Model) checkAlphabetNames() error {
 	for s, sym := range m.Alphabet {
 		if err := checkName(sym); err != nil {
 			return fmt.Errorf("model %q: symbol %d of the alphabet: %w", m.Name, s+1, err)
 		}
 	}
+	return nil
+}
+
+func (m *Model) checkOutputLabels() error {
 	labels := map[string]int{}
 	for k, label := range m.Output.Labels {
 		if j, dup := labels[label]; dup {
@@ -318,62 +353,86 @@ func (m *Model) Validate() error {
 		}
 		labels[label] = k
 	}
+	return nil
+}
+
+// checkPosition checks the norm placement and the position encoding.
+func (m *Model) checkPosition() error {
 	if m.Norm < NoNorm || m.Norm > PreNorm {
 		return fmt.Errorf("model %q: invalid norm placement %d", m.Name, m.Norm)
 	}
-	if m.Position != nil && m.Position.Vector == nil {
-		return fmt.Errorf("model %q: position encoding %q has no function", m.Name, m.Position.Name)
+	p := m.Position
+	if p == nil {
+		return nil
 	}
-	if m.Position != nil && m.Position.Terms != nil {
-		if err := checkTerms(m.Position.Terms, m.D); err != nil {
-			return fmt.Errorf("model %q: position encoding %q: %w", m.Name, m.Position.Name, err)
-		}
-		if m.Position.IndependentOfN && termsDependOnN(m.Position.Terms) {
-			return fmt.Errorf("model %q: position encoding %q is declared independent of n, but its formula depends on n", m.Name, m.Position.Name)
-		}
+	if p.Vector == nil {
+		return fmt.Errorf("model %q: position encoding %q has no function", m.Name, p.Name)
 	}
+	if p.Terms == nil {
+		return nil
+	}
+	if err := checkTerms(p.Terms, m.D); err != nil {
+		return fmt.Errorf("model %q: position encoding %q: %w", m.Name, p.Name, err)
+	}
+	if p.IndependentOfN && termsDependOnN(p.Terms) {
+		return fmt.Errorf("model %q: position encoding %q is declared independent of n, but its formula depends on n", m.Name, p.Name)
+	}
+	return nil
+}
+
+func (m *Model) checkLayers() error {
 	for l, layer := range m.Layers {
-		where := fmt.Sprintf("layer %d", l+1)
-		if a := layer.Attention; a != nil {
-			if err := a.check(where+" attention", m.D, inputWidth(layer.AttentionNorm, m.Norm, m.D)); err != nil {
-				return err
-			}
-		}
-		if f := layer.FeedForward; f != nil {
-			if err := f.check(where+" feed-forward", m.D, inputWidth(layer.FeedForwardNorm, m.Norm, m.D)); err != nil {
-				return err
-			}
-		}
-		for _, n := range []struct {
-			ln   *LayerNorm
-			name string
-		}{{layer.AttentionNorm, "attention norm"}, {layer.FeedForwardNorm, "feed-forward norm"}} {
-			if n.ln == nil {
-				continue
-			}
-			if m.Norm == NoNorm {
-				return fmt.Errorf("%s: has a %s but the model's Norm placement is none", where, n.name)
-			}
-			if n.ln.Select != nil && m.Norm != PreNorm {
-				return fmt.Errorf("%s %s: a selection matrix W^N needs pre-norm", where, n.name)
-			}
-			if err := n.ln.check(where+" "+n.name, m.D); err != nil {
-				return err
-			}
-		}
-	}
-	if m.FinalNorm != nil {
-		if m.Norm != PreNorm {
-			return fmt.Errorf("model %q: a final norm needs pre-norm placement", m.Name)
-		}
-		if m.FinalNorm.Select != nil {
-			return fmt.Errorf("final norm: a selection matrix W^N is only for sublayer norms")
-		}
-		if err := m.FinalNorm.check("final norm", m.D); err != nil {
+		if err := m.checkLayer(fmt.Sprintf("layer %d", l+1), layer); err != nil {
 			return err
 		}
 	}
-	return m.Output.check(m.D)
+	return nil
+}
+
+// checkLayer checks one layer's sublayers, then its norms.
+func (m *Model) checkLayer(where string, layer Layer) error {
+	if a := layer.Attention; a != nil {
+		if err := a.check(where+" attention", m.D, inputWidth(layer.AttentionNorm, m.Norm, m.D)); err != nil {
+			return err
+		}
+	}
+	if f := layer.FeedForward; f != nil {
+		if err := f.check(where+" feed-forward", m.D, inputWidth(layer.FeedForwardNorm, m.Norm, m.D)); err != nil {
+			return err
+		}
+	}
+	if err := m.checkSublayerNorm(where, "attention norm", layer.AttentionNorm); err != nil {
+		return err
+	}
+	return m.checkSublayerNorm(where, "feed-forward norm", layer.FeedForwardNorm)
+}
+
+// checkSublayerNorm checks a layer's norm, if it has one, against the
+// model's placement.
+func (m *Model) checkSublayerNorm(where, name string, ln *LayerNorm) error {
+	if ln == nil {
+		return nil
+	}
+	if m.Norm == NoNorm {
+		return fmt.Errorf("%s: has a %s but the model's Norm placement is none", where, name)
+	}
+	if ln.Select != nil && m.Norm != PreNorm {
+		return fmt.Errorf("%s %s: a selection matrix W^N needs pre-norm", where, name)
+	}
+	return ln.check(where+" "+name, m.D)
+}
+
+func (m *Model) checkFinalNorm() error {
+	if m.FinalNorm == nil {
+		return nil
+	}
+	if m.Norm != PreNorm {
+		return fmt.Errorf("model %q: a final norm needs pre-norm placement", m.Name)
+	}
+	if m.FinalNorm.Select != nil {
+		return fmt.Errorf("final norm: a selection matrix W^N is only for sublayer norms")
+	}
+	return m.FinalNorm.check("final norm", m.D)
 }
 
 // inputWidth is the width of what a sublayer reads: D, or the height of its

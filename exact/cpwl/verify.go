@@ -63,40 +63,11 @@ type hullPiece struct {
 }
 
 func (v *verifier) run() error {
-	fr, res := v.fr, v.res
-	// Sort the pieces by their intersection with the domain: empty
-	// (ignored), full-dimensional (compared cell by cell below), or
-	// lower-dimensional (checked in their own affine hull at the end).
-	var full []hullPiece
-	var all []halfspaces
-	var lower []int
-	for r := range v.pieces {
-		rows, ok, err := fr.pull(v.pieces[r].Domain)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			continue
-		}
-		all = append(all, rows)
-		both := fr.dom.and(rows)
-		if _, ok, err := both.interiorPoint(&fr.lps); err != nil {
-			return err
-		} else if ok {
-			m, err := fr.affine(v.pieces[r].Map)
-			if err != nil {
-				return err
-			}
-			full = append(full, hullPiece{index: r, rows: rows, m: m})
-			continue
-		}
-		if ok, err := both.feasible(&fr.lps); err != nil {
-			return err
-		} else if ok {
-			lower = append(lower, r)
-		}
+	full, all, lower, err := v.sortPieces()
+	if err != nil {
+		return err
 	}
-
+	fr := v.fr
 	z, found, err := gap(fr.dom, fr.z0, all, &fr.lps)
 	if err != nil {
 		return err
@@ -104,67 +75,126 @@ func (v *verifier) run() error {
 	if found {
 		return v.uncovered(z)
 	}
-
-	l, err := fr.layer(v.f)
-	if err != nil {
+	cert := &Certificate{}
+	if stopped, err := v.compareCells(full, cert); err != nil || stopped {
 		return err
 	}
-	cert := &Certificate{}
+	if stopped, err := v.checkLower(lower, cert); err != nil || stopped {
+		return err
+	}
+	v.res.Verdict, v.res.Certificate = Equal, cert
+	return nil
+}
+
+// sortPieces sorts the pieces by their intersection with the domain:
+// empty (ignored), full-dimensional (compared cell by cell), or
+// lower-dimensional (checked in their own affine hull at the end). all
+// holds the rows of every piece that meets the domain's hull.
+func (v *verifier) sortPieces() (full []hullPiece, all []halfspaces, lower []int, err error) {
+	fr := v.fr
+	for r := range v.pieces {
+		rows, ok, err := fr.pull(v.pieces[r].Domain)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if !ok {
+			continue
+		}
+		all = append(all, rows)
+		both := fr.dom.and(rows)
+		if _, ok, err := both.interiorPoint(&fr.lps); err != nil {
+			return nil, nil, nil, err
+		} else if ok {
+			m, err := fr.affine(v.pieces[r].Map)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			full = append(full, hullPiece{index: r, rows: rows, m: m})
+			continue
+		}
+		if ok, err := both.feasible(&fr.lps); err != nil {
+			return nil, nil, nil, err
+		} else if ok {
+			lower = append(lower, r)
+		}
+	}
+	return full, all, lower, nil
+}
+
+// compareCells compares f with the full-dimensional pieces on every cell
+// of the domain where both are affine, adding the cells to cert; stopped
+// says a cell differs and the verdict is recorded.
+func (v *verifier) compareCells(full []hullPiece, cert *Certificate) (stopped bool, err error) {
+	fr := v.fr
+	l, err := fr.layer(v.f)
+	if err != nil {
+		return false, err
+	}
 	e := &enumerator{w: rowsOf(l.w1), beta: l.b1, max: v.opts.maxRegions(), lps: &fr.lps}
-	e.visit = func(reg *region) error {
-		fm := l.regionMap(reg.pattern)
-		for _, p := range full {
-			z := reg.z
-			cell := reg.cons.and(p.rows)
-			if !p.rows.strictlyInside(z) {
-				var ok bool
-				var err error
-				if z, ok, err = cell.interiorPoint(&fr.lps); err != nil {
-					return err
-				} else if !ok {
-					continue
-				}
-			}
-			res.Cells++
-			cert.Cells = append(cert.Cells, CertCell{Pattern: reg.pattern, Piece: p.index})
-			if v.opts.explain() {
-				x, err := fr.point(z)
-				if err != nil {
-					return err
-				}
-				res.Explained = append(res.Explained, Cell{Pattern: reg.pattern, Piece: p.index, Dim: fr.k(), Point: x})
-			}
-			if fm.Equal(p.m) {
+	e.visit = func(reg *region) error { return v.visitRegion(reg, l, full, cert) }
+	err = e.run(fr.dom, fr.z0)
+	v.res.Regions, v.res.LPs = e.regions, fr.lps
+	if errors.Is(err, errStop) {
+		return true, nil
+	}
+	return false, err
+}
+
+// visitRegion compares f's map on one activation region with each
+// full-dimensional piece the region meets, and stops the enumeration
+// (errStop) at the first that differs.
+func (v *verifier) visitRegion(reg *region, l layer, full []hullPiece, cert *Certificate) error {
+	fr, res := v.fr, v.res
+	fm := l.regionMap(reg.pattern)
+	for _, p := range full {
+		z := reg.z
+		cell := reg.cons.and(p.rows)
+		if !p.rows.strictlyInside(z) {
+			var ok bool
+			var err error
+			if z, ok, err = cell.interiorPoint(&fr.lps); err != nil {
+				return err
+			} else if !ok {
 				continue
 			}
-			w, err := separate(cell, z, fm, p.m)
+		}
+		res.Cells++
+		cert.Cells = append(cert.Cells, CertCell{Pattern: reg.pattern, Piece: p.index})
+		if v.opts.explain() {
+			x, err := fr.point(z)
 			if err != nil {
 				return err
 			}
-			if err := v.differ(w, p.index); err != nil {
-				return err
-			}
-			return errStop
+			res.Explained = append(res.Explained, Cell{Pattern: reg.pattern, Piece: p.index, Dim: fr.k(), Point: x})
 		}
-		return nil
-	}
-	err = e.run(fr.dom, fr.z0)
-	res.Regions, res.LPs = e.regions, fr.lps
-	if errors.Is(err, errStop) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-
-	for _, r := range lower {
-		sub, err := v.domain.Intersect(v.pieces[r].Domain)
+		if fm.Equal(p.m) {
+			continue
+		}
+		w, err := separate(cell, z, fm, p.m)
 		if err != nil {
 			return err
 		}
+		if err := v.differ(w, p.index); err != nil {
+			return err
+		}
+		return errStop
+	}
+	return nil
+}
+
+// checkLower verifies each lower-dimensional piece in its own
+// intersection with the domain, adding its cells to cert; stopped says
+// one differs and the verdict is recorded.
+func (v *verifier) checkLower(lower []int, cert *Certificate) (stopped bool, err error) {
+	res := v.res
+	for _, r := range lower {
+		sub, err := v.domain.Intersect(v.pieces[r].Domain)
+		if err != nil {
+			return false, err
+		}
 		sr, err := Verify(v.f, sub, []Piece{v.pieces[r]}, v.opts)
 		if err != nil {
-			return fmt.Errorf("cpwl: piece %d, lower-dimensional in the domain: %w", r, err)
+			return false, fmt.Errorf("cpwl: piece %d, lower-dimensional in the domain: %w", r, err)
 		}
 		res.Cells += sr.Cells
 		res.LPs += sr.LPs
@@ -182,13 +212,12 @@ func (v *verifier) run() error {
 		case Differ:
 			sr.Counterexample.Piece = r
 			res.Verdict, res.Counterexample = Differ, sr.Counterexample
-			return nil
+			return true, nil
 		case Uncovered:
-			return fmt.Errorf("cpwl: internal error: piece %d does not cover its own intersection with the domain", r)
+			return false, fmt.Errorf("cpwl: internal error: piece %d does not cover its own intersection with the domain", r)
 		}
 	}
-	res.Verdict, res.Certificate = Equal, cert
-	return nil
+	return false, nil
 }
 
 // uncovered records the gap point z after checking exactly that it lies

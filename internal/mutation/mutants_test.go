@@ -166,7 +166,7 @@ var mutants = []mutant{
 		from: "parts[pt.N] = append(parts[pt.N], pt)", to: "parts[pt.N] = []check.LengthPart{pt}",
 		run: "^TestFrontierShardsMerge$/^exhaustive_lengths_in_parts$", pkgs: frontier},
 	{name: "apply: a length bisected twice accepted", file: "frontier/shard.go",
-		from: "if have[lr.N] || j > 0 && lr.N <= m.Bisected[j-1].N {", to: "if j > 0 && lr.N < m.Bisected[j-1].N {",
+		from: "if have[lr.N] || j > 0 && lr.N <= bisected[j-1].N {", to: "if j > 0 && lr.N < bisected[j-1].N {",
 		run: "^TestMergeRefusesContradictions$", pkgs: frontier},
 }
 

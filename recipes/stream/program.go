@@ -283,6 +283,7 @@ func (p *Program) layers() []layer {
 // reports the first write-once or read-before-write violation.
 func (p *Program) Components() ([]string, error) {
 	comps := slices.Clone(p.inputs)
+	// set names what wrote each component so far ("": nothing yet).
 	set := map[string]string{}
 	for _, c := range p.inputs {
 		if set[c] != "" {
@@ -291,74 +292,15 @@ func (p *Program) Components() ([]string, error) {
 		set[c] = "the input"
 	}
 	for s, stage := range p.stages {
-		if k := stage.kind(); k != "ff" && k != "attn" {
-			return nil, fmt.Errorf("%s: sublayer %d mixes attention and feed-forward blocks: %s", p.Name, s+1, stage.describe())
+		if err := p.checkStage(s, stage, set); err != nil {
+			return nil, err
 		}
-		// Every block of a sublayer sees the sublayer's input: none may
-		// read what a sibling writes.
-		writtenHere := map[string]Block{}
+		// The sublayer's writes are recorded only after all of its
+		// blocks are checked: each sees the sublayer's input alone.
 		for _, b := range stage.parts() {
-			for _, c := range outputsOf(b) {
-				if w, ok := writtenHere[c]; ok && w != b {
-					return nil, fmt.Errorf("%s: %s and %s both write %q", p.Name, w.describe(), b.describe(), c)
-				}
-				writtenHere[c] = b
-			}
-		}
-		for _, b := range stage.parts() {
-			var in, out []string
-			var acc bool
-			switch b := b.(type) {
-			case *FF:
-				if err := b.check(); err != nil {
-					return nil, fmt.Errorf("%s: %w", p.Name, err)
-				}
-				in, out, acc = b.In, b.Out, b.Accumulate
-			case *Attn:
-				if err := b.check(); err != nil {
-					return nil, fmt.Errorf("%s: %w", p.Name, err)
-				}
-				in, out, acc = b.In, b.Out, b.Accumulate
-			}
-			if d := duplicate(in); d != "" {
-				return nil, fmt.Errorf("%s: %s reads %q twice", p.Name, b.describe(), d)
-			}
-			if d := duplicate(out); d != "" {
-				return nil, fmt.Errorf("%s: %s writes %q twice", p.Name, b.describe(), d)
-			}
-			for _, c := range in {
-				if w, ok := writtenHere[c]; ok && w != b {
-					return nil, fmt.Errorf("%s: %s reads %q, which %s writes in the same sublayer", p.Name, b.describe(), c, w.describe())
-				}
-				if set[c] == "" {
-					return nil, fmt.Errorf("%s: %s reads %q, which nothing before it writes", p.Name, b.describe(), c)
-				}
-			}
-			for _, c := range out {
-				if acc {
-					if set[c] == "" {
-						return nil, fmt.Errorf("%s: %s adds to %q, which nothing before it writes", p.Name, b.describe(), c)
-					}
-					continue
-				}
-				if w := set[c]; w != "" {
-					return nil, fmt.Errorf("%s: %s writes %q, which %s already wrote (each component is written once)", p.Name, b.describe(), c, w)
-				}
-			}
-		}
-		for _, b := range stage.parts() {
-			var out []string
-			switch b := b.(type) {
-			case *FF:
-				if b.Accumulate {
-					continue
-				}
-				out = b.Out
-			case *Attn:
-				if b.Accumulate {
-					continue
-				}
-				out = b.Out
+			_, out, acc := blockIO(b)
+			if acc {
+				continue
 			}
 			for _, c := range out {
 				set[c] = b.describe()
@@ -376,6 +318,90 @@ func (p *Program) Components() ([]string, error) {
 		}
 	}
 	return comps, nil
+}
+
+// checkStage checks sublayer s (from 0) against set, what the sublayers
+// before it wrote.
+func (p *Program) checkStage(s int, stage Block, set map[string]string) error {
+	if k := stage.kind(); k != "ff" && k != "attn" {
+		return fmt.Errorf("%s: sublayer %d mixes attention and feed-forward blocks: %s", p.Name, s+1, stage.describe())
+	}
+	// Every block of a sublayer sees the sublayer's input: none may
+	// read what a sibling writes.
+	writtenHere := map[string]Block{}
+	for _, b := range stage.parts() {
+		for _, c := range outputsOf(b) {
+			if w, ok := writtenHere[c]; ok && w != b {
+				return fmt.Errorf("%s: %s and %s both write %q", p.Name, w.describe(), b.describe(), c)
+			}
+			writtenHere[c] = b
+		}
+	}
+	for _, b := range stage.parts() {
+		if err := p.checkBlock(b, writtenHere, set); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkBlock checks one FF or Attn block of a sublayer: its own
+// matrices, then that it reads only what the sublayers before it wrote
+// and writes each component once.
+func (p *Program) checkBlock(b Block, writtenHere map[string]Block, set map[string]string) error {
+	if err := checkParts(b); err != nil {
+		return fmt.Errorf("%s: %w", p.Name, err)
+	}
+	in, out, acc := blockIO(b)
+	if d := duplicate(in); d != "" {
+		return fmt.Errorf("%s: %s reads %q twice", p.Name, b.describe(), d)
+	}
+	if d := duplicate(out); d != "" {
+		return fmt.Errorf("%s: %s writes %q twice", p.Name, b.describe(), d)
+	}
+	for _, c := range in {
+		if w, ok := writtenHere[c]; ok && w != b {
+			return fmt.Errorf("%s: %s reads %q, which %s writes in the same sublayer", p.Name, b.describe(), c, w.describe())
+		}
+		if set[c] == "" {
+			return fmt.Errorf("%s: %s reads %q, which nothing before it writes", p.Name, b.describe(), c)
+		}
+	}
+	for _, c := range out {
+		if acc {
+			if set[c] == "" {
+				return fmt.Errorf("%s: %s adds to %q, which nothing before it writes", p.Name, b.describe(), c)
+			}
+			continue
+		}
+		if w := set[c]; w != "" {
+			return fmt.Errorf("%s: %s writes %q, which %s already wrote (each component is written once)", p.Name, b.describe(), c, w)
+		}
+	}
+	return nil
+}
+
+// checkParts is an FF or Attn block's own check.
+func checkParts(b Block) error {
+	switch b := b.(type) {
+	case *FF:
+		return b.check()
+	case *Attn:
+		return b.check()
+	}
+	return nil
+}
+
+// blockIO is what an FF or Attn block reads and writes, and whether it
+// adds to what it writes rather than writing it new.
+func blockIO(b Block) (in, out []string, accumulate bool) {
+	switch b := b.(type) {
+	case *FF:
+		return b.In, b.Out, b.Accumulate
+	case *Attn:
+		return b.In, b.Out, b.Accumulate
+	}
+	return nil, nil, false
 }
 
 func outputsOf(b Block) []string {
