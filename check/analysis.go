@@ -10,6 +10,10 @@ import (
 	"github.com/transformer-cookbook/verify/recipes"
 )
 
+// Level is a level of evidence for one length. A report writes it as
+// its string, so the constants' text is part of the reports' format.
+type Level string
+
 // Levels of evidence for one length, strongest first.
 const (
 	// Certified: a proof that every input of the length is right against
@@ -17,16 +21,16 @@ const (
 	// the format computes what the construction computes on every input,
 	// and a claim of the registry proves the construction itself right at
 	// every length (Recipe.ProvedBy).
-	Certified = "certified"
+	Certified Level = "certified"
 	// Faithful: the analysis proved that the format computes what the
 	// construction computes on every input of the length; the
 	// construction itself is right on the inputs run (sampled).
-	Faithful = "faithful"
+	Faithful Level = "faithful"
 	// Exhaustive: every input of the length was run.
-	Exhaustive = "exhaustive"
+	Exhaustive Level = "exhaustive"
 	// Sampled: some inputs were run (how many, and how they were drawn,
 	// the report says).
-	Sampled = "sampled"
+	Sampled Level = "sampled"
 )
 
 // DefaultAnalysisBudget is the work the analysis may do at one length

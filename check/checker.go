@@ -273,7 +273,7 @@ func (ck *Checker) run(inputs []recipes.Case, offset int, sh *shared) LengthRepo
 // format faithful to the construction: Certified where a claim proves the
 // construction itself right at every length (Recipe.ProvedBy), Faithful
 // otherwise.
-func (ck *Checker) provenLevel() string {
+func (ck *Checker) provenLevel() Level {
 	if ck.Recipe.ProvedBy != "" {
 		return Certified
 	}

@@ -61,7 +61,7 @@ type EveryLength struct {
 	// Exhaustive for a length run whole, Faithful for one the analysis
 	// proved (Certified where a claim proves the construction); empty
 	// when there is none.
-	Level string `json:"level,omitempty"`
+	Level Level `json:"level,omitempty"`
 }
 
 // Every runs the analysis at every length from … to in increasing order,

@@ -49,7 +49,7 @@ func TestEveryRunsSmallLengthsWhole(t *testing.T) {
 
 	for _, c := range []struct {
 		lengths []int
-		want    string
+		want    Level
 	}{
 		{[]int{1, 3}, Exhaustive}, // 2 run whole by the analysis of every length
 		{[]int{1, 2, 4}, Faithful},

@@ -35,7 +35,7 @@ type Report struct {
 	// Limit: Certified or Exhaustive only when every one of them covers
 	// every input of its length against the intended function, Faithful
 	// when every one covers every input against the construction.
-	LimitLevel string `json:"limit_level,omitempty"`
+	LimitLevel Level `json:"limit_level,omitempty"`
 	// Every says whether the evidence of LimitLevel covers every length
 	// 1 … Limit (MinN … Limit), not only the checked ones: each length
 	// between them was certified by the analysis too, or run whole
@@ -50,7 +50,7 @@ type Report struct {
 	// is not exact, with its evidence (DecisionLevel).
 	Decisions     []string `json:"decisions,omitempty"`
 	DecisionLimit int      `json:"decision_limit,omitempty"`
-	DecisionLevel string   `json:"decision_level,omitempty"`
+	DecisionLevel Level    `json:"decision_level,omitempty"`
 	// Interrupted says the check was stopped (Ctrl-C) before its last
 	// length: Lengths hold what was checked.
 	Interrupted bool `json:"interrupted,omitempty"`
@@ -72,7 +72,7 @@ type LengthReport struct {
 	// faithful to the construction; the construction is right on the
 	// inputs run) or Sampled (Cases inputs run: Candidates suggested by
 	// the analysis, the rest drawn at random with the report's seed).
-	Level string `json:"level"`
+	Level Level `json:"level"`
 	// Proof names the claim that proves the construction right at every
 	// length, where Level is Certified.
 	Proof      string `json:"proof,omitempty"`
@@ -81,7 +81,7 @@ type LengthReport struct {
 	// (Decides), when every case run did: Level, or Certified where the
 	// analysis proved the decisions right although not the outputs
 	// exact. Empty means Level (DecisionEvidence).
-	DecisionLevel string `json:"decision_level,omitempty"`
+	DecisionLevel Level `json:"decision_level,omitempty"`
 	// Analysis says why the analysis did not certify the length ("" when
 	// it did, or when every input was run).
 	Analysis string `json:"analysis,omitempty"`
@@ -142,7 +142,7 @@ func (f *Failure) before(g *Failure) bool {
 
 // DecisionEvidence is the evidence that every input of the length
 // decides right, when every case run did (DecisionLevel, or Level).
-func (lr LengthReport) DecisionEvidence() string {
+func (lr LengthReport) DecisionEvidence() Level {
 	if lr.DecisionLevel != "" {
 		return lr.DecisionLevel
 	}
@@ -199,8 +199,8 @@ func MergeLength(parts []LengthReport) LengthReport {
 // Weaker returns the weaker of two levels of evidence ("" counts as none
 // yet): Sampled below Faithful below Certified and Exhaustive; certified
 // beside exhaustive is Certified (every input covered either way).
-func Weaker(a, b string) string {
-	rank := map[string]int{"": 3, Certified: 2, Exhaustive: 2, Faithful: 1, Sampled: 0}
+func Weaker(a, b Level) Level {
+	rank := map[Level]int{"": 3, Certified: 2, Exhaustive: 2, Faithful: 1, Sampled: 0}
 	switch {
 	case rank[a] < rank[b]:
 		return a
@@ -211,6 +211,15 @@ func Weaker(a, b string) string {
 		return Certified
 	}
 	return a
+}
+
+// joinLevels is the levels' names, separated by commas.
+func joinLevels(levels []Level) string {
+	names := make([]string, len(levels))
+	for k, l := range levels {
+		names[k] = string(l)
+	}
+	return strings.Join(names, ", ")
 }
 
 // maxErrorText bounds the text of a MaxError entry read back from a
@@ -239,7 +248,7 @@ func printable(s string, max int) bool {
 // maximum error that is not a short non-negative decimal or "inf". It is for reports read back from a
 // file (a shard of a sweep), which a hand or a bug may have edited.
 func (lr LengthReport) Validate(maxN int) error {
-	levels := []string{Certified, Exhaustive, Faithful, Sampled}
+	levels := []Level{Certified, Exhaustive, Faithful, Sampled}
 	switch {
 	case lr.N < 1 || lr.N > maxN:
 		return fmt.Errorf("n = %d is outside [1, %d]", lr.N, maxN)
@@ -254,9 +263,9 @@ func (lr LengthReport) Validate(maxN int) error {
 	case lr.Candidates < 0:
 		return fmt.Errorf("n = %d: candidates = %d is negative", lr.N, lr.Candidates)
 	case !slices.Contains(levels, lr.Level):
-		return fmt.Errorf("n = %d: level %.40q is not one of %s", lr.N, lr.Level, strings.Join(levels, ", "))
+		return fmt.Errorf("n = %d: level %.40q is not one of %s", lr.N, lr.Level, joinLevels(levels))
 	case lr.DecisionLevel != "" && !slices.Contains(levels, lr.DecisionLevel):
-		return fmt.Errorf("n = %d: decision_level %.40q is not one of %s", lr.N, lr.DecisionLevel, strings.Join(levels, ", "))
+		return fmt.Errorf("n = %d: decision_level %.40q is not one of %s", lr.N, lr.DecisionLevel, joinLevels(levels))
 	case !printable(lr.Analysis, maxAnalysisText):
 		return fmt.Errorf("n = %d: analysis %.40q is not a line of text of at most %d bytes", lr.N, lr.Analysis, maxAnalysisText)
 	case lr.Passed < lr.Cases && lr.Failure == nil:

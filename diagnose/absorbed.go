@@ -41,7 +41,7 @@ func (d *diagnosis) absorbed(k int) *Cause {
 			}
 			detail := fmt.Sprintf("the sublayer adds y = %s to x = %s, exactly %s; %s keeps x = %s, since |y| = %s", numText(y), numText(x), numText(x2), d.format(), heldText(prevG.Vectors[i][c]), why)
 			where := fmt.Sprintf("%s, position %d, component %s", curG.Label, i+1, d.component(c))
-			return &Cause{Kind: "absorbed", Where: where, Detail: d.withNote(detail)}
+			return &Cause{Kind: KindAbsorbed, Where: where, Detail: d.withNote(detail)}
 		}
 	}
 	return nil
@@ -121,7 +121,7 @@ func (d *diagnosis) ffAbsorbedAt(k, i int, ff *model.FeedForward, w *ffWeights) 
 		where := fmt.Sprintf("%s, position %d, hidden unit %d", info.label, i+1, r+1)
 		detail := d.absorbedDetail(e, fmt.Sprintf("hidden unit %d of W1 x + b1", r+1), "W1", "b1", d.component) +
 			fmt.Sprintf("; the unit's exact pre-activation is %s, the format's %s", numText(ze[r]), d.valueText(zf[r]))
-		return &Cause{Kind: "absorbed", Where: where, Detail: d.withNote(detail)}
+		return &Cause{Kind: KindAbsorbed, Where: where, Detail: d.withNote(detail)}
 	}
 	if !linearish {
 		return nil
@@ -163,7 +163,7 @@ func (d *diagnosis) outputAbsorbed(label string, i int, w *ffWeights, ze, zf []*
 		where := fmt.Sprintf("%s, position %d, component %s (before the residual connection)", label, i+1, d.component(r))
 		detail := d.absorbedDetail(e, fmt.Sprintf("the sublayer's output %s = W2 act(…) + b2", d.component(r)), "W2", "b2", hiddenUnit) +
 			fmt.Sprintf("; exactly the output is %s, the format's %s", numText(ye[r]), d.valueText(yf[r]))
-		return &Cause{Kind: "absorbed", Where: where, Detail: d.withNote(detail)}
+		return &Cause{Kind: KindAbsorbed, Where: where, Detail: d.withNote(detail)}
 	}
 	return nil
 }

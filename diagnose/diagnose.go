@@ -53,12 +53,25 @@ type Cause struct {
 	// first value that left the exact one, when none of the above fits),
 	// or "unknown" when the diagnosis itself could not run (Detail says
 	// why).
-	Kind string `json:"kind"`
+	Kind CauseKind `json:"kind"`
 	// Where names the sublayer (as in the trace), the position and the
 	// component.
 	Where  string `json:"where"`
 	Detail string `json:"detail"`
 }
+
+// CauseKind is the kind of a Cause: reports write it as its string.
+type CauseKind string
+
+// The kinds of cause, as Cause.Kind describes them.
+const (
+	KindTie      CauseKind = "tie"
+	KindGap      CauseKind = "gap"
+	KindOverflow CauseKind = "overflow"
+	KindAbsorbed CauseKind = "absorbed"
+	KindRounding CauseKind = "rounding"
+	KindUnknown  CauseKind = "unknown"
+)
 
 // Failure explains why con's model, run by runner (a rounding format:
 // fp16, bf16, fp32, fp64, fp8 or a P-bit bigfloat), gives a wrong output

@@ -93,7 +93,7 @@ func causeOf(t *testing.T, con *recipes.Construction, runner model.Runner, c rec
 	return cause
 }
 
-func causeWant(t *testing.T, cause *Cause, kind string, where []string, detail []string) {
+func causeWant(t *testing.T, cause *Cause, kind CauseKind, where []string, detail []string) {
 	t.Helper()
 	if cause.Kind != kind {
 		t.Errorf("kind %q, want %q (where: %s; detail: %s)", cause.Kind, kind, cause.Where, cause.Detail)

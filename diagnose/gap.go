@@ -62,5 +62,5 @@ func (s *attnScan) gap(hs *headScores, head, i int, ks []keyScore) *Cause {
 	detail := fmt.Sprintf("at position %d, the largest score, %s (j = %d), leads %s (j = %d) by %s %s, but %s computes them as %s and %s, %s%s; their values W^V h_j differ (%s)",
 		i+1, numText(top.s), top.j+1, numText(other.s), other.j+1, numText(new(big.Rat).Sub(top.s, other.s)), d.exactly(),
 		d.format(), numText(top.f), numText(other.f), computed, stepsText(steps), vals)
-	return &Cause{Kind: "gap", Where: where, Detail: d.withNote(detail)}
+	return &Cause{Kind: KindGap, Where: where, Detail: d.withNote(detail)}
 }

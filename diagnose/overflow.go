@@ -31,7 +31,7 @@ func (d *diagnosis) overflow(k int) *Cause {
 					detail = d.withNote(fmt.Sprintf("%s is beyond %s's largest finite value %s, and %s computes %s here", what, d.format(), d.maxFiniteText(), d.format(), heldText(v)))
 				}
 			}
-			return &Cause{Kind: "overflow", Where: where, Detail: detail}
+			return &Cause{Kind: KindOverflow, Where: where, Detail: detail}
 		}
 	}
 	return nil
@@ -87,7 +87,7 @@ func (s *attnScan) overflowCause(head, i int, o *replayOverflow) *Cause {
 		in = fmt.Sprintf("the score of j = %d", o.j+1)
 	}
 	detail := fmt.Sprintf("at position %d, in %s's computation of %s, %s is beyond %s's largest finite value %s", i+1, d.format(), in, strings.TrimSuffix(o.what, ","), d.format(), d.maxFiniteText())
-	return &Cause{Kind: "overflow", Where: where, Detail: d.withNote(detail)}
+	return &Cause{Kind: KindOverflow, Where: where, Detail: d.withNote(detail)}
 }
 
 // scoreOverflow finds, at query position i, the first key j whose score
@@ -131,7 +131,7 @@ func (d *diagnosis) scoreOverflow(label string, head, i int, att *model.Attentio
 		}
 		where := fmt.Sprintf("%s, head %d, position %d, key j = %d", label, head+1, i+1, j+1)
 		detail := fmt.Sprintf("at position %d, %s in the score of j = %d is beyond %s's largest finite value %s", i+1, what, j+1, d.format(), d.maxFiniteText())
-		return &Cause{Kind: "overflow", Where: where, Detail: d.withNote(detail)}
+		return &Cause{Kind: KindOverflow, Where: where, Detail: d.withNote(detail)}
 	}
 	return nil
 }
@@ -257,7 +257,7 @@ func (d *diagnosis) normOverflow(k int) *Cause {
 		}
 		where := fmt.Sprintf("%s (its %s), position %d", label, norm, i+1)
 		detail := fmt.Sprintf("in the layer norm, %s, beyond %s's largest finite value %s: σ² is infinite and the normalised vector comes out 0", what, d.format(), d.maxFiniteText())
-		return &Cause{Kind: "overflow", Where: where, Detail: d.withNote(detail)}
+		return &Cause{Kind: KindOverflow, Where: where, Detail: d.withNote(detail)}
 	}
 	return nil
 }

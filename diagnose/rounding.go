@@ -25,7 +25,7 @@ func (d *diagnosis) rounding(k, units int) *Cause {
 				} else {
 					detail += d.roundedWeight(k)
 				}
-				return &Cause{Kind: "rounding", Where: where, Detail: d.withNote(detail)}
+				return &Cause{Kind: KindRounding, Where: where, Detail: d.withNote(detail)}
 			}
 		}
 	}
@@ -161,10 +161,10 @@ func (d *diagnosis) outputCause(units int) *Cause {
 		}
 		where := fmt.Sprintf("output, position %d, %s", d.pos+1, name)
 		if !v.Finite() {
-			return &Cause{Kind: "overflow", Where: where, Detail: d.overflowDetail(ro.Values[k], v)}
+			return &Cause{Kind: KindOverflow, Where: where, Detail: d.overflowDetail(ro.Values[k], v)}
 		}
 		if detail, off := d.offBy(ro.Values[k], v, units); off {
-			return &Cause{Kind: "rounding", Where: where, Detail: d.withNote(detail)}
+			return &Cause{Kind: KindRounding, Where: where, Detail: d.withNote(detail)}
 		}
 	}
 	return nil

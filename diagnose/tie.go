@@ -54,5 +54,5 @@ func (s *attnScan) tie(hs *headScores, head, i int, ks []keyScore) *Cause {
 		detail += fmt.Sprintf("; %d positions in all come out at the maximum", count)
 	}
 	detail += "; their values W^V h_j differ (" + vals + ")"
-	return &Cause{Kind: "tie", Where: where, Detail: d.withNote(detail)}
+	return &Cause{Kind: KindTie, Where: where, Detail: d.withNote(detail)}
 }

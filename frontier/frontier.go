@@ -194,7 +194,7 @@ func Run(opts Options) (*Report, error) {
 		row.summarise()
 		if f := row.Failure; f != nil {
 			if err := explain(checkers[k], f, nil); err != nil {
-				f.Cause = &diagnose.Cause{Kind: "unknown", Detail: "the diagnosis could not run: " + err.Error()}
+				f.Cause = &diagnose.Cause{Kind: diagnose.KindUnknown, Detail: "the diagnosis could not run: " + err.Error()}
 			}
 		}
 		row.predict(rep)

@@ -13,14 +13,14 @@ import (
 // which says as much already). Rows built by hand: checked lengths with
 // their levels, and what the analysis of every length covered.
 func TestLimitMarks(t *testing.T) {
-	lengths := func(level string, ns ...int) []check.LengthReport {
+	lengths := func(level check.Level, ns ...int) []check.LengthReport {
 		var out []check.LengthReport
 		for _, n := range ns {
 			out = append(out, check.LengthReport{N: n, Cases: 1, Passed: 1, Exact: 1, Level: level, Exhaustive: level == check.Exhaustive})
 		}
 		return out
 	}
-	every := func(certified int, level string) *check.EveryLength {
+	every := func(certified int, level check.Level) *check.EveryLength {
 		return &check.EveryLength{From: 1, To: 10, Certified: certified, Level: level}
 	}
 	cases := []struct {

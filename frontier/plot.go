@@ -85,7 +85,7 @@ func sampledGlyph(c color.Color) draw.GlyphStyle {
 }
 
 // levelName says a row's evidence in the legend.
-func levelName(level string) string {
+func levelName(level check.Level) string {
 	switch level {
 	case check.Certified:
 		return "certified"

@@ -71,7 +71,7 @@ type Row struct {
 	// check.Sampled); Every says it covers every length up to Limit, not
 	// only the checked ones (the analysis of every length, EveryLength,
 	// certified the others).
-	LimitLevel  string             `json:"limit_level,omitempty"`
+	LimitLevel  check.Level        `json:"limit_level,omitempty"`
 	Every       bool               `json:"every_length,omitempty"`
 	EveryLength *check.EveryLength `json:"every_length_check,omitempty"`
 	Failure     *Failure           `json:"failure,omitempty"`
@@ -80,9 +80,9 @@ type Row struct {
 	// decides right, exact or not (check.Decides), with its evidence.
 	// Decisions lists what the outputs decide (check.Decisions): none,
 	// and there is no decision limit.
-	Decisions     []string `json:"decisions,omitempty"`
-	DecisionLimit int      `json:"decision_limit,omitempty"`
-	DecisionLevel string   `json:"decision_level,omitempty"`
+	Decisions     []string    `json:"decisions,omitempty"`
+	DecisionLimit int         `json:"decision_limit,omitempty"`
+	DecisionLevel check.Level `json:"decision_level,omitempty"`
 	// PassesAgain lists checked lengths above the first failure that
 	// passed: the failures are not monotone in n.
 	PassesAgain []int `json:"passes_again,omitempty"`

@@ -551,7 +551,7 @@ func phase2Row(c *composed, k int, out *Row, s *sweeper, opts Phase2Options) err
 	row.summarise()
 	if f := row.Failure; f != nil {
 		if err := explain(ck, f, c.inputs[k][f.N]); err != nil {
-			f.Cause = &diagnose.Cause{Kind: "unknown", Detail: "the diagnosis could not run: " + err.Error()}
+			f.Cause = &diagnose.Cause{Kind: diagnose.KindUnknown, Detail: "the diagnosis could not run: " + err.Error()}
 		}
 		out.Failure = f
 	}

@@ -57,7 +57,7 @@ func (row *Row) DecisionText() string {
 // construction itself right on the inputs run), ᵉ every input run, ˢ
 // sampled (some lengths rest on a few seeded inputs). LevelLegend
 // explains them.
-func LevelMark(level string) string {
+func LevelMark(level check.Level) string {
 	switch level {
 	case check.Certified:
 		return "ᶜ"
@@ -90,9 +90,9 @@ func Tally(reps []*Report) string {
 			case row.Failure != nil && row.Limit == 0:
 				counts["fail at the smallest length"]++
 			case row.checkedOnly():
-				counts[row.LimitLevel+" at the checked lengths"]++
+				counts[string(row.LimitLevel)+" at the checked lengths"]++
 			default:
-				counts[row.LimitLevel]++
+				counts[string(row.LimitLevel)]++
 			}
 		}
 	}
@@ -100,13 +100,13 @@ func Tally(reps []*Report) string {
 	// The first two counts are the ones a reader looks for: printed even
 	// when 0.
 	for x, k := range []struct{ key, text string }{
-		{check.Certified, "certified against the intended function at every length up to the limit (ᶜ)"},
-		{check.Faithful, "proved against the construction only, at every length (ᶠ)"},
-		{check.Certified + " at the checked lengths", "certified against the intended function at the checked lengths only (ᶜ*)"},
-		{check.Faithful + " at the checked lengths", "against the construction at the checked lengths only (ᶠ*)"},
-		{check.Exhaustive, "every input run (ᵉ)"},
-		{check.Exhaustive + " at the checked lengths", "every input run at the checked lengths only (ᵉ*)"},
-		{check.Sampled, "sampled (ˢ)"},
+		{string(check.Certified), "certified against the intended function at every length up to the limit (ᶜ)"},
+		{string(check.Faithful), "proved against the construction only, at every length (ᶠ)"},
+		{string(check.Certified) + " at the checked lengths", "certified against the intended function at the checked lengths only (ᶜ*)"},
+		{string(check.Faithful) + " at the checked lengths", "against the construction at the checked lengths only (ᶠ*)"},
+		{string(check.Exhaustive), "every input run (ᵉ)"},
+		{string(check.Exhaustive) + " at the checked lengths", "every input run at the checked lengths only (ᵉ*)"},
+		{string(check.Sampled), "sampled (ˢ)"},
 		{"fail at the smallest length", "failing at the smallest length"},
 		{"not applicable", "not applicable (irrational exact values)"},
 		{"cannot run", "cannot run"},
@@ -214,7 +214,7 @@ func rowLine(row *Row) string {
 	if row.Failure != nil {
 		fail = fmt.Sprintf("n = %d", row.Failure.N)
 		if row.Failure.Cause != nil {
-			cause = row.Failure.Cause.Kind
+			cause = string(row.Failure.Cause.Kind)
 		}
 	}
 	if row.Error != "" {
@@ -471,7 +471,7 @@ func bisectedText(row Row) string {
 	if f := row.Failure; f != nil {
 		out += fmt.Sprintf("; first failure at n = %d", f.N)
 		if f.Cause != nil {
-			out += ": " + f.Cause.Kind
+			out += ": " + string(f.Cause.Kind)
 		}
 	}
 	return out

@@ -1455,7 +1455,7 @@ func count(mask []bool) int {
 // of the length is right: against the intended function (certified), or
 // against the construction (faithful), which the enumeration here holds
 // to the intended function too.
-func proved(level string) bool { return level == check.Certified || level == check.Faithful }
+func proved(level check.Level) bool { return level == check.Certified || level == check.Faithful }
 
 func firstNonEmpty(a, b string) string {
 	if a != "" {

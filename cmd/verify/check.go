@@ -471,7 +471,7 @@ func everyNote(rep *check.Report) string {
 }
 
 // levelWord says a level of evidence in a sentence.
-func levelWord(level string) string {
+func levelWord(level check.Level) string {
 	switch level {
 	case check.Certified:
 		return "every input of each proved right or run"

@@ -11,8 +11,7 @@ import (
 // Block is one sublayer's worth of computation over named components: an
 // *FF, an *Attn, or a Parallel group of either.
 type Block interface {
-	// kind is "ff" or "attn".
-	kind() string
+	kind() blockKind
 	// parts lists the FF or Attn blocks the block is made of.
 	parts() []Block
 	describe() string
@@ -70,17 +69,28 @@ type Norm struct {
 	Gamma, Beta model.Vector // over In; nil: ones and zeros
 }
 
+// blockKind says which sublayer a block is: a Parallel group of blocks of
+// different kinds is mixed, which no sublayer can be, and an empty group
+// has the kind "".
+type blockKind string
+
+const (
+	ffKind    blockKind = "ff"
+	attnKind  blockKind = "attn"
+	mixedKind blockKind = "mixed"
+)
+
 type parallel struct {
-	k      string
+	k      blockKind
 	blocks []Block
 }
 
-func (f *FF) kind() string         { return "ff" }
-func (a *Attn) kind() string       { return "attn" }
-func (p *parallel) kind() string   { return p.k }
-func (f *FF) parts() []Block       { return []Block{f} }
-func (a *Attn) parts() []Block     { return []Block{a} }
-func (p *parallel) parts() []Block { return p.blocks }
+func (f *FF) kind() blockKind       { return ffKind }
+func (a *Attn) kind() blockKind     { return attnKind }
+func (p *parallel) kind() blockKind { return p.k }
+func (f *FF) parts() []Block        { return []Block{f} }
+func (a *Attn) parts() []Block      { return []Block{a} }
+func (p *parallel) parts() []Block  { return p.blocks }
 
 func (f *FF) describe() string   { return fmt.Sprintf("feed-forward block %q", f.Name) }
 func (a *Attn) describe() string { return fmt.Sprintf("attention block %q", a.Name) }
@@ -108,7 +118,7 @@ func Parallel(blocks ...Block) Block {
 			p.k = b.kind()
 		}
 		if b.kind() != p.k {
-			p.k = "mixed"
+			p.k = mixedKind
 		}
 		p.blocks = append(p.blocks, b.parts()...)
 	}

@@ -266,10 +266,10 @@ type layer struct{ attn, ff Block }
 func (p *Program) layers() []layer {
 	var ls []layer
 	for _, b := range p.stages {
-		if b.kind() == "attn" || len(ls) == 0 || ls[len(ls)-1].ff != nil {
+		if b.kind() == attnKind || len(ls) == 0 || ls[len(ls)-1].ff != nil {
 			ls = append(ls, layer{})
 		}
-		if b.kind() == "attn" {
+		if b.kind() == attnKind {
 			ls[len(ls)-1].attn = b
 		} else {
 			ls[len(ls)-1].ff = b
@@ -323,7 +323,7 @@ func (p *Program) Components() ([]string, error) {
 // checkStage checks sublayer s (from 0) against set, what the sublayers
 // before it wrote.
 func (p *Program) checkStage(s int, stage Block, set map[string]string) error {
-	if k := stage.kind(); k != "ff" && k != "attn" {
+	if k := stage.kind(); k != ffKind && k != attnKind {
 		return fmt.Errorf("%s: sublayer %d mixes attention and feed-forward blocks: %s", p.Name, s+1, stage.describe())
 	}
 	// Every block of a sublayer sees the sublayer's input: none may
