@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
@@ -932,6 +933,24 @@ func TestFileWeightPythonReading(t *testing.T) {
 		}
 		if r, ok, _ := e.Rat(); !ok || r.RatString() != tt.want {
 			t.Errorf("parseWeight(%q) = %v, want %s", tt.text, e, tt.want)
+		}
+	}
+}
+
+// TestFileParseWeightErrorsWrap: a weight without a real value is refused
+// with an error that still says which numeric failure it was, however
+// its message is shortened.
+func TestFileParseWeightErrorsWrap(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want error
+	}{
+		{"sqrt(-2)*pi", numeric.ErrDomain},
+		{"exp(" + strings.Repeat("pi*", 60) + "pi)", numeric.ErrOverflow},
+	} {
+		_, err := parseWeight(tt.text)
+		if !errors.Is(err, tt.want) {
+			t.Errorf("parseWeight(%.20q…): %v, want an error wrapping %v", tt.text, err, tt.want)
 		}
 	}
 }

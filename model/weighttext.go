@@ -40,7 +40,7 @@ func weightText(e numeric.Expr) (string, error) {
 		s = r.RatString()
 	} else {
 		if err := checkReal(e); err != nil {
-			return "", errors.New(clip(err))
+			return "", clip(err)
 		}
 		s = e.String()
 	}
@@ -89,13 +89,13 @@ func parseWeight(s string) (_ numeric.Expr, err error) {
 	}
 	r, ok, err := e.Rat()
 	if err != nil {
-		return numeric.Expr{}, fmt.Errorf("%q has no real value: %s", abbreviate(s), clip(err))
+		return numeric.Expr{}, fmt.Errorf("%q has no real value: %w", abbreviate(s), clip(err))
 	}
 	if ok {
 		return numeric.Lit(r), nil
 	}
 	if err := checkReal(e); err != nil {
-		return numeric.Expr{}, fmt.Errorf("%q has no real value: %s", abbreviate(s), clip(err))
+		return numeric.Expr{}, fmt.Errorf("%q has no real value: %w", abbreviate(s), clip(err))
 	}
 	return e, nil
 }
@@ -110,13 +110,21 @@ func checkReal(e numeric.Expr) error {
 	return err
 }
 
-// clip is the message of err, shortened when it quotes a long expression.
-func clip(err error) string {
-	if msg := err.Error(); len(msg) > 300 {
+// clip is err with its message shortened when it quotes a long
+// expression. It still wraps err, so that a caller can tell a division by
+// zero from a domain error (errors.Is with numeric's sentinels).
+func clip(err error) error { return clipped{err} }
+
+type clipped struct{ err error }
+
+func (c clipped) Error() string {
+	if msg := c.err.Error(); len(msg) > 300 {
 		return msg[:200] + "…" + msg[len(msg)-80:]
 	}
-	return err.Error()
+	return c.err.Error()
 }
+
+func (c clipped) Unwrap() error { return c.err }
 
 // abbreviate shortens a long text for an error message.
 func abbreviate(s string) string {
