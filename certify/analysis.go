@@ -69,6 +69,8 @@ type analysis[T any] struct {
 	// lastAttn is the index of the last attention step (−1: none): after
 	// it the states are pooled.
 	lastAttn int
+	// deciders decide the queries of the heads (decide.go).
+	deciders []decider[T]
 	// proj caches the reference's projections, by layer, head and matrix.
 	proj map[[3]int]*projections
 	// alphabet lists every symbol: the symbols of a position when
@@ -93,7 +95,8 @@ type trailStep[T any] struct {
 // the steps and the live components; why says why they cannot be
 // analysed together.
 func newAnalysis[T any](in Input, n int, r *model.Instance[*big.Rat], m *model.Instance[T], res *Result) (*analysis[T], string) {
-	a := &analysis[T]{in: in, n: n, r: r, m: m, b: m.B, res: res, maxStates: in.MaxStates, lastAttn: -1, proj: map[[3]int]*projections{}}
+	a := &analysis[T]{in: in, n: n, r: r, m: m, b: m.B, res: res, maxStates: in.MaxStates, lastAttn: -1, proj: map[[3]int]*projections{},
+		deciders: deciders[T](in)}
 	if a.maxStates <= 0 {
 		a.maxStates = DefaultMaxStates
 	}
