@@ -122,14 +122,14 @@ func (a *analysis[T]) keepDecision(h *head[T], q query, d decision) {
 		return
 	}
 	sc := &h.scores
-	a.conclude(h, q.qid, q.lo, q.hi, d.cands, d.outs, sc.exactRat, func(kid int) T { return a.b.Set(a.b.New(), sc.m[kid]) })
+	a.conclude(h, q.qid, q.lo, q.hi, d.cands, d.outs, sc.exactRat, func(kid int) T { return a.backend.Set(a.backend.New(), sc.checked[kid]) })
 }
 
 // exactRat is key kid's exact score, for the query last scored, as a
 // rational.
 func (sc *keyScores[T]) exactRat(kid int) *big.Rat {
 	if sc.exact(kid) {
-		return new(big.Rat).SetFloat64(sc.f[kid])
+		return new(big.Rat).SetFloat64(sc.floats[kid])
 	}
-	return sc.r[kid]
+	return sc.rats[kid]
 }

@@ -45,11 +45,11 @@ type recorder[T any] struct {
 }
 
 func (r recorder[T]) decide(a *analysis[T], h *head[T], q query) (decision, bool, string) {
-	work, outs := a.res.Work, len(h.outs.r)
+	work, outs := a.res.Work, len(h.outs.pairs)
 	d, done, why := r.decider.decide(a, h, q)
 	if !done {
 		r.log.left++
-		if a.res.Work != work || len(h.outs.r) != outs {
+		if a.res.Work != work || len(h.outs.pairs) != outs {
 			r.log.leftChanged++
 		}
 		return d, done, why
@@ -57,8 +57,8 @@ func (r recorder[T]) decide(a *analysis[T], h *head[T], q query) (decision, bool
 	if r.fast {
 		r.log.fast++
 	}
-	c := decided{layer: h.l, head: h.hd, qid: q.qid, lo: q.lo, hi: q.hi, pos: q.pos,
-		why: why, start: work, work: a.res.Work - work, heldOuts: len(h.outs.r)}
+	c := decided{layer: h.layer, head: h.num, qid: q.qid, lo: q.lo, hi: q.hi, pos: q.pos,
+		why: why, start: work, work: a.res.Work - work, heldOuts: len(h.outs.pairs)}
 	if why == "" { // else the decision is not used
 		c.kept, c.cands, c.outs = d.kept, d.cands, d.outs
 	}

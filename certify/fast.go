@@ -34,7 +34,7 @@ func (fastDecider[T]) decide(a *analysis[T], h *head[T], q query) (decision, boo
 // and h.partnerOff.
 func (a *analysis[T]) fastKept(h *head[T], lo, hi int) (slots []slot, fs []float64, kept bool) {
 	sc := &h.scores
-	x := h.index(a.b)
+	x := h.index(a.backend)
 	if sc.slow > 0 || x.nonFinite[hi] != x.nonFinite[lo-1] {
 		return nil, nil, false
 	}
@@ -61,7 +61,7 @@ func (a *analysis[T]) fastKept(h *head[T], lo, hi int) (slots []slot, fs []float
 func (h *head[T]) slotScores(x *itemIndex, first, end int) (fs, ms []float64) {
 	sc := &h.scores
 	if x.keyIsSlot {
-		return sc.f[first:end], sc.mf[first:end]
+		return sc.floats[first:end], sc.checkedFloats[first:end]
 	}
 	slots := x.slots[first:end]
 	if cap(h.fs) < len(slots) {
@@ -69,7 +69,7 @@ func (h *head[T]) slotScores(x *itemIndex, first, end int) (fs, ms []float64) {
 	}
 	fs, ms = h.fs[:len(slots)], h.ms[:len(slots)]
 	for k, sl := range slots {
-		fs[k], ms[k] = sc.f[sl.kid], sc.mf[sl.kid]
+		fs[k], ms[k] = sc.floats[sl.kid], sc.checkedFloats[sl.kid]
 	}
 	return fs, ms
 }
@@ -107,7 +107,7 @@ func (a *analysis[T]) fastOutputs(h *head[T], slots []slot, fs []float64, q quer
 			if why != "" {
 				return nil, nil, why
 			}
-			sx := scored[T]{item: it, f: fs[cands[c]], exact: true, sm: h.scores.m[it.kid]}
+			sx := scored[T]{item: it, float: fs[cands[c]], exact: true, checked: h.scores.checked[it.kid]}
 			for m := 1; m <= count; m++ {
 				o, why := a.averaged(h, &sx, m, &sx, m)
 				if why != "" {
@@ -148,7 +148,7 @@ func (a *analysis[T]) fastTies(h *head[T], slots []slot, c int, it item, q query
 	for _, k := range h.partners[h.partnerOff[c]:h.partnerOff[c+1]] {
 		p := &slots[k]
 		if !p.oneVid || int(p.vid) != it.vid {
-			return 0, fmt.Sprintf("layer %d attention, head %d: at position %d, keys at positions %d and %d tie in %s with different values: average hardmax averages a set that depends on the input", h.l+1, h.hd+1, q.pos, it.pos, p.pos, "the reference")
+			return 0, fmt.Sprintf("layer %d attention, head %d: at position %d, keys at positions %d and %d tie in %s with different values: average hardmax averages a set that depends on the input", h.layer+1, h.num+1, q.pos, it.pos, p.pos, "the reference")
 		}
 		if p.pos != last {
 			count++

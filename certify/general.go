@@ -51,11 +51,11 @@ func (generalDecider[T]) decide(a *analysis[T], h *head[T], q query) (decision, 
 func (a *analysis[T]) selectable(h *head[T], items []scored[T], i int) string {
 	for x := range items {
 		it := &items[x]
-		if a.b.Cmp(it.sm, it.sm) != numeric.Equal {
-			return fmt.Sprintf("layer %d attention, head %d: at position %d, the model computes a NaN score (key at position %d)", h.l+1, h.hd+1, i, it.pos)
+		if a.backend.Cmp(it.checked, it.checked) != numeric.Equal {
+			return fmt.Sprintf("layer %d attention, head %d: at position %d, the model computes a NaN score (key at position %d)", h.layer+1, h.num+1, i, it.pos)
 		}
-		if !h.vals.finite(a.b, it.vid) {
-			return fmt.Sprintf("layer %d attention, head %d: at position %d, the value at position %d is not finite in the model (its weight 0 would give 0·∞ = NaN)", h.l+1, h.hd+1, i, it.pos)
+		if !h.vals.finite(a.backend, it.vid) {
+			return fmt.Sprintf("layer %d attention, head %d: at position %d, the value at position %d is not finite in the model (its weight 0 would give 0·∞ = NaN)", h.layer+1, h.num+1, i, it.pos)
 		}
 	}
 	return ""
@@ -77,17 +77,17 @@ func (a *analysis[T]) selections(h *head[T], items []scored[T], candR []bool, ke
 		}
 		return pairs, ""
 	}
-	candM := candidates(items, func(x, y *scored[T]) int { return int(a.b.Cmp(x.sm, y.sm)) })
+	candM := candidates(items, func(x, y *scored[T]) int { return int(a.backend.Cmp(x.checked, y.checked)) })
 	xs, ys := marked(candR), marked(candM)
 	for _, x := range xs {
 		for _, y := range ys {
 			ix, iy := &items[x], &items[y]
-			if x == y || ix.pos != iy.pos && cmpExact(ix, iy) >= 0 && a.b.Cmp(iy.sm, ix.sm) >= 0 {
+			if x == y || ix.pos != iy.pos && cmpExact(ix, iy) >= 0 && a.backend.Cmp(iy.checked, ix.checked) >= 0 {
 				pairs = append(pairs, [2]int{x, y})
 			}
 		}
 		if len(pairs) > maxPairs {
-			return nil, fmt.Sprintf("layer %d attention, head %d: at position %d, the two models may select more than %d different pairs of keys, more than the analysis follows", h.l+1, h.hd+1, i, maxPairs)
+			return nil, fmt.Sprintf("layer %d attention, head %d: at position %d, the two models may select more than %d different pairs of keys, more than the analysis follows", h.layer+1, h.num+1, i, maxPairs)
 		}
 	}
 	return pairs, ""

@@ -27,7 +27,7 @@ func (a *analysis[T]) ties(h *head[T], items []scored[T], it *scored[T], exact b
 		}
 		same := cmpExact(other, it) == 0
 		if !exact {
-			same = a.b.Cmp(other.sm, it.sm) == 0
+			same = a.backend.Cmp(other.checked, it.checked) == 0
 		}
 		if !same {
 			continue
@@ -37,7 +37,7 @@ func (a *analysis[T]) ties(h *head[T], items []scored[T], it *scored[T], exact b
 			if !exact {
 				who = "the model"
 			}
-			return 0, fmt.Sprintf("layer %d attention, head %d: at position %d, keys at positions %d and %d tie in %s with different values: average hardmax averages a set that depends on the input", h.l+1, h.hd+1, i, it.pos, other.pos, who)
+			return 0, fmt.Sprintf("layer %d attention, head %d: at position %d, keys at positions %d and %d tie in %s with different values: average hardmax averages a set that depends on the input", h.layer+1, h.num+1, i, it.pos, other.pos, who)
 		}
 		partners[other.pos] = true
 	}
@@ -55,19 +55,19 @@ func (a *analysis[T]) averaged(h *head[T], x *scored[T], mr int, y *scored[T], m
 	}
 	scR, valR := make([]*big.Rat, mr), make([][]*big.Rat, mr)
 	for k := range scR {
-		scR[k], valR[k] = x.rat(), h.vals.r[x.vid]
+		scR[k], valR[k] = x.rat(), h.vals.pairs[x.vid].ref
 	}
 	scM, valM := make([]T, mm), make([][]T, mm)
 	for k := range scM {
-		scM[k], valM[k] = y.sm, h.vals.m[y.vid]
+		scM[k], valM[k] = y.checked, h.vals.pairs[y.vid].checked
 	}
-	or, err := a.r.HeadOutput(h.l, h.hd, scR, valR)
+	or, err := a.ref.HeadOutput(h.layer, h.num, scR, valR)
 	if err != nil {
-		return 0, fmt.Sprintf("layer %d head %d's output in the reference: %v", h.l+1, h.hd+1, err)
+		return 0, fmt.Sprintf("layer %d head %d's output in the reference: %v", h.layer+1, h.num+1, err)
 	}
-	om, err := a.m.HeadOutput(h.l, h.hd, scM, valM)
+	om, err := a.checked.HeadOutput(h.layer, h.num, scM, valM)
 	if err != nil {
-		return 0, fmt.Sprintf("layer %d head %d's output in the model: %v", h.l+1, h.hd+1, err)
+		return 0, fmt.Sprintf("layer %d head %d's output in the model: %v", h.layer+1, h.num+1, err)
 	}
 	id := h.outs.id(a, or, om, union(x.w, y.w))
 	if hard {
@@ -78,8 +78,8 @@ func (a *analysis[T]) averaged(h *head[T], x *scored[T], mr int, y *scored[T], m
 
 // zeroOutput is the output of a head that attends to nothing.
 func (a *analysis[T]) zeroOutput(h *head[T]) []int {
-	or, _ := a.r.HeadOutput(h.l, h.hd, nil, nil)
-	om, _ := a.m.HeadOutput(h.l, h.hd, nil, nil)
+	or, _ := a.ref.HeadOutput(h.layer, h.num, nil, nil)
+	om, _ := a.checked.HeadOutput(h.layer, h.num, nil, nil)
 	return []int{h.outs.id(a, or, om, witness{known: true})}
 }
 

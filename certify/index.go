@@ -86,7 +86,7 @@ func (h *head[T]) index(b numeric.Backend[T]) *itemIndex {
 	for s, sl := range x.slots {
 		x.keyIsSlot = x.keyIsSlot && int(sl.kid) == s
 	}
-	met := make([]bool, len(h.keys.r))
+	met := make([]bool, len(h.keys.pairs))
 	for s, sl := range x.slots {
 		if !met[sl.kid] {
 			met[sl.kid] = true
@@ -95,10 +95,10 @@ func (h *head[T]) index(b numeric.Backend[T]) *itemIndex {
 	}
 	// The model's keys in that order, in one block: scored in a row.
 	if len(x.firstKids) > 0 {
-		d := len(h.keys.m[x.firstKids[0]])
+		d := len(h.keys.pairs[x.firstKids[0]].checked)
 		block := make([]T, 0, d*len(x.firstKids))
 		for _, kid := range x.firstKids {
-			k := h.keys.m[kid]
+			k := h.keys.pairs[kid].checked
 			if len(k) != d {
 				block = nil // widths that differ: kept apart
 				break
@@ -110,7 +110,7 @@ func (h *head[T]) index(b numeric.Backend[T]) *itemIndex {
 			if block != nil {
 				h.firstKeys[j] = block[j*d : (j+1)*d : (j+1)*d]
 			} else {
-				h.firstKeys[j] = h.keys.m[kid]
+				h.firstKeys[j] = h.keys.pairs[kid].checked
 			}
 		}
 	}

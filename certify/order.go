@@ -87,7 +87,7 @@ func (a *analysis[T]) orderKept(h *head[T], items []scored[T], cand []bool, qw w
 		}
 		return a.checkOrder(h, sorted, sortedCand, qw, i), true
 	}
-	b := a.b
+	b := a.backend
 	for _, x := range cs {
 		c := &items[x]
 		// The violations nearest c in exact score make the clearest
@@ -98,7 +98,7 @@ func (a *analysis[T]) orderKept(h *head[T], items []scored[T], cand []bool, qw w
 			if it.pos == c.pos {
 				continue
 			}
-			switch e, m := cmpExact(it, c), b.Cmp(it.sm, c.sm); {
+			switch e, m := cmpExact(it, c), b.Cmp(it.checked, c.checked); {
 			case e < 0 && m != -1:
 				if lower == nil || cmpExact(it, lower) > 0 {
 					lower = it
@@ -140,12 +140,12 @@ type ranked[T any] struct {
 // ranks above y.
 func (r *ranked[T]) add(it *scored[T], better func(x, y T) bool) {
 	switch {
-	case r.first == nil || better(it.sm, r.first.sm):
+	case r.first == nil || better(it.checked, r.first.checked):
 		if r.first != nil && r.first.pos != it.pos {
 			r.second = r.first
 		}
 		r.first = it
-	case it.pos != r.first.pos && (r.second == nil || better(it.sm, r.second.sm)):
+	case it.pos != r.first.pos && (r.second == nil || better(it.checked, r.second.checked)):
 		r.second = it
 	}
 }
@@ -164,7 +164,7 @@ func (r *ranked[T]) other(pos int) *scored[T] {
 // order between keys whose values differ is recorded as a break, whose
 // witness gives inputs to try.
 func (a *analysis[T]) checkOrder(h *head[T], items []scored[T], cand []bool, qw witness, i int) bool {
-	b := a.b
+	b := a.backend
 	above := func(x, y T) bool { return b.Cmp(x, y) == 1 }
 	below := func(x, y T) bool { return b.Cmp(x, y) == -1 }
 	var groups [][2]int
@@ -202,24 +202,24 @@ func (a *analysis[T]) checkOrder(h *head[T], items []scored[T], cand []bool, qw 
 		for y := g[0]; y < g[1]; y++ {
 			hi.add(&items[y], above)
 			lo.add(&items[y], below)
-			nan = nan || b.Cmp(items[y].sm, items[y].sm) != 0
+			nan = nan || b.Cmp(items[y].checked, items[y].checked) != 0
 		}
 		for x := g[0]; x < g[1]; x++ {
 			if !cand[x] {
 				continue
 			}
 			it := &items[x]
-			if p := prev[k].other(it.pos); p != nil && b.Cmp(p.sm, it.sm) != -1 {
+			if p := prev[k].other(it.pos); p != nil && b.Cmp(p.checked, it.checked) != -1 {
 				a.broken(h, qw, i, p, it, "order")
 				return false
 			}
-			if q := next[k].other(it.pos); q != nil && b.Cmp(q.sm, it.sm) != 1 {
+			if q := next[k].other(it.pos); q != nil && b.Cmp(q.checked, it.checked) != 1 {
 				a.broken(h, qw, i, it, q, "order")
 				return false
 			}
 			if !nan {
 				for _, y := range []*scored[T]{hi.other(it.pos), lo.other(it.pos)} {
-					if y != nil && b.Cmp(y.sm, it.sm) != 0 {
+					if y != nil && b.Cmp(y.checked, it.checked) != 0 {
 						a.broken(h, qw, i, it, y, "tie")
 						return false
 					}
@@ -227,7 +227,7 @@ func (a *analysis[T]) checkOrder(h *head[T], items []scored[T], cand []bool, qw 
 				continue
 			}
 			for y := g[0]; y < g[1]; y++ {
-				if items[y].pos != it.pos && b.Cmp(items[y].sm, it.sm) != 0 {
+				if items[y].pos != it.pos && b.Cmp(items[y].checked, it.checked) != 0 {
 					a.broken(h, qw, i, it, &items[y], "tie")
 					return false
 				}
@@ -241,9 +241,9 @@ func (a *analysis[T]) checkOrder(h *head[T], items []scored[T], cand []bool, qw 
 // position i, with the witness of two items at their positions with their
 // keys and different values (none when their values agree).
 func (a *analysis[T]) broken(h *head[T], qw witness, i int, x, y *scored[T], what string) {
-	where := fmt.Sprintf("layer %d attention, head %d", h.l+1, h.hd+1)
+	where := fmt.Sprintf("layer %d attention, head %d", h.layer+1, h.num+1)
 	detail := fmt.Sprintf("at position %d, keys at positions %d and %d: exact scores %s and %s, %s computes %s and %s",
-		i, x.pos, y.pos, x.rat().RatString(), y.rat().RatString(), a.in.Precision, a.b.Format(x.sm), a.b.Format(y.sm))
+		i, x.pos, y.pos, x.rat().RatString(), y.rat().RatString(), a.input.Precision, a.backend.Format(x.checked), a.backend.Format(y.checked))
 	if what == "tie" {
 		detail = "an exact tie broken: " + detail
 	} else {

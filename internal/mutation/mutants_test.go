@@ -14,7 +14,7 @@ var mutants = []mutant{
 		from: "case e < 0 && m != -1:", to: "case e < 0 && m == 1:",
 		run: "^TestOrderTiesByHand$", pkgs: certify},
 	{name: "checkOrder: a model tie below a candidate kept", file: "certify/order.go",
-		from: "p != nil && b.Cmp(p.sm, it.sm) != -1 {", to: "p != nil && b.Cmp(p.sm, it.sm) == 1 {",
+		from: "p != nil && b.Cmp(p.checked, it.checked) != -1 {", to: "p != nil && b.Cmp(p.checked, it.checked) == 1 {",
 		run: "^TestManyCandidatesByHand$", pkgs: certify},
 	// Exact ties must stay ties in the model.
 	{name: "orderKept: a broken tie not reported", file: "certify/order.go",
@@ -29,10 +29,10 @@ var mutants = []mutant{
 	// The strict-future mask: position i sees 1 … i − 1. One more is
 	// safe by luck on the recipes (it refuses what it should certify),
 	// one fewer unsound.
-	{name: "visible: a strict-future query sees itself", file: "certify/attention.go",
+	{name: "visible: a strict-future query sees itself", file: "certify/head.go",
 		from: "return 1, i - 1", to: "return 1, i",
 		run: "^TestStrictFutureByHand$", pkgs: certify},
-	{name: "visible: a strict-future query misses its predecessor", file: "certify/attention.go",
+	{name: "visible: a strict-future query misses its predecessor", file: "certify/head.go",
 		from: "return 1, i - 1", to: "return 1, i - 2",
 		run: "^TestStrictFutureByHand$", pkgs: certify},
 	// certify's fast path (slots.go): the same conditions on float64s.
@@ -96,7 +96,7 @@ var mutants = []mutant{
 	// certify's chain: a conclusion carried to the next length stands only
 	// where the new position's keys score strictly below every candidate.
 	{name: "chained: a new key tied with the candidates in the model carried", file: "certify/chain.go",
-		from: "if a.b.Cmp(sm[x], c.minM) != numeric.Less {", to: "if a.b.Cmp(sm[x], c.minM) == numeric.Greater {",
+		from: "if a.backend.Cmp(sm[x], c.minM) != numeric.Less {", to: "if a.backend.Cmp(sm[x], c.minM) == numeric.Greater {",
 		run: "^TestChainIsEachLength$", pkgs: certify},
 	{name: "chained: a new key tied with the candidates exactly carried", file: "certify/chain.go",
 		from: "if err != nil || e.Cmp(c.minE) >= 0 {", to: "if err != nil || e.Cmp(c.minE) > 0 {",
@@ -188,7 +188,7 @@ var equivalent = []struct {
 	why string
 }{
 	{mutant{name: "checkOrder: a model tie above a candidate kept", file: "certify/order.go",
-		from: "q != nil && b.Cmp(q.sm, it.sm) != 1 {", to: "q != nil && b.Cmp(q.sm, it.sm) == -1 {"},
+		from: "q != nil && b.Cmp(q.checked, it.checked) != 1 {", to: "q != nil && b.Cmp(q.checked, it.checked) == -1 {"},
 		"the same verdicts: an item q above candidate it in exact score is itself a candidate (its score exceeds it's, " +
 			"which reaches the largest smallest score of the positions other than it's own, so q's exceeds every threshold), " +
 			"and q's own check of the groups below it finds it, tied with q in the model; only which of the two breaks is " +
