@@ -2,9 +2,7 @@ package certify
 
 import (
 	"fmt"
-	"math"
 	"math/big"
-	"strconv"
 
 	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
@@ -15,9 +13,8 @@ import (
 // reference's, exact, and the checked model's at its precision, with a
 // partial input that produces them.
 type state[T any] struct {
-	r []*big.Rat
-	m []T
-	w witness
+	pair[T]
+	witness witness
 }
 
 // step is one sublayer, in the order Run applies them.
@@ -45,13 +42,19 @@ type stateSet[T any] struct {
 
 func newStateSet[T any]() *stateSet[T] { return &stateSet[T]{index: map[string]int{}} }
 
+// models are the two models the analysis compares: the reference, run
+// in exact arithmetic, and the checked model at its precision.
+type models[T any] struct {
+	ref     *model.Instance[*big.Rat]
+	checked *model.Instance[T]
+}
+
 // analysis follows the state pairs of one length through the models.
 type analysis[T any] struct {
-	in        Input
-	n         int
-	r         *model.Instance[*big.Rat]
-	m         *model.Instance[T]
-	b         numeric.Backend[T]
+	input Input
+	n     int
+	models[T]
+	backend   numeric.Backend[T] // the checked model's
 	res       *Result
 	steps     []step
 	maxStates int
@@ -69,6 +72,8 @@ type analysis[T any] struct {
 	// lastAttn is the index of the last attention step (−1: none): after
 	// it the states are pooled.
 	lastAttn int
+	// deciders decide the queries of the heads (decide.go).
+	deciders []decider[T]
 	// proj caches the reference's projections, by layer, head and matrix.
 	proj map[[3]int]*projections
 	// alphabet lists every symbol: the symbols of a position when
@@ -93,7 +98,8 @@ type trailStep[T any] struct {
 // the steps and the live components; why says why they cannot be
 // analysed together.
 func newAnalysis[T any](in Input, n int, r *model.Instance[*big.Rat], m *model.Instance[T], res *Result) (*analysis[T], string) {
-	a := &analysis[T]{in: in, n: n, r: r, m: m, b: m.B, res: res, maxStates: in.MaxStates, lastAttn: -1, proj: map[[3]int]*projections{}}
+	a := &analysis[T]{input: in, n: n, models: models[T]{ref: r, checked: m}, backend: m.B, res: res, maxStates: in.MaxStates, lastAttn: -1, proj: map[[3]int]*projections{},
+		deciders: deciders[T](in)}
 	if a.maxStates <= 0 {
 		a.maxStates = DefaultMaxStates
 	}
@@ -159,7 +165,7 @@ func (a *analysis[T]) run() string {
 	for k, st := range a.steps {
 		var why string
 		a.heads = nil
-		if st.attn && a.r.Attention(st.layer) != nil {
+		if st.attn && a.ref.Attention(st.layer) != nil {
 			cur, why = a.attention(k, st.layer, cur)
 		} else {
 			cur, why = a.positionWise(k, st, cur)
@@ -204,7 +210,7 @@ func (a *analysis[T]) each(cur *states[T], i int, f func(s *state[T]) string) st
 
 // visit charges for a state, and calls f with it.
 func (a *analysis[T]) visit(s *state[T], f func(s *state[T]) string) string {
-	if why := a.charge(len(s.r) + len(s.m)); why != "" {
+	if why := a.charge(len(s.ref) + len(s.checked)); why != "" {
 		return why
 	}
 	return f(s)
@@ -226,11 +232,11 @@ func (a *analysis[T]) positions(cur *states[T]) []int {
 // symbols lists the reference's symbols at position i (read only: one
 // list may serve several positions).
 func (a *analysis[T]) symbols(i int) []int {
-	if a.in.Symbols != nil {
-		return a.in.Symbols(i, a.n)
+	if a.input.Symbols != nil {
+		return a.input.Symbols(i, a.n)
 	}
 	if a.alphabet == nil {
-		a.alphabet = make([]int, len(a.r.Model.Alphabet))
+		a.alphabet = make([]int, len(a.ref.Model.Alphabet))
 		for k := range a.alphabet {
 			a.alphabet[k] = k
 		}
@@ -255,19 +261,19 @@ func (a *analysis[T]) embed(sym, i int) (*state[T], string) {
 
 // embedNew computes the state pair of symbol sym at position i.
 func (a *analysis[T]) embedNew(sym, i int) (*state[T], string) {
-	hr, err := a.r.Embed(sym, i, a.n)
+	hr, err := a.ref.Embed(sym, i, a.n)
 	if err != nil {
 		return nil, "the reference's embedding: " + err.Error()
 	}
 	msym := sym
-	if a.in.MapSymbol != nil {
-		msym = a.in.MapSymbol(sym)
+	if a.input.MapSymbol != nil {
+		msym = a.input.MapSymbol(sym)
 	}
-	hm, err := a.m.Embed(msym, i, a.n)
+	hm, err := a.checked.Embed(msym, i, a.n)
 	if err != nil {
 		return nil, "the model's embedding: " + err.Error()
 	}
-	return &state[T]{r: hr, m: hm, w: single(i-1, sym)}, ""
+	return &state[T]{pair: pair[T]{ref: hr, checked: hm}, witness: single(i-1, sym)}, ""
 }
 
 // newStates returns empty sets for the states after step k.
@@ -324,15 +330,15 @@ func (a *analysis[T]) positionWise(k int, st step, cur *states[T]) (*states[T], 
 	next := a.newStates(k)
 	for _, i := range a.positions(cur) {
 		why := a.each(cur, i, func(s *state[T]) string {
-			nr, err := sublayer(a.r, st, s.r)
+			nr, err := sublayer(a.ref, st, s.ref)
 			if err != nil {
 				return fmt.Sprintf("%s of the reference: %v", a.stepName(k), err)
 			}
-			nm, err := sublayer(a.m, st, s.m)
+			nm, err := sublayer(a.checked, st, s.checked)
 			if err != nil {
 				return fmt.Sprintf("%s of the model: %v", a.stepName(k), err)
 			}
-			return a.add(next, k, i, &state[T]{r: nr, m: nm, w: s.w})
+			return a.add(next, k, i, &state[T]{pair: pair[T]{ref: nr, checked: nm}, witness: s.witness})
 		})
 		if why != "" {
 			return nil, why
@@ -356,167 +362,14 @@ func sublayer[U any](inst *model.Instance[U], st step, h []U) ([]U, error) {
 	return inst.SublayerOutput(st.layer, st.attn, h, out)
 }
 
-// outputs compares, for every final state pair, the checked model's
-// output with the reference's exact one.
-func (a *analysis[T]) outputs(cur *states[T]) string {
-	for _, i := range a.positions(cur) {
-		why := a.each(cur, i, func(s *state[T]) string {
-			fr, err := a.r.FinalNorm(s.r)
-			if err != nil {
-				return "the reference's final norm: " + err.Error()
-			}
-			fm, err := a.m.FinalNorm(s.m)
-			if err != nil {
-				return "the model's final norm: " + err.Error()
-			}
-			ref, err := a.r.Output(fr)
-			if err != nil {
-				return "the reference's output: " + err.Error()
-			}
-			got, err := a.m.Output(fm)
-			if err != nil {
-				a.undecided = true // an output that cannot be read decides nothing
-				a.suspect("output", "the model's output cannot be read: "+err.Error(), s.w)
-				return ""
-			}
-			if ok, why := a.in.Right(ref, got); !ok {
-				if a.in.Decides != nil && !a.in.Decides(ref, got) {
-					// Listed apart, and first, so that the candidates
-					// try the inputs that decide wrong before those
-					// that are merely inexact.
-					a.undecided = true
-					a.record(&a.undecidedSuspects, "output", "a reachable state decides wrong: "+why, s.w)
-					return ""
-				}
-				a.suspect("output", "a reachable state gives a wrong output: "+why, s.w)
-			}
-			return ""
-		})
-		if why != "" {
-			return why
-		}
-	}
-	a.res.Suspects = append(a.undecidedSuspects, a.res.Suspects...)
-	return ""
-}
-
 // charge counts units of work; why is set once the budget is spent.
 func (a *analysis[T]) charge(units int) string {
 	a.res.Work += int64(units)
-	if a.in.MaxWork > 0 && a.res.Work > a.in.MaxWork {
+	if a.input.MaxWork > 0 && a.res.Work > a.input.MaxWork {
 		a.res.OverBudget = true
-		return fmt.Sprintf("the analysis stopped after %d units of work, its budget", a.in.MaxWork)
+		return fmt.Sprintf("the analysis stopped after %d units of work, its budget", a.input.MaxWork)
 	}
 	return ""
-}
-
-// suspect records a wrong final state.
-func (a *analysis[T]) suspect(where, detail string, w witness) {
-	a.record(&a.res.Suspects, where, detail, w)
-}
-
-// record adds a suspect to list (at most a few of each place).
-func (a *analysis[T]) record(list *[]Suspect, where, detail string, w witness) {
-	count := 0
-	for _, s := range *list {
-		if s.Where == where {
-			count++
-		}
-	}
-	if count >= maxSuspects {
-		return
-	}
-	*list = append(*list, Suspect{Where: where, Detail: detail, Witness: w.assigns()})
-}
-
-// maxSuspects bounds the suspects kept per place.
-const maxSuspects = 4
-
-// residualKey identifies the part of state s that step k's residual
-// connection reads: with the heads' outputs, it decides the next state.
-func (a *analysis[T]) residualKey(k int, s *state[T]) string {
-	var buf []byte
-	for c, on := range a.readR[k] {
-		if on {
-			buf = appendRats(buf, s.r[c:c+1])
-		}
-	}
-	buf = append(buf, '|')
-	for c, on := range a.readM[k] {
-		if on || !a.b.Finite(s.m[c]) {
-			buf = strconv.AppendInt(buf, int64(c), 10)
-			buf = append(buf, ':')
-			buf = appendValues(buf, a.b, s.m[c:c+1])
-		}
-	}
-	return string(buf)
-}
-
-// project sets to 0 the components of s that nothing after step k−1
-// reads. A non-finite value is kept: 0·∞ is NaN, so even a zero weight
-// reads it.
-// The vectors are copied first: a sublayer may hand back its input's.
-func (a *analysis[T]) project(s *state[T], k int) {
-	s.r = append([]*big.Rat(nil), s.r...)
-	s.m = append([]T(nil), s.m...)
-	for c, live := range a.liveR[k] {
-		if !live {
-			s.r[c] = new(big.Rat)
-		}
-	}
-	for c, live := range a.liveM[k] {
-		if !live && a.b.Finite(s.m[c]) {
-			s.m[c] = a.b.New()
-		}
-	}
-}
-
-// key identifies a state pair by its values.
-func (a *analysis[T]) key(s *state[T]) string {
-	buf := appendRats(make([]byte, 0, 16*len(s.r)), s.r)
-	buf = append(buf, '|')
-	return string(appendValues(buf, a.b, s.m))
-}
-
-// appendRats appends rationals so that equal bytes mean equal values.
-func appendRats(buf []byte, xs []*big.Rat) []byte {
-	for _, x := range xs {
-		buf = x.Num().Append(buf, 16)
-		if !x.IsInt() {
-			buf = append(buf, '/')
-			buf = x.Denom().Append(buf, 16)
-		}
-		buf = append(buf, ',')
-	}
-	return buf
-}
-
-// appendValues appends values of a backend so that equal bytes mean equal
-// values (bit for bit for the machine formats: −0 and +0 differ).
-func appendValues[T any](buf []byte, b numeric.Backend[T], xs []T) []byte {
-	for _, x := range xs {
-		switch v := any(x).(type) {
-		case float64:
-			buf = strconv.AppendUint(buf, math.Float64bits(v), 16)
-		case float32:
-			buf = strconv.AppendUint(buf, uint64(math.Float32bits(v)), 16)
-		case *big.Rat:
-			buf = appendRats(buf, []*big.Rat{v})
-		case *big.Float:
-			buf = v.Append(buf, 'p', 0)
-		default:
-			buf = append(buf, b.Format(x)...)
-		}
-		buf = append(buf, ',')
-	}
-	return buf
-}
-
-// pairKey identifies a pair of vectors by their values.
-func pairKey[T any](b numeric.Backend[T], r []*big.Rat, m []T) string {
-	buf := appendRats(make([]byte, 0, 16*len(r)), r)
-	buf = append(buf, '|')
-	return string(appendValues(buf, b, m))
 }
 
 // keepChain records, once the length is analysed, what the next length
@@ -532,7 +385,7 @@ func (a *analysis[T]) keepChain() {
 			}
 		}
 	}
-	a.in.Chain.n = a.n
+	a.input.Chain.n = a.n
 }
 
 // independentOfN reports whether m's embedding is the same at every

@@ -23,7 +23,7 @@ func (a *analysis[T]) certificate() *recheck.Certificate[T] {
 			var facts []recheck.QueryFact[T]
 			facts = make([]recheck.QueryFact[T], 0, len(h.facts))
 			for _, f := range h.facts {
-				qf := recheck.QueryFact[T]{Query: recheck.State[T]{Ref: h.queries.r[f.qid], Model: h.queries.m[f.qid]},
+				qf := recheck.QueryFact[T]{Query: recheck.State[T]{Ref: h.queries.pairs[f.qid].ref, Model: h.queries.pairs[f.qid].checked},
 					Lo: f.lo, Hi: f.hi, Kept: f.kept}
 				if f.lists != nil && f.lists.cands != nil {
 					// A conclusion carried from length to length:
@@ -34,11 +34,11 @@ func (a *analysis[T]) certificate() *recheck.Certificate[T] {
 				}
 				for _, it := range f.cands {
 					qf.Candidates = append(qf.Candidates, recheck.Item[T]{Pos: it.pos,
-						Key:   recheck.State[T]{Ref: h.keys.r[it.kid], Model: h.keys.m[it.kid]},
-						Value: recheck.State[T]{Ref: h.vals.r[it.vid], Model: h.vals.m[it.vid]}})
+						Key:   recheck.State[T]{Ref: h.keys.pairs[it.kid].ref, Model: h.keys.pairs[it.kid].checked},
+						Value: recheck.State[T]{Ref: h.vals.pairs[it.vid].ref, Model: h.vals.pairs[it.vid].checked}})
 				}
 				for _, o := range f.outs {
-					qf.Outputs = append(qf.Outputs, recheck.State[T]{Ref: h.outs.r[o], Model: h.outs.m[o]})
+					qf.Outputs = append(qf.Outputs, recheck.State[T]{Ref: h.outs.pairs[o].ref, Model: h.outs.pairs[o].checked})
 				}
 				if f.lists != nil {
 					f.lists.cands, f.lists.outs = qf.Candidates, qf.Outputs
@@ -56,7 +56,7 @@ func (a *analysis[T]) certificate() *recheck.Certificate[T] {
 func pairs[T any](set *stateSet[T]) []recheck.State[T] {
 	out := make([]recheck.State[T], len(set.list))
 	for x, s := range set.list {
-		out[x] = recheck.State[T]{Ref: s.r, Model: s.m}
+		out[x] = recheck.State[T]{Ref: s.ref, Model: s.checked}
 	}
 	return out
 }
@@ -80,14 +80,14 @@ func (a *analysis[T]) recheck() {
 		return
 	}
 	c := a.certificate()
-	if a.in.keepTyped {
+	if a.input.keepTyped {
 		res.typed = c
 	}
-	if a.in.noRecheck {
+	if a.input.noRecheck {
 		return
 	}
-	in := recheck.Input[T]{Reference: a.r, Model: a.m, Symbols: a.in.Symbols, MapSymbol: a.in.MapSymbol,
-		Right: a.in.Right, Decides: a.in.Decides}
+	in := recheck.Input[T]{Reference: a.ref, Model: a.checked, Symbols: a.input.Symbols, MapSymbol: a.input.MapSymbol,
+		Right: a.input.Right, Decides: a.input.Decides}
 	var rep *recheck.Report
 	var err error
 	if a.chain != nil {
@@ -105,7 +105,7 @@ func (a *analysis[T]) recheck() {
 		return
 	}
 	res.CheckWork = rep.Work
-	if a.in.KeepCertificate {
-		res.Certificate = recheck.Encode(a.b, c)
+	if a.input.KeepCertificate {
+		res.Certificate = recheck.Encode(a.backend, c)
 	}
 }

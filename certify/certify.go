@@ -73,7 +73,7 @@ type Input struct {
 	noRecheck, keepTyped bool
 	// general leaves every query to the general code: no symbol stands
 	// for others of its list (sharedList), no score is computed or
-	// compared on float64s apart (fastOutputs): the tests compare it
+	// compared on float64s apart (fastDecider): the tests compare it
 	// with the default.
 	general bool
 }

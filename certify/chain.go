@@ -244,7 +244,7 @@ func (a *analysis[T]) chained(h *head[T], qid, lo, hi int) (outs []int, cands []
 	var kids []int
 	var keysM [][]T
 	for _, it := range h.items[hi-1] {
-		if !h.vals.finite(a.b, it.vid) {
+		if !h.vals.finite(a.backend, it.vid) {
 			return nil, nil, nil, false, ""
 		}
 		seen := false
@@ -253,19 +253,19 @@ func (a *analysis[T]) chained(h *head[T], qid, lo, hi int) (outs []int, cands []
 		}
 		if !seen {
 			kids = append(kids, it.kid)
-			keysM = append(keysM, h.keys.m[it.kid])
+			keysM = append(keysM, h.keys.pairs[it.kid].checked)
 		}
 	}
-	if why := a.charge(2 * len(kids) * (len(h.queries.r[qid]) + 1)); why != "" {
+	if why := a.charge(2 * len(kids) * (len(h.queries.pairs[qid].ref) + 1)); why != "" {
 		return nil, nil, nil, false, why
 	}
-	sm, err := a.m.KeyScoresInto(h.l, h.hd, h.queries.m[qid], keysM, nil)
+	sm, err := a.checked.KeyScoresInto(h.layer, h.num, h.queries.pairs[qid].checked, keysM, nil)
 	if err != nil {
 		return nil, nil, nil, false, ""
 	}
 	q, okq := h.queryFloats(qid)
 	for x, kid := range kids {
-		if a.b.Cmp(sm[x], c.minM) != numeric.Less {
+		if a.backend.Cmp(sm[x], c.minM) != numeric.Less {
 			return nil, nil, nil, false, "" // not below in the model (or NaN)
 		}
 		if okq && c.minEf != nil {
@@ -279,7 +279,7 @@ func (a *analysis[T]) chained(h *head[T], qid, lo, hi int) (outs []int, cands []
 				}
 			}
 		}
-		e, err := a.r.HeadScore(h.l, h.hd, h.queries.r[qid], h.keys.r[kid])
+		e, err := a.ref.HeadScore(h.layer, h.num, h.queries.pairs[qid].ref, h.keys.pairs[kid].ref)
 		if err != nil || e.Cmp(c.minE) >= 0 {
 			return nil, nil, nil, false, ""
 		}
@@ -303,7 +303,7 @@ func (a *analysis[T]) conclude(h *head[T], qid, lo, hi int, cands []item, outs [
 		if x == 0 || e.Cmp(c.minE) < 0 {
 			c.minE = e
 		}
-		if x == 0 || a.b.Cmp(m, c.minM) == numeric.Less {
+		if x == 0 || a.backend.Cmp(m, c.minM) == numeric.Less {
 			c.minM = m
 		}
 	}

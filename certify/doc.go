@@ -70,21 +70,26 @@
 // positive √d_key, τ and layer-norm denominators). A key's exact score is
 // computed in float64 when q·k in float64 is provably exact (each product
 // exact by an FMA check, each sum by two-sum), and in rationals
-// otherwise. Tests compare the factored first pass with the plain one on
-// every recipe.
+// otherwise (exactscores.go). Tests compare the factored first pass
+// (embeddings.go, over the readers of readers.go) with the plain one
+// (gatherStates, gather.go) on every recipe.
 //
 // A list of symbols may serve several positions (Construction.Symbols
 // hands the lookup's one list to all n): what a symbol adds depends only
 // on its classes, so one symbol of each tuple of classes stands for the
 // list, and once only position-wise work remains a position whose list
-// and classes were met adds no entry; the lookup's n·2n pairs cost O(n).
-// The second pass compares, for each query, the scores of the keys (the
-// items of a position with one key share its scores) on float64s where
-// that is exact: exact scores that are their float64s (dot products of
-// small integers need no check), and model scores that are machine floats
-// or big floats that convert exactly. A query where anything else holds,
-// or where the model breaks an order, is left to the general code, which
-// reports it; both decide, and charge the budget, alike.
+// and classes were met adds no entry; the lookup's n·2n pairs cost O(n)
+// (sharedlist.go).
+// The second pass offers each query to two deciders in turn (the decider
+// interface, decide.go). The fast one (fast.go) compares the scores of
+// the keys (the items of a position with one key share its scores) on
+// float64s where that is exact: exact scores that are their float64s
+// (dot products of small integers need no check), and model scores that
+// are machine floats or big floats that convert exactly. A query where
+// anything else holds, or where the model breaks an order, it leaves,
+// before changing or charging anything, to the general one (general.go,
+// with order.go), which reports it; both decide, and charge the budget,
+// alike.
 //
 // Every length, one after another (Input.Chain): the chain keeps the
 // tables of distinct projections, each position's items and each head's
@@ -92,15 +97,17 @@
 // hi stands at the next length where the items of lo … hi are the same,
 // and extends to lo … hi + 1 where the order was kept and every key at
 // hi + 1 scores strictly below every candidate, exactly and in the model
-// (Chain's doc gives the argument). An embedding whose position part
+// (Chain's doc gives the argument; chain.go). An embedding whose position part
 // depends on n starts every table afresh.
 //
 // Each shortcut has a test that fails without it: the factored first pass
 // and the class sharing (TestFactoredFirstPass, TestMixedEmbeddingsSound:
 // every ±1 change of one embedding entry of the lookup, against every
-// input run whole), the float64 comparisons (TestFastMatchesGeneral,
-// TestOrderTiesByHand, TestManyCandidatesByHand, each against the
-// general code and against every input), the chain (TestChainIsEachLength,
+// input run whole), the float64 comparisons (TestDecidersAgree: the two
+// deciders on the same queries, decision by decision and charge by
+// charge; TestFastMatchesGeneral, TestOrderTiesByHand,
+// TestManyCandidatesByHand, each against the general code and against
+// every input), the chain (TestChainIsEachLength,
 // TestChainExactTieByHand: ties with the new key in the model only, and
 // exactly only), the masks' ranges (TestStrictFutureByHand); and any false
 // proof that gets past them the checker refuses, which fails the
@@ -122,6 +129,22 @@
 // builds concrete inputs for the checker to run. A candidate that fails
 // is a counterexample found by the analysis; one that passes proves
 // nothing.
+//
+// # The files
+//
+// One stage of the analysis a file: analysis.go follows the states
+// through the steps (the pair of models, the state pairs and their sets),
+// keys.go tells states apart by their values, output.go compares the
+// final outputs. An attention sublayer (attention.go) makes a first pass
+// over the states, gathering each head's items and entries (gather.go;
+// embeddings.go, readers.go and sharedlist.go over the embeddings;
+// projections.go computes queries, keys and values, pairs.go numbers
+// them), and a second that decides each query (decide.go): its keys
+// scored (scores.go, exactscores.go, over the index of index.go), then
+// decided by fast.go or general.go (order.go keeps or breaks the order,
+// headoutputs.go makes the outputs). chain.go carries conclusions from
+// one length to the next, certificate.go writes the certificate,
+// live.go works out the live components, witness.go the witnesses.
 //
 // # Imports
 //

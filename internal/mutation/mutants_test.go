@@ -10,77 +10,77 @@ var mutants = []mutant{
 	// checkOrder past maxLinear candidates): a model tie against a key of
 	// lower exact score is an order lost (average hardmax averages the
 	// two, leftmost or rightmost hardmax may take the lower one).
-	{name: "orderKept: a model tie below a candidate kept", file: "certify/attention.go",
+	{name: "orderKept: a model tie below a candidate kept", file: "certify/order.go",
 		from: "case e < 0 && m != -1:", to: "case e < 0 && m == 1:",
 		run: "^TestOrderTiesByHand$", pkgs: certify},
-	{name: "checkOrder: a model tie below a candidate kept", file: "certify/attention.go",
-		from: "p != nil && b.Cmp(p.sm, it.sm) != -1 {", to: "p != nil && b.Cmp(p.sm, it.sm) == 1 {",
+	{name: "checkOrder: a model tie below a candidate kept", file: "certify/order.go",
+		from: "p != nil && b.Cmp(p.checked, it.checked) != -1 {", to: "p != nil && b.Cmp(p.checked, it.checked) == 1 {",
 		run: "^TestManyCandidatesByHand$", pkgs: certify},
 	// Exact ties must stay ties in the model.
-	{name: "orderKept: a broken tie not reported", file: "certify/attention.go",
+	{name: "orderKept: a broken tie not reported", file: "certify/order.go",
 		from: "\t\tcase tie != nil:\n\t\t\ta.broken(h, qw, i, c, tie, \"tie\")\n", to: "",
 		run: "^TestOrderTiesByHand$", pkgs: certify},
-	{name: "orderKept: a broken tie not looked for", file: "certify/attention.go",
+	{name: "orderKept: a broken tie not looked for", file: "certify/order.go",
 		from: "\t\t\tcase e == 0 && m != 0 && tie == nil:\n\t\t\t\ttie = it\n", to: "",
 		run: "^TestOrderTiesByHand$", pkgs: certify},
-	{name: "checkOrder: the tie check dropped", file: "certify/attention.go",
+	{name: "checkOrder: the tie check dropped", file: "certify/order.go",
 		from: "range []*scored[T]{hi.other(it.pos), lo.other(it.pos)} {", to: "range []*scored[T]{} {",
 		run: "^TestManyCandidatesByHand$", pkgs: certify},
 	// The strict-future mask: position i sees 1 … i − 1. One more is
 	// safe by luck on the recipes (it refuses what it should certify),
 	// one fewer unsound.
-	{name: "visible: a strict-future query sees itself", file: "certify/attention.go",
+	{name: "visible: a strict-future query sees itself", file: "certify/head.go",
 		from: "return 1, i - 1", to: "return 1, i",
 		run: "^TestStrictFutureByHand$", pkgs: certify},
-	{name: "visible: a strict-future query misses its predecessor", file: "certify/attention.go",
+	{name: "visible: a strict-future query misses its predecessor", file: "certify/head.go",
 		from: "return 1, i - 1", to: "return 1, i - 2",
 		run: "^TestStrictFutureByHand$", pkgs: certify},
 	// certify's fast path (slots.go): the same conditions on float64s.
 	// m <= mc in the first term also breaks every kept exact tie, which
 	// only sends the query to the general code: its one unsound change
 	// is the tie below.
-	{name: "kept: a model tie below a candidate kept", file: "certify/slots.go",
+	{name: "kept: a model tie below a candidate kept", file: "certify/fast.go",
 		from: "broken |= (bit(f < fc) ^ bit(m < mc)) | (bit(f > fc) ^ bit(m > mc))",
 		to:   "broken |= (bit(f < fc) ^ bit(m <= mc)) | (bit(f > fc) ^ bit(m > mc))",
 		run:  "^TestOrderTiesByHand$", pkgs: certify},
-	{name: "kept: the precedence slip, ((a ^ b) | c) ^ d", file: "certify/slots.go",
+	{name: "kept: the precedence slip, ((a ^ b) | c) ^ d", file: "certify/fast.go",
 		from: "broken |= (bit(f < fc) ^ bit(m < mc)) | (bit(f > fc) ^ bit(m > mc))",
 		to:   "broken |= bit(f < fc) ^ bit(m < mc) | bit(f > fc) ^ bit(m > mc)",
 		run:  "^(TestOrderTiesByHand|TestMixedEmbeddingReproducer)$", pkgs: certify},
-	{name: "keptOneKey: a model tie with the maximum kept", file: "certify/slots.go",
+	{name: "keptOneKey: a model tie with the maximum kept", file: "certify/fast.go",
 		from: "broken |= bit(f >= top) ^ bit(ms[k] >= most)", to: "broken |= bit(f >= top) &^ bit(ms[k] >= most)",
 		run: "^TestOrderTiesByHand$", pkgs: certify},
-	{name: "keptOneKey: tied candidates apart in the model kept", file: "certify/slots.go",
+	{name: "keptOneKey: tied candidates apart in the model kept", file: "certify/fast.go",
 		from: "broken |= bit(f >= top) ^ bit(ms[k] >= most)", to: "broken |= bit(ms[k] >= most) &^ bit(f >= top)",
 		run: "^TestOrderTiesByHand$", pkgs: certify},
-	{name: "keptRow: a model tie with the candidates kept", file: "certify/slots.go",
+	{name: "keptRow: a model tie with the candidates kept", file: "certify/fast.go",
 		from: "below && low >= lo", to: "below && low > lo",
 		run: "^TestOrderTiesByHand$", pkgs: certify},
-	{name: "keptRow: tied candidates apart in the model kept", file: "certify/slots.go",
+	{name: "keptRow: tied candidates apart in the model kept", file: "certify/fast.go",
 		from: "nan != 0 || lo != hi || below", to: "nan != 0 || below",
 		run: "^TestOrderTiesByHand$", pkgs: certify},
-	{name: "fastOutputs: non-finite values let through", file: "certify/slots.go",
+	{name: "fastOutputs: non-finite values let through", file: "certify/fast.go",
 		from: "if sc.slow > 0 || x.nonFinite[hi] != x.nonFinite[lo-1] {", to: "if sc.slow > 0 {",
 		run: "^TestNonFiniteRefused$", pkgs: certify},
 
 	// certify: the candidates, the outputs a query can give, their
 	// counts, the cache of averaged outputs, liveness, witnesses.
-	{name: "candidates: a key tied with the threshold dropped", file: "certify/attention.go",
+	{name: "candidates: a key tied with the threshold dropped", file: "certify/order.go",
 		from: "cand[x] = thr == nil || cmp(&items[x], thr) >= 0", to: "cand[x] = thr == nil || cmp(&items[x], thr) > 0",
 		run: "^TestOrderTiesByHand$", pkgs: certify},
-	{name: "orderKept: the same key elsewhere taken for a duplicate", file: "certify/attention.go",
+	{name: "orderKept: the same key elsewhere taken for a duplicate", file: "certify/order.go",
 		from: "if items[y].pos == items[x].pos && items[y].kid == items[x].kid {", to: "if items[y].kid == items[x].kid {",
 		run: "^TestOrderTiesByHand$", pkgs: certify},
-	{name: "headOutputs: exactly tied pairs of a broken order dropped", file: "certify/attention.go",
+	{name: "headOutputs: exactly tied pairs of a broken order dropped", file: "certify/general.go",
 		from: "ix.pos != iy.pos && cmpExact(ix, iy) >= 0", to: "ix.pos != iy.pos && cmpExact(ix, iy) > 0",
 		run: "^TestOrderTiesByHand$", pkgs: certify},
-	{name: "ties: the tie count dropped", file: "certify/attention.go",
+	{name: "ties: the tie count dropped", file: "certify/headoutputs.go",
 		from: "return 1 + len(partners), \"\"", to: "return 1, \"\"",
 		run: "^TestAverageCountsByHand$", pkgs: certify},
-	{name: "averaged: the model's value left out of the cache key", file: "certify/attention.go",
+	{name: "averaged: the model's value left out of the cache key", file: "certify/headoutputs.go",
 		from: "key := [4]int{x.vid, mr, y.vid, mm}", to: "key := [4]int{x.vid, mr, x.vid, mm}",
 		run: "^TestOrderTiesByHand$", pkgs: certify},
-	{name: "averaged: the model's tie count left out of the cache key", file: "certify/attention.go",
+	{name: "averaged: the model's tie count left out of the cache key", file: "certify/headoutputs.go",
 		from: "key := [4]int{x.vid, mr, y.vid, mm}", to: "key := [4]int{x.vid, mr, y.vid, mr}",
 		run: "^TestAverageCountsByHand$", pkgs: certify},
 	{name: "liveness: the values' columns not live", file: "certify/live.go",
@@ -96,7 +96,7 @@ var mutants = []mutant{
 	// certify's chain: a conclusion carried to the next length stands only
 	// where the new position's keys score strictly below every candidate.
 	{name: "chained: a new key tied with the candidates in the model carried", file: "certify/chain.go",
-		from: "if a.b.Cmp(sm[x], c.minM) != numeric.Less {", to: "if a.b.Cmp(sm[x], c.minM) == numeric.Greater {",
+		from: "if a.backend.Cmp(sm[x], c.minM) != numeric.Less {", to: "if a.backend.Cmp(sm[x], c.minM) == numeric.Greater {",
 		run: "^TestChainIsEachLength$", pkgs: certify},
 	{name: "chained: a new key tied with the candidates exactly carried", file: "certify/chain.go",
 		from: "if err != nil || e.Cmp(c.minE) >= 0 {", to: "if err != nil || e.Cmp(c.minE) > 0 {",
@@ -187,13 +187,13 @@ var equivalent = []struct {
 	mutant
 	why string
 }{
-	{mutant{name: "checkOrder: a model tie above a candidate kept", file: "certify/attention.go",
-		from: "q != nil && b.Cmp(q.sm, it.sm) != 1 {", to: "q != nil && b.Cmp(q.sm, it.sm) == -1 {"},
+	{mutant{name: "checkOrder: a model tie above a candidate kept", file: "certify/order.go",
+		from: "q != nil && b.Cmp(q.checked, it.checked) != 1 {", to: "q != nil && b.Cmp(q.checked, it.checked) == -1 {"},
 		"the same verdicts: an item q above candidate it in exact score is itself a candidate (its score exceeds it's, " +
 			"which reaches the largest smallest score of the positions other than it's own, so q's exceeds every threshold), " +
 			"and q's own check of the groups below it finds it, tied with q in the model; only which of the two breaks is " +
 			"recorded first can change"},
-	{mutant{name: "candidates: a tie for the top replaces it", file: "certify/attention.go",
+	{mutant{name: "candidates: a tie for the top replaces it", file: "certify/order.go",
 		from: "case top1 == nil || cmp(m, top1) > 0:", to: "case top1 == nil || cmp(m, top1) >= 0:"},
 		"a position whose smallest score ties top1 becomes top1 and the old top1 top2; either way top1 and top2 are " +
 			"two positions of that one score, so every item's threshold has the same value and the candidates are the same"},
