@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 
+	"github.com/transformer-cookbook/verify/exact"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes/blocks"
@@ -390,7 +391,7 @@ func dyck1Values(symbols []int) (b, t []*big.Rat) {
 // dyck1Sums is the state of dyck1Values after the first i symbols: i,
 // B_i, and S_i = Σ_{j≤i} max(0, −B_j/j), so that t_i = S_i/i.
 //
-// S_i is kept as a fraction p/q in lowest terms in int64 while p, q <
+// S_i is kept as a small fraction p/q (package exact's AddSmall) while p, q <
 // 2^31 (q divides lcm(1..i), which is below 2^31 up to i = 22), and in
 // big.Rat from the first term that would leave that range; the values are
 // then built once, reduced, in lowest terms as big.Rat requires (no
@@ -418,7 +419,7 @@ func (s *dyck1Sums) add(x int) {
 	}
 	// S += −B_i/i
 	if s.sumBig == nil {
-		if p, q, ok := addFrac(s.p, s.q, -s.balance, s.i); ok {
+		if p, q, ok := exact.AddSmall(s.p, s.q, -s.balance, s.i); ok {
 			s.p, s.q = p, q
 			return
 		}
@@ -429,67 +430,14 @@ func (s *dyck1Sums) add(x int) {
 
 // values sets zb to B_i/i and zt to t_i = S_i/i and returns them.
 func (s *dyck1Sums) values(zb, zt *big.Rat) (b, t *big.Rat) {
-	b = setFrac(zb, s.balance, s.i)
+	b = exact.SetSmall(zb, s.balance, s.i)
 	if s.sumBig != nil {
 		return b, zt.Quo(s.sumBig, new(big.Rat).SetInt64(s.i))
 	}
-	if q, ok := mulSmall(s.q, s.i); ok {
-		return b, setFrac(zt, s.p, q)
+	if q, ok := exact.MulSmall(s.q, s.i); ok {
+		return b, exact.SetSmall(zt, s.p, q)
 	}
 	return b, zt.Quo(big.NewRat(s.p, s.q), new(big.Rat).SetInt64(s.i))
-}
-
-// smallLimit bounds the numerators and denominators of dyck1Values'
-// int64 path, so that no product of two of them overflows.
-const smallLimit = 1<<31 - 1
-
-// addFrac returns a/b + c/d in lowest terms (b, d > 0), and false when
-// an operand or the result leaves ±smallLimit.
-func addFrac(a, b, c, d int64) (int64, int64, bool) {
-	if max(a, -a, b, c, -c, d) > smallLimit {
-		return 0, 0, false
-	}
-	n, m := a*d+c*b, b*d
-	g := gcd64(n, m)
-	n, m = n/g, m/g
-	if max(n, -n, m) > smallLimit {
-		return 0, 0, false
-	}
-	return n, m, true
-}
-
-// mulSmall returns x·y when both are within smallLimit.
-func mulSmall(x, y int64) (int64, bool) {
-	if max(x, -x, y, -y) > smallLimit {
-		return 0, false
-	}
-	return x * y, true
-}
-
-func gcd64(a, b int64) int64 {
-	if a < 0 {
-		a = -a
-	}
-	for b != 0 {
-		a, b = b, a%b
-	}
-	return a
-}
-
-// setFrac sets z to n/d (d > 0) in lowest terms and returns it; 0 leaves
-// z the zero Rat, which allocates nothing.
-func setFrac(z *big.Rat, n, d int64) *big.Rat {
-	if n == 0 {
-		return z
-	}
-	g := gcd64(n, d)
-	z.SetInt64(n / g)
-	if d/g != 1 {
-		// SetInt64 stored the denominator 1, so Denom is a reference to
-		// it; (n/g)/(d/g) is in lowest terms, as a Rat must be.
-		z.Denom().SetInt64(d / g)
-	}
-	return z
 }
 
 // dyck1ExpectedLast is dyck1Expected's last entry: B_n/n and t_n depend
