@@ -244,21 +244,12 @@ var Dyck12 = &Recipe{
 // leaves a choice, this takes: one sequence for both searches (it prints
 // one), UHAT at either end or AHAT (the maxima are unique), and 0 for a
 // missing neighbour (its "or some other distinguished value").
-var Dyck12Literal = &Recipe{
-	Name:        "dyck12-literal",
-	Booleans:    []string{"accept"},
-	Title:       "Dyck-1-2 as printed: step 2 runs UHAT on the one sequence j/n − (a_j − 1) for both neighbours, which selects matched positions, and matches by their types alone",
-	Section:     "A Transformer Construction for Dyck-1-2",
-	Label:       "sec:dyck-1-2",
-	Domain:      Dyck12.Domain,
-	Weightings:  Dyck12.Weightings,
-	Exact:       true,
-	Width:       "8: o, a, l, r, 1, i/n, s, accept",
-	MinN:        1,
-	DefaultMaxN: 4096, // the heads tie at bf16 from n ≈ 260 and at fp16 from n ≈ 2050 (TestDyckMeasure)
-	Params:      dyckCheckParams,
-	Build:       func(cfg Config) (*Construction, error) { return buildDyckRounds(cfg, "dyck12-literal", 1, 2, true) },
-}
+var Dyck12Literal = variant(Dyck12, func(r *Recipe) {
+	r.Name = "dyck12-literal"
+	r.Title = "Dyck-1-2 as printed: step 2 runs UHAT on the one sequence j/n − (a_j − 1) for both neighbours, which selects matched positions, and matches by their types alone"
+	r.Width = "8: o, a, l, r, 1, i/n, s, accept"
+	r.Build = func(cfg Config) (*Construction, error) { return buildDyckRounds(cfg, "dyck12-literal", 1, 2, true) }
+})
 
 // DyckKD is §Generalization to Dyck-k-D (sec:dyck-k-D): o_i ∈ {±1, …,
 // ±k}, D rounds of select-nearest-active and check-match (see above),

@@ -142,17 +142,12 @@ var First = &Recipe{
 // for every i: every string of length n ≥ 2 is wrong from position 2 on.
 // The smallest counterexample is n = 2: first_2 = 1, want 0
 // (TestFirstLiteralUHATCounterexample). Under SMAT and AHAT it is First.
-var FirstLiteral = &Recipe{
-	Name: "first-literal", Booleans: []string{"first"}, Title: firstDoc + " (as printed: claimed for SMAT, AHAT and UHAT; wrong under UHAT)",
-	Section: "First", Label: "sec:first",
-	Domain:      "any string over {a, b} (the symbols are ignored), any n",
-	Weightings:  []model.Weighting{model.Softmax, model.AverageHardmax, model.LeftHardmax},
-	Exact:       true,
-	Width:       "3 (p = (−1)^i, c, first)",
-	MinN:        1,
-	DefaultMaxN: 200,
-	Build:       buildFirst("first-literal"),
-}
+var FirstLiteral = variant(First, func(r *Recipe) {
+	r.Name = "first-literal"
+	r.Title = firstDoc + " (as printed: claimed for SMAT, AHAT and UHAT; wrong under UHAT)"
+	r.Weightings = []model.Weighting{model.Softmax, model.AverageHardmax, model.LeftHardmax}
+	r.Build = buildFirst("first-literal")
+})
 
 // FirstUHAT is a first that works under unique-hard attention (not in the
 // paper, which claims its own First for UHAT; see FirstLiteral). The word

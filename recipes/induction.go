@@ -115,20 +115,11 @@ var InductionRecent = &Recipe{
 // it outputs "AA" instead of "AB"; on the paper's example ACABDACDCA it
 // outputs AACABDACDC instead of ACCBDBAADC (l. 2362, 2379). The corrected
 // recipe, induction-recent, swaps the query and key.
-var InductionRecentLiteral = &Recipe{
-	Name:        "induction-recent-literal",
-	Title:       "most-recent induction head with the printed k_i = WE(x_i), q_j = Pred(x_j), which retrieves the previous symbol instead",
-	Section:     "Most-Recent Induction",
-	Label:       "",
-	Domain:      InductionRecent.Domain,
-	Weightings:  InductionRecent.Weightings,
-	Exact:       true,
-	Width:       InductionRecent.Width,
-	MinN:        1,
-	DefaultMaxN: 2048,
-	Params:      inductionRecentParams,
-	Build:       func(cfg Config) (*Construction, error) { return buildInductionRecent(cfg, true) },
-}
+var InductionRecentLiteral = variant(InductionRecent, func(r *Recipe) {
+	r.Name = "induction-recent-literal"
+	r.Title = "most-recent induction head with the printed k_i = WE(x_i), q_j = Pred(x_j), which retrieves the previous symbol instead"
+	r.Build = func(cfg Config) (*Construction, error) { return buildInductionRecent(cfg, true) }
+})
 
 var inductionRecentParams = []Param{inductionAlphabetParam,
 	{Name: "t", Default: "j/n", Doc: "under AHAT, the rightmost tie-breaking term t(j) of §Simulating Unique-Hard Attention with Average-Hard Attention: j/n (the position component i/n) or -1/j (unused under UHAT-right)"}}
@@ -270,22 +261,15 @@ var InductionFrequent = &Recipe{
 // corrected recipe, induction-frequent, computes the bigram indicators
 // with a feed-forward layer, averages them with Avg←, and falls back to
 // the current symbol.
-var InductionFrequentLiteral = &Recipe{
-	Name:        "induction-frequent-literal",
-	Title:       "most-frequent induction head with the printed counting head Q = [e_σ1; e_σ2], K = Bigram(x_j), V = 1, which outputs 1 instead of a count",
-	Section:     "Most-Frequent Induction",
-	Label:       "",
-	Domain:      InductionFrequent.Domain,
-	Weightings:  InductionFrequent.Weightings,
-	Exact:       true,
-	Width:       "|Σ|³ + 3|Σ| + 2 (e, i/n, 1, pred, the printed counts, comparisons, logits)",
-	MinN:        1,
-	DefaultMaxN: 256,
-	Params:      []Param{inductionAlphabetParam, inductionTiebreakParam("argmax")},
-	Build: func(cfg Config) (*Construction, error) {
+var InductionFrequentLiteral = variant(InductionFrequent, func(r *Recipe) {
+	r.Name = "induction-frequent-literal"
+	r.Title = "most-frequent induction head with the printed counting head Q = [e_σ1; e_σ2], K = Bigram(x_j), V = 1, which outputs 1 instead of a count"
+	r.Width = "|Σ|³ + 3|Σ| + 2 (e, i/n, 1, pred, the printed counts, comparisons, logits)"
+	r.Params = []Param{inductionAlphabetParam, inductionTiebreakParam("argmax")}
+	r.Build = func(cfg Config) (*Construction, error) {
 		return buildInductionFrequent(cfg, inductFrequentPrinted{Count: true, Compare: true})
-	},
-}
+	}
+})
 
 var inductionFrequentParams = []Param{inductionAlphabetParam, inductionTiebreakParam("comparisons")}
 

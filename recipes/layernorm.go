@@ -375,34 +375,38 @@ func signs(x []*big.Rat) Want {
 // (2, −1/2, −1/2, −1/2, −1/2), not (1, −1, −1, −1, −1); the smallest d
 // where it fails is 3 (x = (1/2, 1/2, −1)). See Amplify for the
 // corrected recipe.
-var AmplifyLiteral = &Recipe{
-	Name: "amplify-literal", Title: "as printed: clip_δ every component, then LN with ε = 0, claimed to give sign(x_c) = ±1",
-	Section: "Amplification", Label: "sec:layernorm_amplify",
-	Domain: "x ∈ ℝ^d, |x_c| ≥ δ, mean(x) = 0", Exact: true, Width: "d", MinN: 1, DefaultMaxN: 4,
-	Precision: "interval:128", Params: []Param{deltaParam, {Name: "d", Default: "5", Doc: "the dimension d ≥ 2"}},
-	Build: func(cfg Config) (*Construction, error) {
-		delta, err := cfg.PositiveRat("delta")
-		if err != nil {
-			return nil, err
-		}
-		d, err := cfg.Int("d", 2, 64)
-		if err != nil {
-			return nil, err
-		}
-		xs := componentNames("x", d)
-		clip, err := blocks.CancelResidual(blocks.ClipVector(xs, xs, delta))
-		if err != nil {
-			return nil, err
-		}
-		m, err := ffModel("amplify-literal", xs, xs, clip)
-		if err != nil {
-			return nil, err
-		}
-		// Post-norm over the whole stream: y = LN(f(x) + x).
-		m.Norm = model.PostNorm
-		m.Layers[0].FeedForwardNorm = &model.LayerNorm{}
-		return amplifyInputs(xs, delta, true).Construction(m, pointwise(signs)), nil
-	},
+var AmplifyLiteral = variant(Amplify, func(r *Recipe) {
+	r.Name, r.Title = "amplify-literal", "as printed: clip_δ every component, then LN with ε = 0, claimed to give sign(x_c) = ±1"
+	r.Domain, r.Width = "x ∈ ℝ^d, |x_c| ≥ δ, mean(x) = 0", "d"
+	r.Precision, r.Params = "interval:128", []Param{deltaParam, {Name: "d", Default: "5", Doc: "the dimension d ≥ 2"}}
+	r.Build = buildAmplifyLiteral
+})
+
+// buildAmplifyLiteral is the printed construction: clip_δ on every
+// component in place (its residual cancelled), then a post-norm over the
+// whole stream.
+func buildAmplifyLiteral(cfg Config) (*Construction, error) {
+	delta, err := cfg.PositiveRat("delta")
+	if err != nil {
+		return nil, err
+	}
+	d, err := cfg.Int("d", 2, 64)
+	if err != nil {
+		return nil, err
+	}
+	xs := componentNames("x", d)
+	clip, err := blocks.CancelResidual(blocks.ClipVector(xs, xs, delta))
+	if err != nil {
+		return nil, err
+	}
+	m, err := ffModel("amplify-literal", xs, xs, clip)
+	if err != nil {
+		return nil, err
+	}
+	// Post-norm over the whole stream: y = LN(f(x) + x).
+	m.Norm = model.PostNorm
+	m.Layers[0].FeedForwardNorm = &model.LayerNorm{}
+	return amplifyInputs(xs, delta, true).Construction(m, pointwise(signs)), nil
 }
 
 // Amplify is §Amplification corrected: clip every component with clip_δ

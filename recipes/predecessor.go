@@ -122,20 +122,13 @@ var Pred = &Recipe{
 // outputs (1, 1, 0, 1/2)). The corrected recipe pred adds if(first, 0, ·)
 // and, under AHAT, the tie-breaking term of §Simulating Unique-Hard
 // Attention with Average-Hard Attention.
-var PredLiteral = &Recipe{
-	Name:        "pred-literal",
-	Title:       "predecessor as printed: if(GTZero_1((−1)^i), pred.even, pred.odd), which outputs v_1 instead of 0 at i = 1 (and under AHAT, with no tie-breaking, averages from i = 4 on)",
-	Section:     "Predecessor",
-	Label:       "sec:predecessor",
-	Domain:      Pred.Domain,
-	Weightings:  Pred.Weightings,
-	Exact:       true,
-	Width:       "Θ(1): 1, (−1)^i, v, the heads' outputs, even, lit",
-	MinN:        1,
-	DefaultMaxN: 2048,
-	Params:      []Param{predValuesParam},
-	Build:       func(cfg Config) (*Construction, error) { return buildPred(cfg, true) },
-}
+var PredLiteral = variant(Pred, func(r *Recipe) {
+	r.Name = "pred-literal"
+	r.Title = "predecessor as printed: if(GTZero_1((−1)^i), pred.even, pred.odd), which outputs v_1 instead of 0 at i = 1 (and under AHAT, with no tie-breaking, averages from i = 4 on)"
+	r.Width = "Θ(1): 1, (−1)^i, v, the heads' outputs, even, lit"
+	r.Params = []Param{predValuesParam}
+	r.Build = func(cfg Config) (*Construction, error) { return buildPred(cfg, true) }
+})
 
 var predParams = []Param{{Name: "t", Default: "-1/j",
 	Doc: "under AHAT, the tie-breaking term t(j) of §Simulating Unique-Hard Attention with Average-Hard Attention that makes the heads rightmost: -1/j or j/n (a position-encoding component; unused under UHAT-right)"},

@@ -404,6 +404,16 @@ type Bound struct {
 	Source string
 }
 
+// variant returns a copy of base changed by edit: a recipe that is another
+// with a few fields of its own (the formulas as printed beside the
+// corrected ones) is written as that difference, so that what the two
+// share, the section, the domain, the weightings, is stated once.
+func variant(base *Recipe, edit func(r *Recipe)) *Recipe {
+	r := *base
+	edit(&r)
+	return &r
+}
+
 var registry = map[string]*Recipe{}
 
 // Register adds r to the registry; names must be unique.
