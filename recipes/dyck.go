@@ -23,7 +23,7 @@ import "github.com/transformer-cookbook/verify/model"
 // ---------------------------------------------------------------------
 // Dyck-1 (sec:dyck-1)
 
-// Dyck1 is the uniform construction of §A Transformer Construction for
+// dyck1 is the uniform construction of §A Transformer Construction for
 // Dyck-1 (sec:dyck-1, after Bhattamishra et al. 2020): two layers, no
 // layer norm, future-masked average-hard attention, residual connections.
 //
@@ -53,10 +53,10 @@ import "github.com/transformer-cookbook/verify/model"
 // in every format: the average of ±fl(1/i) need not cancel ("((()))"
 // gives B/i_6 = 2^−54 at fp64, −2^−25 at fp32; worked out in
 // TestDyck1FloatZeroCheck), so "= 0" must become "small", a threshold
-// that depends on n: the nonuniform construction Dyck1N.
+// that depends on n: the nonuniform construction dyck1N.
 //
 // Domain: every string over {(, )}, any n. Width 4, 2 layers, 1 head each.
-var Dyck1 = &Recipe{
+var dyck1 = &Recipe{
 	Name:        "dyck1",
 	Title:       "Dyck-1, uniform: B_i/i and t_i = (1/i) Σ_{j≤i} ReLU(−B_j/j) at every position; accept w_{:i} iff both are 0 (checked outside)",
 	Section:     "A Transformer Construction for Dyck-1",
@@ -70,8 +70,8 @@ var Dyck1 = &Recipe{
 	Build:       buildDyck1,
 }
 
-// Dyck1N is the nonuniform implementation of §A Transformer Construction
-// for Dyck-1: Dyck1 followed by a 0/1 decision, for inputs of length at
+// dyck1N is the nonuniform implementation of §A Transformer Construction
+// for Dyck-1: dyck1 followed by a 0/1 decision, for inputs of length at
 // most N. Layer 2's (otherwise empty) FFN computes, side by side,
 //
 //	g_i = GTZero_{ε_g}(t_i),   ε_g = 1/N²   (GTZero_ε of §Comparisons)
@@ -113,7 +113,7 @@ var Dyck1 = &Recipe{
 //
 // Domain: strings over {(, )} of length n ≤ N. Output: accept_i ∈ {0, 1}
 // at every position, membership of the prefix w_{:i}, exactly.
-var Dyck1N = &Recipe{
+var dyck1N = &Recipe{
 	Name:        "dyck1-n",
 	Booleans:    []string{"accept"},
 	Title:       "Dyck-1, nonuniform: accept_i = ¬GTZero_{1/N²}(t_i) ∧ EqZero_{1/N}(B_i/i), membership of the prefix w_{:i}, for n ≤ N",
@@ -135,7 +135,7 @@ var Dyck1N = &Recipe{
 // ---------------------------------------------------------------------
 // Dyck-1-2 and Dyck-k-D (sec:dyck-1-2, sec:dyck-k-D)
 
-// The round constructions (Dyck12, Dyck12Literal, DyckKD) share this.
+// The round constructions (dyck12, dyck12Literal, dyckKD) share this.
 //
 // The embedding is the paper's eqn:dyck_parens_encoding, [o_i, 1, 0, 0,
 // i/n]: o, the active bit a = 1, the scratch l and r (here each two
@@ -180,9 +180,9 @@ var Dyck1N = &Recipe{
 // outputs=accept (s = k/n is not a binary fraction, so low-precision
 // formats cannot hold it exactly).
 
-// Dyck12 is §A Transformer Construction for Dyck-1-2 (sec:dyck-1-2; Yang
+// dyck12 is §A Transformer Construction for Dyck-1-2 (sec:dyck-1-2; Yang
 // et al. 2024, after Yao et al. 2021), with the score of step 2
-// corrected to j/n + (a_j − 1) (see Dyck12Literal). Two rounds (see
+// corrected to j/n + (a_j − 1) (see dyck12Literal). Two rounds (see
 // above) with the one-type Check Match FFN blocks.MatchDyck1:
 //
 //	m_left = ReLU(l.o + l.a − o + a − 3), m_right = ReLU(−r.o + r.a + o + a − 3),
@@ -198,7 +198,7 @@ var Dyck1N = &Recipe{
 // Output: accept = [w ∈ Dyck-1-2], and s = the fraction of brackets left
 // unmarked by the Intuition's two steps. Width 10 (o, a, l.o, l.a, r.o,
 // r.a, 1, i/n, s, accept), 5 layers, 5 heads.
-var Dyck12 = &Recipe{
+var dyck12 = &Recipe{
 	Name:        "dyck12",
 	Booleans:    []string{"accept"},
 	Title:       "Dyck-1-2: two rounds of select-nearest-active and check-match, then accept iff every bracket is matched",
@@ -214,7 +214,7 @@ var Dyck12 = &Recipe{
 	Build:       func(cfg Config) (*Construction, error) { return buildDyckRounds(cfg, "dyck12", 1, 2, false) },
 }
 
-// Dyck12Literal is §A Transformer Construction for Dyck-1-2 as printed
+// dyck12Literal is §A Transformer Construction for Dyck-1-2 as printed
 // (sec:dyck-1-2, cookbook .tex lines 2240–2320), carrying nothing the
 // text does not print. The encoding [o_i, 1, 0, 0, i/n]
 // (eqn:dyck_parens_encoding), plus the constant 1 (the "bias term" the
@@ -227,7 +227,7 @@ var Dyck12 = &Recipe{
 // ingredients of l. 2227), writing the selected brackets' types l_i,
 // r_i ∈ {±1} (eqn:dyck_select_nearest: the state is [o_i, a_i, l_i, r_i,
 // i/n], no neighbour's active bit), then a check-match from o_i, a_i,
-// l_i, r_i alone (blocks.MatchDyck1Types). Step 3 is Dyck12's.
+// l_i, r_i alone (blocks.MatchDyck1Types). Step 3 is dyck12's.
 //
 // What is wrong: a matched position (a_j = 0) scores j/n + 1 and an
 // active one j/n, so the left head selects the nearest matched position
@@ -244,14 +244,14 @@ var Dyck12 = &Recipe{
 // leaves a choice, this takes: one sequence for both searches (it prints
 // one), UHAT at either end or AHAT (the maxima are unique), and 0 for a
 // missing neighbour (its "or some other distinguished value").
-var Dyck12Literal = variant(Dyck12, func(r *Recipe) {
+var dyck12Literal = variant(dyck12, func(r *Recipe) {
 	r.Name = "dyck12-literal"
 	r.Title = "Dyck-1-2 as printed: step 2 runs UHAT on the one sequence j/n − (a_j − 1) for both neighbours, which selects matched positions, and matches by their types alone"
 	r.Width = "8: o, a, l, r, 1, i/n, s, accept"
 	r.Build = func(cfg Config) (*Construction, error) { return buildDyckRounds(cfg, "dyck12-literal", 1, 2, true) }
 })
 
-// DyckKD is §Generalization to Dyck-k-D (sec:dyck-k-D): o_i ∈ {±1, …,
+// dyckKD is §Generalization to Dyck-k-D (sec:dyck-k-D): o_i ∈ {±1, …,
 // ±k}, D rounds of select-nearest-active and check-match (see above),
 // then the all-matched check. Every round, the first included, uses the
 // select-nearest-active heads: with every bit 1 they are the predecessor
@@ -287,13 +287,13 @@ var Dyck12Literal = variant(Dyck12, func(r *Recipe) {
 // depth D + 1 keeps its pair of height D, and a string outside Dyck-k
 // keeps at least one bracket, by (1).
 //
-// Domain: strings over the 2k symbols, n ≤ N (as for Dyck12). Output: accept =
-// [w ∈ Dyck-k-D], and s as in Dyck12. Width 11 for every k and D (o, a,
+// Domain: strings over the 2k symbols, n ≤ N (as for dyck12). Output: accept =
+// [w ∈ Dyck-k-D], and s as in dyck12. Width 11 for every k and D (o, a,
 // l.o, l.a, r.o, r.a, 1, i/n, p, s, accept), 2D + 1 layers and heads
 // (one per layer). With k = 1, D = 2
-// it computes what Dyck12 does (checked on every string up to length
+// it computes what dyck12 does (checked on every string up to length
 // 12), with a different FFN.
-var DyckKD = &Recipe{
+var dyckKD = &Recipe{
 	Name:        "dyck-kd",
 	Booleans:    []string{"accept"},
 	Title:       "Dyck-k-D: D rounds of select-nearest-active and typed check-match, then accept iff every bracket is matched",
@@ -328,9 +328,9 @@ var dyckCheckParams = []Param{
 }
 
 func init() {
-	Register(Dyck1)
-	Register(Dyck1N)
-	Register(Dyck12)
-	Register(Dyck12Literal)
-	Register(DyckKD)
+	Register(dyck1)
+	Register(dyck1N)
+	Register(dyck12)
+	Register(dyck12Literal)
+	Register(dyckKD)
 }

@@ -11,11 +11,11 @@ import (
 )
 
 // The programs of the Dyck recipes: Dyck-1's two averaging layers (and
-// Dyck1N's decision after them), and the rounds of select-nearest-active
-// and check-match of Dyck12, Dyck12Literal and DyckKD (see dyck.go for
+// dyck1N's decision after them), and the rounds of select-nearest-active
+// and check-match of dyck12, dyck12Literal and dyckKD (see dyck.go for
 // what the paper says of each).
 
-// dyck1Program is the two layers of Dyck1 under weighting w.
+// dyck1Program is the two layers of dyck1 under weighting w.
 func dyck1Program(name string, w model.Weighting) *stream.Program {
 	return stream.New(name+"-"+WeightingAcronym(w), "o").
 		Symbols(dyckAlphabet(1), func(s int) stream.Values {
@@ -97,8 +97,8 @@ func buildDyck1N(cfg Config) (*Construction, error) {
 }
 
 // buildDyckRounds assembles the round construction for k bracket types
-// and d rounds: Dyck12 (k = 1, the one-type FFN), Dyck12Literal and
-// DyckKD (the typed FFN, for every k).
+// and d rounds: dyck12 (k = 1, the one-type FFN), dyck12Literal and
+// dyckKD (the typed FFN, for every k).
 func buildDyckRounds(cfg Config, name string, k, d int, literal bool) (*Construction, error) {
 	w := cfg.Weighting
 	if w != model.LeftHardmax && w != model.RightHardmax && w != model.AverageHardmax {

@@ -31,7 +31,7 @@ import "github.com/transformer-cookbook/verify/model"
 var inductionAlphabetParam = Param{Name: "alphabet", Default: "ABCD",
 	Doc: "the alphabet Σ: distinct ASCII letters in increasing (alphabetical) order, each a symbol, e.g. ABC"}
 
-// InductionRecent is Most-Recent Induction (§Induction Heads): at
+// inductionRecent is Most-Recent Induction (§Induction Heads): at
 // position i the symbol that followed the rightmost earlier occurrence of
 // x_i, and x_i itself when there is none:
 //
@@ -66,7 +66,7 @@ var inductionAlphabetParam = Param{Name: "alphabet", Default: "ABCD",
 // 3|Σ| + 1 under UHAT-right (e, i/n, pred, ret), plus 1 (the constant
 // component of the tie-breaking query) under AHAT with t = j/n, plus 2
 // with t = −1/j. Two layers, one head each, no feed-forward sublayer.
-var InductionRecent = &Recipe{
+var inductionRecent = &Recipe{
 	Name:       "induction-recent",
 	Title:      "most-recent induction head: at each position, the symbol that followed the rightmost earlier occurrence of the current symbol (the current symbol if none)",
 	Section:    "Most-Recent Induction",
@@ -90,14 +90,14 @@ var InductionRecent = &Recipe{
 	Build:       func(cfg Config) (*Construction, error) { return buildInductionRecent(cfg, false) },
 }
 
-// InductionRecentLiteral is Most-Recent Induction as printed
+// inductionRecentLiteral is Most-Recent Induction as printed
 // (§Most-Recent Induction, cookbook .tex lines 2356–2379):
 //
 //   - WE one-hot (l. 2368–2369);
 //   - Pred, "the pred construction from §Predecessor … (returning 0 when
 //     none exists)" (l. 2370): the section's strict-masking variant with
 //     positional encoding i/n (l. 1690–1696), whose first position
-//     returns the special value 0, as InductionRecent (the section's
+//     returns the special value 0, as inductionRecent (the section's
 //     other construction returns v_1 at i = 1; see pred-literal);
 //   - the induction head with "k_i = WE(x_i), q_j = Pred(x_j), and
 //     v_j = WE(x_j)" (l. 2375): the key of every position p is WE(x_p)
@@ -106,7 +106,7 @@ var InductionRecent = &Recipe{
 //   - "right-most unique hard attention (say, using §Simulating
 //     Unique-Hard Attention with Average-Hard Attention)" (l. 2377):
 //     rightmost UHAT, or AHAT with the rightmost tie-breaking term, as
-//     in InductionRecent.
+//     in inductionRecent.
 //
 // What is wrong: the scores are then s_ij = [x_j = x_{i−1}], which the
 // rightmost j ≤ i maximises at j = i − 1 (or at j = i when x_i = x_{i−1},
@@ -115,7 +115,7 @@ var InductionRecent = &Recipe{
 // it outputs "AA" instead of "AB"; on the paper's example ACABDACDCA it
 // outputs AACABDACDC instead of ACCBDBAADC (l. 2362, 2379). The corrected
 // recipe, induction-recent, swaps the query and key.
-var InductionRecentLiteral = variant(InductionRecent, func(r *Recipe) {
+var inductionRecentLiteral = variant(inductionRecent, func(r *Recipe) {
 	r.Name = "induction-recent-literal"
 	r.Title = "most-recent induction head with the printed k_i = WE(x_i), q_j = Pred(x_j), which retrieves the previous symbol instead"
 	r.Build = func(cfg Config) (*Construction, error) { return buildInductionRecent(cfg, true) }
@@ -124,7 +124,7 @@ var InductionRecentLiteral = variant(InductionRecent, func(r *Recipe) {
 var inductionRecentParams = []Param{inductionAlphabetParam,
 	{Name: "t", Default: "j/n", Doc: "under AHAT, the rightmost tie-breaking term t(j) of §Simulating Unique-Hard Attention with Average-Hard Attention: j/n (the position component i/n) or -1/j (unused under UHAT-right)"}}
 
-// InductionFrequent is Most-Frequent Induction (§Induction Heads): at
+// inductionFrequent is Most-Frequent Induction (§Induction Heads): at
 // position i, with σ = x_i, the symbol σ′ that most often follows σ in
 // the bigrams x_{j−1}x_j ending at j ≤ i, ties broken alphabetically, and
 // σ itself when σ has no follower yet:
@@ -195,7 +195,7 @@ var inductionRecentParams = []Param{inductionAlphabetParam,
 // paper's ⋀_{σ″≠σ′} asks for: |Σ|³ + |Σ|² + 4|Σ| + 1 in all (49 for
 // |Σ| = 3, 97 for |Σ| = 4). Three layers (attention in the first two,
 // one head each).
-var InductionFrequent = &Recipe{
+var inductionFrequent = &Recipe{
 	Name:       "induction-frequent",
 	Title:      "most-frequent induction head: at each position, the most frequent follower of the current symbol so far (alphabetically first among ties; the current symbol if none)",
 	Section:    "Most-Frequent Induction",
@@ -220,12 +220,12 @@ var InductionFrequent = &Recipe{
 	Build:       func(cfg Config) (*Construction, error) { return buildInductionFrequent(cfg, inductFrequentPrinted{}) },
 }
 
-// InductionFrequentLiteral is Most-Frequent Induction as printed
+// inductionFrequentLiteral is Most-Frequent Induction as printed
 // (§Most-Frequent Induction, cookbook .tex lines 2383–2451):
 //
 //   - WE one-hot and Pred "returning 0 when none exists" (l. 2393–2394),
 //     the strict-masking predecessor of §Predecessor, as in
-//     InductionFrequent: the bigram at position j is
+//     inductionFrequent: the bigram at position j is
 //     Bigram(x_j) = [e_{x_j}; e_{x_{j−1}}], current symbol on top, as the
 //     paper prints it (l. 2399–2438);
 //   - the counting step (l. 2440–2443): "the construction in §Average can
@@ -257,11 +257,11 @@ var InductionFrequent = &Recipe{
 // first letter of the alphabet everywhere: on the paper's example
 // ACABDACDCA it outputs AAAAAAAAAA instead of ACCBDBAAAC, and on "B" it
 // outputs A, not B. (With correct counts the missing fallback alone
-// still outputs AACAABAAAC on the example; see InductionFrequent.) The
+// still outputs AACAABAAAC on the example; see inductionFrequent.) The
 // corrected recipe, induction-frequent, computes the bigram indicators
 // with a feed-forward layer, averages them with Avg←, and falls back to
 // the current symbol.
-var InductionFrequentLiteral = variant(InductionFrequent, func(r *Recipe) {
+var inductionFrequentLiteral = variant(inductionFrequent, func(r *Recipe) {
 	r.Name = "induction-frequent-literal"
 	r.Title = "most-frequent induction head with the printed counting head Q = [e_σ1; e_σ2], K = Bigram(x_j), V = 1, which outputs 1 instead of a count"
 	r.Width = "|Σ|³ + 3|Σ| + 2 (e, i/n, 1, pred, the printed counts, comparisons, logits)"
@@ -281,8 +281,8 @@ func inductionTiebreakParam(def string) Param {
 }
 
 func init() {
-	Register(InductionRecent)
-	Register(InductionRecentLiteral)
-	Register(InductionFrequent)
-	Register(InductionFrequentLiteral)
+	Register(inductionRecent)
+	Register(inductionRecentLiteral)
+	Register(inductionFrequent)
+	Register(inductionFrequentLiteral)
 }

@@ -154,7 +154,7 @@ type inductFrequent struct {
 }
 
 // buildInductionFrequent assembles most-frequent induction from the
-// paper's five steps (see InductionFrequent), taking the printed counting
+// paper's five steps (see inductionFrequent), taking the printed counting
 // step or comparison stage where printed selects them.
 func buildInductionFrequent(cfg Config, printed inductFrequentPrinted) (*Construction, error) {
 	w, maxN := cfg.Weighting, cfg.MaxN

@@ -22,9 +22,9 @@ import (
 
 var deltaParam = Param{Name: "delta", Default: "1/2", Doc: "the clipping level δ > 0"}
 
-// Clip is clip_δ of §Amplification: W1 = [1; 1], b1 = [δ; −δ],
+// clip is clip_δ of §Amplification: W1 = [1; 1], b1 = [δ; −δ],
 // W2 = [1, −1], b2 = −δ, computing x clamped to [−δ, δ]. Domain: ℝ.
-var Clip = &Recipe{
+var clip = &Recipe{
 	Name: "clip", Title: "clip_δ(x) = x clamped to [−δ, δ]",
 	Section: "Amplification", Label: "sec:layernorm_amplify", Domain: "x ∈ ℝ", Exact: true,
 	Width: "2 (x and the output)", MinN: 1, DefaultMaxN: 4, Params: []Param{deltaParam},
@@ -45,7 +45,7 @@ var Clip = &Recipe{
 	},
 }
 
-// LNCircumvent is §Circumventing Layer Normalization: for a layer norm
+// lnCircumvent is §Circumventing Layer Normalization: for a layer norm
 // with β = 0, LN([x; −x]) = [cx; −cx] for some c, because a vector of
 // pairs of additive inverses has mean 0; with γ = 1, c = 1/√(‖x‖²/d + ε).
 // The recipe writes −x with an FFN and stores LN([x; −x]) through a
@@ -64,7 +64,7 @@ var Clip = &Recipe{
 //
 // Domain: x ∈ ℝ^d, x ≠ 0 when ε = 0; the form needs LN.β = 0 and uniform
 // LN.γ.
-var LNCircumvent = &Recipe{
+var lnCircumvent = &Recipe{
 	Name: "ln-circumvent", Title: "LN([x; −x]) = [cx; −cx]: layer norm only rescales ± pairs",
 	Section: "Circumventing Layer Normalization", Label: "sec:layernorm_circumvent",
 	Domain: "x ∈ ℝ^d (x ≠ 0 if ε = 0); the form needs LN.β = 0 and uniform LN.γ (other γ, β show it failing)", Exact: true, Width: "4d (x, −x and the normalised pair)",
@@ -141,7 +141,7 @@ var LNCircumvent = &Recipe{
 	},
 }
 
-// LayerNormVector is layer normalization itself (§Layer Normalization,
+// layerNormVector is layer normalization itself (§Layer Normalization,
 // Definition "layer normalization"): on a given x ∈ ℝ^d,
 //
 //	LN(x) = (x − μ)/√(σ² + ε) ⊙ γ + β,  μ = (1/d) Σ x_k,  σ² = (1/d) Σ (x_k − μ)²,
@@ -156,7 +156,7 @@ var LNCircumvent = &Recipe{
 // not constant.
 //
 // Domain: x ∈ ℝ^d, not constant when ε = 0.
-var LayerNormVector = &Recipe{
+var layerNormVector = &Recipe{
 	Name: "layernorm", Title: "LN(x) = (x − μ)/√(σ² + ε) ⊙ γ + β on a given vector, with γ, β and ε as parameters",
 	Section: "Layer Normalization", Label: "sec:layernorm", Domain: "x ∈ ℝ^d (not constant when ε = 0)",
 	Exact: true, Width: "2d (x and LN(x))", MinN: 1, DefaultMaxN: 4, Precision: "interval:128",
@@ -359,7 +359,7 @@ func signs(x []*big.Rat) Want {
 	return w
 }
 
-// AmplifyLiteral is §Amplification as printed (sec:layernorm_amplify,
+// amplifyLiteral is §Amplification as printed (sec:layernorm_amplify,
 // cookbook .tex lines 1886–1919): for x ∈ ℝ^d with |x_c| ≥ δ for every c
 // and zero mean (l. 1894–1895), clip every component to ±δ with clip_δ
 // (l. 1898–1910: W1 = [1; 1], b1 = [δ; −δ], W2 = [1, −1], b2 = −δ, one
@@ -373,9 +373,9 @@ func signs(x []*big.Rat) Want {
 // (δ = 1/2, d = 5): x = (2, −1/2, −1/2, −1/2, −1/2) has mean 0, clips to
 // (1/2, −1/2, −1/2, −1/2, −1/2) with mean −3/10 and σ = 2/5, and LN gives
 // (2, −1/2, −1/2, −1/2, −1/2), not (1, −1, −1, −1, −1); the smallest d
-// where it fails is 3 (x = (1/2, 1/2, −1)). See Amplify for the
+// where it fails is 3 (x = (1/2, 1/2, −1)). See amplify for the
 // corrected recipe.
-var AmplifyLiteral = variant(Amplify, func(r *Recipe) {
+var amplifyLiteral = variant(amplify, func(r *Recipe) {
 	r.Name, r.Title = "amplify-literal", "as printed: clip_δ every component, then LN with ε = 0, claimed to give sign(x_c) = ±1"
 	r.Domain, r.Width = "x ∈ ℝ^d, |x_c| ≥ δ, mean(x) = 0", "d"
 	r.Precision, r.Params = "interval:128", []Param{deltaParam, {Name: "d", Default: "5", Doc: "the dimension d ≥ 2"}}
@@ -409,13 +409,13 @@ func buildAmplifyLiteral(cfg Config) (*Construction, error) {
 	return amplifyInputs(xs, delta, true).Construction(m, pointwise(signs)), nil
 }
 
-// Amplify is §Amplification corrected: clip every component with clip_δ
+// amplify is §Amplification corrected: clip every component with clip_δ
 // and normalise the pairs [clip_δ(x); −clip_δ(x)] (§Circumventing Layer
 // Normalization), whose mean is always 0 and whose variance is δ², so
 // LN with ε = 0 gives exactly [sign(x); −sign(x)]. The zero-mean
 // assumption is no longer needed; the layer norm is a selective pre-norm
 // read by an identity FFN that stores sign(x). Domain: |x_c| ≥ δ.
-var Amplify = &Recipe{
+var amplify = &Recipe{
 	Name: "amplify", Title: "sign(x_c) = ±1 for |x_c| ≥ δ: clip_δ, then LN (ε = 0) of the ± pairs",
 	Section: "Amplification", Label: "sec:layernorm_amplify",
 	Domain: "x ∈ ℝ^d, |x_c| ≥ δ", Exact: true, Width: "5d (x, clip, −clip, and the signs, twice)", MinN: 1, DefaultMaxN: 4,
@@ -441,7 +441,7 @@ var Amplify = &Recipe{
 	},
 }
 
-// LH is the layernorm hash of §Layernorm hash: lh(x) = LN([x, 1, −x, −1])
+// lh is the layernorm hash of §Layernorm hash: lh(x) = LN([x, 1, −x, −1])
 // with LN.ε = 0, β = 0, γ = 1, which is √(2/(x² + 1))·[x, 1, −x, −1], and
 // its scale invariance: for k > 0, LN([kx, k, −kx, −k]) = lh(x). The
 // input is (a, b) = (kx, k); an FFN writes [a, b, −a, −b] and an identity
@@ -450,7 +450,7 @@ var Amplify = &Recipe{
 // lh(2) = √(2/5)(2, 1, −2, −1) ≠ lh(1) = (1, 1, −1, −1); what holds is
 // that scaling the whole argument vector, x and 1 alike, does not change
 // it.) Domain: b > 0.
-var LH = &Recipe{
+var lh = &Recipe{
 	Name: "lh", Title: "layernorm hash lh(a/b) = LN([a, b, −a, −b]) = √(2/(x²+1))[x, 1, −x, −1], x = a/b",
 	Section: "Layernorm hash", Label: "sec:layernorm_hash", Domain: "(a, b) = (kx, k) with k > 0",
 	Exact: true, Width: "10 (a, b, the 4-vector and lh)", MinN: 1, DefaultMaxN: 4, Precision: "interval:128",
@@ -499,7 +499,7 @@ func lhReals(x *big.Rat) []numeric.Expr {
 }
 
 func init() {
-	for _, rc := range []*Recipe{Clip, LNCircumvent, AmplifyLiteral, Amplify, LH, LayerNormVector} {
+	for _, rc := range []*Recipe{clip, lnCircumvent, amplifyLiteral, amplify, lh, layerNormVector} {
 		Register(rc)
 	}
 }

@@ -24,7 +24,7 @@ import (
 // and reads out (y, c). Scores are q·k, not divided by √d_key, as the
 // sections compute their gaps for q·k.
 
-// LookupOneHot is ohLookup of §One-Hot Encodings: positions are one-hot
+// lookupOneHot is ohLookup of §One-Hot Encodings: positions are one-hot
 // vectors e_1, …, e_N ∈ ℝ^N, and position i holds (e_{q_i}, e_i, v_i): the
 // word embedding of "q:v" writes e_q and v, the position embedding e_i.
 // The head has, as printed,
@@ -42,7 +42,7 @@ import (
 //
 // Domain: n ≤ N, q_i ∈ [n], v_i rational (c); v_i ∈ {0, 1} for y. Width
 // 2N+1 (+ c, y).
-var LookupOneHot = &Recipe{
+var lookupOneHot = &Recipe{
 	Name:        "lookup-onehot",
 	Booleans:    []string{"y"},
 	Title:       "index lookup with one-hot positions: position i retrieves v_{q_i}",
@@ -59,7 +59,7 @@ var LookupOneHot = &Recipe{
 	Build:       func(cfg Config) (*Construction, error) { return buildOneHot(cfg, "lookup-onehot") },
 }
 
-// HardmaxSoftmax is §Simulating Average-Hard Attention with Soft
+// hardmaxSoftmax is §Simulating Average-Hard Attention with Soft
 // Attention, shown on the one-hot lookup of §One-Hot Encodings (its
 // builder, under SMAT only): the scores have a unique maximum with gap
 // γ = 1, and W^Q′ = (1/τ) W^Q with τ = γ/log(8N) makes the gap log 8N, so
@@ -76,7 +76,7 @@ var LookupOneHot = &Recipe{
 // Domain: n ≤ N, q_i ∈ [n], v_i rational (c, within max_j |v_j|/4);
 // v_i ∈ {0, 1} for y. Outputs: y (exact) and c (within 1/4 for bits). Past N the bound fails: with N = 1, the input
 // "1:1 1:0 1:0 1:0" gives c = 8/11 and y = 21/22 at position 1.
-var HardmaxSoftmax = &Recipe{
+var hardmaxSoftmax = &Recipe{
 	Name:        "hardmax-softmax",
 	Booleans:    []string{"y"},
 	Title:       "average-hard attention simulated by softmax with τ = γ/log(8N), then rounded: the one-hot lookup under SMAT",
@@ -93,7 +93,7 @@ var HardmaxSoftmax = &Recipe{
 	Build:       func(cfg Config) (*Construction, error) { return buildOneHot(cfg, "hardmax-softmax") },
 }
 
-// LookupAO is aoLookup of §Almost Orthogonal Embeddings: position j is
+// lookupAO is aoLookup of §Almost Orthogonal Embeddings: position j is
 // encoded by a vector x_j ∈ {±1/√m}^m of a family x_1, …, x_N with
 // |x_i·x_j| ≤ ε (i ≠ j) and x_i·x_i ≥ 1 − ε, and the projections are those
 // of the one-hot lookup (eq. one_hot_qkv), so s_ij = x_{q_i}·x_j, which is
@@ -137,7 +137,7 @@ var HardmaxSoftmax = &Recipe{
 //
 // Domain: n ≤ N, q_i ∈ [n], v_i rational (c); v_i ∈ {0, 1} for y. Width
 // 2m+1 (+ c, y).
-var LookupAO = &Recipe{
+var lookupAO = &Recipe{
 	Name:        "lookup-ao",
 	Booleans:    []string{"y"},
 	Title:       "index lookup with almost orthogonal positions: position i retrieves v_{q_i}",
@@ -160,7 +160,7 @@ var LookupAO = &Recipe{
 	Build: buildAO,
 }
 
-// LookupLH is lhLookup of §Layernorm hash: positions and queries are
+// lookupLH is lhLookup of §Layernorm hash: positions and queries are
 // stored by their layernorm hash
 //
 //	lh(x) = LN([x, 1, −x, −1]) = √(2/(x² + 1))·[x, 1, −x, −1]
@@ -211,7 +211,7 @@ var LookupAO = &Recipe{
 //
 // Domain: n ≤ N, q_i ∈ [n], v_i rational (c); v_i ∈ {0, 1} for y (AHAT
 // and UHAT do not depend on N). Width 9 (+ 6 to compute the hashes, + c, y).
-var LookupLH = &Recipe{
+var lookupLH = &Recipe{
 	Name:        "lookup-lh",
 	Booleans:    []string{"y"},
 	Title:       "index lookup with the layernorm hash: position i retrieves v_{q_i}",
@@ -234,7 +234,7 @@ var LookupLH = &Recipe{
 }
 
 func init() {
-	for _, rc := range []*Recipe{LookupOneHot, HardmaxSoftmax, LookupAO, LookupLH} {
+	for _, rc := range []*Recipe{lookupOneHot, hardmaxSoftmax, lookupAO, lookupLH} {
 		Register(rc)
 	}
 }

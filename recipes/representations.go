@@ -23,7 +23,7 @@ import (
 // symbol ^ and the symbols a, b.
 var bosAlphabet = []string{"^", "a", "b"}
 
-// BOS is §Special Symbols: "Having one of these tokens in the sequence
+// bos is §Special Symbols: "Having one of these tokens in the sequence
 // also allows a transformer to compute the value 1/(n+1) (or 1/(i+1) if
 // future-masked) by using uniform attention." The word embedding writes
 // the indicator bos = 1 for ^ (0 for a and b); then two uniform-attention
@@ -40,7 +40,7 @@ var bosAlphabet = []string{"^", "a", "b"}
 //
 // Domain: ^ at the first position and nowhere else. Exact under SMAT and
 // AHAT (uniform attention; under UHAT the tie goes to one position).
-var BOS = &Recipe{
+var bos = &Recipe{
 	Name:        "bos",
 	Title:       "1/(n+1) (unmasked) and 1/(i+1) (future-masked) by uniform attention to a beginning-of-sequence symbol",
 	Section:     "Special Symbols",
@@ -111,7 +111,7 @@ func bosExpected(c Case) []Want {
 // ---------------------------------------------------------------------------
 // §Integer Representations
 
-// Count is §Integer Representations: "a count C stored as C/n where n is
+// count is §Integer Representations: "a count C stored as C/n where n is
 // the length of the input or C/i where i is the position where this
 // integer is stored. We often end up with the former when using unmasked
 // uniform attention to compute integer values, and the latter when using
@@ -120,7 +120,7 @@ func bosExpected(c Case) []Want {
 // 0, W^V = 1) gives C/n with C = #a in the whole string at every
 // position, and Avg← gives C_i/i with C_i = #a in x_1 … x_i at position
 // i. Domain: every string over {a, b}. Exact under SMAT and AHAT.
-var Count = &Recipe{
+var count = &Recipe{
 	Name:        "count",
 	Title:       "a count C stored as C/n (unmasked uniform attention) and C_i/i (future-masked): here C = the number of a's",
 	Section:     "Integer Representations",
@@ -177,14 +177,14 @@ func countExpected(c Case) []Want {
 // ---------------------------------------------------------------------------
 // §Categorical Representations
 
-// Categorical is §Categorical Representations: the k symbols of the
+// categorical is §Categorical Representations: the k symbols of the
 // alphabet are one-hot vectors (the word embedding we(σ_s) = e_s, width
 // d = k), and the argmax unembedding with W_out = I (§Unembedding) reads
 // each back: y_i = argmax(W_out h_i) = x_i. No layers: the identity
 // transducer on one-hot representations. The symbols are a, b, c, …
 // Domain: every string over the k symbols. Exact (the logits are e_{x_i},
 // the maximum is unique with gap 1).
-var Categorical = &Recipe{
+var categorical = &Recipe{
 	Name:        "categorical",
 	Title:       "one-hot word embeddings of k symbols read back by an argmax unembedding: y_i = x_i",
 	Section:     "Categorical Representations",
@@ -386,7 +386,7 @@ func ratOf(e numeric.Expr) (*big.Rat, error) {
 	return r, nil
 }
 
-// BoolConvert is the conversion between Boolean representations that
+// boolConvert is the conversion between Boolean representations that
 // §Boolean Representations assigns to position-wise FFNs ("also to
 // convert between different representations"), for the representations
 // of tab:booleans that an FFN can convert exactly:
@@ -416,7 +416,7 @@ func ratOf(e numeric.Expr) (*big.Rat, error) {
 // layer norm; they differ only by which vector is called true.
 //
 // Domain: one representation of false or true at every position.
-var BoolConvert = &Recipe{
+var boolConvert = &Recipe{
 	Name:        "bool-convert",
 	Title:       "convert a Boolean between the representations of tab:booleans with one FFN",
 	Section:     "Boolean Representations",
@@ -502,7 +502,7 @@ func buildBoolConvert(cfg Config) (*Construction, error) {
 }
 
 func init() {
-	for _, rc := range []*Recipe{BOS, Count, Categorical, BoolConvert} {
+	for _, rc := range []*Recipe{bos, count, categorical, boolConvert} {
 		Register(rc)
 	}
 }
