@@ -31,13 +31,15 @@
 //
 // # Layout and imports
 //
-// Each file is a section of the paper (lookups.go: §Index Lookup, dyck.go:
-// the Dyck examples, …); recipe.go holds the types every recipe shares and
-// the registry. A large family is split by concern: dyck.go holds the
+// Each file is a section of the paper (lookups.go: §Index Lookup,
+// dyck.go: the Dyck examples, …); recipe.go holds the types every recipe
+// shares, registry.go the registry and weighting.go the attention
+// weightings. A large family is split by concern: dyck.go holds the
 // recipes, what the paper says of each (the doc comment of each cites its
 // section and states its domain), dyck_program.go builds the weights,
 // dyck_reference.go computes the intended function, and dyck_inputs.go
-// lists or draws the inputs; likewise induction*.go.
+// lists or draws the inputs; likewise induction*.go, and lookups.go with
+// lookups_program.go.
 //
 // The recipes themselves are unexported values: a program reaches one by
 // its command-line name through Get, and every one through All or Names.
