@@ -117,6 +117,8 @@ func signs(x []*big.Rat) Want {
 // (2, −1/2, −1/2, −1/2, −1/2), not (1, −1, −1, −1, −1); the smallest d
 // where it fails is 3 (x = (1/2, 1/2, −1)). See amplify for the
 // corrected recipe.
+//
+// Domain: x ∈ ℝ^d with |x_c| ≥ δ and mean(x) = 0, the printed assumptions.
 var amplifyLiteral = variant(amplify, func(r *Recipe) {
 	r.Name, r.Title = "amplify-literal", "as printed: clip_δ every component, then LN with ε = 0, claimed to give sign(x_c) = ±1"
 	r.Domain, r.Width = "x ∈ ℝ^d, |x_c| ≥ δ, mean(x) = 0", "d"

@@ -120,9 +120,11 @@ func averages(xs [][]*big.Rat, prefix bool) []Want {
 }
 
 var (
-	// avg is the unmasked uniform average of §Average.
+	// avg is the unmasked uniform average of §Average. Domain: x_i ∈ ℝ^d
+	// at every position, any n.
 	avg = avgRecipe("avg", "Avg(x)_i = (1/n) Σ_{k=1}^n x_k: uniform attention with W^Q = W^K = 0, W^V = I", model.NoMask)
 	// avgPrefix is the future-masked uniform average Avg← of §Average.
+	// Domain: x_i ∈ ℝ^d at every position, any n.
 	avgPrefix = avgRecipe("avg-prefix", "Avg←(x)_i = (1/i) Σ_{k=1}^i x_k: future-masked uniform attention with W^Q = W^K = 0, W^V = I", model.Future)
 )
 

@@ -88,13 +88,13 @@ func booleanInputs(names []string) vectorInput {
 }
 
 var (
-	// and is ∧ of §Boolean Functions, "equivalent to min".
+	// and is ∧ of §Boolean Functions, "equivalent to min". Domain: {0,1}².
 	and = booleanConnective("and", "x ∧ y = min(x, y) on {0,1}²", 2,
 		func(xs []string) *stream.FF { return blocks.And(xs[0], xs[1], "out") }, func(x []bool) bool { return x[0] && x[1] })
-	// or is ∨ of §Boolean Functions, "equivalent to max".
+	// or is ∨ of §Boolean Functions, "equivalent to max". Domain: {0,1}².
 	or = booleanConnective("or", "x ∨ y = max(x, y) on {0,1}²", 2,
 		func(xs []string) *stream.FF { return blocks.Or(xs[0], xs[1], "out") }, func(x []bool) bool { return x[0] || x[1] })
-	// not is ¬ of §Boolean Functions, "just 1 − x".
+	// not is ¬ of §Boolean Functions, "just 1 − x". Domain: {0,1}.
 	not = booleanConnective("not", "¬x = 1 − x on {0,1}", 1,
 		func(xs []string) *stream.FF { return blocks.Not(xs[0], "out") }, func(x []bool) bool { return !x[0] })
 )
@@ -126,6 +126,7 @@ func booleanConnective(name, title string, bits int, block func(xs []string) *st
 // bounded interval": if(p, x, y) = x when p = 1 and y when p = 0, for
 // x, y ∈ [a, b]. With the default [0, 1] the weights are the paper's
 // printed ones (W1 = [[1, 1, 0], [−1, 0, 1]], b1 = [−1; 0], W2 = [1, 1]).
+// Domain: p ∈ {0,1}, x, y ∈ [a, b].
 var ifRecipe = &Recipe{
 	Name: "if", Title: "if(p, x, y): x when p = 1, y when p = 0",
 	Section: "Conditionals", Label: "sec:ffnn_conditional", Domain: "p ∈ {0,1}, x, y ∈ [a, b]", Exact: true,

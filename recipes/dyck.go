@@ -244,6 +244,8 @@ var dyck12 = &Recipe{
 // leaves a choice, this takes: one sequence for both searches (it prints
 // one), UHAT at either end or AHAT (the maxima are unique), and 0 for a
 // missing neighbour (its "or some other distinguished value").
+//
+// Domain: dyck12's.
 var dyck12Literal = variant(dyck12, func(r *Recipe) {
 	r.Name = "dyck12-literal"
 	r.Title = "Dyck-1-2 as printed: step 2 runs UHAT on the one sequence j/n − (a_j − 1) for both neighbours, which selects matched positions, and matches by their types alone"

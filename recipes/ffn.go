@@ -81,14 +81,15 @@ func binaryFF(name, title, section, label string, block func(x, y, out string) *
 }
 
 var (
-	// minRecipe: §Min and Max.
+	// minRecipe is min(x, y) of §Min and Max. Domain: x, y ∈ ℝ.
 	minRecipe = binaryFF("min", "min(x, y)", "Min and Max", "sec:ffnn_minmax", blocks.Min, ratMin)
-	// maxRecipe: §Min and Max.
+	// maxRecipe is max(x, y) of §Min and Max. Domain: x, y ∈ ℝ.
 	maxRecipe = binaryFF("max", "max(x, y)", "Min and Max", "sec:ffnn_minmax", blocks.Max, ratMax)
-	// add: §Addition and Subtraction.
+	// add is x + y of §Addition and Subtraction. Domain: x, y ∈ ℝ.
 	add = binaryFF("add", "x + y", "Addition and Subtraction", "sec:ffnn_addition", blocks.Add,
 		func(x, y *big.Rat) *big.Rat { return ratSum(x, y) })
-	// sub: §Addition and Subtraction ("or subtraction").
+	// sub is x − y of §Addition and Subtraction ("or subtraction").
+	// Domain: x, y ∈ ℝ.
 	sub = binaryFF("sub", "x − y", "Addition and Subtraction", "sec:ffnn_addition", blocks.Sub,
 		func(x, y *big.Rat) *big.Rat { return new(big.Rat).Sub(x, y) })
 )

@@ -142,6 +142,8 @@ var first = &Recipe{
 // for every i: every string of length n ≥ 2 is wrong from position 2 on.
 // The smallest counterexample is n = 2: first_2 = 1, want 0
 // (TestFirstLiteralUHATCounterexample). Under SMAT and AHAT it is the recipe first.
+//
+// Domain: first's, any string over {a, b}, any n.
 var firstLiteral = variant(first, func(r *Recipe) {
 	r.Name = "first-literal"
 	r.Title = firstDoc + " (as printed: claimed for SMAT, AHAT and UHAT; wrong under UHAT)"
@@ -149,9 +151,9 @@ var firstLiteral = variant(first, func(r *Recipe) {
 	r.Build = buildFirst("first-literal")
 })
 
-// firstUHAT is a first that works under unique-hard attention (not in the
-// paper, which claims its own first for UHAT; see firstLiteral). The word
-// embedding writes the constant 1 (component "1") for every symbol, the
+// firstUHAT is a first of §First that works under unique-hard attention
+// (not in the paper, which claims its own first for UHAT; see
+// firstLiteral). The word embedding writes the constant 1 (component "1") for every symbol, the
 // position encoding p_j = (−1)^j. One future-masked head has
 //
 //	W^Q = [1, 0], W^K = [0, 1], W^V = [0, 1]   over (1, p),

@@ -115,6 +115,8 @@ var inductionRecent = &Recipe{
 // it outputs "AA" instead of "AB"; on the paper's example ACABDACDCA it
 // outputs AACABDACDC instead of ACCBDBAADC (l. 2362, 2379). The corrected
 // recipe, induction-recent, swaps the query and key.
+//
+// Domain: inductionRecent's, every string over Σ, any n.
 var inductionRecentLiteral = variant(inductionRecent, func(r *Recipe) {
 	r.Name = "induction-recent-literal"
 	r.Title = "most-recent induction head with the printed k_i = WE(x_i), q_j = Pred(x_j), which retrieves the previous symbol instead"
@@ -261,6 +263,8 @@ var inductionFrequent = &Recipe{
 // corrected recipe, induction-frequent, computes the bigram indicators
 // with a feed-forward layer, averages them with Avg←, and falls back to
 // the current symbol.
+//
+// Domain: inductionFrequent's, every string over Σ of length n ≤ N.
 var inductionFrequentLiteral = variant(inductionFrequent, func(r *Recipe) {
 	r.Name = "induction-frequent-literal"
 	r.Title = "most-frequent induction head with the printed counting head Q = [e_σ1; e_σ2], K = Bigram(x_j), V = 1, which outputs 1 instead of a count"

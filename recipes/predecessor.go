@@ -122,6 +122,8 @@ var pred = &Recipe{
 // outputs (1, 1, 0, 1/2)). The corrected recipe pred adds if(first, 0, ·)
 // and, under AHAT, the tie-breaking term of §Simulating Unique-Hard
 // Attention with Average-Hard Attention.
+//
+// Domain: pred's.
 var predLiteral = variant(pred, func(r *Recipe) {
 	r.Name = "pred-literal"
 	r.Title = "predecessor as printed: if(GTZero_1((−1)^i), pred.even, pred.odd), which outputs v_1 instead of 0 at i = 1 (and under AHAT, with no tie-breaking, averages from i = 4 on)"
