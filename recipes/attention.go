@@ -13,7 +13,7 @@ import (
 // runs on vectors given directly as the residual stream (verify run
 // --input "x1, x2; x1, x2").
 
-// IdentityAttn is id of §Identity (sec:identity-attention): the attention
+// identityAttn is id of §Identity (sec:identity-attention): the attention
 // head att_zero with
 //
 //	att_zero.W^Q = 0, att_zero.W^K = 0, att_zero.W^V = 0,
@@ -23,7 +23,7 @@ import (
 // id(x) = att_zero(x) + x = x. Domain: x_i ∈ ℝ^d at every position, any
 // length n. Exact under SMAT, AHAT and UHAT (the cheat sheet's column):
 // whatever the weights α_ij are, Σ_j α_ij · 0 = 0.
-var IdentityAttn = &Recipe{
+var identityAttn = &Recipe{
 	Name:        "identity-attn",
 	Title:       "id(x) = att_zero(x) + x: attention with W^Q = W^K = W^V = 0 and the residual connection",
 	Section:     "Identity",
@@ -120,14 +120,16 @@ func averages(xs [][]*big.Rat, prefix bool) []Want {
 }
 
 var (
-	// Avg is the unmasked uniform average of §Average.
-	Avg = avgRecipe("avg", "Avg(x)_i = (1/n) Σ_{k=1}^n x_k: uniform attention with W^Q = W^K = 0, W^V = I", model.NoMask)
-	// AvgPrefix is the future-masked uniform average Avg← of §Average.
-	AvgPrefix = avgRecipe("avg-prefix", "Avg←(x)_i = (1/i) Σ_{k=1}^i x_k: future-masked uniform attention with W^Q = W^K = 0, W^V = I", model.Future)
+	// avg is the unmasked uniform average of §Average. Domain: x_i ∈ ℝ^d
+	// at every position, any n.
+	avg = avgRecipe("avg", "Avg(x)_i = (1/n) Σ_{k=1}^n x_k: uniform attention with W^Q = W^K = 0, W^V = I", model.NoMask)
+	// avgPrefix is the future-masked uniform average Avg← of §Average.
+	// Domain: x_i ∈ ℝ^d at every position, any n.
+	avgPrefix = avgRecipe("avg-prefix", "Avg←(x)_i = (1/i) Σ_{k=1}^i x_k: future-masked uniform attention with W^Q = W^K = 0, W^V = I", model.Future)
 )
 
 func init() {
-	for _, rc := range []*Recipe{IdentityAttn, Avg, AvgPrefix} {
+	for _, rc := range []*Recipe{identityAttn, avg, avgPrefix} {
 		Register(rc)
 	}
 }

@@ -10,10 +10,10 @@ import (
 	"github.com/transformer-cookbook/verify/recipes/stream"
 )
 
-// Boolean is ff_φ of §Boolean Functions: one FFN with a hidden unit per
+// boolean is ff_φ of §Boolean Functions: one FFN with a hidden unit per
 // truth assignment computes any φ: {0,1}^m → {0,1} given by its truth
 // table. Domain: {0,1}^m (true = 1, false = 0).
-var Boolean = &Recipe{
+var boolean = &Recipe{
 	Name: "boolean", Booleans: []string{"phi"}, Title: "any Boolean function φ of m bits from its truth table, in one FFN",
 	Section: "Boolean Functions", Label: "sec:ffnn_boolean", Domain: "x ∈ {0,1}^m", Exact: true,
 	Width: "m + 1 (hidden 2^m)", MinN: 1, DefaultMaxN: 2,
@@ -88,14 +88,14 @@ func booleanInputs(names []string) vectorInput {
 }
 
 var (
-	// And is ∧ of §Boolean Functions, "equivalent to min".
-	And = booleanConnective("and", "x ∧ y = min(x, y) on {0,1}²", 2,
+	// and is ∧ of §Boolean Functions, "equivalent to min". Domain: {0,1}².
+	and = booleanConnective("and", "x ∧ y = min(x, y) on {0,1}²", 2,
 		func(xs []string) *stream.FF { return blocks.And(xs[0], xs[1], "out") }, func(x []bool) bool { return x[0] && x[1] })
-	// Or is ∨ of §Boolean Functions, "equivalent to max".
-	Or = booleanConnective("or", "x ∨ y = max(x, y) on {0,1}²", 2,
+	// or is ∨ of §Boolean Functions, "equivalent to max". Domain: {0,1}².
+	or = booleanConnective("or", "x ∨ y = max(x, y) on {0,1}²", 2,
 		func(xs []string) *stream.FF { return blocks.Or(xs[0], xs[1], "out") }, func(x []bool) bool { return x[0] || x[1] })
-	// Not is ¬ of §Boolean Functions, "just 1 − x".
-	Not = booleanConnective("not", "¬x = 1 − x on {0,1}", 1,
+	// not is ¬ of §Boolean Functions, "just 1 − x". Domain: {0,1}.
+	not = booleanConnective("not", "¬x = 1 − x on {0,1}", 1,
 		func(xs []string) *stream.FF { return blocks.Not(xs[0], "out") }, func(x []bool) bool { return !x[0] })
 )
 
@@ -122,11 +122,12 @@ func booleanConnective(name, title string, bits int, block func(xs []string) *st
 	}
 }
 
-// If is the conditional of §Conditionals, "easily generalized for any
+// ifRecipe is the conditional of §Conditionals, "easily generalized for any
 // bounded interval": if(p, x, y) = x when p = 1 and y when p = 0, for
 // x, y ∈ [a, b]. With the default [0, 1] the weights are the paper's
 // printed ones (W1 = [[1, 1, 0], [−1, 0, 1]], b1 = [−1; 0], W2 = [1, 1]).
-var If = &Recipe{
+// Domain: p ∈ {0,1}, x, y ∈ [a, b].
+var ifRecipe = &Recipe{
 	Name: "if", Title: "if(p, x, y): x when p = 1, y when p = 0",
 	Section: "Conditionals", Label: "sec:ffnn_conditional", Domain: "p ∈ {0,1}, x, y ∈ [a, b]", Exact: true,
 	Width: "4 (p, x, y and the output)", MinN: 1, DefaultMaxN: 4,
@@ -187,7 +188,7 @@ var If = &Recipe{
 }
 
 func init() {
-	for _, rc := range []*Recipe{Boolean, And, Or, Not, If} {
+	for _, rc := range []*Recipe{boolean, and, or, not, ifRecipe} {
 		Register(rc)
 	}
 }

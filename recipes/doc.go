@@ -31,9 +31,22 @@
 //
 // # Layout and imports
 //
-// Each file is a section of the paper (lookups.go: §Index Lookup, dyck.go:
-// the Dyck examples, …); recipe.go holds the types every recipe shares and
-// the registry. recipes imports model, numeric, exact (to parse exact
+// Each file is a section of the paper (lookups.go: §Index Lookup,
+// dyck.go: the Dyck examples, …); recipe.go holds the types every recipe
+// shares, registry.go the registry and weighting.go the attention
+// weightings. A large family is split by concern: dyck.go holds the
+// recipes, what the paper says of each (the doc comment of each cites its
+// section and states its domain), dyck_program.go builds the weights,
+// dyck_reference.go computes the intended function, and dyck_inputs.go
+// lists or draws the inputs; likewise induction*.go, and lookups.go with
+// lookups_program.go.
+//
+// The recipes themselves are unexported values: a program reaches one by
+// its command-line name through Get, and every one through All or Names.
+// A variant of a recipe (its literal version) is that recipe with the
+// fields that differ, so that what the two share is stated once.
+//
+// recipes imports model, numeric, exact (to parse exact
 // parameters) and its own blocks and stream; never the checking machinery
 // (package check), which imports it. Its tests are an external package
 // (recipes_test) so that they can check constructions with package check;

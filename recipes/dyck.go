@@ -1,16 +1,6 @@
 package recipes
 
-import (
-	"fmt"
-	"math/big"
-	"math/rand/v2"
-	"strconv"
-
-	"github.com/transformer-cookbook/verify/model"
-	"github.com/transformer-cookbook/verify/numeric"
-	"github.com/transformer-cookbook/verify/recipes/blocks"
-	"github.com/transformer-cookbook/verify/recipes/stream"
-)
+import "github.com/transformer-cookbook/verify/model"
 
 // The Dyck examples of §Putting It All Together: Example Constructions
 // (sec:dyck1): Dyck-1 by prefix averages (sec:dyck-1), and the
@@ -25,218 +15,15 @@ import (
 // "<4 ( ) >4"; model.Tokenize reads longest matches, which is
 // unambiguous since digits only follow < and >).
 //
-// The references are plain Go, independent of the weights: a counter for
-// the Dyck-1 values, a stack for membership (with the nesting depth), and
-// the paper's Intuition for the rounds (mark adjacent matched pairs,
-// filter them out, repeat).
-
-// dyckAlphabet lists the symbols of k bracket types.
-func dyckAlphabet(k int) []string {
-	pairs := []string{"()", "[]", "{}"}
-	var out []string
-	for t := 1; t <= k; t++ {
-		if t <= len(pairs) {
-			out = append(out, pairs[t-1][:1], pairs[t-1][1:])
-		} else {
-			out = append(out, "<"+strconv.Itoa(t), ">"+strconv.Itoa(t))
-		}
-	}
-	return out
-}
-
-// dyckO is the paper's o of a symbol index: +t opens type t, −t closes
-// it.
-func dyckO(s int) int {
-	if s%2 == 0 {
-		return s/2 + 1
-	}
-	return -(s/2 + 1)
-}
-
-// dyckSymbol is the symbol index of o.
-func dyckSymbol(o int) int {
-	if o > 0 {
-		return 2 * (o - 1)
-	}
-	return 2*(-o-1) + 1
-}
-
-// dyckDepth reports whether the symbols form a word of Dyck-k (every
-// close bracket closes the innermost open one, of the same type, and
-// none stays open) and its nesting depth (the most brackets open at
-// once), by a stack.
-func dyckDepth(symbols []int) (member bool, depth int) {
-	var stack []int
-	for _, s := range symbols {
-		o := dyckO(s)
-		if o > 0 {
-			stack = append(stack, o)
-			depth = max(depth, len(stack))
-			continue
-		}
-		if len(stack) == 0 || stack[len(stack)-1] != -o {
-			return false, depth
-		}
-		stack = stack[:len(stack)-1]
-	}
-	return len(stack) == 0, depth
-}
-
-// dyckMember reports membership in Dyck-k-D (D = 0: Dyck-k, any depth).
-func dyckMember(symbols []int, d int) bool {
-	member, depth := dyckDepth(symbols)
-	return member && (d == 0 || depth <= d)
-}
-
-// dyckUnmatched runs the paper's Intuition for sec:dyck-1-2 for rounds
-// rounds: mark every pair of adjacent brackets "(_t )_t" of the filtered
-// string (at first the whole string), filter the marked brackets out,
-// repeat. It returns how many brackets stay unmarked.
-func dyckUnmatched(symbols []int, rounds int) int {
-	active := make([]int, len(symbols)) // positions still unmarked
-	for i := range active {
-		active[i] = i
-	}
-	for r := 0; r < rounds; r++ {
-		marked := make([]bool, len(active))
-		for k := 0; k+1 < len(active); k++ {
-			p, q := dyckO(symbols[active[k]]), dyckO(symbols[active[k+1]])
-			if p > 0 && q == -p {
-				marked[k], marked[k+1] = true, true
-			}
-		}
-		var next []int
-		for k, pos := range active {
-			if !marked[k] {
-				next = append(next, pos)
-			}
-		}
-		active = next
-	}
-	return len(active)
-}
-
-// dyckWord returns a random word of Dyck-k of even length m whose depth
-// is at most d (d = 0: any depth), drawn by a walk that opens or closes
-// with equal chance where both keep the word completable.
-func dyckWord(m, k, d int, rng *rand.Rand) []int {
-	var out, stack []int
-	for len(out) < m {
-		rem := m - len(out)
-		canOpen := len(stack)+1 <= rem-1 && (d == 0 || len(stack) < d)
-		canClose := len(stack) > 0
-		if canOpen && (!canClose || rng.IntN(2) == 0) {
-			t := 1 + rng.IntN(k)
-			stack = append(stack, t)
-			out = append(out, dyckSymbol(t))
-		} else {
-			out = append(out, dyckSymbol(-stack[len(stack)-1]))
-			stack = stack[:len(stack)-1]
-		}
-	}
-	return out
-}
-
-// dyckInputs enumerates the strings of length n over k bracket types
-// when there are at most budget, and otherwise draws budget of them,
-// most near the language's boundary: words of Dyck-k-d (for odd n, with
-// one random symbol inserted), the same with one symbol changed, words
-// of depth exactly d + 1 (a chain of d + 1 nested pairs inserted at the
-// top level), and uniformly random strings. d = 0 means any depth.
-func dyckInputs(k, d int) func(n int, rng *rand.Rand, budget int) ([]Case, bool) {
-	return func(n int, rng *rand.Rand, budget int) ([]Case, bool) {
-		if all, ok := dyckEnumerate(n, 2*k, budget); ok {
-			return SymbolCases(all), true
-		}
-		if rng == nil {
-			return nil, false
-		}
-		cases := make([][]int, budget)
-		for c := range cases {
-			cases[c] = dyckSample(n, k, d, rng)
-		}
-		return SymbolCases(cases), false
-	}
-}
-
-// dyckEnumerate lists the strings of length n over an alphabet of size a
-// when there are at most budget.
-func dyckEnumerate(n, a, budget int) ([][]int, bool) {
-	total := 1
-	for i := 0; i < n; i++ {
-		if total *= a; total > budget {
-			return nil, false
-		}
-	}
-	ins, _ := sampleOrAll(n, a, nil, total, nil)
-	return ins, true
-}
-
-// dyckSample draws one string of length n (see dyckInputs).
-func dyckSample(n, k, d int, rng *rand.Rand) []int {
-	word := func(m int) []int {
-		w := dyckWord(m-m%2, k, d, rng)
-		if m%2 == 1 {
-			at := rng.IntN(len(w) + 1)
-			w = append(w[:at], append([]int{rng.IntN(2 * k)}, w[at:]...)...)
-		}
-		return w
-	}
-	switch mode := rng.IntN(8); {
-	case mode < 3:
-		return word(n)
-	case mode < 5:
-		w := word(n)
-		at := rng.IntN(n)
-		w[at] = (w[at] + 1 + rng.IntN(2*k-1)) % (2 * k)
-		return w
-	case mode < 6 && d > 0 && n >= 2*(d+1):
-		w := word(n - 2*(d+1))
-		// Insert the chain at a position where the depth is 0.
-		var tops []int
-		depth := 0
-		for i := 0; i <= len(w); i++ {
-			if depth == 0 {
-				tops = append(tops, i)
-			}
-			if i < len(w) {
-				depth += dyckSign(dyckO(w[i]))
-			}
-		}
-		at := tops[rng.IntN(len(tops))]
-		chain := make([]int, 0, 2*(d+1))
-		var types []int
-		for j := 0; j <= d; j++ {
-			t := 1 + rng.IntN(k)
-			types = append(types, t)
-			chain = append(chain, dyckSymbol(t))
-		}
-		for j := d; j >= 0; j-- {
-			chain = append(chain, dyckSymbol(-types[j]))
-		}
-		return append(w[:at:at], append(chain, w[at:]...)...)
-	}
-	w := make([]int, n)
-	for i := range w {
-		w[i] = rng.IntN(2 * k)
-	}
-	return w
-}
-
-func dyckSign(x int) int {
-	switch {
-	case x > 0:
-		return 1
-	case x < 0:
-		return -1
-	}
-	return 0
-}
+// This file says what the paper says of each recipe; dyck_program.go
+// builds the weights, dyck_reference.go computes the intended function
+// (plain Go, independent of the weights), and dyck_inputs.go draws the
+// strings to check.
 
 // ---------------------------------------------------------------------
 // Dyck-1 (sec:dyck-1)
 
-// Dyck1 is the uniform construction of §A Transformer Construction for
+// dyck1 is the uniform construction of §A Transformer Construction for
 // Dyck-1 (sec:dyck-1, after Bhattamishra et al. 2020): two layers, no
 // layer norm, future-masked average-hard attention, residual connections.
 //
@@ -266,10 +53,10 @@ func dyckSign(x int) int {
 // in every format: the average of ±fl(1/i) need not cancel ("((()))"
 // gives B/i_6 = 2^−54 at fp64, −2^−25 at fp32; worked out in
 // TestDyck1FloatZeroCheck), so "= 0" must become "small", a threshold
-// that depends on n: the nonuniform construction Dyck1N.
+// that depends on n: the nonuniform construction dyck1N.
 //
 // Domain: every string over {(, )}, any n. Width 4, 2 layers, 1 head each.
-var Dyck1 = &Recipe{
+var dyck1 = &Recipe{
 	Name:        "dyck1",
 	Title:       "Dyck-1, uniform: B_i/i and t_i = (1/i) Σ_{j≤i} ReLU(−B_j/j) at every position; accept w_{:i} iff both are 0 (checked outside)",
 	Section:     "A Transformer Construction for Dyck-1",
@@ -283,8 +70,8 @@ var Dyck1 = &Recipe{
 	Build:       buildDyck1,
 }
 
-// Dyck1N is the nonuniform implementation of §A Transformer Construction
-// for Dyck-1: Dyck1 followed by a 0/1 decision, for inputs of length at
+// dyck1N is the nonuniform implementation of §A Transformer Construction
+// for Dyck-1: dyck1 followed by a 0/1 decision, for inputs of length at
 // most N. Layer 2's (otherwise empty) FFN computes, side by side,
 //
 //	g_i = GTZero_{ε_g}(t_i),   ε_g = 1/N²   (GTZero_ε of §Comparisons)
@@ -326,7 +113,7 @@ var Dyck1 = &Recipe{
 //
 // Domain: strings over {(, )} of length n ≤ N. Output: accept_i ∈ {0, 1}
 // at every position, membership of the prefix w_{:i}, exactly.
-var Dyck1N = &Recipe{
+var dyck1N = &Recipe{
 	Name:        "dyck1-n",
 	Booleans:    []string{"accept"},
 	Title:       "Dyck-1, nonuniform: accept_i = ¬GTZero_{1/N²}(t_i) ∧ EqZero_{1/N}(B_i/i), membership of the prefix w_{:i}, for n ≤ N",
@@ -345,260 +132,10 @@ var Dyck1N = &Recipe{
 	Build: buildDyck1N,
 }
 
-// dyck1Program is the two layers of Dyck1 under weighting w.
-func dyck1Program(name string, w model.Weighting) *stream.Program {
-	return stream.New(name+"-"+WeightingAcronym(w), "o").
-		Symbols(dyckAlphabet(1), func(s int) stream.Values {
-			return stream.Values{"o": numeric.LitInt(int64(dyckO(s)))}
-		}).
-		Then(
-			blocks.Avg([]string{"o"}, []string{"B/i"}, model.Future, w),
-			blocks.NegPart("B/i", "E"),
-			blocks.Avg([]string{"E"}, []string{"t"}, model.Future, w),
-		)
-}
-
-func dyck1Weighting(w model.Weighting) error {
-	if w != model.AverageHardmax && w != model.Softmax {
-		return fmt.Errorf("the construction averages with Avg←, exact under AHAT and SMAT, not %s", WeightingAcronym(w))
-	}
-	return nil
-}
-
-func buildDyck1(cfg Config) (*Construction, error) {
-	if err := dyck1Weighting(cfg.Weighting); err != nil {
-		return nil, err
-	}
-	m, err := dyck1Program("dyck1", cfg.Weighting).Readout("B/i", "t").Model()
-	return &Construction{Model: m, Inputs: dyckInputs(1, 0), AllStrings: true, Expected: dyck1Expected, ExpectedLast: dyck1ExpectedLast}, err
-}
-
-// dyck1Values returns B_i/i and t_i = (1/i) Σ_{j≤i} max(0, −B_j/j) for
-// every prefix, from the running count B_i = O_i − C_i (dyck1Sums).
-func dyck1Values(symbols []int) (b, t []*big.Rat) {
-	n := len(symbols)
-	slab := make([]big.Rat, 2*n) // one allocation for the 2n values
-	b, t = make([]*big.Rat, n), make([]*big.Rat, n)
-	var s dyck1Sums
-	for k, x := range symbols {
-		s.add(x)
-		b[k], t[k] = s.values(&slab[2*k], &slab[2*k+1])
-	}
-	return b, t
-}
-
-// dyck1Sums is the state of dyck1Values after the first i symbols: i,
-// B_i, and S_i = Σ_{j≤i} max(0, −B_j/j), so that t_i = S_i/i.
-//
-// S_i is kept as a fraction p/q in lowest terms in int64 while p, q <
-// 2^31 (q divides lcm(1..i), which is below 2^31 up to i = 22), and in
-// big.Rat from the first term that would leave that range; the values are
-// then built once, reduced, in lowest terms as big.Rat requires (no
-// big.Rat arithmetic, and no temporaries, on the int64 path).
-// TestDyck1ValuesBig compares both paths with big.Rat arithmetic.
-type dyck1Sums struct {
-	i, balance int64
-	p, q       int64    // S_i = p/q while sumBig is nil (q = 0: S_0 = 0)
-	sumBig     *big.Rat // S_i, once it left int64
-}
-
-// add reads the next symbol: 0 is "(", 1 is ")".
-func (s *dyck1Sums) add(x int) {
-	s.i++
-	if s.q == 0 {
-		s.q = 1
-	}
-	if x == 0 {
-		s.balance++
-	} else {
-		s.balance--
-	}
-	if s.balance >= 0 {
-		return
-	}
-	// S += −B_i/i
-	if s.sumBig == nil {
-		if p, q, ok := addFrac(s.p, s.q, -s.balance, s.i); ok {
-			s.p, s.q = p, q
-			return
-		}
-		s.sumBig = new(big.Rat).SetFrac64(s.p, s.q)
-	}
-	s.sumBig.Add(s.sumBig, big.NewRat(-s.balance, s.i))
-}
-
-// values sets zb to B_i/i and zt to t_i = S_i/i and returns them.
-func (s *dyck1Sums) values(zb, zt *big.Rat) (b, t *big.Rat) {
-	b = setFrac(zb, s.balance, s.i)
-	if s.sumBig != nil {
-		return b, zt.Quo(s.sumBig, new(big.Rat).SetInt64(s.i))
-	}
-	if q, ok := mulSmall(s.q, s.i); ok {
-		return b, setFrac(zt, s.p, q)
-	}
-	return b, zt.Quo(big.NewRat(s.p, s.q), new(big.Rat).SetInt64(s.i))
-}
-
-// smallLimit bounds the numerators and denominators of dyck1Values'
-// int64 path, so that no product of two of them overflows.
-const smallLimit = 1<<31 - 1
-
-// addFrac returns a/b + c/d in lowest terms (b, d > 0), and false when
-// an operand or the result leaves ±smallLimit.
-func addFrac(a, b, c, d int64) (int64, int64, bool) {
-	if max(a, -a, b, c, -c, d) > smallLimit {
-		return 0, 0, false
-	}
-	n, m := a*d+c*b, b*d
-	g := gcd64(n, m)
-	n, m = n/g, m/g
-	if max(n, -n, m) > smallLimit {
-		return 0, 0, false
-	}
-	return n, m, true
-}
-
-// mulSmall returns x·y when both are within smallLimit.
-func mulSmall(x, y int64) (int64, bool) {
-	if max(x, -x, y, -y) > smallLimit {
-		return 0, false
-	}
-	return x * y, true
-}
-
-func gcd64(a, b int64) int64 {
-	if a < 0 {
-		a = -a
-	}
-	for b != 0 {
-		a, b = b, a%b
-	}
-	return a
-}
-
-// setFrac sets z to n/d (d > 0) in lowest terms and returns it; 0 leaves
-// z the zero Rat, which allocates nothing.
-func setFrac(z *big.Rat, n, d int64) *big.Rat {
-	if n == 0 {
-		return z
-	}
-	g := gcd64(n, d)
-	z.SetInt64(n / g)
-	if d/g != 1 {
-		// SetInt64 stored the denominator 1, so Denom is a reference to
-		// it; (n/g)/(d/g) is in lowest terms, as a Rat must be.
-		z.Denom().SetInt64(d / g)
-	}
-	return z
-}
-
-// dyck1ExpectedLast is dyck1Expected's last entry: B_n/n and t_n depend
-// on the first n symbols only (running sums), so the reference is
-// prefix-closed.
-func dyck1ExpectedLast(c Case) Want {
-	var s dyck1Sums
-	for _, x := range c.Symbols {
-		s.add(x)
-	}
-	vals := make([]big.Rat, 2)
-	b, t := s.values(&vals[0], &vals[1])
-	return Want{Values: []*big.Rat{b, t}}
-}
-
-func dyck1Expected(c Case) []Want {
-	b, t := dyck1Values(c.Symbols)
-	want := make([]Want, len(b))
-	vals := make([]*big.Rat, 2*len(b))
-	for i := range b {
-		vals[2*i], vals[2*i+1] = b[i], t[i]
-		want[i] = Want{Values: vals[2*i : 2*i+2 : 2*i+2]}
-	}
-	return want
-}
-
-// dyckEps reads a threshold parameter: the formula def (1/N or 1/N^2)
-// or a positive rational.
-func dyckEps(cfg Config, name string) (*big.Rat, error) {
-	n := int64(cfg.MaxN)
-	switch cfg.Params[name] {
-	case "1/N":
-		return big.NewRat(1, n), nil
-	case "1/N^2":
-		return big.NewRat(1, n*n), nil
-	}
-	return cfg.PositiveRat(name)
-}
-
-// dyckMaxN checks that the maximum length N is usable.
-func dyckMaxN(cfg Config) error {
-	if cfg.MaxN < 1 || cfg.MaxN > 1<<24 {
-		return fmt.Errorf("the maximum length N must be from 1 to %d, got %d", 1<<24, cfg.MaxN)
-	}
-	return nil
-}
-
-// dyckValidN is the domain n ≤ N of the nonuniform outputs.
-func dyckValidN(maxN int) func(c Case) error {
-	return func(c Case) error {
-		if c.Len() > maxN {
-			return fmt.Errorf("length %d exceeds the maximum length N = %d the thresholds were built for", c.Len(), maxN)
-		}
-		return nil
-	}
-}
-
-func buildDyck1N(cfg Config) (*Construction, error) {
-	if err := dyck1Weighting(cfg.Weighting); err != nil {
-		return nil, err
-	}
-	if err := dyckMaxN(cfg); err != nil {
-		return nil, err
-	}
-	gtEps, err := dyckEps(cfg, "gt-eps")
-	if err != nil {
-		return nil, err
-	}
-	eqEps, err := dyckEps(cfg, "eq-eps")
-	if err != nil {
-		return nil, err
-	}
-	// accept = ¬g ∧ e: true only at (g, e) = (0, 1), the table's entry 1
-	// (g is the most significant input).
-	and, err := blocks.Boolean([]string{"g", "e"}, "accept", []bool{false, true, false, false})
-	if err != nil {
-		return nil, err
-	}
-	m, err := dyck1Program("dyck1-n", cfg.Weighting).
-		Then(stream.Parallel(
-			blocks.GTZeroEps("t", "g", gtEps, new(big.Rat)),
-			blocks.EqZeroEps("B/i", "e", eqEps, new(big.Rat)),
-		), and).
-		Readout("accept").Model()
-	con := &Construction{Model: m, Inputs: dyckInputs(1, 0), AllStrings: true, Valid: dyckValidN(cfg.MaxN), Expected: dyck1NExpected}
-	con.Notes = []string{fmt.Sprintf("thresholds ε_g = %s (GTZero of t), ε_e = %s (EqZero of B/i), for N = %d", gtEps.RatString(), eqEps.RatString(), cfg.MaxN)}
-	return con, err
-}
-
-// dyck1NExpected is membership of every prefix, by a stack.
-func dyck1NExpected(c Case) []Want {
-	want := make([]Want, c.Len())
-	for i := range want {
-		want[i] = Want{Values: []*big.Rat{dyckBit(dyckMember(c.Symbols[:i+1], 0))}}
-	}
-	return want
-}
-
-func dyckBit(b bool) *big.Rat {
-	if b {
-		return big.NewRat(1, 1)
-	}
-	return new(big.Rat)
-}
-
 // ---------------------------------------------------------------------
 // Dyck-1-2 and Dyck-k-D (sec:dyck-1-2, sec:dyck-k-D)
 
-// The round constructions (Dyck12, Dyck12Literal, DyckKD) share this.
+// The round constructions (dyck12, dyck12Literal, dyckKD) share this.
 //
 // The embedding is the paper's eqn:dyck_parens_encoding, [o_i, 1, 0, 0,
 // i/n]: o, the active bit a = 1, the scratch l and r (here each two
@@ -643,9 +180,9 @@ func dyckBit(b bool) *big.Rat {
 // outputs=accept (s = k/n is not a binary fraction, so low-precision
 // formats cannot hold it exactly).
 
-// Dyck12 is §A Transformer Construction for Dyck-1-2 (sec:dyck-1-2; Yang
+// dyck12 is §A Transformer Construction for Dyck-1-2 (sec:dyck-1-2; Yang
 // et al. 2024, after Yao et al. 2021), with the score of step 2
-// corrected to j/n + (a_j − 1) (see Dyck12Literal). Two rounds (see
+// corrected to j/n + (a_j − 1) (see dyck12Literal). Two rounds (see
 // above) with the one-type Check Match FFN blocks.MatchDyck1:
 //
 //	m_left = ReLU(l.o + l.a − o + a − 3), m_right = ReLU(−r.o + r.a + o + a − 3),
@@ -661,7 +198,7 @@ func dyckBit(b bool) *big.Rat {
 // Output: accept = [w ∈ Dyck-1-2], and s = the fraction of brackets left
 // unmarked by the Intuition's two steps. Width 10 (o, a, l.o, l.a, r.o,
 // r.a, 1, i/n, s, accept), 5 layers, 5 heads.
-var Dyck12 = &Recipe{
+var dyck12 = &Recipe{
 	Name:        "dyck12",
 	Booleans:    []string{"accept"},
 	Title:       "Dyck-1-2: two rounds of select-nearest-active and check-match, then accept iff every bracket is matched",
@@ -677,7 +214,7 @@ var Dyck12 = &Recipe{
 	Build:       func(cfg Config) (*Construction, error) { return buildDyckRounds(cfg, "dyck12", 1, 2, false) },
 }
 
-// Dyck12Literal is §A Transformer Construction for Dyck-1-2 as printed
+// dyck12Literal is §A Transformer Construction for Dyck-1-2 as printed
 // (sec:dyck-1-2, cookbook .tex lines 2240–2320), carrying nothing the
 // text does not print. The encoding [o_i, 1, 0, 0, i/n]
 // (eqn:dyck_parens_encoding), plus the constant 1 (the "bias term" the
@@ -690,7 +227,7 @@ var Dyck12 = &Recipe{
 // ingredients of l. 2227), writing the selected brackets' types l_i,
 // r_i ∈ {±1} (eqn:dyck_select_nearest: the state is [o_i, a_i, l_i, r_i,
 // i/n], no neighbour's active bit), then a check-match from o_i, a_i,
-// l_i, r_i alone (blocks.MatchDyck1Types). Step 3 is Dyck12's.
+// l_i, r_i alone (blocks.MatchDyck1Types). Step 3 is dyck12's.
 //
 // What is wrong: a matched position (a_j = 0) scores j/n + 1 and an
 // active one j/n, so the left head selects the nearest matched position
@@ -707,23 +244,16 @@ var Dyck12 = &Recipe{
 // leaves a choice, this takes: one sequence for both searches (it prints
 // one), UHAT at either end or AHAT (the maxima are unique), and 0 for a
 // missing neighbour (its "or some other distinguished value").
-var Dyck12Literal = &Recipe{
-	Name:        "dyck12-literal",
-	Booleans:    []string{"accept"},
-	Title:       "Dyck-1-2 as printed: step 2 runs UHAT on the one sequence j/n − (a_j − 1) for both neighbours, which selects matched positions, and matches by their types alone",
-	Section:     "A Transformer Construction for Dyck-1-2",
-	Label:       "sec:dyck-1-2",
-	Domain:      Dyck12.Domain,
-	Weightings:  Dyck12.Weightings,
-	Exact:       true,
-	Width:       "8: o, a, l, r, 1, i/n, s, accept",
-	MinN:        1,
-	DefaultMaxN: 4096, // the heads tie at bf16 from n ≈ 260 and at fp16 from n ≈ 2050 (TestDyckMeasure)
-	Params:      dyckCheckParams,
-	Build:       func(cfg Config) (*Construction, error) { return buildDyckRounds(cfg, "dyck12-literal", 1, 2, true) },
-}
+//
+// Domain: dyck12's.
+var dyck12Literal = variant(dyck12, func(r *Recipe) {
+	r.Name = "dyck12-literal"
+	r.Title = "Dyck-1-2 as printed: step 2 runs UHAT on the one sequence j/n − (a_j − 1) for both neighbours, which selects matched positions, and matches by their types alone"
+	r.Width = "8: o, a, l, r, 1, i/n, s, accept"
+	r.Build = func(cfg Config) (*Construction, error) { return buildDyckRounds(cfg, "dyck12-literal", 1, 2, true) }
+})
 
-// DyckKD is §Generalization to Dyck-k-D (sec:dyck-k-D): o_i ∈ {±1, …,
+// dyckKD is §Generalization to Dyck-k-D (sec:dyck-k-D): o_i ∈ {±1, …,
 // ±k}, D rounds of select-nearest-active and check-match (see above),
 // then the all-matched check. Every round, the first included, uses the
 // select-nearest-active heads: with every bit 1 they are the predecessor
@@ -759,13 +289,13 @@ var Dyck12Literal = &Recipe{
 // depth D + 1 keeps its pair of height D, and a string outside Dyck-k
 // keeps at least one bracket, by (1).
 //
-// Domain: strings over the 2k symbols, n ≤ N (as for Dyck12). Output: accept =
-// [w ∈ Dyck-k-D], and s as in Dyck12. Width 11 for every k and D (o, a,
+// Domain: strings over the 2k symbols, n ≤ N (as for dyck12). Output: accept =
+// [w ∈ Dyck-k-D], and s as in dyck12. Width 11 for every k and D (o, a,
 // l.o, l.a, r.o, r.a, 1, i/n, p, s, accept), 2D + 1 layers and heads
 // (one per layer). With k = 1, D = 2
-// it computes what Dyck12 does (checked on every string up to length
+// it computes what dyck12 does (checked on every string up to length
 // 12), with a different FFN.
-var DyckKD = &Recipe{
+var dyckKD = &Recipe{
 	Name:        "dyck-kd",
 	Booleans:    []string{"accept"},
 	Title:       "Dyck-k-D: D rounds of select-nearest-active and typed check-match, then accept iff every bracket is matched",
@@ -800,119 +330,9 @@ var dyckCheckParams = []Param{
 }
 
 func init() {
-	Register(Dyck1)
-	Register(Dyck1N)
-	Register(Dyck12)
-	Register(Dyck12Literal)
-	Register(DyckKD)
-}
-
-// buildDyckRounds assembles the round construction for k bracket types
-// and d rounds: Dyck12 (k = 1, the one-type FFN), Dyck12Literal and
-// DyckKD (the typed FFN, for every k).
-func buildDyckRounds(cfg Config, name string, k, d int, literal bool) (*Construction, error) {
-	w := cfg.Weighting
-	if w != model.LeftHardmax && w != model.RightHardmax && w != model.AverageHardmax {
-		return nil, fmt.Errorf("the construction needs hard attention (UHAT or AHAT), not %s", WeightingAcronym(w))
-	}
-	if err := dyckMaxN(cfg); err != nil {
-		return nil, err
-	}
-	check, err := cfg.Choice("check", "avg", "max")
-	if err != nil {
-		return nil, err
-	}
-	outputs, err := cfg.Choice("outputs", "accept,s", "accept")
-	if err != nil {
-		return nil, err
-	}
-	typed := name == "dyck-kd"
-	// The paper's x_i = [o_i, 1, 0, 0, i/n]: o, the active bit a, the
-	// scratch l and r (each the neighbour's o and active bit; as printed,
-	// its o alone), i/n; and the constant 1.
-	scratch := []string{"l.o", "l.a", "r.o", "r.a"}
-	leftIn, leftOut, rightOut := []string{"o", "a"}, []string{"l.o", "l.a"}, []string{"r.o", "r.a"}
-	if literal {
-		scratch = []string{"l", "r"}
-		leftIn, leftOut, rightOut = []string{"o"}, []string{"l"}, []string{"r"}
-	}
-	p := stream.New(name+"-"+WeightingAcronym(w), append(append([]string{"o", "a"}, scratch...), "1", "i/n")...).
-		Symbols(dyckAlphabet(k), func(s int) stream.Values {
-			return stream.Values{"o": numeric.LitInt(int64(dyckO(s))), "a": numeric.LitInt(1)}
-		}).
-		Positions("(1, i/n)", func(i, n int) stream.Values {
-			return stream.Values{"1": numeric.LitInt(1), "i/n": numeric.Frac(int64(i), int64(n))}
-		}).
-		Formula(stream.Pos(model.PosOne, "1"), stream.Pos(model.PosIOverN, "i/n"))
-	for r := 1; r <= d; r++ {
-		// Step 1 is the predecessor and successor of §Predecessor; the
-		// printed sequence is step 2's.
-		lit := literal && r >= 2
-		left := blocks.NearestActive(fmt.Sprintf("left-nearest-active(%d)", r), false, lit, "i/n", "1", "a",
-			leftIn, leftOut, w)
-		right := blocks.NearestActive(fmt.Sprintf("right-nearest-active(%d)", r), true, lit, "i/n", "1", "a",
-			leftIn, rightOut, w)
-		// The scratch is 0 at the start of every round (the input, then
-		// the check-match FFN clears it): the heads add to it.
-		left.Accumulate, right.Accumulate = true, true
-		p.Then(left)
-		if typed && r == 1 {
-			// p_i = GTZero_1(o_i): 1 for an open bracket (o ≥ 1), 0 for a
-			// close one (o ≤ −1); in layer 1's FFN.
-			p.Then(blocks.GTZeroEps("o", "p", big.NewRat(1, 1), new(big.Rat)))
-		}
-		p.Then(right)
-		switch {
-		case typed:
-			p.Then(blocks.MatchDyckK("o", "p", "a", "l.o", "l.a", "r.o", "r.a", k))
-		case literal:
-			p.Then(blocks.MatchDyck1Types("o", "a", "l", "r"))
-		default:
-			p.Then(blocks.MatchDyck1("o", "a", "l.o", "l.a", "r.o", "r.a"))
-		}
-	}
-	if check == "avg" {
-		p.Then(blocks.Avg([]string{"a"}, []string{"s"}, model.NoMask, model.AverageHardmax),
-			blocks.EqZeroEps("s", "accept", big.NewRat(1, int64(cfg.MaxN)), new(big.Rat)))
-	} else {
-		p.Then(blocks.AnyActive("1", "a", "s", w), blocks.Not("s", "accept"))
-	}
-	if outputs == "accept" {
-		p.Readout("accept")
-	} else {
-		p.Readout("accept", "s")
-	}
-	m, err := p.Model()
-	con := &Construction{Model: m, Inputs: dyckInputs(k, d), AllStrings: true, Expected: dyckRoundsExpected(d, check == "max", outputs == "accept")}
-	if check == "avg" {
-		// Only the average's threshold 1/N depends on a maximum length.
-		con.Valid = dyckValidN(cfg.MaxN)
-		if w != model.AverageHardmax {
-			con.Notes = append(con.Notes, "the final all-matched check is an average-hard head (uniform attention has no unique-hard form); --param check=max keeps every head "+WeightingAcronym(w))
-		}
-	}
-	return con, err
-}
-
-// dyckRoundsExpected: accept = membership in Dyck-k-D (a stack), and s
-// from the paper's Intuition (mark, filter, repeat d times): the
-// fraction of brackets left unmarked, or whether any is (check=max).
-func dyckRoundsExpected(d int, anyActive, acceptOnly bool) func(c Case) []Want {
-	return func(c Case) []Want {
-		accept := dyckBit(dyckMember(c.Symbols, d))
-		left := dyckUnmatched(c.Symbols, d)
-		s := big.NewRat(int64(left), int64(c.Len()))
-		if anyActive {
-			s = dyckBit(left > 0)
-		}
-		vals := []*big.Rat{accept, s}
-		if acceptOnly {
-			vals = vals[:1]
-		}
-		want := make([]Want, c.Len())
-		for i := range want {
-			want[i] = Want{Values: vals}
-		}
-		return want
-	}
+	Register(dyck1)
+	Register(dyck1N)
+	Register(dyck12)
+	Register(dyck12Literal)
+	Register(dyckKD)
 }

@@ -22,6 +22,14 @@ func TestDyckMeasure(t *testing.T) {
 		t.Skip("set DYCK_MEASURE=1 to measure the precision limits")
 	}
 	precisions := []string{"fp16", "bf16", "fp32", "fp64", "24", "53"}
+	dyckMeasureLimits(t, precisions)
+	dyckMeasureTies(t, precisions)
+	dyckMeasureExternalCheck(t, precisions)
+}
+
+// dyckMeasureLimits logs each construction's sampled limit at each
+// precision.
+func dyckMeasureLimits(t *testing.T, precisions []string) {
 	measure := func(r *recipes.Recipe, w model.Weighting, maxN int, params map[string]string) {
 		for _, p := range precisions {
 			n := maxN
@@ -60,10 +68,13 @@ func TestDyckMeasure(t *testing.T) {
 	for _, check := range []string{"avg", "max"} {
 		measure(recipes.DyckKD, model.LeftHardmax, 2048, map[string]string{"check": check, "outputs": "accept"})
 	}
+}
 
-	// The round constructions' heads tie when two consecutive encodings
-	// round alike: the first even n ≤ 4096 at which a member built around
-	// such a pair (dyckCollisionString) is decided wrong, check=max.
+// dyckMeasureTies logs where the round constructions' heads first tie:
+// two consecutive encodings round alike, and the first even n ≤ 4096 at
+// which a member built around such a pair (dyckCollisionString) is
+// decided wrong, check=max.
+func dyckMeasureTies(t *testing.T, precisions []string) {
 	for _, w := range recipes.Dyck12.Weightings {
 		for _, p := range precisions {
 			if p == "24" || p == "53" {
@@ -94,10 +105,13 @@ func TestDyckMeasure(t *testing.T) {
 			}
 		}
 	}
+}
 
-	// Dyck-1's external check, which the uniform construction leaves
-	// outside: the largest n at which (t_i = 0 ∧ B_i/i = 0) is membership
-	// at every position of the sampled strings.
+// dyckMeasureExternalCheck logs Dyck-1's external check, which the
+// uniform construction leaves outside: the largest n at which
+// (t_i = 0 ∧ B_i/i = 0) is membership at every position of the sampled
+// strings.
+func dyckMeasureExternalCheck(t *testing.T, precisions []string) {
 	con := construct(t, recipes.Dyck1, model.AverageHardmax, 1024, nil)
 	for _, p := range precisions {
 		r, err := model.New(numeric.MustParsePrecision(p), con.Model)

@@ -81,21 +81,22 @@ func binaryFF(name, title, section, label string, block func(x, y, out string) *
 }
 
 var (
-	// Min: §Min and Max.
-	Min = binaryFF("min", "min(x, y)", "Min and Max", "sec:ffnn_minmax", blocks.Min, ratMin)
-	// Max: §Min and Max.
-	Max = binaryFF("max", "max(x, y)", "Min and Max", "sec:ffnn_minmax", blocks.Max, ratMax)
-	// Add: §Addition and Subtraction.
-	Add = binaryFF("add", "x + y", "Addition and Subtraction", "sec:ffnn_addition", blocks.Add,
+	// minRecipe is min(x, y) of §Min and Max. Domain: x, y ∈ ℝ.
+	minRecipe = binaryFF("min", "min(x, y)", "Min and Max", "sec:ffnn_minmax", blocks.Min, ratMin)
+	// maxRecipe is max(x, y) of §Min and Max. Domain: x, y ∈ ℝ.
+	maxRecipe = binaryFF("max", "max(x, y)", "Min and Max", "sec:ffnn_minmax", blocks.Max, ratMax)
+	// add is x + y of §Addition and Subtraction. Domain: x, y ∈ ℝ.
+	add = binaryFF("add", "x + y", "Addition and Subtraction", "sec:ffnn_addition", blocks.Add,
 		func(x, y *big.Rat) *big.Rat { return ratSum(x, y) })
-	// Sub: §Addition and Subtraction ("or subtraction").
-	Sub = binaryFF("sub", "x − y", "Addition and Subtraction", "sec:ffnn_addition", blocks.Sub,
+	// sub is x − y of §Addition and Subtraction ("or subtraction").
+	// Domain: x, y ∈ ℝ.
+	sub = binaryFF("sub", "x − y", "Addition and Subtraction", "sec:ffnn_addition", blocks.Sub,
 		func(x, y *big.Rat) *big.Rat { return new(big.Rat).Sub(x, y) })
 )
 
-// Scale is the cheat sheet's "multiply by c" (§Routing Lemma: the
+// scale is the cheat sheet's "multiply by c" (§Routing Lemma: the
 // identity FFN postmultiplied by c). Domain: x ∈ ℝ.
-var Scale = &Recipe{
+var scale = &Recipe{
 	Name: "scale", Title: "c·x: the identity FFN with its output multiplied by a constant c",
 	Section: "Routing Lemma", Label: "sec:routing", Domain: "x ∈ ℝ", Exact: true,
 	Width: "2 (x and the output)", MinN: 1, DefaultMaxN: 4,
@@ -125,11 +126,11 @@ func componentNames(prefix string, d int) []string {
 
 var dParam = Param{Name: "d", Default: "2", Doc: "the dimension d (1 to 64); d = 1 is the scalar case"}
 
-// IdentityFFN is id of §Identity Function without a residual connection:
+// identityFFN is id of §Identity Function without a residual connection:
 // the FFN W1 = [I; −I], W2 = [I, −I] alone maps x ∈ ℝ^d to x. The layer's
 // residual connection is switched off, so the stream after it is id(x)
 // itself. Domain: ℝ^d.
-var IdentityFFN = &Recipe{
+var identityFFN = &Recipe{
 	Name: "identity-ffn", Title: "id(x) = ReLU(x) − ReLU(−x) = x, without a residual connection",
 	Section: "Identity Function", Label: "sec:ffnn_identity", Domain: "x ∈ ℝ^d", Exact: true,
 	Width: "d", MinN: 1, DefaultMaxN: 4, Params: []Param{dParam},
@@ -152,9 +153,9 @@ var IdentityFFN = &Recipe{
 	},
 }
 
-// ZeroFFN is the zero FFN of §Identity Function with the residual
+// zeroFFN is the zero FFN of §Identity Function with the residual
 // connection: x + zero(x) = x. Domain: ℝ^d.
-var ZeroFFN = &Recipe{
+var zeroFFN = &Recipe{
 	Name: "zero-ffn", Title: "x + zero(x) = x: the zero FFN with a residual connection",
 	Section: "Identity Function", Label: "sec:ffnn_identity", Domain: "x ∈ ℝ^d", Exact: true,
 	Width: "d", MinN: 1, DefaultMaxN: 4, Params: []Param{dParam},
@@ -183,10 +184,10 @@ func realVectors(names []string) vectorInput {
 	}}
 }
 
-// CPWL is §Continuous Piecewise Linear Functions: the FFN of hidden
+// cpwl is §Continuous Piecewise Linear Functions: the FFN of hidden
 // dimension n+1 that computes the univariate CPWL function through the
 // given points. Domain: ℝ.
-var CPWL = &Recipe{
+var cpwl = &Recipe{
 	Name: "cpwl", Title: "a continuous piecewise linear f: ℝ → ℝ from its points (x_k, y_k)",
 	Section: "Continuous Piecewise Linear Functions", Label: "sec:ffnn_cpwl", Domain: "x ∈ ℝ", Exact: true,
 	Width: "2 (x and f(x)); hidden n+1 for n pieces", MinN: 1, DefaultMaxN: 4,
@@ -249,7 +250,7 @@ func interpolate(xs, ys []*big.Rat, x *big.Rat) *big.Rat {
 	return y.Add(y, ys[k])
 }
 
-// CancelResidual is §Canceling Residual Connections: for an FFN f: ℝ^d →
+// cancelResidual is §Canceling Residual Connections: for an FFN f: ℝ^d →
 // ℝ^d, the FFN f′ with
 //
 //	W1′ = [f.W1; I; −I], b1′ = [f.b1; 0; 0], W2′ = [f.W2, −I, I], b2′ = f.b2
@@ -262,7 +263,7 @@ func interpolate(xs, ys []*big.Rat, x *big.Rat) *big.Rat {
 // directly from the given matrices (ffnReLU), not from f′.
 //
 // Domain: x ∈ ℝ^d, d the number of columns of W1 (and rows of W2).
-var CancelResidual = &Recipe{
+var cancelResidual = &Recipe{
 	Name: "cancel-residual", Title: "f′(x) + x = f(x) for a ReLU FFN f: ℝ^d → ℝ^d given by W1, b1, W2, b2 (by default f(x, y) = (min, max)), computed in place",
 	Section: "Canceling Residual Connections", Label: "sec:ffnn_cancel_residual", Domain: "x ∈ ℝ^d (d = the columns of W1)", Exact: true,
 	Width: "d (x, replaced in place)", MinN: 1, DefaultMaxN: 4,
@@ -430,7 +431,7 @@ func mergeFF(name string, b stream.Block) *stream.FF {
 }
 
 func init() {
-	for _, rc := range []*Recipe{Min, Max, Add, Sub, Scale, IdentityFFN, ZeroFFN, CPWL, CancelResidual} {
+	for _, rc := range []*Recipe{minRecipe, maxRecipe, add, sub, scale, identityFFN, zeroFFN, cpwl, cancelResidual} {
 		Register(rc)
 	}
 }

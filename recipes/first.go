@@ -101,7 +101,7 @@ func buildFirst(name string) func(cfg Config) (*Construction, error) {
 
 const firstDoc = "first_i = 1 iff i = 1, from the position encoding (−1)^i: future-masked uniform attention with W^V = −I, then GTZero_{1/3}(c − 1/3)"
 
-// First is first of §First, for the weightings under which it is right:
+// first is first of §First, for the weightings under which it is right:
 // position encoding p_i = (−1)^i; one future-masked head with
 //
 //	first.W^Q = 0, first.W^K = 0, first.W^V = −I,
@@ -119,7 +119,7 @@ const firstDoc = "first_i = 1 iff i = 1, from the position encoding (−1)^i: fu
 // c_i = 1, so first_i = 1 everywhere (rightmost-hard gives c_i =
 // −(−1)^i, so first is 1 at every odd i). That claim is registered as
 // first-literal; first-uhat is a construction that works under UHAT.
-var First = &Recipe{
+var first = &Recipe{
 	Name: "first", Booleans: []string{"first"}, Title: firstDoc, Section: "First", Label: "sec:first",
 	Domain:      "any string over {a, b} (the symbols are ignored), any n",
 	Weightings:  []model.Weighting{model.Softmax, model.AverageHardmax},
@@ -130,33 +130,30 @@ var First = &Recipe{
 	Build:       buildFirst("first"),
 }
 
-// FirstLiteral is first of §First as printed (sec:first, cookbook .tex
+// firstLiteral is first of §First as printed (sec:first, cookbook .tex
 // lines 1369–1386) with the weightings the cheat sheet claims for it
 // (l. 630: SMAT, AHAT and UHAT): the position encoding (−1)^i (l. 1370),
 // the future-masked head first.W^Q = 0, first.W^K = 0, first.W^V = −I
 // (l. 1380–1382), then GTZero_{1/3}(c_i − 1/3) (l. 1386: §Comparisons'
 // GTZero_ε with ε = 1/3, applied to c_i − 1/3) — the same weights as
-// First. Under UHAT (leftmost, the paper's unique-hard attention) it is
+// the recipe first. Under UHAT (leftmost, the paper's unique-hard attention) it is
 // wrong: every score is 0, so leftmost-hard attention picks position 1
 // at every i and c_i = −(−1)^1 = 1, whence first_i = GTZero_{1/3}(2/3) = 1
 // for every i: every string of length n ≥ 2 is wrong from position 2 on.
 // The smallest counterexample is n = 2: first_2 = 1, want 0
-// (TestFirstLiteralUHATCounterexample). Under SMAT and AHAT it is First.
-var FirstLiteral = &Recipe{
-	Name: "first-literal", Booleans: []string{"first"}, Title: firstDoc + " (as printed: claimed for SMAT, AHAT and UHAT; wrong under UHAT)",
-	Section: "First", Label: "sec:first",
-	Domain:      "any string over {a, b} (the symbols are ignored), any n",
-	Weightings:  []model.Weighting{model.Softmax, model.AverageHardmax, model.LeftHardmax},
-	Exact:       true,
-	Width:       "3 (p = (−1)^i, c, first)",
-	MinN:        1,
-	DefaultMaxN: 200,
-	Build:       buildFirst("first-literal"),
-}
+// (TestFirstLiteralUHATCounterexample). Under SMAT and AHAT it is the recipe first.
+//
+// Domain: first's, any string over {a, b}, any n.
+var firstLiteral = variant(first, func(r *Recipe) {
+	r.Name = "first-literal"
+	r.Title = firstDoc + " (as printed: claimed for SMAT, AHAT and UHAT; wrong under UHAT)"
+	r.Weightings = []model.Weighting{model.Softmax, model.AverageHardmax, model.LeftHardmax}
+	r.Build = buildFirst("first-literal")
+})
 
-// FirstUHAT is a first that works under unique-hard attention (not in the
-// paper, which claims its own First for UHAT; see FirstLiteral). The word
-// embedding writes the constant 1 (component "1") for every symbol, the
+// firstUHAT is a first of §First that works under unique-hard attention
+// (not in the paper, which claims its own first for UHAT; see
+// firstLiteral). The word embedding writes the constant 1 (component "1") for every symbol, the
 // position encoding p_j = (−1)^j. One future-masked head has
 //
 //	W^Q = [1, 0], W^K = [0, 1], W^V = [0, 1]   over (1, p),
@@ -170,7 +167,7 @@ var FirstLiteral = &Recipe{
 // c = +1. Outputs first and c. Domain: any string. Exact under UHAT
 // (leftmost and rightmost) and AHAT; not under SMAT, whose weights on
 // the scores ±1 are not hard.
-var FirstUHAT = &Recipe{
+var firstUHAT = &Recipe{
 	Name:        "first-uhat",
 	Booleans:    []string{"first"},
 	Title:       "first_i = 1 iff i = 1 under unique-hard attention: score and value (−1)^j, then GTZero_1(−c)",
@@ -210,14 +207,14 @@ var FirstUHAT = &Recipe{
 	},
 }
 
-// InversePosition is 1/i from the position encoding (−1)^i alone
+// inversePosition is 1/i from the position encoding (−1)^i alone
 // (§First: "compute the value 1/i in every position while only using the
-// positional encoding (−1)^i"): First, then a future-masked uniform
+// positional encoding (−1)^i"): the recipe first, then a future-masked uniform
 // average Avg← of first (W^Q = W^K = 0, W^V = 1, §Average), which at
 // position i is (1/i) Σ_{j≤i} first_j = 1/i. Outputs 1/i and first.
 // Domain: any string. Exact under SMAT and AHAT (not UHAT: both layers
 // need uniform weights).
-var InversePosition = &Recipe{
+var inversePosition = &Recipe{
 	Name:        "inverse-position",
 	Booleans:    []string{"first"},
 	Title:       "1/i at position i from the position encoding (−1)^i: first, then Avg← of first",
@@ -247,7 +244,7 @@ var InversePosition = &Recipe{
 }
 
 func init() {
-	for _, rc := range []*Recipe{First, FirstLiteral, FirstUHAT, InversePosition} {
+	for _, rc := range []*Recipe{first, firstLiteral, firstUHAT, inversePosition} {
 		Register(rc)
 	}
 }

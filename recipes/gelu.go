@@ -8,7 +8,7 @@ import (
 	"github.com/transformer-cookbook/verify/recipes/blocks"
 )
 
-// MulGELU is mul of §Multiplication: a GELU FFN with W1 = [[1, 1],
+// mulGELU is mul of §Multiplication: a GELU FFN with W1 = [[1, 1],
 // [1, 0], [0, 1]] and W2 = √(π/2)[1, −1, −1] computes
 // √(π/2)(GELU(x + y) − GELU(x) − GELU(y)) = xy + ε(x, y), and the paper
 // bounds |ε(x, y)| ≤ (|x| + |y|)³/4, "regardless of whether GELU is
@@ -25,7 +25,7 @@ import (
 // bound is still true (the measured largest ratio |ε|/(|x|+|y|)³ is about
 // 0.082, at x = y = −1: see gelu_test.go), because the erf GELU has no
 // cubic Taylor term and |GELU‴| ≤ 0.78, not 1.
-var MulGELU = &Recipe{
+var mulGELU = &Recipe{
 	Name: "mul-gelu", Title: "xy ≈ √(π/2)(GELU(x+y) − GELU(x) − GELU(y)), with |error| ≤ (|x|+|y|)³/4",
 	Section: "Multiplication", Label: "sec:ffnn_multiplication", Domain: "x, y ∈ ℝ", Exact: false,
 	Width: "3 (x, y and the product)", MinN: 1, DefaultMaxN: 4, Precision: "interval:128",
@@ -63,4 +63,4 @@ func gelUBound(x, y *big.Rat) *big.Rat {
 	return b.Quo(b, r(4, 1))
 }
 
-func init() { Register(MulGELU) }
+func init() { Register(mulGELU) }

@@ -1,15 +1,6 @@
 package recipes
 
-import (
-	"fmt"
-	"math/big"
-	"math/rand/v2"
-
-	"github.com/transformer-cookbook/verify/model"
-	"github.com/transformer-cookbook/verify/numeric"
-	"github.com/transformer-cookbook/verify/recipes/blocks"
-	"github.com/transformer-cookbook/verify/recipes/stream"
-)
+import "github.com/transformer-cookbook/verify/model"
 
 // The induction heads of §Putting It All Together (§Induction Heads,
 // unlabelled in the paper): Induct: Σ⁺ → Σ⁺, "if the current symbol is A
@@ -29,12 +20,18 @@ import (
 // position 1, which sees nothing, gets 0, as the paper asks ("returning
 // 0 when none exists"). The maximum is unique, so the head is exact under
 // both weightings used here (rightmost UHAT and AHAT).
+//
+// This file says what the paper says of each recipe; induction_program.go
+// builds the weights (with the feed-forward compositions of
+// induction_routing.go), induction_reference.go computes the intended
+// function, and induction_inputs.go reads the alphabet and draws the
+// strings to check.
 
 // inductionAlphabetParam is the alphabet parameter of the induction heads.
 var inductionAlphabetParam = Param{Name: "alphabet", Default: "ABCD",
 	Doc: "the alphabet Σ: distinct ASCII letters in increasing (alphabetical) order, each a symbol, e.g. ABC"}
 
-// InductionRecent is Most-Recent Induction (§Induction Heads): at
+// inductionRecent is Most-Recent Induction (§Induction Heads): at
 // position i the symbol that followed the rightmost earlier occurrence of
 // x_i, and x_i itself when there is none:
 //
@@ -69,7 +66,7 @@ var inductionAlphabetParam = Param{Name: "alphabet", Default: "ABCD",
 // 3|Σ| + 1 under UHAT-right (e, i/n, pred, ret), plus 1 (the constant
 // component of the tie-breaking query) under AHAT with t = j/n, plus 2
 // with t = −1/j. Two layers, one head each, no feed-forward sublayer.
-var InductionRecent = &Recipe{
+var inductionRecent = &Recipe{
 	Name:       "induction-recent",
 	Title:      "most-recent induction head: at each position, the symbol that followed the rightmost earlier occurrence of the current symbol (the current symbol if none)",
 	Section:    "Most-Recent Induction",
@@ -93,14 +90,14 @@ var InductionRecent = &Recipe{
 	Build:       func(cfg Config) (*Construction, error) { return buildInductionRecent(cfg, false) },
 }
 
-// InductionRecentLiteral is Most-Recent Induction as printed
+// inductionRecentLiteral is Most-Recent Induction as printed
 // (§Most-Recent Induction, cookbook .tex lines 2356–2379):
 //
 //   - WE one-hot (l. 2368–2369);
 //   - Pred, "the pred construction from §Predecessor … (returning 0 when
 //     none exists)" (l. 2370): the section's strict-masking variant with
 //     positional encoding i/n (l. 1690–1696), whose first position
-//     returns the special value 0, as InductionRecent (the section's
+//     returns the special value 0, as inductionRecent (the section's
 //     other construction returns v_1 at i = 1; see pred-literal);
 //   - the induction head with "k_i = WE(x_i), q_j = Pred(x_j), and
 //     v_j = WE(x_j)" (l. 2375): the key of every position p is WE(x_p)
@@ -109,7 +106,7 @@ var InductionRecent = &Recipe{
 //   - "right-most unique hard attention (say, using §Simulating
 //     Unique-Hard Attention with Average-Hard Attention)" (l. 2377):
 //     rightmost UHAT, or AHAT with the rightmost tie-breaking term, as
-//     in InductionRecent.
+//     in inductionRecent.
 //
 // What is wrong: the scores are then s_ij = [x_j = x_{i−1}], which the
 // rightmost j ≤ i maximises at j = i − 1 (or at j = i when x_i = x_{i−1},
@@ -118,25 +115,18 @@ var InductionRecent = &Recipe{
 // it outputs "AA" instead of "AB"; on the paper's example ACABDACDCA it
 // outputs AACABDACDC instead of ACCBDBAADC (l. 2362, 2379). The corrected
 // recipe, induction-recent, swaps the query and key.
-var InductionRecentLiteral = &Recipe{
-	Name:        "induction-recent-literal",
-	Title:       "most-recent induction head with the printed k_i = WE(x_i), q_j = Pred(x_j), which retrieves the previous symbol instead",
-	Section:     "Most-Recent Induction",
-	Label:       "",
-	Domain:      InductionRecent.Domain,
-	Weightings:  InductionRecent.Weightings,
-	Exact:       true,
-	Width:       InductionRecent.Width,
-	MinN:        1,
-	DefaultMaxN: 2048,
-	Params:      inductionRecentParams,
-	Build:       func(cfg Config) (*Construction, error) { return buildInductionRecent(cfg, true) },
-}
+//
+// Domain: inductionRecent's, every string over Σ, any n.
+var inductionRecentLiteral = variant(inductionRecent, func(r *Recipe) {
+	r.Name = "induction-recent-literal"
+	r.Title = "most-recent induction head with the printed k_i = WE(x_i), q_j = Pred(x_j), which retrieves the previous symbol instead"
+	r.Build = func(cfg Config) (*Construction, error) { return buildInductionRecent(cfg, true) }
+})
 
 var inductionRecentParams = []Param{inductionAlphabetParam,
 	{Name: "t", Default: "j/n", Doc: "under AHAT, the rightmost tie-breaking term t(j) of §Simulating Unique-Hard Attention with Average-Hard Attention: j/n (the position component i/n) or -1/j (unused under UHAT-right)"}}
 
-// InductionFrequent is Most-Frequent Induction (§Induction Heads): at
+// inductionFrequent is Most-Frequent Induction (§Induction Heads): at
 // position i, with σ = x_i, the symbol σ′ that most often follows σ in
 // the bigrams x_{j−1}x_j ending at j ≤ i, ties broken alphabetically, and
 // σ itself when σ has no follower yet:
@@ -207,7 +197,7 @@ var inductionRecentParams = []Param{inductionAlphabetParam,
 // paper's ⋀_{σ″≠σ′} asks for: |Σ|³ + |Σ|² + 4|Σ| + 1 in all (49 for
 // |Σ| = 3, 97 for |Σ| = 4). Three layers (attention in the first two,
 // one head each).
-var InductionFrequent = &Recipe{
+var inductionFrequent = &Recipe{
 	Name:       "induction-frequent",
 	Title:      "most-frequent induction head: at each position, the most frequent follower of the current symbol so far (alphabetically first among ties; the current symbol if none)",
 	Section:    "Most-Frequent Induction",
@@ -232,12 +222,12 @@ var InductionFrequent = &Recipe{
 	Build:       func(cfg Config) (*Construction, error) { return buildInductionFrequent(cfg, inductFrequentPrinted{}) },
 }
 
-// InductionFrequentLiteral is Most-Frequent Induction as printed
+// inductionFrequentLiteral is Most-Frequent Induction as printed
 // (§Most-Frequent Induction, cookbook .tex lines 2383–2451):
 //
 //   - WE one-hot and Pred "returning 0 when none exists" (l. 2393–2394),
 //     the strict-masking predecessor of §Predecessor, as in
-//     InductionFrequent: the bigram at position j is
+//     inductionFrequent: the bigram at position j is
 //     Bigram(x_j) = [e_{x_j}; e_{x_{j−1}}], current symbol on top, as the
 //     paper prints it (l. 2399–2438);
 //   - the counting step (l. 2440–2443): "the construction in §Average can
@@ -269,26 +259,21 @@ var InductionFrequent = &Recipe{
 // first letter of the alphabet everywhere: on the paper's example
 // ACABDACDCA it outputs AAAAAAAAAA instead of ACCBDBAAAC, and on "B" it
 // outputs A, not B. (With correct counts the missing fallback alone
-// still outputs AACAABAAAC on the example; see InductionFrequent.) The
+// still outputs AACAABAAAC on the example; see inductionFrequent.) The
 // corrected recipe, induction-frequent, computes the bigram indicators
 // with a feed-forward layer, averages them with Avg←, and falls back to
 // the current symbol.
-var InductionFrequentLiteral = &Recipe{
-	Name:        "induction-frequent-literal",
-	Title:       "most-frequent induction head with the printed counting head Q = [e_σ1; e_σ2], K = Bigram(x_j), V = 1, which outputs 1 instead of a count",
-	Section:     "Most-Frequent Induction",
-	Label:       "",
-	Domain:      InductionFrequent.Domain,
-	Weightings:  InductionFrequent.Weightings,
-	Exact:       true,
-	Width:       "|Σ|³ + 3|Σ| + 2 (e, i/n, 1, pred, the printed counts, comparisons, logits)",
-	MinN:        1,
-	DefaultMaxN: 256,
-	Params:      []Param{inductionAlphabetParam, inductionTiebreakParam("argmax")},
-	Build: func(cfg Config) (*Construction, error) {
+//
+// Domain: inductionFrequent's, every string over Σ of length n ≤ N.
+var inductionFrequentLiteral = variant(inductionFrequent, func(r *Recipe) {
+	r.Name = "induction-frequent-literal"
+	r.Title = "most-frequent induction head with the printed counting head Q = [e_σ1; e_σ2], K = Bigram(x_j), V = 1, which outputs 1 instead of a count"
+	r.Width = "|Σ|³ + 3|Σ| + 2 (e, i/n, 1, pred, the printed counts, comparisons, logits)"
+	r.Params = []Param{inductionAlphabetParam, inductionTiebreakParam("argmax")}
+	r.Build = func(cfg Config) (*Construction, error) {
 		return buildInductionFrequent(cfg, inductFrequentPrinted{Count: true, Compare: true})
-	},
-}
+	}
+})
 
 var inductionFrequentParams = []Param{inductionAlphabetParam, inductionTiebreakParam("comparisons")}
 
@@ -300,559 +285,8 @@ func inductionTiebreakParam(def string) Param {
 }
 
 func init() {
-	Register(InductionRecent)
-	Register(InductionRecentLiteral)
-	Register(InductionFrequent)
-	Register(InductionFrequentLiteral)
-}
-
-// inductionAlphabet reads the alphabet parameter: 1 to maxK distinct
-// ASCII letters in increasing order.
-func inductionAlphabet(cfg Config, maxK int) ([]string, error) {
-	s := cfg.Params["alphabet"]
-	if len(s) < 1 || len(s) > maxK {
-		return nil, fmt.Errorf("parameter alphabet must have 1 to %d letters, got %q", maxK, s)
-	}
-	var out []string
-	for k := 0; k < len(s); k++ {
-		c := s[k]
-		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z') {
-			return nil, fmt.Errorf("parameter alphabet: %q is not an ASCII letter (the symbols are single letters)", string(c))
-		}
-		if k > 0 && c <= s[k-1] {
-			return nil, fmt.Errorf("parameter alphabet must list distinct letters in alphabetical order (it sets the tie-break), got %q", s)
-		}
-		out = append(out, string(c))
-	}
-	return out, nil
-}
-
-// inductNames returns prefix+σ for every symbol σ.
-func inductNames(prefix string, alphabet []string) []string {
-	out := make([]string, len(alphabet))
-	for s, a := range alphabet {
-		out[s] = prefix + a
-	}
-	return out
-}
-
-// inductOneHot is the one-hot word embedding WE(σ) = e_σ.
-func inductOneHot(p *stream.Program, alphabet, we []string) *stream.Program {
-	return p.Symbols(alphabet, func(s int) stream.Values { return stream.Values{we[s]: numeric.LitInt(1)} })
-}
-
-// inductSelector is the rows×cols matrix that reads the columns offset …
-// offset+rows−1 (an identity block placed there, zeros elsewhere).
-func inductSelector(rows, cols, offset int) model.Matrix {
-	m := model.Zeros(rows, cols)
-	for r := 0; r < rows; r++ {
-		m.Set(r, offset+r, numeric.LitInt(1))
-	}
-	return m
-}
-
-// inductionInputs enumerates the strings of length n over k symbols when
-// there are at most budget of them; else it draws budget strings, each
-// over a random subset of 1 to k symbols (few symbols make long runs of
-// repeated bigrams and ties of counts; all k make rare followers), and
-// some periodic with a random period and a few changes.
-func inductionInputs(k int) func(n int, rng *rand.Rand, budget int) ([]Case, bool) {
-	return func(n int, rng *rand.Rand, budget int) ([]Case, bool) {
-		total := 1
-		for i := 0; i < n && total <= budget; i++ {
-			total *= k
-		}
-		if total <= budget {
-			ins, _ := sampleOrAll(n, k, rng, budget, nil)
-			return SymbolCases(ins), true
-		}
-		if rng == nil {
-			return nil, false
-		}
-		ins := make([][]int, budget)
-		for c := range ins {
-			used := rng.Perm(k)[:1+rng.IntN(k)]
-			in := make([]int, n)
-			switch rng.IntN(3) {
-			case 0: // periodic, with a few changed positions
-				period := 1 + rng.IntN(min(n, 2*k))
-				for i := range in {
-					if i < period {
-						in[i] = used[rng.IntN(len(used))]
-					} else {
-						in[i] = in[i-period]
-					}
-				}
-				for range rng.IntN(4) {
-					in[rng.IntN(n)] = used[rng.IntN(len(used))]
-				}
-			default:
-				for i := range in {
-					in[i] = used[rng.IntN(len(used))]
-				}
-			}
-			ins[c] = in
-		}
-		return SymbolCases(ins), false
-	}
-}
-
-// InductRightmost is the reference of most-recent induction, in plain Go:
-// at position i, the symbol after the rightmost k < i with x_k = x_i, or
-// x_i when there is none.
-func InductRightmost(x []int) []int {
-	out := make([]int, len(x))
-	for i := range x {
-		out[i] = x[i]
-		for k := i - 1; k >= 0; k-- {
-			if x[k] == x[i] {
-				out[i] = x[k+1]
-				break
-			}
-		}
-	}
-	return out
-}
-
-// InductFrequent is the reference of most-frequent induction, in plain
-// Go: the bigram counts up to position i, the most frequent follower of
-// x_i (the smallest symbol index among ties), or x_i when it has none.
-func InductFrequent(x []int, k int) []int {
-	count := make([][]int, k)
-	for s := range count {
-		count[s] = make([]int, k)
-	}
-	out := make([]int, len(x))
-	for i, s := range x {
-		if i > 0 {
-			count[x[i-1]][s]++
-		}
-		out[i] = s
-		best := 0
-		for t := 0; t < k; t++ {
-			if count[s][t] > best {
-				best, out[i] = count[s][t], t
-			}
-		}
-	}
-	return out
-}
-
-// symbolWants wraps reference outputs as wanted symbols.
-func inductWants(alphabet []string, ys []int) []Want {
-	want := make([]Want, len(ys))
-	for i, y := range ys {
-		want[i] = Want{Symbol: alphabet[y]}
-	}
-	return want
-}
-
-func buildInductionRecent(cfg Config, literal bool) (*Construction, error) {
-	w := cfg.Weighting
-	if w != model.RightHardmax && w != model.AverageHardmax {
-		return nil, fmt.Errorf("the construction needs rightmost UHAT or AHAT with tie-breaking, not %s", WeightingAcronym(w))
-	}
-	alphabet, err := inductionAlphabet(cfg, 26)
-	if err != nil {
-		return nil, err
-	}
-	k := len(alphabet)
-	we, pred, ret := inductNames("e_", alphabet), inductNames("pred_", alphabet), inductNames("ret_", alphabet)
-	inputs := append(append([]string(nil), we...), "i/n")
-	tComp, tName := "", cfg.Params["t"]
-	if w == model.AverageHardmax {
-		switch tName {
-		case "j/n":
-			tComp = "i/n"
-		case "-1/j":
-			tComp = "-1/i"
-			inputs = append(inputs, tComp)
-		default:
-			return nil, fmt.Errorf("parameter t must be j/n or -1/j (the rightmost tie-breaking terms), got %q", tName)
-		}
-		inputs = append(inputs, "1")
-	}
-	name := "induction-recent"
-	if literal {
-		name += "-literal"
-	}
-	peName := "(i/n)"
-	switch tComp {
-	case "i/n":
-		peName = "(i/n, 1)"
-	case "-1/i":
-		peName = "(i/n, −1/i, 1)"
-	}
-	p := inductOneHot(stream.New(name+"-"+WeightingAcronym(w), inputs...), alphabet, we).
-		Positions(peName,
-			func(i, n int) stream.Values {
-				v := stream.Values{"i/n": numeric.Frac(int64(i), int64(n))}
-				if tComp != "" {
-					v["1"] = numeric.LitInt(1)
-				}
-				if tComp == "-1/i" {
-					v["-1/i"] = numeric.Frac(-1, int64(i))
-				}
-				return v
-			}).
-		Formula(inductTerms(tComp != "", tComp == "-1/i")...)
-	// The induction head over (e, pred): q = WE(x_i), k = Pred(x_j),
-	// v = WE(x_j); as printed (literal), q = Pred(x_i), k = WE(x_j).
-	q, kk := inductSelector(k, 2*k, 0), inductSelector(k, 2*k, k)
-	headName := "induct"
-	if literal {
-		q, kk = kk, q
-		headName = "induct(printed q, k)"
-	}
-	head := &stream.Attn{Name: headName, In: append(append([]string(nil), we...), pred...), Out: ret,
-		Q: q, K: kk, V: inductSelector(k, 2*k, 0), Mask: model.Future, Weighting: w, Scale: model.NoScale}
-	if w == model.AverageHardmax {
-		// γ = 1: the scores are 0 or 1.
-		head = blocks.TieBreak(head, "1", tComp, big.NewRat(1, 1))
-	}
-	rows := make([]stream.Values, k)
-	for s := range rows {
-		rows[s] = stream.Values{ret[s]: numeric.LitInt(1)}
-	}
-	m, err := p.Then(blocks.PredStrict("i/n", we, pred, w), head).Argmax(alphabet, rows).Model()
-	if err != nil {
-		return nil, err
-	}
-	return &Construction{Model: m, Inputs: inductionInputs(k),
-		Expected: func(c Case) []Want { return inductWants(alphabet, InductRightmost(c.Symbols)) }}, nil
-}
-
-// premultiply is the Routing Lemma's f ∘ R (thm:routing: W1′ = W1 R,
-// b1′ = b1) for a block f: its input k becomes the linear combination
-// Σ_c r[k][c] in[c] of the components in.
-func inductPremultiply(f *stream.FF, name string, in []string, r [][]int64) (*stream.FF, error) {
-	if len(r) != len(f.In) {
-		return nil, fmt.Errorf("premultiply %s: R has %d rows, want %d", f.Name, len(r), len(f.In))
-	}
-	g := *f
-	g.Name, g.In = name, in
-	g.W1 = model.Zeros(f.W1.Rows, len(in))
-	for h := 0; h < f.W1.Rows; h++ {
-		for c := range in {
-			sum := new(big.Rat)
-			for k := range f.In {
-				w, err := ratOf(f.W1.At(h, k))
-				if err != nil {
-					return nil, err
-				}
-				sum.Add(sum, w.Mul(w, big.NewRat(r[k][c], 1)))
-			}
-			if sum.Sign() != 0 {
-				g.W1.Set(h, c, numeric.Lit(sum))
-			}
-		}
-	}
-	return &g, nil
-}
-
-// pruneDead drops the hidden units of f whose output weights are all 0:
-// the same function, with fewer units. ff_φ of §Boolean Functions has one
-// unit per truth assignment, and only those where φ is true reach the
-// output; for a conjunction that is the single unit ReLU(Σ x − (m − 1)).
-func inductPrune(f *stream.FF) (*stream.FF, error) {
-	var keep []int
-	for h := 0; h < f.W1.Rows; h++ {
-		for o := range f.Out {
-			w, err := ratOf(f.W2.At(o, h))
-			if err != nil {
-				return nil, err
-			}
-			if w.Sign() != 0 {
-				keep = append(keep, h)
-				break
-			}
-		}
-	}
-	g := *f
-	g.W1, g.W2 = model.Zeros(len(keep), len(f.In)), model.Zeros(len(f.Out), len(keep))
-	g.B1 = make(model.Vector, len(keep))
-	for r, h := range keep {
-		for c := range f.In {
-			g.W1.Set(r, c, f.W1.At(h, c))
-		}
-		if f.B1 != nil {
-			g.B1[r] = f.B1[h]
-		}
-		for o := range f.Out {
-			g.W2.Set(o, r, f.W2.At(o, h))
-		}
-	}
-	return &g, nil
-}
-
-// conjunction is ff_φ for φ = x_1 ∧ … ∧ x_m (§Boolean Functions), pruned.
-func inductConjunction(xs []string, out string) (*stream.FF, error) {
-	table := make([]bool, 1<<len(xs))
-	table[len(table)-1] = true
-	f, err := blocks.Boolean(xs, out, table)
-	if err != nil {
-		return nil, err
-	}
-	f.Name = "∧"
-	return inductPrune(f)
-}
-
-// inductSum is the parallel composition of single-output blocks fs
-// followed by the Routing Lemma's L = [1 … 1] (thm:routing: W2′ = L W2,
-// b2′ = L b2): one FFN, their hidden units side by side, reading the
-// union of their inputs and writing the sum of their outputs to out.
-func inductSum(name, out string, fs ...*stream.FF) *stream.FF {
-	var in []string
-	col := map[string]int{}
-	hidden := 0
-	for _, f := range fs {
-		for _, c := range f.In {
-			if _, ok := col[c]; !ok {
-				col[c] = len(in)
-				in = append(in, c)
-			}
-		}
-		hidden += f.W1.Rows
-	}
-	g := &stream.FF{Name: name, In: in, Out: []string{out}, W1: model.Zeros(hidden, len(in)),
-		B1: make(model.Vector, hidden), W2: model.Zeros(1, hidden)}
-	b2 := numeric.LitInt(0)
-	h0 := 0
-	for _, f := range fs {
-		for h := 0; h < f.W1.Rows; h++ {
-			for k, c := range f.In {
-				g.W1.Set(h0+h, col[c], f.W1.At(h, k))
-			}
-			if f.B1 != nil {
-				g.B1[h0+h] = f.B1[h]
-			}
-			g.W2.Set(0, h0+h, f.W2.At(0, h))
-		}
-		if f.B2 != nil {
-			b2 = numeric.Add(b2, f.B2[0])
-		}
-		h0 += f.W1.Rows
-	}
-	if r, ok, err := b2.Rat(); err == nil && ok && r.Sign() != 0 {
-		g.B2 = model.Vector{numeric.Lit(r)}
-	}
-	return g
-}
-
-// inductFrequentNames are the component names of the frequent head.
-type inductFrequentNames struct {
-	we, pred, has, logit []string
-	bigram, count        [][]string // [σ][σ′]
-}
-
-func inductNamesFrequent(alphabet []string) inductFrequentNames {
-	nm := inductFrequentNames{we: inductNames("e_", alphabet), pred: inductNames("pred_", alphabet),
-		has: inductNames("has_", alphabet), logit: inductNames("logit_", alphabet)}
-	for _, a := range alphabet {
-		big, cnt := inductNames("["+a, alphabet), inductNames("#"+a, alphabet)
-		for t := range big {
-			big[t] += "]"
-			cnt[t] += "/i"
-		}
-		nm.bigram = append(nm.bigram, big)
-		nm.count = append(nm.count, cnt)
-	}
-	return nm
-}
-
-// inductFrequentPrinted selects the printed steps of most-frequent
-// induction: count, the counting head Q = [e_σ1; e_σ2], K = Bigram(x_j),
-// V = 1; compare, the comparison stage without the fallback to the
-// current symbol (no has_σ, no fb_σ).
-type inductFrequentPrinted struct{ Count, Compare bool }
-
-func buildInductionFrequent(cfg Config, printed inductFrequentPrinted) (*Construction, error) {
-	literal := printed.Count
-	w, maxN := cfg.Weighting, cfg.MaxN
-	if w != model.AverageHardmax {
-		return nil, fmt.Errorf("the construction needs AHAT (uniform attention averages), not %s", WeightingAcronym(w))
-	}
-	if maxN < 1 {
-		return nil, fmt.Errorf("the maximum length N must be at least 1, got %d", maxN)
-	}
-	alphabet, err := inductionAlphabet(cfg, 8)
-	if err != nil {
-		return nil, err
-	}
-	tiebreak, err := cfg.Choice("tiebreak", "comparisons", "argmax")
-	if err != nil {
-		return nil, err
-	}
-	k := len(alphabet)
-	nm := inductNamesFrequent(alphabet)
-	inputs := append(append([]string(nil), nm.we...), "i/n")
-	peName := "(i/n)"
-	name := "induction-frequent"
-	if literal {
-		inputs = append(inputs, "1")
-		peName = "(i/n, 1)"
-		name += "-literal"
-	} else if printed.Compare {
-		name += "(no fallback)"
-	}
-	p := inductOneHot(stream.New(name, inputs...), alphabet, nm.we).
-		Positions(peName, func(i, n int) stream.Values {
-			v := stream.Values{"i/n": numeric.Frac(int64(i), int64(n))}
-			if literal {
-				v["1"] = numeric.LitInt(1)
-			}
-			return v
-		}).
-		Formula(inductTerms(literal, false)...)
-	p.Then(blocks.PredStrict("i/n", nm.we, nm.pred, w))
-
-	var counts []string
-	for s := range nm.count {
-		counts = append(counts, nm.count[s]...)
-	}
-	if !literal {
-		// [σσ′]_j = pred_σ ∧ e_σ′, then Avg← gives #σσ′/i.
-		var ands []stream.Block
-		var bigrams []string
-		for s := 0; s < k; s++ {
-			for t := 0; t < k; t++ {
-				f, err := inductConjunction([]string{nm.pred[s], nm.we[t]}, nm.bigram[s][t])
-				if err != nil {
-					return nil, err
-				}
-				ands = append(ands, f)
-				bigrams = append(bigrams, nm.bigram[s][t])
-			}
-		}
-		p.Then(stream.Parallel(ands...), blocks.Avg(bigrams, counts, model.Future, w))
-	} else {
-		// One head per bigram σ1σ2: q = [e_σ1; e_σ2] (constant, from the
-		// component 1), k = Bigram(x_j) = [e_{x_j}; pred_j], v = 1.
-		in := append(append([]string{"1"}, nm.we...), nm.pred...)
-		var heads []stream.Block
-		for s := 0; s < k; s++ {
-			for t := 0; t < k; t++ {
-				q := model.Zeros(2*k, 1+2*k)
-				q.Set(s, 0, numeric.LitInt(1))
-				q.Set(k+t, 0, numeric.LitInt(1))
-				heads = append(heads, &stream.Attn{Name: "count " + alphabet[s] + alphabet[t] + " (printed)", In: in,
-					Out: []string{nm.count[s][t]}, Q: q, K: inductSelector(2*k, 1+2*k, 1), V: inductSelector(1, 1+2*k, 0),
-					Mask: model.Future, Weighting: w, Scale: model.NoScale})
-			}
-		}
-		p.Then(stream.Parallel(heads...))
-	}
-
-	// Comparisons with ε = 1/N: [σ:σ′>σ″] = GTZero_ε(#σσ′/i − #σσ″/i)
-	// for σ″ before σ′ (tiebreak=comparisons), [σ:σ′≥σ″] = GEZero_ε(…)
-	// otherwise; has_σ = GTZero_ε(Σ_σ′ #σσ′/i).
-	eps := big.NewRat(1, int64(maxN))
-	zero := new(big.Rat)
-	cmpName := func(s, t, u int) string {
-		if tiebreak == "comparisons" && u < t {
-			return alphabet[s] + ":" + alphabet[t] + ">" + alphabet[u]
-		}
-		return alphabet[s] + ":" + alphabet[t] + "≥" + alphabet[u]
-	}
-	var cmps []stream.Block
-	for s := 0; s < k; s++ {
-		for t := 0; t < k; t++ {
-			for u := 0; u < k; u++ {
-				if u == t {
-					continue
-				}
-				f, what := blocks.GEZeroEps("x", cmpName(s, t, u), eps, zero), "GEZero_ε"
-				if tiebreak == "comparisons" && u < t {
-					f, what = blocks.GTZeroEps("x", cmpName(s, t, u), eps, zero), "GTZero_ε"
-				}
-				g, err := inductPremultiply(f, what+"(#"+alphabet[s]+alphabet[t]+" − #"+alphabet[s]+alphabet[u]+")",
-					[]string{nm.count[s][t], nm.count[s][u]}, [][]int64{{1, -1}})
-				if err != nil {
-					return nil, err
-				}
-				cmps = append(cmps, g)
-			}
-		}
-		if printed.Compare {
-			continue
-		}
-		ones := make([]int64, k)
-		for t := range ones {
-			ones[t] = 1
-		}
-		h, err := inductPremultiply(blocks.GTZeroEps("x", nm.has[s], eps, zero), "GTZero_ε(Σ #"+alphabet[s]+"·)", nm.count[s], [][]int64{ones})
-		if err != nil {
-			return nil, err
-		}
-		cmps = append(cmps, h)
-	}
-	p.Then(stream.Parallel(cmps...))
-
-	// logit_σ′ = Σ_σ (e_σ ∧ has_σ ∧ ⋀_{σ″≠σ′} cmp) + (e_σ′ ∧ ¬has_σ′);
-	// as printed, Σ_σ (e_σ ∧ ⋀_{σ″≠σ′} cmp).
-	var logits []stream.Block
-	for t := 0; t < k; t++ {
-		var parts []*stream.FF
-		for s := 0; s < k; s++ {
-			xs := []string{nm.we[s], nm.has[s]}
-			if printed.Compare {
-				xs = xs[:1]
-			}
-			for u := 0; u < k; u++ {
-				if u != t {
-					xs = append(xs, cmpName(s, t, u))
-				}
-			}
-			f, err := inductConjunction(xs, "best")
-			if err != nil {
-				return nil, err
-			}
-			parts = append(parts, f)
-		}
-		if printed.Compare {
-			logits = append(logits, inductSum("Σ∧ → "+nm.logit[t], nm.logit[t], parts...))
-			continue
-		}
-		// ff_φ for φ(e, has) = e ∧ ¬has: true at (1, 0) only.
-		f, err := blocks.Boolean([]string{nm.we[t], nm.has[t]}, "fallback", []bool{false, false, true, false})
-		if err != nil {
-			return nil, err
-		}
-		if f, err = inductPrune(f); err != nil {
-			return nil, err
-		}
-		logits = append(logits, inductSum("Σ∧ → "+nm.logit[t], nm.logit[t], append(parts, f)...))
-	}
-	p.Then(stream.Parallel(logits...))
-
-	rows := make([]stream.Values, k)
-	for t := range rows {
-		rows[t] = stream.Values{nm.logit[t]: numeric.LitInt(1)}
-	}
-	m, err := p.Argmax(alphabet, rows).Model()
-	if err != nil {
-		return nil, err
-	}
-	return &Construction{Model: m, Inputs: inductionInputs(k),
-		Valid: func(c Case) error {
-			if c.Len() > maxN {
-				return fmt.Errorf("length %d exceeds N = %d, the length the comparisons' ε = 1/N is built for", c.Len(), maxN)
-			}
-			return nil
-		},
-		Expected: func(c Case) []Want { return inductWants(alphabet, InductFrequent(c.Symbols, k)) },
-		Notes:    []string{fmt.Sprintf("comparisons GTZero_ε, GEZero_ε with ε = 1/N = 1/%d: exact for n ≤ N", maxN)}}, nil
-}
-
-// inductTerms is the formula of the induction heads' position embedding:
-// i/n, with the constant 1 when one is set and −1/i when invI is.
-func inductTerms(one, invI bool) []stream.Term {
-	terms := []stream.Term{stream.Pos(model.PosIOverN, "i/n")}
-	if one {
-		terms = append(terms, stream.Pos(model.PosOne, "1"))
-	}
-	if invI {
-		terms = append(terms, stream.Pos(model.PosInverseI, "-1/i").Times(numeric.LitInt(-1)))
-	}
-	return terms
+	Register(inductionRecent)
+	Register(inductionRecentLiteral)
+	Register(inductionFrequent)
+	Register(inductionFrequentLiteral)
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/transformer-cookbook/verify/recipes/stream"
 )
 
-// Lookup is index lookup by quadratic maximisation (§Quadratic
+// lookup is index lookup by quadratic maximisation (§Quadratic
 // Maximization, qmLookup, after Barceló et al. 2024): position i holds a
 // query q_i ∈ [n] and a value v_i ∈ {0, 1}, and retrieves v_{q_i}.
 //
@@ -42,7 +42,7 @@ import (
 //
 // Domain: n ≤ N, q_i ∈ [n], v_i rational (c); v_i ∈ {0, 1} for y.
 // Output: y (exact) and c.
-var Lookup = &Recipe{
+var lookup = &Recipe{
 	Name:       "lookup",
 	Booleans:   []string{"y"},
 	Title:      "index lookup by quadratic maximization: position i retrieves v_{q_i}",
@@ -64,7 +64,7 @@ var Lookup = &Recipe{
 // lookupDomain is the domain of the lookups.
 const lookupDomain = "n ≤ N, q_i ∈ [n], v_i ∈ ℚ (typed q:v, e.g. 2:-3/7); y is claimed for v_i ∈ {0,1} only"
 
-func init() { Register(Lookup) }
+func init() { Register(lookup) }
 
 // lookupSymbol names the symbol holding query q and value v.
 func lookupSymbol(q, v int) string { return strconv.Itoa(q) + ":" + strconv.Itoa(v) }

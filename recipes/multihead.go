@@ -12,7 +12,7 @@ import (
 	"github.com/transformer-cookbook/verify/recipes/stream"
 )
 
-// MultiHead is §Simulating Multi-Head Attention with Single-Head
+// multiHead is §Simulating Multi-Head Attention with Single-Head
 // Attention: "an attention layer with H heads can be simulated by H
 // single-headed attention layers, and the results summed together at the
 // end using addition" (§Addition and Subtraction).
@@ -38,7 +38,7 @@ import (
 // that y is exact and |c1 − v|, |c2 − v| ≤ 1/4.
 //
 // Domain: n ≤ N, q_i ∈ [n], v_i ∈ {0, 1}. Output: y (exact), c1, c2.
-var MultiHead = &Recipe{
+var multiHead = &Recipe{
 	Name:       "multihead",
 	Booleans:   []string{"y"},
 	Title:      "a two-head attention layer simulated by two single-head layers and an addition",
@@ -59,7 +59,7 @@ var MultiHead = &Recipe{
 	Build: buildMultiHead,
 }
 
-func init() { Register(MultiHead) }
+func init() { Register(multiHead) }
 
 // multiHeadHeads returns the two quadratic-maximisation heads, over
 // (q, 1, j, j², v, n+1), writing c1 and c2.

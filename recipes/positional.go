@@ -133,7 +133,7 @@ var positionEncodings = []peSpec{
 		layout: sinusoidal, formula: sinusoidalFormula},
 	{name: "pe-ao", title: "almost orthogonal x_i ∈ {±1/√m}^m", section: "Almost Orthogonal Embeddings", label: "sec:almost_orthogonal",
 		domain: "i ∈ [n], n ≤ N", width: "m = ⌈(12k/ε²) log 2N⌉", maxN: 16, limitN: 4096, precision: "interval:128",
-		params: LookupAO.Params, layout: almostOrthogonal, ofI: true},
+		params: lookupAO.Params, layout: almostOrthogonal, ofI: true},
 }
 
 // one is the formula of an encoding that is the function f on all its

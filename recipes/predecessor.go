@@ -31,7 +31,7 @@ var predSymbols = []string{"0", "h", "1"}
 
 func predValue(s int) *big.Rat { return big.NewRat(int64(s), 2) }
 
-// Pred is the corrected construction of §Predecessor with positional
+// pred is the corrected construction of §Predecessor with positional
 // encoding (1, (−1)^i): two future-masked heads in one sublayer,
 //
 //	pred.odd:  W^Q = [1, 0, 0], W^K = [0, 1, 0], W^V = [0, 0, 1]
@@ -67,7 +67,7 @@ func predValue(s int) *big.Rat { return big.NewRat(int64(s), 2) }
 //
 // Domain: v_i ∈ [0, 1] rational (the symbols 0, h, 1, or typed values),
 // any n. Output: pred_i, exact.
-var Pred = &Recipe{
+var pred = &Recipe{
 	Name:       "pred",
 	Title:      "predecessor with positional encoding (−1)^i: position i retrieves v_{i−1}, and 0 at i = 1",
 	Section:    "Predecessor",
@@ -90,7 +90,7 @@ var Pred = &Recipe{
 	Build:       func(cfg Config) (*Construction, error) { return buildPred(cfg, false) },
 }
 
-// PredLiteral is §Predecessor's construction exactly as printed
+// predLiteral is §Predecessor's construction exactly as printed
 // (sec:predecessor, cookbook .tex lines 1615–1674): the input
 // (1, (−1)^i, v_i) at each position (the signature of pred, l. 1624),
 // the two future-masked heads
@@ -122,20 +122,15 @@ var Pred = &Recipe{
 // outputs (1, 1, 0, 1/2)). The corrected recipe pred adds if(first, 0, ·)
 // and, under AHAT, the tie-breaking term of §Simulating Unique-Hard
 // Attention with Average-Hard Attention.
-var PredLiteral = &Recipe{
-	Name:        "pred-literal",
-	Title:       "predecessor as printed: if(GTZero_1((−1)^i), pred.even, pred.odd), which outputs v_1 instead of 0 at i = 1 (and under AHAT, with no tie-breaking, averages from i = 4 on)",
-	Section:     "Predecessor",
-	Label:       "sec:predecessor",
-	Domain:      Pred.Domain,
-	Weightings:  Pred.Weightings,
-	Exact:       true,
-	Width:       "Θ(1): 1, (−1)^i, v, the heads' outputs, even, lit",
-	MinN:        1,
-	DefaultMaxN: 2048,
-	Params:      []Param{predValuesParam},
-	Build:       func(cfg Config) (*Construction, error) { return buildPred(cfg, true) },
-}
+//
+// Domain: pred's.
+var predLiteral = variant(pred, func(r *Recipe) {
+	r.Name = "pred-literal"
+	r.Title = "predecessor as printed: if(GTZero_1((−1)^i), pred.even, pred.odd), which outputs v_1 instead of 0 at i = 1 (and under AHAT, with no tie-breaking, averages from i = 4 on)"
+	r.Width = "Θ(1): 1, (−1)^i, v, the heads' outputs, even, lit"
+	r.Params = []Param{predValuesParam}
+	r.Build = func(cfg Config) (*Construction, error) { return buildPred(cfg, true) }
+})
 
 var predParams = []Param{{Name: "t", Default: "-1/j",
 	Doc: "under AHAT, the tie-breaking term t(j) of §Simulating Unique-Hard Attention with Average-Hard Attention that makes the heads rightmost: -1/j or j/n (a position-encoding component; unused under UHAT-right)"},
@@ -143,7 +138,7 @@ var predParams = []Param{{Name: "t", Default: "-1/j",
 
 var predValuesParam = valuesParam("alphabet", "the symbols 0, h = 1/2 and 1")
 
-// PredStrict is the strict-masking variant at the end of §Predecessor:
+// predStrict is the strict-masking variant at the end of §Predecessor:
 // "it suffices to use a positional encoding of i/n along with UHAT". One
 // head with strict future masking (j < i) over (i/n, v): W^Q = W^K =
 // [1, 0], W^V = [0, 1], so s_ij = (i/n)(j/n), which among j < i is
@@ -152,12 +147,12 @@ var predValuesParam = valuesParam("alphabet", "the symbols 0, h = 1/2 and 1")
 // of the section's "special value" options). The maximum is unique, so
 // leftmost and rightmost UHAT and AHAT all retrieve v_{i−1}.
 //
-// The section assumes v_i ∈ [0, 1] for the conditional of Pred; this
+// The section assumes v_i ∈ [0, 1] for the conditional of pred; this
 // head has none, and copies any value exactly.
 //
 // Domain: any rational v_i (the symbols 0, h, 1, or typed values), any n.
 // Output: pred_i, exact.
-var PredStrict = &Recipe{
+var predStrict = &Recipe{
 	Name:       "pred-strict",
 	Title:      "predecessor with strict future masking and positional encoding i/n",
 	Section:    "Predecessor",
@@ -178,9 +173,9 @@ var PredStrict = &Recipe{
 }
 
 func init() {
-	Register(Pred)
-	Register(PredLiteral)
-	Register(PredStrict)
+	Register(pred)
+	Register(predLiteral)
+	Register(predStrict)
 }
 
 // predTieBreak returns the position-encoding value t(j) and the rational
@@ -212,7 +207,7 @@ func predHeads(w model.Weighting) (odd, even *stream.Attn) {
 // at most 1/3 elsewhere): the paper's uniform future-masked head
 // (Q = K = 0, V = −I on (−1)^j) under AHAT; under UHAT-right, where
 // uniform attention is impossible, the head scoring (−1)^j and reading
-// −(−1)^j (see Pred).
+// −(−1)^j (see pred).
 func predFirstHead(w model.Weighting) *stream.Attn {
 	if w == model.AverageHardmax {
 		return &stream.Attn{Name: "first", In: []string{"s"}, Out: []string{"c"},
@@ -236,7 +231,7 @@ func buildPred(cfg Config, literal bool) (*Construction, error) {
 	var t func(j, n int) *big.Rat
 	peName := "(1, (−1)^i)"
 	// The tie-breaking term is the correction's: the printed heads have
-	// none (see PredLiteral).
+	// none (see predLiteral).
 	tieBreak := w == model.AverageHardmax && !literal
 	if tieBreak {
 		var err error

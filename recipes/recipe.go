@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand/v2"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -402,107 +401,4 @@ func (w Want) Claimed(k int) bool { return k >= len(w.Unclaimed) || w.Unclaimed[
 type Bound struct {
 	Max    *big.Rat
 	Source string
-}
-
-var registry = map[string]*Recipe{}
-
-// Register adds r to the registry; names must be unique.
-func Register(r *Recipe) {
-	if _, dup := registry[r.Name]; dup {
-		panic("recipes: duplicate recipe " + r.Name)
-	}
-	registry[r.Name] = r
-}
-
-// Get returns the recipe called name, or an error listing the known names.
-func Get(name string) (*Recipe, error) {
-	if r, ok := registry[name]; ok {
-		return r, nil
-	}
-	return nil, fmt.Errorf("unknown recipe %s%s (every recipe: 'verify list')", suggest.Quote(name), suggest.DidYouMean(name, Names()))
-}
-
-// Names lists the registered recipes in alphabetical order.
-func Names() []string {
-	var names []string
-	for n := range registry {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
-// All returns the registered recipes in alphabetical order.
-func All() []*Recipe {
-	var rs []*Recipe
-	for _, n := range Names() {
-		rs = append(rs, registry[n])
-	}
-	return rs
-}
-
-// ParseWeighting reads a weighting by its name in model (softmax,
-// lhardmax, rhardmax, avghardmax) or the paper's acronyms (SMAT, AHAT,
-// UHAT for leftmost).
-func ParseWeighting(s string) (model.Weighting, error) {
-	switch strings.ToLower(s) {
-	case "softmax", "smat":
-		return model.Softmax, nil
-	case "lhardmax", "uhat", "leftmost":
-		return model.LeftHardmax, nil
-	case "rhardmax", "rightmost", "uhat-right":
-		return model.RightHardmax, nil
-	case "avghardmax", "ahat", "average":
-		return model.AverageHardmax, nil
-	}
-	names := []string{"softmax", "SMAT", "avghardmax", "AHAT", "lhardmax", "UHAT", "rhardmax", "UHAT-right"}
-	return 0, fmt.Errorf("unknown weighting %s%s (softmax/SMAT, avghardmax/AHAT, lhardmax/UHAT, rhardmax/UHAT-right)", suggest.Quote(s), suggest.DidYouMean(s, names))
-}
-
-// WeightingAcronym is the paper's name of a weighting: SMAT, AHAT, UHAT
-// (leftmost) or UHAT-right.
-func WeightingAcronym(w model.Weighting) string {
-	switch w {
-	case model.Softmax:
-		return "SMAT"
-	case model.AverageHardmax:
-		return "AHAT"
-	case model.LeftHardmax:
-		return "UHAT"
-	case model.RightHardmax:
-		return "UHAT-right"
-	}
-	return w.String()
-}
-
-// DefaultWeighting is the weighting a check uses unless told otherwise:
-// the first the paper gives (Softmax, which does not matter, for recipes
-// without attention).
-func (r *Recipe) DefaultWeighting() model.Weighting {
-	if len(r.Weightings) == 0 {
-		return model.Softmax
-	}
-	return r.Weightings[0]
-}
-
-// WeightingName is the weighting a report names for r under w: its
-// acronym, or "no attention" for recipes without attention.
-func (r *Recipe) WeightingName(w model.Weighting) string {
-	if len(r.Weightings) == 0 {
-		return "no attention"
-	}
-	return WeightingAcronym(w)
-}
-
-// Supports reports whether the paper says r works with weighting w.
-func (r *Recipe) Supports(w model.Weighting) bool {
-	if len(r.Weightings) == 0 {
-		return true
-	}
-	for _, x := range r.Weightings {
-		if x == w {
-			return true
-		}
-	}
-	return false
 }

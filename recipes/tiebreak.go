@@ -15,7 +15,7 @@ import (
 	"github.com/transformer-cookbook/verify/recipes/stream"
 )
 
-// TieBreaking is §Simulating Unique-Hard Attention with Average-Hard
+// tieBreaking is §Simulating Unique-Hard Attention with Average-Hard
 // Attention: a base head whose scores are either maximal or at least γ
 // below the maximum gets the tie-breaking term
 //
@@ -61,7 +61,7 @@ import (
 //
 // Domain: k_i ∈ {0, 1, 2}, v_i rational (c), v_i ∈ {0, 1} for y, any n
 // (n ≤ N under SMAT). Output: y (exact) and c.
-var TieBreaking = &Recipe{
+var tieBreaking = &Recipe{
 	Name:       "tiebreak",
 	Booleans:   []string{"y"},
 	Title:      "tie-breaking: average-hard attention simulates leftmost or rightmost unique-hard attention",
@@ -88,7 +88,7 @@ var TieBreaking = &Recipe{
 	Build: buildTieBreak,
 }
 
-func init() { Register(TieBreaking) }
+func init() { Register(tieBreaking) }
 
 // tieBreakTerm is one of the section's four terms: its value at
 // position j of n, and whether it selects the rightmost maximum.
@@ -110,7 +110,7 @@ var tieBreakSymbols = []string{"0:0", "0:1", "1:0", "1:1", "2:0", "2:1"}
 
 // TieBreakGap is the gap of the tie-broken scores for n ≤ maxN: the
 // smallest difference between the top score and any other, when the base
-// scores have gap at least γ (see TieBreaking): γ/(N(N−1)) for ±1/j,
+// scores have gap at least γ (see tieBreaking): γ/(N(N−1)) for ±1/j,
 // γ/N for ±j/n, γ when N = 1.
 func TieBreakGap(t string, gamma *big.Rat, maxN int) (numeric.Expr, error) {
 	if _, ok := tieBreakTerms[t]; !ok {
