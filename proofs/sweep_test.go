@@ -1,6 +1,7 @@
 package proofs
 
 import (
+	"github.com/transformer-cookbook/verify/model"
 	"strings"
 	"testing"
 
@@ -18,7 +19,7 @@ func TestEnclosuresIntersect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := sweep{recipe: "count", weighting: attnAHAT, maxN: 3}
+	s := Sweep{Recipe: "count", Weighting: model.AverageHardmax, MaxN: 3}
 	for _, tc := range []struct {
 		lo, hi string
 		bad    bool
