@@ -2,6 +2,7 @@ package proofs
 
 import (
 	"fmt"
+
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/recipes"
 )

@@ -1,10 +1,10 @@
 package proofs
 
 import (
-	"github.com/transformer-cookbook/verify/model"
 	"strings"
 	"testing"
 
+	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )

@@ -24,15 +24,14 @@ import (
 // scores and gaps computed from the constructions' weights, exact
 // binomial probabilities for the almost orthogonal family, a certified
 // interval search for Edelman's lemma, and linearity for the trivial
-// heads whose inputs are real vectors. Every helper here is prefixed
-// attn, since other chapters share the package.
+// heads whose inputs are real vectors.
 //
 // This file holds what several sections share: the section names and
 // labels and claim, the sweep runners and their memos, the softmax
 // simulation, running models built here, and the sweeps the claims rest
 // on. Each attention_*.go file holds the claims of one section (or of a
-// few related ones), registered in its own init, beside the checkers
-// only they use:
+// few related ones), a table of claims listed in claims.go, beside the
+// checkers only they use:
 //
 //	attention_hardmax.go      §Self-Attention Layers (Definition Hardmax) and Definition tieless
 //	attention_trivial.go      §Identity, §Average, §First

@@ -7,9 +7,9 @@ import "github.com/transformer-cookbook/verify/proofs"
 // Boolean ones by exhaustive exact evaluation, and the GELU product of
 // §Multiplication by certified interval searches. The cheat sheet's
 // "Exact?" column is checked row by row (ffn_cheatsheet.go). The claims
-// are in the ffn_*.go files, one per section; helpers are prefixed ff so
-// as not to collide with the other chapters' files. Those the sections
-// share are here and in ffn.go.
+// are in the ffn_*.go files, one per section. What the sections share
+// is here; the decision procedure's use, which other chapters share too,
+// is in package proofs (decide.go, cases.go, polyhedra.go).
 
 // ---------------------------------------------------------------------
 // The registry: the claim constructor and section names of the ffn_*.go

@@ -2,9 +2,10 @@ package layernorm
 
 import (
 	"fmt"
-	"github.com/transformer-cookbook/verify/proofs"
 	"math/big"
 	"strings"
+
+	"github.com/transformer-cookbook/verify/proofs"
 )
 
 // The definition of layer normalization (§Layer Normalization, Definition

@@ -2,39 +2,21 @@ package layernorm
 
 import (
 	"fmt"
-	"github.com/transformer-cookbook/verify/proofs"
 	"math/big"
 	"math/rand/v2"
+
+	"github.com/transformer-cookbook/verify/proofs"
 )
 
-// The claims of §Layer Normalization (Relevant Properties, Post-Norm vs.
-// Pre-Norm, Circumventing Layer Normalization, Amplification) and of the
-// layer norm's use in §Layernorm hash. Three kinds of checker:
-//
-//   - homogeneity and Lipschitz constants of ReLU FFNs, decided from their
-//     linear regions (exact/cpwl.Regions);
-//   - identities of the layer norm with ε = 0, β = 0, γ = 1 decided for
-//     every value of their variables by the small polynomial algebra
-//     below (the mean is the zero polynomial, the variance k² times a
-//     polynomial free of the scale k, …);
-//   - the engine's own model (its layer norm, the recipes), run exactly
-//     where the square roots are rational and in certified intervals
-//     elsewhere, which must agree with the identities and gives the
-//     counterexamples to the printed statements.
-
-// This file holds what several sections share (the polynomial algebra,
-// the engine's layer norm, ± pair blocks, seeded searches); the claims
-// are in layernorm_properties.go, layernorm_circumvent.go and
-// layernorm_hash.go.
+// This file holds what several sections share (seeded searches and
+// random rationals); the polynomial algebra is proofs/internal/poly, the
+// engine's layer norm run on vectors and the ± pair blocks are in
+// package proofs (vectors.go), which other chapters use too. The claims
+// are in layernorm_definition.go, layernorm_properties.go,
+// layernorm_circumvent.go and layernorm_hash.go.
 
 // ---------------------------------------------------------------------------
-// Polynomials with rational coefficients
-
-// ---------------------------------------------------------------------------
-// The engine's layer norm
-
-// ---------------------------------------------------------------------------
-// ± pairs and seeded searches
+// Seeded searches
 
 // randRat is a random rational a/b with |a| ≤ 50, 1 ≤ b ≤ 16.
 func randRat(rng *rand.Rand) *big.Rat {

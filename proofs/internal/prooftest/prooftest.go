@@ -1,15 +1,16 @@
 package prooftest
 
 import (
-	"github.com/transformer-cookbook/verify/model"
-	"github.com/transformer-cookbook/verify/numeric"
-	"github.com/transformer-cookbook/verify/proofs"
-	"github.com/transformer-cookbook/verify/recipes/stream"
 	"os"
 	"runtime/debug"
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/proofs"
+	"github.com/transformer-cookbook/verify/recipes/stream"
 )
 
 // Checked keeps every claim's result once its checker has run in this
