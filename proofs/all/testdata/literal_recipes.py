@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Independent simulation of the printed constructions behind the literal
-recipes, for the tests of their claims (proofs/literal_test.go).
+recipes, for the tests of their claims (proofs/all/literal_test.go).
 
 Each construction is simulated from the paper's description, in exact
 rationals, with its printed weights multiplied out by hand here, not read

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Independent values for the tests of the GELU product's best constants
 (claims ffn.mul.taylor.{erf,tanh} and ffn.mul.bound.{erf,tanh}; the tests
-in proofs/ffn_gelu_sup_test.go read gelu_sup.txt).
+in proofs/ffn/ffn_gelu_sup_test.go read gelu_sup.txt).
 
 For both GELU forms, erf (eq:gelu) and tanh (eq:gelu_approx1), with
 R(z) = GELU(z) - z/2 - z^2/sqrt(2 pi) and
