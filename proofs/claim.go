@@ -47,16 +47,16 @@ type Evidence struct {
 	// scope.
 	Summary string
 	// Explain holds the details shown by 'verify claims --explain': the
-	// regions of a proof, a counterexample in full.
+	// Regions of a proof, a counterexample in full.
 	Explain []string
 	// Elapsed is how long the check took.
 	Elapsed time.Duration
 	// Tight, for a claimed bound, compares its constant with the best
 	// one: nil when the checker does not measure it.
 	Tight *Tightness
-	// cert counts the checks of the decision procedure's certificates
+	// Cert counts the checks of the decision procedure's certificates
 	// the evidence rests on, for evidence that sums several.
-	cert certTally
+	Cert CertTally
 }
 
 // Tightness is how a bound's constant compares with the best possible:

@@ -37,7 +37,7 @@
 //     also says what the printed construction computes (literal.go): on
 //     the paper's own examples, and on every input up to a small length,
 //     how many it gets wrong at each length and the smallest wrong one,
-//     checked against an independent simulation of the paper's
+//     Checked against an independent simulation of the paper's
 //     description (testdata/literal_recipes.py, dyck12_literal.py).
 //   - OUT OF SCOPE: with the reason (lower bounds by communication
 //     complexity, statements about training).
@@ -58,25 +58,38 @@
 // attn, ln (Layer Normalization), round (Rounding and Approximation),
 // assembly, example.
 //
-// # Files
+// # Packages
 //
-// The claims live beside their checkers, a file per section of the paper
-// (or a few small sections): repr_*.go and positional.go, ffn_*.go,
-// attention_*.go, layernorm_*.go, round_*.go, assembly_*.go and
-// example_*.go. Each registers its claims in its own init; what several
-// sections of a chapter share is in that chapter's shared file
-// (attention.go, ffn_shared.go with ffn.go, layernorm_shared.go,
-// round_shared.go, example_shared.go). Helpers carry their chapter's
-// prefix (attn, ff, lnx, rd, asm, bas, ex), since they share one package.
-// claim.go holds the registry; sweep.go runs a recipe's own check as
-// evidence; table.go runs the checkers and prints verdicts, and cost.go
-// reads costs.txt, each checker's CPU time, to start the costliest
-// first.
+// This package is the core: the registry (claim.go), running the
+// checkers and printing their verdicts (table.go), the checkers' costs
+// (cost.go, costs.txt), the families checked on finitely many members
+// (families.go), and what the chapters' checkers share: the decision
+// procedure for ReLU networks with its certificates checked (decide.go,
+// cases.go, polyhedra.go, modelffn.go), a recipe's own check as evidence
+// (sweep.go), what a literal recipe computes (literal.go), vectors run
+// through the engine's layer norm (vectors.go), strings over an alphabet
+// (strings.go) and the two readings of attention scores (scores.go).
+//
+// The claims live in a package per chapter of the paper: proofs/basics
+// (Basic Ingredients, with Positional Encodings), proofs/ffn,
+// proofs/attention, proofs/layernorm, proofs/rounding, proofs/assembly
+// and proofs/examples. Each holds its claims as tables, a row per claim
+// beside the checkers the rows name, and registers them when linked in;
+// proofs/all links every chapter, so a user of the registry imports it
+// for its side effect:
+//
+//	import _ "github.com/transformer-cookbook/verify/proofs/all"
+//
+// All lists the claims by ID, whatever the order of linking. A chapter
+// imports this package and the packages below it, never another chapter;
+// proofs/internal/poly (polynomial identities) and
+// proofs/internal/prooftest (what the chapters' tests share) serve
+// several.
 //
 // # Imports
 //
 // proofs imports check (to run constructions over their domains), the
 // recipes with their blocks and streams, model, numeric, exact and
-// exact/cpwl (the decision procedure for ReLU networks). Only the command
-// line imports it.
+// exact/cpwl (the decision procedure for ReLU networks); no chapter.
+// Only the command line and proofs/all's chapters import it.
 package proofs

@@ -9,7 +9,7 @@ import (
 // A claim of the paper, checked: GTZero (§Comparisons) is the CPWL map
 // ReLU(x/ε) − ReLU(x/ε − 1), and its definition is proved on the whole
 // real line by the decision procedure for ReLU networks, one linear
-// piece at a time.
+// Piece at a time.
 func ExampleRun() {
 	c, err := proofs.Get("ffn.gtzero.definition")
 	if err != nil {

@@ -5,19 +5,6 @@ import (
 	"testing"
 )
 
-// TestFamiliesNameClaims: a family entry for a claim that no longer
-// exists (renamed, say) would silently stop demoting it.
-func TestFamiliesNameClaims(t *testing.T) {
-	for id, f := range families {
-		if _, ok := registry[id]; !ok {
-			t.Errorf("families lists %q, which is not a registered claim", id)
-		}
-		if !strings.HasPrefix(f, "every ") {
-			t.Errorf("%s: family %q should say what it ranges over (\"every …\")", id, f)
-		}
-	}
-}
-
 // TestRunDemotesInstancesOfAFamily: a checker that proves each instance
 // it reaches does not prove the family, so Run reports HOLDS and says
 // so; a refutation found on an instance stays a refutation, and a claim

@@ -10,11 +10,11 @@ import (
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
-// ffnFromModel converts a ReLU feed-forward sublayer of the engine's model
+// FFNFromModel converts a ReLU feed-forward sublayer of the engine's model
 // to the FFN of the decision procedure (exact/cpwl), which knows nothing
 // of models. Every parameter must be rational (numeric.Expr.Rat); the
 // activation must be ReLU.
-func ffnFromModel(ff *model.FeedForward) (*cpwl.FFN, error) {
+func FFNFromModel(ff *model.FeedForward) (*cpwl.FFN, error) {
 	if ff == nil {
 		return nil, fmt.Errorf("nil feed-forward layer")
 	}

@@ -14,50 +14,51 @@ import (
 	"github.com/transformer-cookbook/verify/recipes"
 )
 
-// sweep describes a run of a recipe's own check (check.Run) as the
+// Sweep describes a run of a recipe's own check (check.Run) as the
 // evidence for a claim: the recipe, weighting and parameters, the largest
 // length, and the precision (exact unless set).
-type sweep struct {
-	recipe    string
-	weighting model.Weighting
-	params    map[string]string
-	maxN      int
-	precision string
-	// cases is the number of random inputs per length beyond what can be
+type Sweep struct {
+	Recipe    string
+	Weighting model.Weighting
+	Params    map[string]string
+	MaxN      int
+	Precision string
+	// Cases is the number of random inputs per length beyond what can be
 	// enumerated (a search); 0 means every length must be enumerated (a
 	// proof for the finite domain).
-	cases int
-	seed  uint64
-	// unlisted allows a weighting the paper does not give the recipe for.
-	unlisted bool
-	// allLengths runs every length even after one fails, so that a
+	Cases int
+	Seed  uint64
+	// Unlisted allows a weighting the paper does not give the recipe for.
+	Unlisted bool
+	// AllLengths runs every length even after one fails, so that a
 	// literal recipe's failures can be counted at each length.
-	allLengths bool
-	// sqrtDKey reads the recipe's model under Definition def:attn: every
+	AllLengths bool
+	// SqrtDKey reads the recipe's model under Definition def:attn: every
 	// head's scores divided by √d_key (model.ScaleSqrtDKey). Only the
-	// proofs' own runners honour it (attnSoftRun, attnScaledRun); check.Run
+	// proofs' own runners honour it (those of the attention chapter); check.Run
 	// runs the recipe's model as built.
-	sqrtDKey bool
+	SqrtDKey bool
 }
 
-func (s sweep) run() (*check.Report, *recipes.Recipe, error) {
-	if s.sqrtDKey {
-		return nil, nil, fmt.Errorf("%s: the recipe's own check runs its model as built, not under q·k/√d_key", s.describe())
+// Run runs the recipe's own check (check.Run) as s describes it.
+func (s Sweep) Run() (*check.Report, *recipes.Recipe, error) {
+	if s.SqrtDKey {
+		return nil, nil, fmt.Errorf("%s: the recipe's own check runs its model as built, not under q·k/√d_key", s.Describe())
 	}
-	r, err := recipes.Get(s.recipe)
+	r, err := recipes.Get(s.Recipe)
 	if err != nil {
 		return nil, nil, err
 	}
 	p := "exact"
-	if s.precision != "" {
-		p = s.precision
+	if s.Precision != "" {
+		p = s.Precision
 	}
-	lengths := make([]int, 0, s.maxN)
-	for n := max(1, r.MinN); n <= s.maxN; n++ {
+	lengths := make([]int, 0, s.MaxN)
+	for n := max(1, r.MinN); n <= s.MaxN; n++ {
 		lengths = append(lengths, n)
 	}
-	opts := check.Options{Precision: numeric.MustParsePrecision(p), Weighting: s.weighting, MaxN: s.maxN,
-		Params: s.params, Lengths: lengths, Cases: max(s.cases, 1), Seed: s.seed, Exhaustive: 1 << 16, Unlisted: s.unlisted, AllLengths: s.allLengths}
+	opts := check.Options{Precision: numeric.MustParsePrecision(p), Weighting: s.Weighting, MaxN: s.MaxN,
+		Params: s.Params, Lengths: lengths, Cases: max(s.Cases, 1), Seed: s.Seed, Exhaustive: 1 << 16, Unlisted: s.Unlisted, AllLengths: s.AllLengths}
 	rep, err := check.Run(r, opts)
 	if err != nil || opts.Precision.Kind != numeric.KindInterval {
 		return rep, r, err
@@ -74,7 +75,7 @@ func (s sweep) run() (*check.Report, *recipes.Recipe, error) {
 		return nil, nil, err
 	}
 	if rep2.Passed != rep.Passed {
-		return nil, nil, fmt.Errorf("%s: the verdict at %s (passed: %v) differs from the one at %s (passed: %v): an enclosure is unsound", s.describe(), rep.Precision, rep.Passed, rep2.Precision, rep2.Passed)
+		return nil, nil, fmt.Errorf("%s: the verdict at %s (passed: %v) differs from the one at %s (passed: %v): an enclosure is unsound", s.Describe(), rep.Precision, rep.Passed, rep2.Precision, rep2.Passed)
 	}
 	outputs, err := s.enclosuresIntersect(r, opts.Precision, again.Precision)
 	if err != nil {
@@ -88,8 +89,8 @@ func (s sweep) run() (*check.Report, *recipes.Recipe, error) {
 // sample) at both interval precisions and returns the number of output
 // values compared, or an error naming the first whose enclosures are
 // disjoint.
-func (s sweep) enclosuresIntersect(r *recipes.Recipe, lo, hi numeric.Precision) (int, error) {
-	con, err := r.Construct(s.weighting, s.maxN, s.params)
+func (s Sweep) enclosuresIntersect(r *recipes.Recipe, lo, hi numeric.Precision) (int, error) {
+	con, err := r.Construct(s.Weighting, s.MaxN, s.Params)
 	if err != nil {
 		return 0, err
 	}
@@ -99,10 +100,10 @@ func (s sweep) enclosuresIntersect(r *recipes.Recipe, lo, hi numeric.Precision) 
 			return 0, err
 		}
 	}
-	rng := rand.New(rand.NewPCG(s.seed, 0))
+	rng := rand.New(rand.NewPCG(s.Seed, 0))
 	compared := 0
-	for n := max(1, r.MinN); n <= s.maxN; n++ {
-		cases, _ := con.Inputs(n, rng, max(s.cases, 1<<16))
+	for n := max(1, r.MinN); n <= s.MaxN; n++ {
+		cases, _ := con.Inputs(n, rng, max(s.Cases, 1<<16))
 		for _, c := range cases {
 			var res [2]*model.Result
 			for k, runner := range runners {
@@ -117,7 +118,7 @@ func (s sweep) enclosuresIntersect(r *recipes.Recipe, lo, hi numeric.Precision) 
 			}
 			k, err := intersecting(res[0], res[1], lo, hi)
 			if err != nil {
-				return 0, fmt.Errorf("%s: %w", s.describe(), err)
+				return 0, fmt.Errorf("%s: %w", s.Describe(), err)
 			}
 			compared += k
 		}
@@ -146,20 +147,23 @@ func intersecting(a, b *model.Result, lo, hi numeric.Precision) (int, error) {
 	return compared, nil
 }
 
-// runSymbols is runStream for an input of symbols.
-func runSymbols(m *model.Model, p string, symbols []int) (*model.Result, error) {
-	return runCrossChecked(m, p, func(r model.Runner) (*model.Result, error) { return r.Run(symbols, false) })
+// RunSymbols is RunStream for an input of symbols.
+func RunSymbols(m *model.Model, p string, symbols []int) (*model.Result, error) {
+	return RunCrossChecked(m, p, func(r model.Runner) (*model.Result, error) { return r.Run(symbols, false) })
 }
 
-// runStream runs m on the input stream h at precision p; at an interval
+// RunStream runs m on the input stream h at precision p; at an interval
 // precision it runs h again at twice the bits and returns an error unless
 // every output's two enclosures intersect (see sweep.run), so that every
 // interval run of the registry is checked for soundness.
-func runStream(m *model.Model, p string, h [][]*big.Rat) (*model.Result, error) {
-	return runCrossChecked(m, p, func(r model.Runner) (*model.Result, error) { return r.RunStream(h, false) })
+func RunStream(m *model.Model, p string, h [][]*big.Rat) (*model.Result, error) {
+	return RunCrossChecked(m, p, func(r model.Runner) (*model.Result, error) { return r.RunStream(h, false) })
 }
 
-func runCrossChecked(m *model.Model, p string, run func(model.Runner) (*model.Result, error)) (*model.Result, error) {
+// RunCrossChecked runs m at precision p through run and, when p is an
+// interval precision, again at twice the bits: every output's two
+// enclosures must intersect, or it is an error.
+func RunCrossChecked(m *model.Model, p string, run func(model.Runner) (*model.Result, error)) (*model.Result, error) {
 	prec, err := numeric.ParsePrecision(p)
 	if err != nil {
 		return nil, err
@@ -187,30 +191,32 @@ func runCrossChecked(m *model.Model, p string, run func(model.Runner) (*model.Re
 	return res, nil
 }
 
-func (s sweep) describe() string {
+// Describe names the sweep in a summary: recipe, weighting, parameters,
+// lengths and precision.
+func (s Sweep) Describe() string {
 	var ps []string
-	for k, v := range s.params {
+	for k, v := range s.Params {
 		ps = append(ps, k+"="+v)
 	}
 	sort.Strings(ps) // map order would make the summary, and docs/claims.md, flap
-	d := fmt.Sprintf("%s under %s", s.recipe, recipes.WeightingAcronym(s.weighting))
-	if r, err := recipes.Get(s.recipe); err == nil && len(r.Weightings) == 0 {
-		d = s.recipe // no attention: the weighting plays no part
+	d := fmt.Sprintf("%s under %s", s.Recipe, recipes.WeightingAcronym(s.Weighting))
+	if r, err := recipes.Get(s.Recipe); err == nil && len(r.Weightings) == 0 {
+		d = s.Recipe // no attention: the weighting plays no part
 	}
 	if len(ps) > 0 {
 		d += " (" + strings.Join(ps, ", ") + ")"
 	}
-	if s.sqrtDKey {
+	if s.SqrtDKey {
 		d += ", scores q·k/√d_key"
 	}
 	return d
 }
 
-// exhaustive proves a claim over a finite domain: every input of every
+// Exhaustive proves a claim over a finite domain: every input of every
 // length up to maxN, in exact arithmetic (or the sweep's precision where
 // the claim is about one), or refutes it with the first failing input.
-func exhaustive(s sweep) (*Evidence, error) {
-	rep, _, err := s.run()
+func Exhaustive(s Sweep) (*Evidence, error) {
+	rep, _, err := s.Run()
 	if err != nil {
 		return nil, err
 	}
@@ -218,36 +224,38 @@ func exhaustive(s sweep) (*Evidence, error) {
 	for _, lr := range rep.Lengths {
 		cases += lr.Cases
 		if !lr.Exhaustive && rep.Passed {
-			return nil, fmt.Errorf("%s: length %d has too many inputs to enumerate (%d sampled); lower maxN or make it a search", s.describe(), lr.N, lr.Cases)
+			return nil, fmt.Errorf("%s: length %d has too many inputs to enumerate (%d sampled); lower maxN or make it a search", s.Describe(), lr.N, lr.Cases)
 		}
 	}
 	if !rep.Passed {
-		return failure(s, rep), nil
+		return Failure(s, rep), nil
 	}
-	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("every input of length ≤ %d (%d inputs, %s, %s)", s.maxN, cases, rep.Precision, s.describe())}, nil
+	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("every input of length ≤ %d (%d inputs, %s, %s)", s.MaxN, cases, rep.Precision, s.Describe())}, nil
 }
 
-// search runs a seeded random sweep: HOLDS when nothing fails, REFUTED
+// Search runs a seeded random sweep: HOLDS when nothing fails, REFUTED
 // with the first failure.
-func search(s sweep) (*Evidence, error) {
-	rep, _, err := s.run()
+func Search(s Sweep) (*Evidence, error) {
+	rep, _, err := s.Run()
 	if err != nil {
 		return nil, err
 	}
 	if !rep.Passed {
-		return failure(s, rep), nil
+		return Failure(s, rep), nil
 	}
 	cases := 0
 	for _, lr := range rep.Lengths {
 		cases += lr.Cases
 	}
-	how := fmt.Sprintf("%d inputs of lengths 1 … %d, every input where at most %d, else %d random ones per length (seed %d)", cases, s.maxN, 1<<16, s.cases, s.seed)
-	return &Evidence{Verdict: Holds, Summary: fmt.Sprintf("no counterexample: %s, %s, %s", how, rep.Precision, s.describe())}, nil
+	how := fmt.Sprintf("%d inputs of lengths 1 … %d, every input where at most %d, else %d random ones per length (seed %d)", cases, s.MaxN, 1<<16, s.Cases, s.Seed)
+	return &Evidence{Verdict: Holds, Summary: fmt.Sprintf("no counterexample: %s, %s, %s", how, rep.Precision, s.Describe())}, nil
 }
 
-func failure(s sweep, rep *check.Report) *Evidence {
+// Failure is the evidence of a failed check: REFUTED by its first
+// counterexample, as the report gives it.
+func Failure(s Sweep, rep *check.Report) *Evidence {
 	f := rep.FirstFailure
-	sum := fmt.Sprintf("%s on %q", s.describe(), f.Input)
+	sum := fmt.Sprintf("%s on %q", s.Describe(), f.Input)
 	if f.Position > 0 {
 		sum += fmt.Sprintf(", position %d: %s", f.Position, f.Reason)
 	} else {
@@ -260,30 +268,30 @@ func failure(s sweep, rep *check.Report) *Evidence {
 	return ev
 }
 
-// runInput runs one input of a recipe (its symbols, or "x, y; x, y" for
+// RunInput runs one input of a recipe (its symbols, or "x, y; x, y" for
 // vector recipes) and compares every position with the recipe's
 // reference: REFUTED with the first wrong position, else PROVED for that
 // one input (a claim about a single example, like the paper's example
 // strings), with the outputs in the summary.
-func runInput(s sweep, input string) (*Evidence, error) {
-	return runInputs(s, []string{input})
+func RunInput(s Sweep, input string) (*Evidence, error) {
+	return RunInputs(s, []string{input})
 }
 
-// runInputs is runInput over several inputs: PROVED for those inputs, or
+// RunInputs is RunInput over several inputs: PROVED for those inputs, or
 // REFUTED with the first wrong one. Each input must lie in the recipe's
 // domain.
-func runInputs(s sweep, inputs []string) (*Evidence, error) {
-	r, err := recipes.Get(s.recipe)
+func RunInputs(s Sweep, inputs []string) (*Evidence, error) {
+	r, err := recipes.Get(s.Recipe)
 	if err != nil {
 		return nil, err
 	}
-	con, err := r.Construct(s.weighting, s.maxN, s.params)
+	con, err := r.Construct(s.Weighting, s.MaxN, s.Params)
 	if err != nil {
 		return nil, err
 	}
 	p := "exact"
-	if s.precision != "" {
-		p = s.precision
+	if s.Precision != "" {
+		p = s.Precision
 	}
 	runner, err := model.New(numeric.MustParsePrecision(p), con.Model)
 	if err != nil {
@@ -293,25 +301,25 @@ func runInputs(s sweep, inputs []string) (*Evidence, error) {
 	for _, input := range inputs {
 		var pos int
 		var why string
-		outs, pos, why, err = runOne(s, con, runner, p, input)
+		outs, pos, why, err = RunOne(s, con, runner, p, input)
 		if err != nil {
 			return nil, err
 		}
 		if pos > 0 {
-			sum := fmt.Sprintf("%s on %q, position %d: %s", s.describe(), input, pos, why)
+			sum := fmt.Sprintf("%s on %q, position %d: %s", s.Describe(), input, pos, why)
 			return &Evidence{Verdict: Refuted, Summary: sum, Explain: []string{sum}}, nil
 		}
 	}
 	if len(inputs) == 1 {
-		return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("%s on %q, %s: every position as stated (%s)", s.describe(), inputs[0], p, strings.Join(outs, "; "))}, nil
+		return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("%s on %q, %s: every position as stated (%s)", s.Describe(), inputs[0], p, strings.Join(outs, "; "))}, nil
 	}
-	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("%s, %s: every one of %d inputs as stated", s.describe(), p, len(inputs))}, nil
+	return &Evidence{Verdict: Proved, Summary: fmt.Sprintf("%s, %s: every one of %d inputs as stated", s.Describe(), p, len(inputs))}, nil
 }
 
-// runOne runs one input of con at precision p and compares every
+// RunOne runs one input of con at precision p and compares every
 // position with the reference: the outputs, or the first wrong position
 // (1-based; 0 when every position is right) and what is wrong there.
-func runOne(s sweep, con *recipes.Construction, runner model.Runner, p, input string) (outs []string, pos int, why string, err error) {
+func RunOne(s Sweep, con *recipes.Construction, runner model.Runner, p, input string) (outs []string, pos int, why string, err error) {
 	var c recipes.Case
 	if con.Parse != nil {
 		c, err = con.Parse(input)
@@ -325,15 +333,15 @@ func runOne(s sweep, con *recipes.Construction, runner model.Runner, p, input st
 	}
 	if con.Valid != nil {
 		if err := con.Valid(c); err != nil {
-			return nil, 0, "", fmt.Errorf("%s on %q: outside the domain: %w", s.describe(), input, err)
+			return nil, 0, "", fmt.Errorf("%s on %q: outside the domain: %w", s.Describe(), input, err)
 		}
 	}
 	var res *model.Result
 	if c.Stream != nil {
-		res, err = runStream(con.Model, p, c.Stream)
+		res, err = RunStream(con.Model, p, c.Stream)
 		c.Stream = check.RoundStream(runner, c.Stream)
 	} else {
-		res, err = runSymbols(con.Model, p, c.Symbols)
+		res, err = RunSymbols(con.Model, p, c.Symbols)
 	}
 	if err != nil {
 		return nil, 0, "", err
@@ -350,4 +358,14 @@ func runOne(s sweep, con *recipes.Construction, runner model.Runner, p, input st
 		outs = append(outs, strings.TrimSpace(o))
 	}
 	return outs, 0, "", nil
+}
+
+// Construct builds recipe name for weighting w and length maxN with
+// params.
+func Construct(name string, w model.Weighting, maxN int, params map[string]string) (*recipes.Construction, error) {
+	r, err := recipes.Get(name)
+	if err != nil {
+		return nil, err
+	}
+	return r.Construct(w, maxN, params)
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -18,7 +19,7 @@ func TestEnclosuresIntersect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := sweep{recipe: "count", weighting: attnAHAT, maxN: 3}
+	s := Sweep{Recipe: "count", Weighting: model.AverageHardmax, MaxN: 3}
 	for _, tc := range []struct {
 		lo, hi string
 		bad    bool

@@ -195,7 +195,7 @@ func TestInductionPaperExample(t *testing.T) {
 //     ⋀ count_σσ′ ≥ count_σσ″ passes, every logit is 1, and the argmax's
 //     leftmost maximum, the alphabetically first, is A: the output is A
 //     everywhere. On B (the smallest wrong input of the independent
-//     simulation, proofs/testdata/literal_recipes.py): A, not B; on
+//     simulation, proofs/all/testdata/literal_recipes.py): A, not B; on
 //     ACABDACDCA: AAAAAAAAAA, not ACCBDBAAAC.
 //   - the printed comparison stage alone (correct counts, no fallback):
 //     see below.

@@ -174,7 +174,7 @@ func TestPredOneHot(t *testing.T) {
 
 // TestPredLiteralCounterexample: the paper's final formula
 // if(GTZero_1((−1)^i), pred.even, pred.odd) on the smallest wrong input
-// of the independent simulation (proofs/testdata/literal_recipes.py), "h":
+// of the independent simulation (proofs/all/testdata/literal_recipes.py), "h":
 // position 1 is odd, so GTZero_1(−1) = 0 selects pred.odd, which under
 // the future mask can attend only to position 1 and returns v_1 = 1/2;
 // the paper's function gives 0 there. On "h1", position 2 is even and

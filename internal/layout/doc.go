@@ -4,7 +4,14 @@
 //	cmd/verify                 the command line
 //	  frontier                 uniformity limits: sweeps, bisection, shards, plots
 //	    diagnose               the cause of a first failure (tie, gap, overflow, …)
-//	  proofs                   the paper's claims, each with its checker and verdict
+//	  proofs/all               every chapter's claims, linked into the registry
+//	    proofs/basics …        one package per chapter of the paper: its claims, each
+//	                           with its checker and verdict (basics, ffn, attention,
+//	                           layernorm, rounding, assembly, examples)
+//	      proofs/internal/poly       exact polynomials, for identities in symbols
+//	      proofs/internal/prooftest  what the chapters' tests share (imports proofs)
+//	      proofs               the registry, the verdicts, and what every chapter's
+//	                           checkers share (the decision procedure's use, sweeps)
 //	  bench                    the performance cases of 'verify bench'
 //	    check                  running a construction and comparing it with its reference
 //	      certify              proofs that every input of a length is right
@@ -23,7 +30,11 @@
 // claim", "2 claims"), internal/suggest (the "did you mean" of error
 // messages) and internal/testenv (what tests know of their build) import
 // nothing of the module; nor does internal/mutation, whose test changes
-// the engine's source one place at a time and runs the go command on it. fuzz holds fuzz targets and may import any package below
+// the engine's source one place at a time and runs the go command on it.
+// A chapter of proofs imports the core package proofs and the packages
+// below it, never another chapter; the core imports no chapter, so a
+// claim's checker is found in its chapter's package and nowhere else.
+// fuzz holds fuzz targets and may import any package below
 // cmd/verify.
 //
 // The package holds no code: its test, TestImports, reads every Go file

@@ -1,0 +1,9 @@
+package basics
+
+import (
+	"testing"
+
+	"github.com/transformer-cookbook/verify/proofs/internal/prooftest"
+)
+
+func TestMain(m *testing.M) { prooftest.Main(m) }
