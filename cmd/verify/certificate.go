@@ -65,7 +65,7 @@ func cmdRecheck(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := noPositional("recheck", a); err != nil {
+	if err := noPositional("recheck", a.positional); err != nil {
 		return err
 	}
 	path, ok := a.flags["certificate"]

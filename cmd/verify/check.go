@@ -34,7 +34,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := noPositional("check", a); err != nil {
+	if err := noPositional("check", a.positional); err != nil {
 		return err
 	}
 	var r *recipes.Recipe

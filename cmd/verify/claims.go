@@ -42,7 +42,7 @@ func cmdClaims(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := noPositional("claims", a); err != nil {
+	if err := noPositional("claims", a.positional); err != nil {
 		return err
 	}
 	var forms []string

@@ -64,7 +64,7 @@ func cmdEdelman(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := noPositional("edelman", a); err != nil {
+	if err := noPositional("edelman", a.positional); err != nil {
 		return err
 	}
 	text, ok := a.flags["scores"]

@@ -46,7 +46,7 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 			return badInput("--phase 1 goes with --shard K/N")
 		}
 	}
-	if err := noPositional("frontier", a); err != nil {
+	if err := noPositional("frontier", a.positional); err != nil {
 		return err
 	}
 	var rs []*recipes.Recipe

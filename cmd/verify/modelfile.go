@@ -34,7 +34,7 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := noPositional("export", a); err != nil {
+	if err := noPositional("export", a.positional); err != nil {
 		return err
 	}
 	r, err := recipeFlag(a)

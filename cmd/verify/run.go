@@ -26,7 +26,7 @@ func cmdRun(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := noPositional("run", a); err != nil {
+	if err := noPositional("run", a.positional); err != nil {
 		return err
 	}
 	if _, ok := a.flags["model"]; ok {
