@@ -155,31 +155,15 @@ func noPositional(command string, positional []string) error {
 	return badInput("unexpected argument %q; 'verify help %s' lists the flags", positional[0], command)
 }
 
-// parseArgs parses the flags of command as parseFlags does, and hands
-// them back both by name and typed.
-func parseArgs(command string, args []string) (parsedArgs, error) {
-	c := mustCommand(command)
+// parseArgs parses args against the flags the table declares for
+// command, into a new value of its options, and returns the positional
+// arguments: for a command that reads no flag.
+func parseArgs(command string, args []string) ([]string, error) {
 	var o flagOptions = noOptions{}
-	common := new(commonOptions)
-	if c.options != nil {
+	if c := mustCommand(command); c.options != nil {
 		o = c.options()
-		common = o.(interface{ shared() *commonOptions }).shared()
 	}
-	s := newFlagSet(command)
-	o.register(s)
-	positional, err := s.parse(args)
-	if err != nil {
-		return parsedArgs{}, err
-	}
-	a := parsedArgs{flags: map[string]string{}, positional: positional, common: common}
-	s.fs.Visit(func(f *flag.Flag) {
-		if p, ok := f.Value.(*paramsValue); ok {
-			a.params = p.list
-			return
-		}
-		a.flags[f.Name] = f.Value.String()
-	})
-	return a, nil
+	return parseFlags(command, args, o)
 }
 
 // init fills each command's table of flags from its options, for help

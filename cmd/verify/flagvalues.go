@@ -197,3 +197,15 @@ func (f *sizeValue) Set(s string) error {
 	f.n, f.err = parseSize(s)
 	return nil
 }
+
+// parsed returns the shard, 0-based, and the number of shards: 0 of 1
+// when the flag is not given.
+func (f *shardValue) parsed() (k, n int, err error) {
+	switch {
+	case !f.set:
+		return 0, 1, nil
+	case !f.ok:
+		return 0, 0, badInput("--shard must be K/N with 1 ≤ K ≤ N (e.g. 3/8), got %q", f.text)
+	}
+	return f.k, f.n, nil
+}

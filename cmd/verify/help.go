@@ -188,7 +188,7 @@ func commandNames() []string {
 	return names
 }
 
-// helpRequest is returned by parseArgs when the arguments ask for help:
+// helpRequest is returned by the parser when the arguments ask for help:
 // dispatch prints the command's help and exits 0.
 type helpRequest struct{ command string }
 

@@ -8,8 +8,9 @@
 //	                                              bench, edelman, format, round, version
 //	verify help [COMMAND]                         the commands; one command's flags and examples
 //
-// help.go documents every command and flag; the parser accepts exactly
-// the flags documented there.
+// help.go documents every command; commandflags.go declares each
+// command's flags, which the parser (flags.go), the help and the
+// completion script all read.
 //
 // Exit status: 0 when every check passed, 1 when a check failed or was
 // undecided (a finding, reported), 2 for bad usage, bad input or a report that could not be written, with one line on
@@ -185,18 +186,4 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return cmdCheck(args, stdout, stderr)
 	}
 	return badInput("unknown command %s%s ('verify help' lists the commands)", suggest.Quote(args[0]), suggest.DidYouMean(args[0], commandNames()))
-}
-
-// parsedArgs holds the flags and positional arguments of a command that
-// reads its flags by name.
-type parsedArgs struct {
-	flags      map[string]string
-	params     []string // every --param NAME=VALUE, in order
-	positional []string
-	common     *commonOptions // the same flags, typed
-}
-
-// recipeParams reads the --param NAME=VALUE flags.
-func recipeParams(a parsedArgs) (map[string]string, error) {
-	return a.common.params.parsed()
 }

@@ -1,6 +1,10 @@
 package main
 
-import "flag"
+import (
+	"flag"
+
+	"github.com/transformer-cookbook/verify/check"
+)
 
 // The flags several commands share.
 var (
@@ -78,4 +82,43 @@ func (o *commonOptions) register(s *flagSet, names ...string) {
 	}
 }
 
-func (o *commonOptions) shared() *commonOptions { return o }
+// readSizes reads --max-n, --cases, --exhaustive and --analysis-budget
+// into the fields given, where set; fits, unless nil, refuses a --max-n
+// the input cannot serve. Every case of a length is built before it
+// runs: --cases and --exhaustive are capped so that they fit in memory.
+func (o *commonOptions) readSizes(maxN, cases, exhaustive, budget *int, fits func(maxN int) error) error {
+	for _, f := range []struct {
+		v        *intValue
+		name     string
+		dst      *int
+		min, max int
+	}{{&o.maxN, "max-n", maxN, 1, check.MaxLength}, {&o.cases, "cases", cases, 1, check.MaxCases},
+		{&o.exhaustive, "exhaustive", exhaustive, 0, check.MaxWork}, {&o.budget, "analysis-budget", budget, 1, check.MaxWork}} {
+		if !f.v.set {
+			continue
+		}
+		n, ok := f.v.within(f.min, f.max)
+		if !ok {
+			return badInput("--%s must be an integer from %d to %d, got %q", f.name, f.min, f.max, f.v.text)
+		}
+		if f.name == "max-n" && fits != nil {
+			if err := fits(n); err != nil {
+				return err
+			}
+		}
+		*f.dst = n
+	}
+	return nil
+}
+
+// readSeed reads --seed into seed, where set.
+func (o *commonOptions) readSeed(seed *uint64) error {
+	if !o.seed.set {
+		return nil
+	}
+	if !o.seed.ok {
+		return badInput("--seed must be a non-negative integer, got %q", o.seed.text)
+	}
+	*seed = o.seed.n
+	return nil
+}
