@@ -25,39 +25,23 @@ const unmeetableEnv = "VERIFY_BENCH_UNMEETABLE"
 // with --quick, whose small sizes measure nothing a target speaks of: it
 // judges none, and fails only when a case cannot run.
 func cmdBench(args []string, stdout, stderr io.Writer) error {
-	a, err := parseArgs("bench", args)
+	o := new(benchOptions)
+	positional, err := parseFlags("bench", args, o)
 	if err != nil {
 		return err
 	}
-	if len(a.positional) > 0 {
-		return badInput("unexpected argument %q (flags: --case REGEX, --quick, --list, --json)", a.positional[0])
+	if len(positional) > 0 {
+		return badInput("unexpected argument %q (flags: --case REGEX, --quick, --list, --json)", positional[0])
 	}
-	size := bench.Size{Quick: a.flags["quick"] == "true"}
-	if name, ok := a.flags["child"]; ok {
-		return benchChild(name, size, stdout)
+	size := bench.Size{Quick: o.quick.on()}
+	if o.child.set {
+		return benchChild(o.child.text, size, stdout)
 	}
-	var re *regexp.Regexp
-	if v, ok := a.flags["case"]; ok {
-		if re, err = regexp.Compile(v); err != nil {
-			return badInput("--case: bad regular expression %q: %v", v, err)
-		}
+	cases, err := o.selected()
+	if err != nil {
+		return err
 	}
-	cases := bench.Select(re)
-	if names := os.Getenv(unmeetableEnv); names != "" {
-		for k, c := range cases {
-			if slices.Contains(strings.Split(names, ","), c.Name) {
-				cases[k].Target = bench.Target{Text: "unmeetable", Met: func(*bench.Result) bool { return false }}
-			}
-		}
-	}
-	if len(cases) == 0 {
-		var names []string
-		for _, c := range bench.Cases() {
-			names = append(names, c.Name)
-		}
-		return badInput("--case %q matches no case; cases: %s", a.flags["case"], strings.Join(names, ", "))
-	}
-	if a.flags["list"] == "true" {
+	if o.list.on() {
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "case\tunit\ttarget\tmeasures")
 		for _, c := range cases {
@@ -69,7 +53,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("cannot find this program to run each case in a process of its own: %w", err)
 	}
-	bar := newProgress(stderr, a)
+	bar := newProgress(stderr, &o.commonOptions)
 	opts := bench.Options{
 		Size: size,
 		Child: func(name string) *exec.Cmd {
@@ -92,21 +76,60 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	}
 	load := bench.Between(before, bench.SampleLoad(), own)
 	bar.clear()
-	unmet := bench.Unmet(results)
-	if a.flags["json"] == "true" {
-		err := writeJSON(stdout, struct {
-			Schema  string         `json:"schema"`
-			Machine bench.Machine  `json:"machine"`
-			Seed    int            `json:"seed"`
-			Quick   bool           `json:"quick,omitempty"`
-			Load    *bench.Load    `json:"load,omitempty"`
-			Results []bench.Result `json:"results"`
-		}{schemaID(kindBench), machine, bench.Seed, size.Quick, load, results})
-		if err == nil && len(unmet) > 0 {
-			err = errFindings
-		}
-		return err
+	if o.json.on() {
+		return writeBenchJSON(stdout, machine, size, load, results)
 	}
+	return writeBench(stdout, machine, size, load, results)
+}
+
+// selected returns the cases of --case (every one without it), the
+// targets named in $VERIFY_BENCH_UNMEETABLE made unmeetable.
+func (o *benchOptions) selected() ([]bench.Case, error) {
+	var re *regexp.Regexp
+	if o.cases.set {
+		var err error
+		if re, err = regexp.Compile(o.cases.text); err != nil {
+			return nil, badInput("--case: bad regular expression %q: %v", o.cases.text, err)
+		}
+	}
+	cases := bench.Select(re)
+	if names := os.Getenv(unmeetableEnv); names != "" {
+		for k, c := range cases {
+			if slices.Contains(strings.Split(names, ","), c.Name) {
+				cases[k].Target = bench.Target{Text: "unmeetable", Met: func(*bench.Result) bool { return false }}
+			}
+		}
+	}
+	if len(cases) == 0 {
+		var names []string
+		for _, c := range bench.Cases() {
+			names = append(names, c.Name)
+		}
+		return nil, badInput("--case %q matches no case; cases: %s", o.cases.text, strings.Join(names, ", "))
+	}
+	return cases, nil
+}
+
+// writeBenchJSON prints the results as one JSON document; a target not
+// met is a finding.
+func writeBenchJSON(stdout io.Writer, machine bench.Machine, size bench.Size, load *bench.Load, results []bench.Result) error {
+	err := writeJSON(stdout, struct {
+		Schema  string         `json:"schema"`
+		Machine bench.Machine  `json:"machine"`
+		Seed    int            `json:"seed"`
+		Quick   bool           `json:"quick,omitempty"`
+		Load    *bench.Load    `json:"load,omitempty"`
+		Results []bench.Result `json:"results"`
+	}{schemaID(kindBench), machine, bench.Seed, size.Quick, load, results})
+	if err == nil && len(bench.Unmet(results)) > 0 {
+		err = errFindings
+	}
+	return err
+}
+
+// writeBench prints the results as a table; a target not met is a
+// finding.
+func writeBench(stdout io.Writer, machine bench.Machine, size bench.Size, load *bench.Load, results []bench.Result) error {
 	mode := ""
 	if size.Quick {
 		mode = ", --quick (small sizes: a smoke test, not a measurement; no target is judged)"
@@ -119,7 +142,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	if load != nil {
 		fmt.Fprintf(stdout, "\nload during the run: %s, of %s\n", load, plural.Of(machine.CPUs, "CPU"))
 	}
-	if len(unmet) > 0 {
+	if unmet := bench.Unmet(results); len(unmet) > 0 {
 		fmt.Fprintf(stdout, "\n%s not met: %s\n", plural.Of(len(unmet), "target"), strings.Join(unmet, ", "))
 		return errFindings
 	}

@@ -61,53 +61,21 @@ func writeCertificates(path string, r *recipes.Recipe, params map[string]string,
 // checker, against the model they are about (the recipe's own, or
 // --model's, which must be the file they name by its digest).
 func cmdRecheck(args []string, stdout, stderr io.Writer) error {
-	a, err := parseArgs("recheck", args)
+	o := new(recheckOptions)
+	positional, err := parseFlags("recheck", args, o)
 	if err != nil {
 		return err
 	}
-	if err := noPositional("recheck", a); err != nil {
+	if err := noPositional("recheck", positional); err != nil {
 		return err
 	}
-	path, ok := a.flags["certificate"]
-	if !ok {
-		return badInput("--certificate FILE is required: the file 'verify check --certificate FILE' wrote")
-	}
-	limit, err := maxInputFlag(a)
+	doc, r, err := o.readCertificates()
 	if err != nil {
 		return err
 	}
-	data, err := readInput(path, "--certificate", limit)
+	user, err := o.certifiedModel(doc, r)
 	if err != nil {
 		return err
-	}
-	var doc certificateDoc
-	dec := json.NewDecoder(strings.NewReader(string(data)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&doc); err != nil {
-		return badInput("%s: not a certificate: %v", path, err)
-	}
-	if err := readSchema(doc.Schema, kindCertificate); err != nil {
-		return badInput("%s: %v", path, err)
-	}
-	r, err := recipes.Get(doc.Recipe)
-	if err != nil {
-		return badInput("%s: %v", path, err)
-	}
-	var user *model.Model
-	switch _, given := a.flags["model"]; {
-	case given:
-		var digest string
-		if user, _, _, digest, err = readModelFileDigest(a); err != nil {
-			return err
-		}
-		if doc.ModelSHA256 == "" {
-			return badInput("%s is about %s's own construction, not a model file: drop --model", path, r.Name)
-		}
-		if digest != doc.ModelSHA256 {
-			return badInput("--model: the file's SHA-256 is %s, the certificate's model's %s: it is about another model", digest, doc.ModelSHA256)
-		}
-	case doc.ModelSHA256 != "":
-		return badInput("%s is about the model of %s: give it with --model", path, doc.Model)
 	}
 	total, accepted := 0, 0
 	for _, c := range doc.Checks {
@@ -124,7 +92,7 @@ func cmdRecheck(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if total == 0 {
-		return badInput("%s holds no certificate", path)
+		return badInput("%s holds no certificate", o.certificate.text)
 	}
 	if accepted < total {
 		fmt.Fprintf(stdout, "REFUSED: %d of %s do not hold\n", total-accepted, plural.Of(total, "certificate"))
@@ -132,6 +100,61 @@ func cmdRecheck(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "ACCEPTED: every one of %s holds (re-derived by the independent checker)\n", plural.Of(total, "certificate"))
 	return nil
+}
+
+// readCertificates reads the file of --certificate and the recipe it is
+// about.
+func (o *recheckOptions) readCertificates() (*certificateDoc, *recipes.Recipe, error) {
+	path, ok := o.certificate.text, o.certificate.set
+	if !ok {
+		return nil, nil, badInput("--certificate FILE is required: the file 'verify check --certificate FILE' wrote")
+	}
+	limit, err := o.inputLimit()
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err := readInput(path, "--certificate", limit)
+	if err != nil {
+		return nil, nil, err
+	}
+	var doc certificateDoc
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&doc); err != nil {
+		return nil, nil, badInput("%s: not a certificate: %v", path, err)
+	}
+	if err := readSchema(doc.Schema, kindCertificate); err != nil {
+		return nil, nil, badInput("%s: %v", path, err)
+	}
+	r, err := recipes.Get(doc.Recipe)
+	if err != nil {
+		return nil, nil, badInput("%s: %v", path, err)
+	}
+	return &doc, r, nil
+}
+
+// certifiedModel reads the model of --model, which must be the file the
+// certificates name by its digest, if they are about one (nil when they
+// are about the recipe's own construction).
+func (o *recheckOptions) certifiedModel(doc *certificateDoc, r *recipes.Recipe) (*model.Model, error) {
+	path := o.certificate.text
+	if !o.model.set {
+		if doc.ModelSHA256 != "" {
+			return nil, badInput("%s is about the model of %s: give it with --model", path, doc.Model)
+		}
+		return nil, nil
+	}
+	user, _, _, digest, err := o.readModelFileDigest()
+	if err != nil {
+		return nil, err
+	}
+	if doc.ModelSHA256 == "" {
+		return nil, badInput("%s is about %s's own construction, not a model file: drop --model", path, r.Name)
+	}
+	if digest != doc.ModelSHA256 {
+		return nil, badInput("--model: the file's SHA-256 is %s, the certificate's model's %s: it is about another model", digest, doc.ModelSHA256)
+	}
+	return user, nil
 }
 
 // recheckLine is the verdict on one length's certificate.

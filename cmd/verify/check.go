@@ -30,239 +30,312 @@ var errUndecided = fmt.Errorf("a check was undecided")
 // cmdCheck is the main job: run a recipe over a sweep of lengths and
 // inputs at one precision and compare with the exact reference.
 func cmdCheck(args []string, stdout, stderr io.Writer) error {
-	a, err := parseArgs("check", args)
+	o := new(checkOptions)
+	positional, err := parseFlags("check", args, o)
 	if err != nil {
 		return err
 	}
-	if err := noPositional("check", a); err != nil {
+	if err := noPositional("check", positional); err != nil {
 		return err
 	}
-	var r *recipes.Recipe
-	var user *model.Model
-	var dtypes []string
-	var digest string
-	fileN := 0
-	if _, ok := a.flags["model"]; ok {
-		if r, err = specFlag(a); err != nil {
-			return err
-		}
-		if _, ok := a.flags["weighting"]; ok {
-			return badInput("--weighting does not apply with --model: the model runs with its own weighting")
-		}
-		if user, fileN, dtypes, digest, err = readModelFileDigest(a); err != nil {
-			return err
-		}
-	} else if _, ok := a.flags["spec"]; ok {
-		return badInput("--spec goes with --model FILE")
-	} else if r, err = recipeFlag(a); err != nil {
-		return err
-	}
-	p, err := precisionFlag(a, r)
+	job, err := o.job()
 	if err != nil {
 		return err
+	}
+	// Held until the report and the certificates are written: Ctrl-C
+	// meanwhile stops the sweep, not the writing.
+	stop := interruptible()
+	defer stop.release()
+	job.opts.Stop = stop.requested
+	bar := newProgress(stderr, &o.commonOptions)
+	defer bar.clear()
+	res := job.run(stdout, bar)
+	if res.err != nil {
+		return res.err
+	}
+	return job.finish(res, stdout, stderr)
+}
+
+// A checkJob is a check's options resolved against its recipe (and the
+// model of --model): what each weighting's sweep runs with.
+type checkJob struct {
+	o          *checkOptions
+	r          *recipes.Recipe
+	user       *model.Model // the model of --model, or nil
+	fileN      int          // the largest length the model file covers, 0 for any
+	dtypes     []string
+	digest     string
+	fileNote   []string // the note every report of a model from a file carries
+	dtypeNote  string
+	weightings []model.Weighting
+	explicit   bool // the weighting was named, not "all" or the default
+	params     map[string]string
+	opts       check.Options
+	built      *recipes.Construction // the first weighting's construction
+}
+
+// job resolves the options, in the order their faults are reported.
+func (o *checkOptions) job() (*checkJob, error) {
+	j := &checkJob{o: o}
+	if err := j.source(); err != nil {
+		return nil, err
+	}
+	p, err := o.precisionOf(j.r)
+	if err != nil {
+		return nil, err
 	}
 	// A safetensors file runs by default at its dtype's precision: its
 	// weights are numbers of that format, as the model's author ran them.
-	_, precisionGiven := a.flags["precision"]
-	dtypeNote := ""
-	if len(dtypes) > 0 && !precisionGiven {
-		p, dtypeNote = dtypePrecision(dtypes)
+	if len(j.dtypes) > 0 && !o.precision.set {
+		p, j.dtypeNote = dtypePrecision(j.dtypes)
 	}
-	weightings, explicit, err := weightingFlag(a, r)
-	if err != nil {
-		return err
+	if j.weightings, j.explicit, err = o.weightingsOf(j.r); err != nil {
+		return nil, err
 	}
-	params, err := recipeParams(a)
-	if err != nil {
-		return err
+	if j.params, err = o.params.parsed(); err != nil {
+		return nil, err
 	}
-	if user != nil {
+	if j.user != nil {
 		// The reference is built for the model's weighting where the
 		// paper gives one (its bounds differ: softmax's c within 1/4).
-		if mw := modelWeighting(user, weightings[0]); r.Supports(mw) {
-			weightings = []model.Weighting{mw}
+		if mw := modelWeighting(j.user, j.weightings[0]); j.r.Supports(mw) {
+			j.weightings = []model.Weighting{mw}
 		}
+		// Every report of a model from a file names the file.
+		j.fileNote = []string{"model from " + modelName(o.model.text)}
 	}
-	opts := check.Options{Precision: p, Params: params, Cases: 8, Exhaustive: 256, Seed: 1, MaxN: defaultMaxN(r, p), Model: user}
-	// Every report of a model from a file names the file.
-	var fileNote []string
-	if user != nil {
-		fileNote = []string{"model from " + modelName(a.flags["model"])}
-	}
-	if user != nil && fileN > 0 {
-		// Position encodings in a file are a table up to the length it
-		// was exported for.
-		opts.MaxN = min(opts.MaxN, fileN)
-	}
-	// Every case of a length is built before it runs: --cases and
-	// --exhaustive are capped so that they fit in memory.
-	for _, f := range []struct {
-		name     string
-		dst      *int
-		min, max int
-	}{{"max-n", &opts.MaxN, 1, check.MaxLength}, {"cases", &opts.Cases, 1, check.MaxCases}, {"exhaustive", &opts.Exhaustive, 0, check.MaxWork}, {"analysis-budget", &opts.AnalysisBudget, 1, check.MaxWork}} {
-		if v, ok := a.flags[f.name]; ok {
-			n, err := strconv.Atoi(v)
-			if err != nil || n < f.min || n > f.max {
-				return badInput("--%s must be an integer from %d to %d, got %q", f.name, f.min, f.max, v)
-			}
-			if f.name == "max-n" && user != nil && fileN > 0 && n > fileN {
-				return badInput("--max-n %d: the model file covers lengths up to %d", n, fileN)
-			}
-			*f.dst = n
-		}
-	}
-	if v, ok := a.flags["seed"]; ok {
-		if opts.Seed, err = strconv.ParseUint(v, 10, 64); err != nil {
-			return badInput("--seed must be a non-negative integer, got %q", v)
-		}
-	}
-	if v, ok := a.flags["lengths"]; ok {
-		for _, f := range strings.Split(v, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil || n < max(1, r.MinN) || n > opts.MaxN {
-				return badInput("--lengths: %q is not a length from %d to --max-n = %d", f, max(1, r.MinN), opts.MaxN)
-			}
-			opts.Lengths = append(opts.Lengths, n)
-		}
-	}
-	opts.AllLengths = a.flags["all-lengths"] == "true"
-	opts.Analysis = a.flags["no-analysis"] != "true"
-	if opts.EveryBudget, opts.NoEvery, err = everyFlags(a); err != nil {
-		return err
-	}
-	certOut, wantCerts := a.flags["certificate"]
-	if wantCerts {
-		if !opts.Analysis {
-			return badInput("--certificate needs the analysis: drop --no-analysis")
-		}
-		if err := atomicfile.Check(certOut); err != nil {
-			return badInput("--certificate: %v", err)
-		}
-		opts.Certificates = true
-	}
-	if a.flags["force"] != "true" {
-		opts.MemoryLimit = limits.Memory()
+	if err := j.sweep(p); err != nil {
+		return nil, err
 	}
 	// A bad parameter is the user's error, whatever the weighting. The
 	// construction is handed to the first weighting's check, which would
 	// otherwise build it again.
-	built, err := r.Construct(weightings[0], opts.MaxN, params)
-	if err != nil {
-		return badInput("%v", err)
+	if j.built, err = j.r.Construct(j.weightings[0], j.opts.MaxN, j.params); err != nil {
+		return nil, badInput("%v", err)
 	}
-	asJSON := a.flags["json"] == "true"
+	return j, nil
+}
 
-	stop := interruptible()
-	defer stop.release()
-	opts.Stop = stop.requested
-	bar := newProgress(stderr, a)
-	defer bar.clear()
+// source reads what is checked: the recipe of --recipe, or the model of
+// --model against the reference of --spec.
+func (j *checkJob) source() error {
+	o := j.o
+	var err error
+	switch {
+	case o.model.set:
+		if j.r, err = o.specRecipe(); err != nil {
+			return err
+		}
+		if o.weighting.set {
+			return badInput("--weighting does not apply with --model: the model runs with its own weighting")
+		}
+		j.user, j.fileN, j.dtypes, j.digest, err = o.readModelFileDigest()
+		return err
+	case o.spec.set:
+		return badInput("--spec goes with --model FILE")
+	}
+	j.r, err = o.recipeNamed()
+	return err
+}
 
-	var reports []*check.Report
-	var skipped []string
-	failed, refuted := false, false
-	for k, w := range weightings {
-		opts.Weighting = w
-		opts.Construction = nil
-		if k == 0 {
-			opts.Construction = built
+// sweep reads the options of the sweep at precision p.
+func (j *checkJob) sweep(p numeric.Precision) error {
+	o := j.o
+	j.opts = check.Options{Precision: p, Params: j.params, Cases: 8, Exhaustive: 256, Seed: 1, MaxN: defaultMaxN(j.r, p), Model: j.user}
+	if j.user != nil && j.fileN > 0 {
+		// Position encodings in a file are a table up to the length it
+		// was exported for.
+		j.opts.MaxN = min(j.opts.MaxN, j.fileN)
+	}
+	if err := o.readSizes(&j.opts.MaxN, &j.opts.Cases, &j.opts.Exhaustive, &j.opts.AnalysisBudget, j.fits); err != nil {
+		return err
+	}
+	if err := o.readSeed(&j.opts.Seed); err != nil {
+		return err
+	}
+	if err := j.lengths(); err != nil {
+		return err
+	}
+	j.opts.AllLengths = o.allLengths.on()
+	j.opts.Analysis = !o.noAnalysis.on()
+	var err error
+	if j.opts.EveryBudget, j.opts.NoEvery, err = o.everyBudget(); err != nil {
+		return err
+	}
+	if o.certificate.set {
+		if !j.opts.Analysis {
+			return badInput("--certificate needs the analysis: drop --no-analysis")
 		}
-		opts.Notes = fileNote
-		opts.Progress = sweepProgress(bar, opts, r, w, len(weightings) > 1)
-		if !asJSON {
-			printRow := lengthPrinter(stdout)
-			progress := opts.Progress
-			opts.Progress = func(rep *check.Report, lr check.LengthReport) {
-				bar.clear()
-				printRow(rep, lr)
-				progress(rep, lr)
-			}
+		if err := atomicfile.Check(o.certificate.text); err != nil {
+			return badInput("--certificate: %v", err)
 		}
-		if dtypeNote != "" {
-			opts.Notes = append(fileNote, dtypeNote)
-		} else if !precisionGiven {
-			// The default may differ by weighting: softmax's 1/τ has no
-			// exact value. A model from a file has its own.
-			var note string
-			pw := w
-			if user != nil {
-				pw = modelWeighting(user, w)
-			}
-			if opts.Precision, note, err = r.PrecisionFor(pw, opts.MaxN, params); err != nil {
-				return badInput("%v", err)
-			}
-			if note != "" {
-				opts.Notes = append(fileNote, note)
-			}
+		j.opts.Certificates = true
+	}
+	if !o.force.on() {
+		j.opts.MemoryLimit = limits.Memory()
+	}
+	return nil
+}
+
+// fits refuses a --max-n beyond the lengths a model file covers.
+func (j *checkJob) fits(n int) error {
+	if j.user != nil && j.fileN > 0 && n > j.fileN {
+		return badInput("--max-n %d: the model file covers lengths up to %d", n, j.fileN)
+	}
+	return nil
+}
+
+// lengths reads --lengths, each from the recipe's least to --max-n.
+func (j *checkJob) lengths() error {
+	least := max(1, j.r.MinN)
+	for _, l := range j.o.lengths.items {
+		if !l.ok || l.n < least || l.n > j.opts.MaxN {
+			return badInput("--lengths: %q is not a length from %d to --max-n = %d", l.text, least, j.opts.MaxN)
 		}
-		rep, err := check.Run(r, opts)
-		bar.clear()
+		j.opts.Lengths = append(j.opts.Lengths, l.n)
+	}
+	return nil
+}
+
+// checkResult is what the sweeps of a check found.
+type checkResult struct {
+	reports []*check.Report
+	skipped []string // the weightings that could not run, and why
+	failed  bool
+	refuted bool // a failure refuted an input, not only left one undecided
+	err     error
+}
+
+// run runs the sweep of each weighting, printing the text report as it
+// goes unless the report is JSON.
+func (j *checkJob) run(stdout io.Writer, bar *progress) checkResult {
+	var res checkResult
+	for k, w := range j.weightings {
+		rep, err := j.runOne(k, w, stdout, bar)
 		if err != nil {
-			if explicit || errors.Is(err, check.ErrMemory) || user != nil {
-				return badInput("%v", err)
+			if errors.As(err, new(usageError)) {
+				return checkResult{err: err}
+			}
+			if j.explicit || errors.Is(err, check.ErrMemory) || j.user != nil {
+				return checkResult{err: badInput("%v", err)}
 			}
 			// A weighting the paper claims that cannot be checked is a
 			// failure of the run, not a pass.
-			failed = true
+			res.failed = true
 			under := " under " + recipes.WeightingAcronym(w)
-			if len(r.Weightings) == 0 {
+			if len(j.r.Weightings) == 0 {
 				under = ""
 			}
-			skipped = append(skipped, fmt.Sprintf("%s%s not run: %v", r.Name, under, err))
-			if !asJSON {
-				fmt.Fprintf(stdout, "%s%s not run: %v\n\n", r.Name, under, err)
+			res.skipped = append(res.skipped, fmt.Sprintf("%s%s not run: %v", j.r.Name, under, err))
+			if !j.o.json.on() {
+				fmt.Fprintf(stdout, "%s%s not run: %v\n\n", j.r.Name, under, err)
 			}
 			continue
 		}
-		reports = append(reports, rep)
+		res.reports = append(res.reports, rep)
 		if !rep.Passed {
-			failed = true
-			refuted = refuted || rep.FirstFailure == nil || !rep.FirstFailure.Undecided
+			res.failed = true
+			res.refuted = res.refuted || rep.FirstFailure == nil || !rep.FirstFailure.Undecided
 		}
-		if !asJSON {
+		if !j.o.json.on() {
 			printSummary(stdout, rep)
 		}
 		if rep.Interrupted {
 			break
 		}
 	}
-	if asJSON {
+	return res
+}
+
+// runOne runs the sweep of the weighting w, the k-th.
+func (j *checkJob) runOne(k int, w model.Weighting, stdout io.Writer, bar *progress) (*check.Report, error) {
+	opts := j.opts
+	opts.Weighting = w
+	if k == 0 {
+		opts.Construction = j.built
+	}
+	opts.Notes = j.fileNote
+	opts.Progress = sweepProgress(bar, opts, j.r, w, len(j.weightings) > 1)
+	if !j.o.json.on() {
+		printRow := lengthPrinter(stdout)
+		progress := opts.Progress
+		opts.Progress = func(rep *check.Report, lr check.LengthReport) {
+			bar.clear()
+			printRow(rep, lr)
+			progress(rep, lr)
+		}
+	}
+	if j.dtypeNote != "" {
+		opts.Notes = append(j.fileNote, j.dtypeNote)
+	} else if !j.o.precision.set {
+		// The default may differ by weighting: softmax's 1/τ has no
+		// exact value. A model from a file has its own.
+		var note string
+		var err error
+		pw := w
+		if j.user != nil {
+			pw = modelWeighting(j.user, w)
+		}
+		if opts.Precision, note, err = j.r.PrecisionFor(pw, opts.MaxN, j.params); err != nil {
+			return nil, badInput("%v", err)
+		}
+		if note != "" {
+			opts.Notes = append(j.fileNote, note)
+		}
+	}
+	rep, err := check.Run(j.r, opts)
+	bar.clear()
+	return rep, err
+}
+
+// finish writes the JSON report and the certificates, and says how the
+// check ended.
+func (j *checkJob) finish(res checkResult, stdout, stderr io.Writer) error {
+	if j.o.json.on() {
 		doc := struct {
 			Schema  string          `json:"schema"`
 			Reports []*check.Report `json:"reports"`
 			Skipped []string        `json:"skipped,omitempty"`
-		}{schemaID(kindCheck), reports, skipped}
+		}{schemaID(kindCheck), res.reports, res.skipped}
 		if err := writeJSON(stdout, doc); err != nil {
 			return err
 		}
 	}
-	if len(reports) == 0 {
-		return badInput("nothing could run: %s", strings.Join(skipped, "; "))
+	if len(res.reports) == 0 {
+		return badInput("nothing could run: %s", strings.Join(res.skipped, "; "))
 	}
-	if reports[len(reports)-1].Interrupted {
+	if res.reports[len(res.reports)-1].Interrupted {
 		return interrupted("the report above covers the lengths checked so far")
 	}
-	if wantCerts {
-		name := ""
-		if user != nil {
-			name = modelName(a.flags["model"])
-		}
-		if err := writeCertificates(certOut, r, params, name, digest, reports); err != nil {
+	if j.o.certificate.set {
+		if err := j.writeCertificates(res.reports, stderr); err != nil {
 			return err
 		}
-		n := 0
-		for _, rep := range reports {
-			n += len(rep.Certificates)
-		}
-		fmt.Fprintf(stderr, "wrote %s: the certificates of %s\n", certOut, plural.Of(n, "length"))
 	}
-	if failed && !refuted && len(skipped) == 0 {
+	if res.failed && !res.refuted && len(res.skipped) == 0 {
 		return errUndecided
 	}
-	if failed {
+	if res.failed {
 		return errFindings
 	}
+	return nil
+}
+
+// writeCertificates writes the certificates of --certificate.
+func (j *checkJob) writeCertificates(reports []*check.Report, stderr io.Writer) error {
+	name := ""
+	if j.user != nil {
+		name = modelName(j.o.model.text)
+	}
+	path := j.o.certificate.text
+	if err := writeCertificates(path, j.r, j.params, name, j.digest, reports); err != nil {
+		return err
+	}
+	n := 0
+	for _, rep := range reports {
+		n += len(rep.Certificates)
+	}
+	fmt.Fprintf(stderr, "wrote %s: the certificates of %s\n", path, plural.Of(n, "length"))
 	return nil
 }
 
@@ -281,8 +354,9 @@ func defaultMaxN(r *recipes.Recipe, p numeric.Precision) int {
 	return n
 }
 
-func recipeFlag(a parsedArgs) (*recipes.Recipe, error) {
-	name, ok := a.flags["recipe"]
+// recipeNamed reads --recipe.
+func (o *commonOptions) recipeNamed() (*recipes.Recipe, error) {
+	name, ok := o.recipe.text, o.recipe.set
 	if !ok {
 		return nil, badInput("--recipe NAME is required; recipes: %s (see 'verify list')", strings.Join(recipes.Names(), ", "))
 	}
@@ -293,25 +367,23 @@ func recipeFlag(a parsedArgs) (*recipes.Recipe, error) {
 	return r, nil
 }
 
-// precisionFlag reads --precision; without it, the recipe's default
+// precisionOf reads --precision; without it, the recipe's default
 // (exact, or certified intervals for recipes with irrational values).
-func precisionFlag(a parsedArgs, r *recipes.Recipe) (numeric.Precision, error) {
-	name, ok := a.flags["precision"]
-	if !ok {
+func (o *commonOptions) precisionOf(r *recipes.Recipe) (numeric.Precision, error) {
+	if !o.precision.set {
 		return r.DefaultPrecision(), nil
 	}
-	p, err := numeric.ParsePrecision(name)
-	if err != nil {
-		return p, badInput("%v", err)
+	if o.precision.err != nil {
+		return o.precision.p, badInput("%v", o.precision.err)
 	}
-	return p, nil
+	return o.precision.p, nil
 }
 
-// weightingFlag returns the weightings to run: the recipe's default, the
+// weightingsOf returns the weightings to run: the recipe's default, the
 // one named, or all the paper gives ("all"); explicit is false for "all"
 // and the default.
-func weightingFlag(a parsedArgs, r *recipes.Recipe) ([]model.Weighting, bool, error) {
-	v, ok := a.flags["weighting"]
+func (o *commonOptions) weightingsOf(r *recipes.Recipe) ([]model.Weighting, bool, error) {
+	v, ok := o.weighting.text, o.weighting.set
 	switch {
 	case len(r.Weightings) == 0 && ok:
 		return nil, false, badInput("%s has no attention sublayer: --weighting does not apply", r.Name)
@@ -597,13 +669,13 @@ func modelWeighting(m *model.Model, def model.Weighting) model.Weighting {
 	return w
 }
 
-// everyFlags reads --every-budget and --no-every.
-func everyFlags(a parsedArgs) (budget int64, off bool, err error) {
-	off = a.flags["no-every"] == "true"
-	if v, ok := a.flags["every-budget"]; ok {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < 0 {
-			return 0, false, badInput("--every-budget must be a non-negative integer (0: no bound), got %q", v)
+// everyBudget reads --every-budget and --no-every.
+func (o *commonOptions) everyBudget() (budget int64, off bool, err error) {
+	off = o.noEvery.on()
+	if o.every.set {
+		n := o.every.n
+		if !o.every.ok || n < 0 {
+			return 0, false, badInput("--every-budget must be a non-negative integer (0: no bound), got %q", o.every.text)
 		}
 		if off {
 			return 0, false, badInput("--every-budget and --no-every contradict each other")

@@ -13,11 +13,11 @@ import (
 // table of commands and flags the parser reads, so that it cannot drift
 // from what the parser accepts.
 func cmdCompletion(args []string, stdout io.Writer) error {
-	a, err := parseArgs("completion", args)
+	positional, err := parseArgs("completion", args)
 	if err != nil {
 		return err
 	}
-	if len(a.positional) != 1 || a.positional[0] != "bash" {
+	if len(positional) != 1 || positional[0] != "bash" {
 		return badInput("completion takes one shell: bash (zsh reads it after 'autoload bashcompinit; bashcompinit')")
 	}
 	var cases strings.Builder

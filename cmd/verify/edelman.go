@@ -60,40 +60,54 @@ func (e enclosure) String() string { return "≈ " + e.Approx + " ∈ [" + e.Lo 
 // 2n e^{−γ} and the sharp form 2S/(1 + S). A tie in the maximum, where
 // the lemma's hypothesis fails, is bad input (exit 2).
 func cmdEdelman(args []string, stdout io.Writer) error {
-	a, err := parseArgs("edelman", args)
+	o := new(edelmanOptions)
+	positional, err := parseFlags("edelman", args, o)
 	if err != nil {
 		return err
 	}
-	if err := noPositional("edelman", a); err != nil {
+	if err := noPositional("edelman", positional); err != nil {
 		return err
 	}
-	text, ok := a.flags["scores"]
-	if !ok {
-		return badInput("edelman needs --scores \"s1, s2, …\" (exact rationals separated by commas or spaces)")
-	}
-	if strings.Contains(text, ";") {
-		// ParseVector reads ';' as a comma, for the rows of a vector
-		// input; a list of scores has no rows.
-		return badInput("--scores: %s holds ';': separate the scores by commas or spaces", suggest.Quote(text))
-	}
-	scores, err := exact.ParseVector(text)
+	scores, gamma, err := o.read()
 	if err != nil {
-		return badInput("--scores: %v", err)
-	}
-	var gamma *big.Rat
-	if g, ok := a.flags["gamma"]; ok {
-		if gamma, err = exact.ParseRat(g); err != nil {
-			return badInput("--gamma: %v", err)
-		}
+		return err
 	}
 	res, err := edelman(scores, gamma)
 	if err != nil {
 		return err
 	}
-	if a.flags["json"] == "true" {
+	if o.json.on() {
 		res.Schema = schemaID(kindEdelman)
 		return writeJSON(stdout, res)
 	}
+	writeEdelman(stdout, res)
+	return nil
+}
+
+// read reads --scores and --gamma (nil when not given).
+func (o *edelmanOptions) read() (scores []*big.Rat, gamma *big.Rat, err error) {
+	text, ok := o.scores.text, o.scores.set
+	if !ok {
+		return nil, nil, badInput("edelman needs --scores \"s1, s2, …\" (exact rationals separated by commas or spaces)")
+	}
+	if strings.Contains(text, ";") {
+		// ParseVector reads ';' as a comma, for the rows of a vector
+		// input; a list of scores has no rows.
+		return nil, nil, badInput("--scores: %s holds ';': separate the scores by commas or spaces", suggest.Quote(text))
+	}
+	if scores, err = exact.ParseVector(text); err != nil {
+		return nil, nil, badInput("--scores: %v", err)
+	}
+	if o.gamma.set {
+		if gamma, err = exact.ParseRat(o.gamma.text); err != nil {
+			return nil, nil, badInput("--gamma: %v", err)
+		}
+	}
+	return scores, gamma, nil
+}
+
+// writeEdelman prints the lemma's quantities, a line each.
+func writeEdelman(stdout io.Writer, res *edelmanResult) {
 	given := "the gap of the scores: the lemma states s_j < s* − γ, strict, which fails at the second largest score; the bound holds at γ = gap all the same, 2S/(1 + S) < 2S ≤ 2(n − 1)e^{−γ}"
 	gap := res.Gap + " (s* − the second largest score)"
 	switch {
@@ -115,7 +129,6 @@ func cmdEdelman(args []string, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "  sharp form 2S/(1 + S)      %s\n", res.Sharp)
 	fmt.Fprintf(stdout, "  bound 2n e^{−γ}            %s\n", res.Bound)
 	fmt.Fprintf(stdout, "  the bound holds            yes (certified in interval:%d: the norm's enclosure lies below the bound's)\n", res.Bits)
-	return nil
 }
 
 // edelman computes the lemma's quantities for the scores, with γ the gap

@@ -13,21 +13,22 @@ import (
 // cmdFormat prints the Info of one precision, or a summary of all the
 // named formats; --json prints either as one document.
 func cmdFormat(args []string, stdout io.Writer) error {
-	a, err := parseArgs("format", args)
+	o := new(formatOptions)
+	positional, err := parseFlags("format", args, o)
 	if err != nil {
 		return err
 	}
-	asJSON := a.flags["json"] == "true"
+	asJSON := o.json.on()
 	names := numeric.FormatNames()
-	switch len(a.positional) {
+	switch len(positional) {
 	case 0:
 		if !asJSON {
 			return formatTable(stdout)
 		}
 	case 1:
-		names = a.positional
+		names = positional
 	default:
-		return badInput("format takes one precision name, got %d", len(a.positional))
+		return badInput("format takes one precision name, got %d", len(positional))
 	}
 	var ps []numeric.Precision
 	for _, name := range names {
@@ -44,7 +45,11 @@ func cmdFormat(args []string, stdout io.Writer) error {
 		}
 		return writeJSON(stdout, doc)
 	}
-	p := ps[0]
+	return describeFormat(stdout, ps[0])
+}
+
+// describeFormat prints what a format is, a row a property.
+func describeFormat(stdout io.Writer, p numeric.Precision) error {
 	in := numeric.Describe(p)
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	row := func(k, v string) { fmt.Fprintf(w, "%s\t%s\n", k, v) }

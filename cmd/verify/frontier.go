@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/transformer-cookbook/verify/check"
@@ -30,205 +29,209 @@ type frontierDoc struct {
 // cmdFrontier measures the uniformity limits of one recipe (or all) at
 // a list of precisions.
 func cmdFrontier(args []string, stdout, stderr io.Writer) error {
-	a, err := parseArgs("frontier", args)
+	o := new(frontierOptions)
+	positional, err := parseFlags("frontier", args, o)
 	if err != nil {
 		return err
 	}
-	switch a.flags["phase"] {
+	switch o.phase.text {
 	case "2":
-		return frontierPhase2(a, stdout, stderr)
+		return frontierPhase2(o, positional, stdout, stderr)
 	case "", "1":
 	default:
-		return badInput("--phase must be 1 or 2, got %q", a.flags["phase"])
+		return badInput("--phase must be 1 or 2, got %q", o.phase.text)
 	}
-	if _, ok := a.flags["phase"]; ok {
-		if _, sharded := a.flags["shard"]; !sharded {
-			return badInput("--phase 1 goes with --shard K/N")
-		}
+	if o.phase.set && !o.shard.set {
+		return badInput("--phase 1 goes with --shard K/N")
 	}
-	if err := noPositional("frontier", a); err != nil {
+	if err := noPositional("frontier", positional); err != nil {
 		return err
 	}
-	var rs []*recipes.Recipe
-	_, one := a.flags["recipe"]
-	var user *model.Model
-	fileN := 0
-	if _, ok := a.flags["model"]; ok {
-		// A model from a file, against one recipe's reference.
-		for _, f := range []string{"all", "weighting", "shard"} {
-			if _, ok := a.flags[f]; ok {
-				return badInput("--%s does not apply with --model FILE --spec NAME", f)
-			}
-		}
-		r, err := specFlag(a)
-		if err != nil {
-			return err
-		}
-		if user, fileN, _, err = readModelFile(a); err != nil {
-			return err
-		}
-		rs = []*recipes.Recipe{r}
-	} else if _, ok := a.flags["spec"]; ok {
-		return badInput("--spec goes with --model FILE")
-	}
-	switch {
-	case user != nil:
-	case a.flags["all"] == "true" && one:
-		return badInput("give --recipe NAME or --all, not both")
-	case a.flags["all"] == "true":
-		rs = recipes.All()
-	case !one:
-		return badInput("--recipe NAME[,NAME…] or --all is required; recipes: %s (see 'verify list')", strings.Join(recipes.Names(), ", "))
-	default:
-		for _, name := range strings.Split(a.flags["recipe"], ",") {
-			r, err := recipes.Get(strings.TrimSpace(name))
-			if err != nil {
-				return badInput("%v", err)
-			}
-			rs = append(rs, r)
-		}
-	}
-	names := frontier.DefaultPrecisions
-	if v, ok := a.flags["precision"]; ok {
-		names = strings.Split(v, ",")
-	}
-	var precisions []numeric.Precision
-	seen := map[string]bool{}
-	for _, name := range names {
-		p, err := numeric.ParsePrecision(strings.TrimSpace(name))
-		if err != nil {
-			return badInput("--precision: %v", err)
-		}
-		if seen[p.String()] {
-			return badInput("--precision: %s is listed twice", p)
-		}
-		seen[p.String()] = true
-		precisions = append(precisions, p)
-	}
-	opts := frontier.Options{Precisions: precisions, Cases: 8, Exhaustive: 256, Seed: 1,
-		NoBisect: a.flags["no-bisect"] == "true", Analysis: a.flags["no-analysis"] != "true"}
-	if a.flags["force"] != "true" {
-		opts.MemoryLimit = limits.Memory()
-	}
-	for _, f := range []struct {
-		name     string
-		dst      *int
-		min, max int
-	}{{"max-n", &opts.MaxN, 1, check.MaxLength}, {"cases", &opts.Cases, 1, check.MaxCases}, {"exhaustive", &opts.Exhaustive, 0, check.MaxWork}, {"analysis-budget", &opts.AnalysisBudget, 1, check.MaxWork}} {
-		if v, ok := a.flags[f.name]; ok {
-			n, err := strconv.Atoi(v)
-			if err != nil || n < f.min || n > f.max {
-				return badInput("--%s must be an integer from %d to %d, got %q", f.name, f.min, f.max, v)
-			}
-			*f.dst = n
-		}
-	}
-	if v, ok := a.flags["seed"]; ok {
-		if opts.Seed, err = strconv.ParseUint(v, 10, 64); err != nil {
-			return badInput("--seed must be a non-negative integer, got %q", v)
-		}
-	}
-	if opts.EveryBudget, opts.NoEvery, err = everyFlags(a); err != nil {
+	sw, err := o.sweep()
+	if err != nil {
 		return err
 	}
-	if _, ok := a.flags["shard"]; ok {
-		if opts.Shard, opts.Shards, err = shardFlag(a); err != nil {
-			return err
+	if err := checkOutputs(&o.commonOptions, nil, len(sw.recipes)); err != nil {
+		return err
+	}
+	noteStaleOutputs(&o.commonOptions, stderr)
+	stop := interruptible()
+	defer stop.release()
+	sw.opts.Stop = stop.requested
+	doc, err := sw.run(newProgress(stderr, &o.commonOptions))
+	if err != nil {
+		return err
+	}
+	return writeFrontier(&o.commonOptions, doc, stdout, stderr)
+}
+
+// A frontierSweep is a frontier's options resolved: the recipes (or the
+// model of a file and its reference) and what each is swept with.
+type frontierSweep struct {
+	o       *frontierOptions
+	recipes []*recipes.Recipe
+	user    *model.Model // the model of --model, or nil
+	fileN   int          // the largest length the model file covers, 0 for any
+	params  map[string]string
+	opts    frontier.Options
+}
+
+// sweep resolves the options, in the order their faults are reported.
+func (o *frontierOptions) sweep() (*frontierSweep, error) {
+	sw := &frontierSweep{o: o}
+	if err := sw.source(); err != nil {
+		return nil, err
+	}
+	precisions, err := o.precisionList()
+	if err != nil {
+		return nil, err
+	}
+	sw.opts = frontier.Options{Precisions: precisions, Cases: 8, Exhaustive: 256, Seed: 1, NoBisect: o.noBisect.on(), Analysis: !o.noAnalysis.on()}
+	if !o.force.on() {
+		sw.opts.MemoryLimit = limits.Memory()
+	}
+	if err := o.readSizes(&sw.opts.MaxN, &sw.opts.Cases, &sw.opts.Exhaustive, &sw.opts.AnalysisBudget, nil); err != nil {
+		return nil, err
+	}
+	if err := o.readSeed(&sw.opts.Seed); err != nil {
+		return nil, err
+	}
+	if sw.opts.EveryBudget, sw.opts.NoEvery, err = o.everyBudget(); err != nil {
+		return nil, err
+	}
+	if o.shard.set {
+		if sw.opts.Shard, sw.opts.Shards, err = o.shard.parsed(); err != nil {
+			return nil, err
 		}
-		if _, ok := a.flags["plot"]; ok {
-			return badInput("--plot draws a whole sweep: give it to 'verify merge'")
+		if o.plot.set {
+			return nil, badInput("--plot draws a whole sweep: give it to 'verify merge'")
 		}
 		// One plan for the recipes of the command, each carrying on from
 		// the last one's loads.
-		opts.Loads = map[int]float64{}
+		sw.opts.Loads = map[int]float64{}
 	}
-	if v, ok := a.flags["lengths"]; ok {
-		for _, f := range strings.Split(v, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil || n < 1 {
-				return badInput("--lengths: %q is not a length", f)
-			}
-			opts.Lengths = append(opts.Lengths, n)
+	for _, l := range o.lengths.items {
+		if !l.ok || l.n < 1 {
+			return nil, badInput("--lengths: %q is not a length", l.text)
+		}
+		sw.opts.Lengths = append(sw.opts.Lengths, l.n)
+	}
+	if err := sw.readParams(); err != nil {
+		return nil, err
+	}
+	if len(sw.recipes) > 1 && o.weighting.set {
+		return nil, badInput("--weighting applies to one recipe: give --recipe NAME")
+	}
+	if sw.opts.Shards > 0 {
+		if most := shardUnits(sw.recipes, sw.opts); sw.opts.Shards > most {
+			return nil, badInput("--shard %s: the sweep has at most %d units of work (lengths × precisions, an exhaustive length split at most into its inputs, --exhaustive %d), so at most %d shards can have any", o.shard.text, most, sw.opts.Exhaustive, most)
 		}
 	}
-	params, err := recipeParams(a)
+	return sw, nil
+}
+
+// source reads what is swept: the recipes of --recipe or --all, or the
+// model of --model against the reference of --spec.
+func (sw *frontierSweep) source() error {
+	o := sw.o
+	if o.model.set {
+		for _, f := range []struct {
+			name string
+			set  bool
+		}{{"all", o.all.set}, {"weighting", o.weighting.set}, {"shard", o.shard.set}} {
+			if f.set {
+				return badInput("--%s does not apply with --model FILE --spec NAME", f.name)
+			}
+		}
+		r, err := o.specRecipe()
+		if err != nil {
+			return err
+		}
+		sw.recipes = []*recipes.Recipe{r}
+		sw.user, sw.fileN, _, err = o.readModelFile()
+		return err
+	}
+	switch {
+	case o.spec.set:
+		return badInput("--spec goes with --model FILE")
+	case o.all.on() && o.recipe.set:
+		return badInput("give --recipe NAME or --all, not both")
+	case o.all.on():
+		sw.recipes = recipes.All()
+		return nil
+	case !o.recipe.set:
+		return badInput("--recipe NAME[,NAME…] or --all is required; recipes: %s (see 'verify list')", strings.Join(recipes.Names(), ", "))
+	}
+	for _, name := range strings.Split(o.recipe.text, ",") {
+		r, err := recipes.Get(strings.TrimSpace(name))
+		if err != nil {
+			return badInput("%v", err)
+		}
+		sw.recipes = append(sw.recipes, r)
+	}
+	return nil
+}
+
+// precisionList reads --precision, a list of distinct precisions.
+func (o *frontierOptions) precisionList() ([]numeric.Precision, error) {
+	items := o.precisions.items
+	if !o.precisions.set {
+		items = parsePrecisions(frontier.DefaultPrecisions)
+	}
+	var precisions []numeric.Precision
+	seen := map[string]bool{}
+	for _, it := range items {
+		if it.err != nil {
+			return nil, badInput("--precision: %v", it.err)
+		}
+		if seen[it.p.String()] {
+			return nil, badInput("--precision: %s is listed twice", it.p)
+		}
+		seen[it.p.String()] = true
+		precisions = append(precisions, it.p)
+	}
+	return precisions, nil
+}
+
+// readParams reads --param: with several recipes, a parameter goes to
+// those that take it, and one that none takes is refused.
+func (sw *frontierSweep) readParams() error {
+	params, err := sw.o.params.parsed()
 	if err != nil {
 		return err
 	}
-	// With several recipes, a parameter goes to those that take it.
 	for k := range params {
 		used := false
-		for _, r := range rs {
+		for _, r := range sw.recipes {
 			used = used || r.HasParam(k)
 		}
 		if !used {
 			return badInput("--param %s: no recipe given takes a parameter %s ('verify list --params')", k, k)
 		}
 	}
-	if len(rs) > 1 {
-		if _, ok := a.flags["weighting"]; ok {
-			return badInput("--weighting applies to one recipe: give --recipe NAME")
-		}
-	}
-	if opts.Shards > 0 {
-		if most := shardUnits(rs, opts); opts.Shards > most {
-			return badInput("--shard %s: the sweep has at most %d units of work (lengths × precisions, an exhaustive length split at most into its inputs, --exhaustive %d), so at most %d shards can have any", a.flags["shard"], most, opts.Exhaustive, most)
-		}
-	}
-	if err := checkOutputs(a, len(rs)); err != nil {
-		return err
-	}
-	noteStaleOutputs(a, stderr)
+	sw.params = params
+	return nil
+}
 
-	stop := interruptible()
-	defer stop.release()
-	opts.Stop = stop.requested
-	bar := newProgress(stderr, a)
-
+// run sweeps each recipe in turn, until one is interrupted.
+func (sw *frontierSweep) run(bar *progress) (frontierDoc, error) {
 	var doc frontierDoc
-	for _, r := range rs {
-		o := opts
-		o.Recipe, o.Params = r, map[string]string{}
-		for k, v := range params {
-			if r.HasParam(k) {
-				o.Params[k] = v
-			}
-		}
-		if o.MaxN == 0 {
-			o.MaxN = r.DefaultMaxN
-			if o.MaxN == 0 {
-				o.MaxN = 64
-			}
-			if user != nil && fileN > 0 {
-				// Position encodings in a file are a table up to the
-				// length it was written for.
-				o.MaxN = min(o.MaxN, fileN)
-			}
-		} else if user != nil && fileN > 0 && o.MaxN > fileN {
-			return badInput("--max-n %d: the model file covers lengths up to %d", o.MaxN, fileN)
-		}
-		if o.Weighting, err = oneWeighting(a, r); err != nil {
-			return err
-		}
-		if user != nil {
-			o.Model, o.ModelFile = user, modelName(a.flags["model"])
-			// The reference is built for the model's weighting where the
-			// paper gives one, as check --model does.
-			if mw := modelWeighting(user, o.Weighting); r.Supports(mw) {
-				o.Weighting = mw
-			}
+	for _, r := range sw.recipes {
+		o, err := sw.optionsFor(r)
+		if err != nil {
+			return doc, err
 		}
 		con, err := r.Construct(o.Weighting, o.MaxN, o.Params)
-		if err == nil && user != nil {
+		if err == nil && sw.user != nil {
 			// A model the reference cannot check is bad input, as it is
 			// to check --model, not a row of "cannot run".
-			if err := check.Adopt(con, user); err != nil {
-				return badInput("%s cannot check this model: %v", r.Name, err)
+			if err := check.Adopt(con, sw.user); err != nil {
+				return doc, badInput("%s cannot check this model: %v", r.Name, err)
 			}
 		}
 		if err != nil {
-			if len(rs) == 1 {
-				return badInput("%v", err)
+			if len(sw.recipes) == 1 {
+				return doc, badInput("%v", err)
 			}
 			// With several recipes, one that cannot be built for these
 			// options is a row of errors, not the end of the sweep.
@@ -241,14 +244,52 @@ func cmdFrontier(args []string, stdout, stderr io.Writer) error {
 		rep, err := frontier.Run(o)
 		bar.clear()
 		if err != nil {
-			return badInput("%v", err)
+			return doc, badInput("%v", err)
 		}
 		doc.Reports = append(doc.Reports, rep)
 		if rep.Interrupted {
 			break
 		}
 	}
-	return writeFrontier(a, doc, stdout, stderr)
+	return doc, nil
+}
+
+// optionsFor returns the options of the sweep of r: the parameters it
+// takes, its length and its weighting.
+func (sw *frontierSweep) optionsFor(r *recipes.Recipe) (frontier.Options, error) {
+	o := sw.opts
+	o.Recipe, o.Params = r, map[string]string{}
+	for k, v := range sw.params {
+		if r.HasParam(k) {
+			o.Params[k] = v
+		}
+	}
+	if o.MaxN == 0 {
+		o.MaxN = r.DefaultMaxN
+		if o.MaxN == 0 {
+			o.MaxN = 64
+		}
+		if sw.user != nil && sw.fileN > 0 {
+			// Position encodings in a file are a table up to the
+			// length it was written for.
+			o.MaxN = min(o.MaxN, sw.fileN)
+		}
+	} else if sw.user != nil && sw.fileN > 0 && o.MaxN > sw.fileN {
+		return o, badInput("--max-n %d: the model file covers lengths up to %d", o.MaxN, sw.fileN)
+	}
+	var err error
+	if o.Weighting, err = sw.o.oneWeighting(r); err != nil {
+		return o, err
+	}
+	if sw.user != nil {
+		o.Model, o.ModelFile = sw.user, modelName(sw.o.model.text)
+		// The reference is built for the model's weighting where the
+		// paper gives one, as check --model does.
+		if mw := modelWeighting(sw.user, o.Weighting); r.Supports(mw) {
+			o.Weighting = mw
+		}
+	}
+	return o, nil
 }
 
 // shardUnits bounds the number of units of phase 1 of a sharded sweep
@@ -270,43 +311,25 @@ func shardUnits(rs []*recipes.Recipe, opts frontier.Options) int {
 	return total
 }
 
-// shardFlag reads --shard K/N (1/1 when absent) as 0-based K and N.
-func shardFlag(a parsedArgs) (k, n int, err error) {
-	v, ok := a.flags["shard"]
-	if !ok {
-		return 0, 1, nil
-	}
-	if c, err := fmt.Sscanf(v, "%d/%d", &k, &n); err != nil || c != 2 || n < 1 || k < 1 || k > n || fmt.Sprintf("%d/%d", k, n) != v {
-		return 0, 0, badInput("--shard must be K/N with 1 ≤ K ≤ N (e.g. 3/8), got %q", v)
-	}
-	return k - 1, n, nil
-}
-
 // frontierPhase2 runs shard K/N of phase 2 of sharded sweeps, from the
 // files of all their phase-1 shards: the options of the sweeps are
 // theirs.
-func frontierPhase2(a parsedArgs, stdout, stderr io.Writer) error {
-	for _, f := range []string{"recipe", "all", "model", "spec", "precision", "weighting", "max-n", "cases", "exhaustive", "seed", "lengths",
-		"no-bisect", "no-analysis", "analysis-budget", "every-budget", "no-every", "plot"} {
-		if _, ok := a.flags[f]; ok {
-			return badInput("--%s does not apply to phase 2, which continues the phase-1 shards with their options", f)
-		}
+func frontierPhase2(o *frontierOptions, files []string, stdout, stderr io.Writer) error {
+	if err := o.refusePhase1Flags(); err != nil {
+		return err
 	}
-	if len(a.params) > 0 {
-		return badInput("--param does not apply to phase 2, which continues the phase-1 shards with their options")
-	}
-	if len(a.positional) == 0 {
+	if len(files) == 0 {
 		return badInput("phase 2 needs the JSON files of every phase-1 shard (verify frontier --shard K/N --out FILE)")
 	}
-	shard, shards, err := shardFlag(a)
+	shard, shards, err := o.shard.parsed()
 	if err != nil {
 		return err
 	}
-	if err := checkOutputs(a, 1); err != nil {
+	if err := checkOutputs(&o.commonOptions, files, 1); err != nil {
 		return err
 	}
-	noteStaleOutputs(a, stderr)
-	docs, err := readFrontierDocs(a)
+	noteStaleOutputs(&o.commonOptions, stderr)
+	docs, err := readFrontierDocs(&o.commonOptions, files)
 	if err != nil {
 		return err
 	}
@@ -315,20 +338,20 @@ func frontierPhase2(a parsedArgs, stdout, stderr io.Writer) error {
 		var reps []*frontier.Report
 		for i, d := range docs {
 			if d.Reports[k].Phase != 1 {
-				return badInput("%s: not a phase-1 shard (verify frontier --shard K/N --out FILE)", a.positional[i])
+				return badInput("%s: not a phase-1 shard (verify frontier --shard K/N --out FILE)", files[i])
 			}
 			reps = append(reps, d.Reports[k])
 		}
 		sweeps = append(sweeps, reps)
 	}
 	opts := frontier.Phase2Options{Shard: shard, Shards: shards}
-	if a.flags["force"] != "true" {
+	if !o.force.on() {
 		opts.MemoryLimit = limits.Memory()
 	}
 	stop := interruptible()
 	defer stop.release()
 	opts.Stop = stop.requested
-	bar := newProgress(stderr, a)
+	bar := newProgress(stderr, &o.commonOptions)
 	opts.Progress = func(done, planned int, precision string, n int) {
 		bar.show(fmt.Sprintf("phase 2 %s n = %d", precision, n), done, planned, "lengths", float64(done)/float64(max(planned, 1)))
 	}
@@ -337,18 +360,38 @@ func frontierPhase2(a parsedArgs, stdout, stderr io.Writer) error {
 	if err != nil {
 		return badInput("%v", err)
 	}
-	return writeFrontier(a, frontierDoc{Reports: reps}, stdout, stderr)
+	return writeFrontier(&o.commonOptions, frontierDoc{Reports: reps}, stdout, stderr)
+}
+
+// refusePhase1Flags refuses the options of a sweep in phase 2, which
+// continues the phase-1 shards with theirs.
+func (o *frontierOptions) refusePhase1Flags() error {
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"recipe", o.recipe.set}, {"all", o.all.set}, {"model", o.model.set}, {"spec", o.spec.set}, {"precision", o.precisions.set},
+		{"weighting", o.weighting.set}, {"max-n", o.maxN.set}, {"cases", o.cases.set}, {"exhaustive", o.exhaustive.set}, {"seed", o.seed.set},
+		{"lengths", o.lengths.set}, {"no-bisect", o.noBisect.set}, {"no-analysis", o.noAnalysis.set}, {"analysis-budget", o.budget.set},
+		{"every-budget", o.every.set}, {"no-every", o.noEvery.set}, {"plot", o.plot.set}} {
+		if f.set {
+			return badInput("--%s does not apply to phase 2, which continues the phase-1 shards with their options", f.name)
+		}
+	}
+	if len(o.params.list) > 0 {
+		return badInput("--param does not apply to phase 2, which continues the phase-1 shards with their options")
+	}
+	return nil
 }
 
 // readFrontierDocs reads the positional files as frontier documents,
 // each with as many reports as the first.
-func readFrontierDocs(a parsedArgs) ([]frontierDoc, error) {
-	limit, err := maxInputFlag(a)
+func readFrontierDocs(o *commonOptions, files []string) ([]frontierDoc, error) {
+	limit, err := o.inputLimit()
 	if err != nil {
 		return nil, err
 	}
 	var docs []frontierDoc
-	for _, path := range a.positional {
+	for _, path := range files {
 		data, err := readInput(path, "merge", limit)
 		if err != nil {
 			return nil, err
@@ -371,7 +414,7 @@ func readFrontierDocs(a parsedArgs) ([]frontierDoc, error) {
 			return nil, badInput("%s: a frontier document without reports", path)
 		}
 		if len(docs) > 0 && len(d.Reports) != len(docs[0].Reports) {
-			return nil, badInput("%s has %s, %s has %d", path, plural.Of(len(d.Reports), "report"), a.positional[0], len(docs[0].Reports))
+			return nil, badInput("%s has %s, %s has %d", path, plural.Of(len(d.Reports), "report"), files[0], len(docs[0].Reports))
 		}
 		docs = append(docs, d)
 	}
@@ -380,22 +423,23 @@ func readFrontierDocs(a parsedArgs) ([]frontierDoc, error) {
 
 // cmdMerge combines the JSON results of the shards of a frontier sweep.
 func cmdMerge(args []string, stdout, stderr io.Writer) error {
-	a, err := parseArgs("merge", args)
+	o := new(mergeOptions)
+	files, err := parseFlags("merge", args, o)
 	if err != nil {
 		return err
 	}
-	if len(a.positional) == 0 {
+	if len(files) == 0 {
 		return badInput("merge needs the JSON files of the shards (verify frontier --shard K/N --out FILE)")
 	}
-	if err := checkOutputs(a, 1); err != nil {
+	if err := checkOutputs(&o.commonOptions, files, 1); err != nil {
 		return err
 	}
-	noteStaleOutputs(a, stderr)
-	docs, err := readFrontierDocs(a)
+	noteStaleOutputs(&o.commonOptions, stderr)
+	docs, err := readFrontierDocs(&o.commonOptions, files)
 	if err != nil {
 		return err
 	}
-	if _, ok := a.flags["plot"]; ok && len(docs[0].Reports) > 1 {
+	if o.plot.set && len(docs[0].Reports) > 1 {
 		return badInput("--plot draws one recipe; these files hold %d", len(docs[0].Reports))
 	}
 	out := frontierDoc{Schema: schemaID(kindFrontier)}
@@ -410,42 +454,46 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 		}
 		out.Reports = append(out.Reports, rep)
 	}
-	return writeFrontier(a, out, stdout, stderr)
+	return writeFrontier(&o.commonOptions, out, stdout, stderr)
 }
 
 // checkOutputs refuses output files that cannot be written (a plot that
 // is neither .svg nor .png, a directory, a directory that does not exist
 // or is not writable) before a long sweep rather than after it.
-func checkOutputs(a parsedArgs, reports int) error {
-	if p, ok := a.flags["plot"]; ok {
-		if ext := strings.ToLower(filepath.Ext(p)); ext != ".svg" && ext != ".png" {
-			return badInput("--plot: %q must end in .svg or .png", p)
+func checkOutputs(o *commonOptions, inputs []string, reports int) error {
+	if o.plot.set {
+		if ext := strings.ToLower(filepath.Ext(o.plot.text)); ext != ".svg" && ext != ".png" {
+			return badInput("--plot: %q must end in .svg or .png", o.plot.text)
 		}
 		if reports > 1 {
 			return badInput("--plot draws one recipe: give --recipe NAME")
 		}
 	}
-	for _, flag := range []string{"out", "plot"} {
-		if path, ok := a.flags[flag]; ok && !(flag == "out" && path == "-") {
-			if err := atomicfile.Check(path); err != nil {
-				return badInput("--%s: %v", flag, err)
+	outputs := []struct {
+		flag string
+		v    *textValue
+	}{{"out", &o.out}, {"plot", &o.plot}}
+	for _, f := range outputs {
+		if f.v.set && !(f.flag == "out" && f.v.text == "-") {
+			if err := atomicfile.Check(f.v.text); err != nil {
+				return badInput("--%s: %v", f.flag, err)
 			}
 		}
 	}
 	// Every output distinct from the other and from every input: one
 	// would overwrite the other, or the file being read.
-	out, plot := a.flags["out"], a.flags["plot"]
+	out, plot := o.out.text, o.plot.text
 	if out != "" && out != "-" && plot != "" && samePath(out, plot) {
 		return badInput("--out and --plot name the same file %q: one would overwrite the other", out)
 	}
-	for _, flag := range []string{"out", "plot"} {
-		path := a.flags[flag]
+	for _, f := range outputs {
+		path := f.v.text
 		if path == "" || path == "-" {
 			continue
 		}
-		for _, in := range a.positional {
+		for _, in := range inputs {
 			if in != "-" && samePath(path, in) {
-				return badInput("--%s %q is also an input: writing it would overwrite what is read", flag, path)
+				return badInput("--%s %q is also an input: writing it would overwrite what is read", f.flag, path)
 			}
 		}
 	}
@@ -469,10 +517,10 @@ func samePath(a, b string) bool {
 
 // noteStaleOutputs names the temporary files of --out and --plot that a
 // killed run left.
-func noteStaleOutputs(a parsedArgs, stderr io.Writer) {
-	for _, flag := range []string{"out", "plot"} {
-		if path, ok := a.flags[flag]; ok {
-			noteStale(stderr, path)
+func noteStaleOutputs(o *commonOptions, stderr io.Writer) {
+	for _, v := range []*textValue{&o.out, &o.plot} {
+		if v.set {
+			noteStale(stderr, v.text)
 		}
 	}
 }
@@ -481,9 +529,9 @@ func noteStaleOutputs(a parsedArgs, stderr io.Writer) {
 // writes --out and --plot, each atomically. An interrupted sweep prints
 // what it checked and writes no file. --out - writes the JSON to stdout
 // and the text to stderr, so that stdout holds the document alone.
-func writeFrontier(a parsedArgs, doc frontierDoc, stdout, stderr io.Writer) error {
+func writeFrontier(o *commonOptions, doc frontierDoc, stdout, stderr io.Writer) error {
 	doc.Schema = schemaID(kindFrontier)
-	toStdout := a.flags["out"] == "-"
+	toStdout := o.out.text == "-"
 	text := stdout
 	if toStdout {
 		text = stderr
@@ -498,21 +546,21 @@ func writeFrontier(a parsedArgs, doc frontierDoc, stdout, stderr io.Writer) erro
 			if err := encode(stdout); err != nil {
 				return err
 			}
-		} else if path, ok := a.flags["out"]; ok {
-			if err := atomicfile.Write(path, encode); err != nil {
+		} else if o.out.set {
+			if err := atomicfile.Write(o.out.text, encode); err != nil {
 				return badInput("%v", err)
 			}
 		}
-		if path, ok := a.flags["plot"]; ok {
-			if err := frontier.WritePlot(doc.Reports[0], path); err != nil {
+		if o.plot.set {
+			if err := frontier.WritePlot(doc.Reports[0], o.plot.text); err != nil {
 				return badInput("%v", err)
 			}
 		}
 	}
 	switch {
-	case a.flags["json"] == "true" && toStdout:
+	case o.json.on() && toStdout:
 		// The document is on stdout once already.
-	case a.flags["json"] == "true":
+	case o.json.on():
 		if err := encode(stdout); err != nil {
 			return err
 		}
@@ -538,11 +586,11 @@ func writeFrontier(a parsedArgs, doc frontierDoc, stdout, stderr io.Writer) erro
 
 // oneWeighting is --weighting for a frontier: one weighting, the
 // recipe's first by default.
-func oneWeighting(a parsedArgs, r *recipes.Recipe) (w model.Weighting, err error) {
-	if a.flags["weighting"] == "all" {
+func (o *commonOptions) oneWeighting(r *recipes.Recipe) (w model.Weighting, err error) {
+	if o.weighting.text == "all" {
 		return 0, badInput("a frontier runs one weighting; name it (--weighting %s)", weightingNames(r.Weightings))
 	}
-	ws, _, err := weightingFlag(a, r)
+	ws, _, err := o.weightingsOf(r)
 	if err != nil {
 		return 0, err
 	}

@@ -20,17 +20,15 @@ const defaultMaxInput = 512 << 20
 var flagMaxInput = flagDoc{name: "max-input-size", arg: "SIZE", def: "512MiB",
 	help: "the largest input file read (a model, shards, --inputs), in bytes or with KB, MB, GB, KiB, MiB, GiB"}
 
-// maxInputFlag reads --max-input-size.
-func maxInputFlag(a parsedArgs) (int64, error) {
-	v, ok := a.flags["max-input-size"]
-	if !ok {
+// inputLimit reads --max-input-size.
+func (o *commonOptions) inputLimit() (int64, error) {
+	if !o.maxInput.set {
 		return defaultMaxInput, nil
 	}
-	n, err := parseSize(v)
-	if err != nil {
-		return 0, badInput("--max-input-size: %v", err)
+	if o.maxInput.err != nil {
+		return 0, badInput("--max-input-size: %v", o.maxInput.err)
 	}
-	return n, nil
+	return o.maxInput.n, nil
 }
 
 // parseSize reads a size in bytes: an integer, or one followed by a

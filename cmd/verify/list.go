@@ -17,32 +17,33 @@ import (
 // --params, each recipe's parameters below it), one recipe in full with
 // NAME, JSON with --json, or the Markdown table of docs/recipes.md.
 func cmdList(args []string, stdout io.Writer) error {
-	a, err := parseArgs("list", args)
+	o := new(listOptions)
+	positional, err := parseFlags("list", args, o)
 	if err != nil {
 		return err
 	}
-	if len(a.positional) > 1 {
-		return badInput("list takes at most one recipe name, got %q", strings.Join(a.positional, " "))
+	if len(positional) > 1 {
+		return badInput("list takes at most one recipe name, got %q", strings.Join(positional, " "))
 	}
 	rs := recipes.All()
-	if len(a.positional) == 1 {
-		r, err := recipes.Get(a.positional[0])
+	if len(positional) == 1 {
+		r, err := recipes.Get(positional[0])
 		if err != nil {
 			return badInput("%v", err)
 		}
 		rs = []*recipes.Recipe{r}
 	}
 	switch {
-	case a.flags["markdown"] == "true" && (a.flags["json"] == "true" || len(a.positional) == 1):
+	case o.markdown.on() && (o.json.on() || len(positional) == 1):
 		return badInput("--markdown prints the table of every recipe: give it alone")
-	case a.flags["markdown"] == "true":
+	case o.markdown.on():
 		return listMarkdown(stdout)
-	case a.flags["json"] == "true":
+	case o.json.on():
 		return listJSON(stdout, rs)
-	case len(a.positional) == 1:
+	case len(positional) == 1:
 		return listOne(stdout, rs[0])
 	}
-	if err := listTable(stdout, rs); err != nil || a.flags["params"] != "true" {
+	if err := listTable(stdout, rs); err != nil || !o.params.on() {
 		return err
 	}
 	return listParams(stdout, rs)

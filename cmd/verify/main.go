@@ -8,8 +8,9 @@
 //	                                              bench, edelman, format, round, version
 //	verify help [COMMAND]                         the commands; one command's flags and examples
 //
-// help.go documents every command and flag; the parser accepts exactly
-// the flags documented there.
+// help.go documents every command; commandflags.go declares each
+// command's flags, which the parser (flags.go), the help and the
+// completion script all read.
 //
 // Exit status: 0 when every check passed, 1 when a check failed or was
 // undecided (a finding, reported), 2 for bad usage, bad input or a report that could not be written, with one line on
@@ -185,102 +186,4 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return cmdCheck(args, stdout, stderr)
 	}
 	return badInput("unknown command %s%s ('verify help' lists the commands)", suggest.Quote(args[0]), suggest.DidYouMean(args[0], commandNames()))
-}
-
-// parsedArgs holds the flags and positional arguments of a subcommand.
-type parsedArgs struct {
-	flags      map[string]string
-	params     []string // every --param NAME=VALUE, in order
-	positional []string
-}
-
-// parseArgs reads --name value, --name=value and -name value for the
-// flags of the command (those its commandDoc lists), and keeps everything
-// else as positional arguments. Negative numbers ("-0.5", "-1/3") and
-// "-" (standard input) are positional, which the flag package cannot do. -h or --help anywhere
-// asks for the command's help; a flag given twice is refused, but for the
-// repeatable --param.
-func parseArgs(command string, args []string) (parsedArgs, error) {
-	c := mustCommand(command)
-	p := parsedArgs{flags: map[string]string{}}
-	known := map[string]flagDoc{}
-	var names []string
-	for _, f := range c.flags {
-		known[f.name] = f
-		names = append(names, "--"+f.name)
-	}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			p.positional = append(p.positional, args[i+1:]...)
-			break
-		}
-		// "-" alone is standard input (merge, phase 2, check --model -).
-		if a == "-" || !strings.HasPrefix(a, "-") || len(a) > 1 && (a[1] >= '0' && a[1] <= '9' || a[1] == '.') {
-			p.positional = append(p.positional, a)
-			continue
-		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if isHelpFlag(a) {
-			return p, helpRequest{command}
-		}
-		f, ok := known[name]
-		if !ok {
-			flag, _, _ := strings.Cut(a, "=")
-			if hint := suggest.DidYouMean("--"+name, names); hint != "" {
-				return p, badInput("unknown flag %s%s ('verify help %s' lists the flags)", suggest.Quote(flag), hint, command)
-			}
-			return p, badInput("unknown flag %s ('verify help %s' lists the flags)", suggest.Quote(flag), command)
-		}
-		switch {
-		case f.arg == "" && !hasValue:
-			value = "true"
-		case !hasValue:
-			if i+1 >= len(args) {
-				return p, badInput("flag --%s needs a value (%s)", name, f.arg)
-			}
-			i++
-			value = args[i]
-		}
-		if name == "param" {
-			p.params = append(p.params, value)
-			continue
-		}
-		if _, dup := p.flags[name]; dup {
-			return p, badInput("flag --%s is given twice", name)
-		}
-		p.flags[name] = value
-	}
-	return p, nil
-}
-
-// isHelpFlag reports whether a asks for help: -h, -help or --help.
-func isHelpFlag(a string) bool {
-	return a == "-h" || a == "-help" || a == "--help"
-}
-
-// noPositional refuses positional arguments, for the commands that take
-// only flags.
-func noPositional(command string, a parsedArgs) error {
-	if len(a.positional) == 0 {
-		return nil
-	}
-	return badInput("unexpected argument %q; 'verify help %s' lists the flags", a.positional[0], command)
-}
-
-// recipeParams reads the --param NAME=VALUE flags.
-func recipeParams(a parsedArgs) (map[string]string, error) {
-	out := map[string]string{}
-	for _, kv := range a.params {
-		k, v, ok := strings.Cut(kv, "=")
-		k = strings.TrimSpace(k)
-		if !ok || k == "" {
-			return nil, badInput("--param takes NAME=VALUE, got %q", kv)
-		}
-		if _, dup := out[k]; dup {
-			return nil, badInput("--param %s is given twice", k)
-		}
-		out[k] = strings.TrimSpace(v)
-	}
-	return out, nil
 }

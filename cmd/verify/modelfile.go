@@ -10,7 +10,6 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/transformer-cookbook/verify/check"
@@ -30,135 +29,206 @@ import (
 // listed. --out - writes the model to stdout (JSON unless --format
 // safetensors) and the summary to stderr.
 func cmdExport(args []string, stdout, stderr io.Writer) error {
-	a, err := parseArgs("export", args)
+	o := new(exportOptions)
+	positional, err := parseFlags("export", args, o)
 	if err != nil {
 		return err
 	}
-	if err := noPositional("export", a); err != nil {
+	if err := noPositional("export", positional); err != nil {
 		return err
 	}
-	r, err := recipeFlag(a)
+	e, err := o.export()
 	if err != nil {
 		return err
-	}
-	ws, _, err := weightingFlag(a, r)
-	if err != nil {
-		return err
-	}
-	if a.flags["weighting"] == "all" {
-		return badInput("export writes one model: name one weighting (%s)", weightingNames(r.Weightings))
-	}
-	params, err := recipeParams(a)
-	if err != nil {
-		return err
-	}
-	n := r.DefaultMaxN
-	if n == 0 {
-		n = 64
-	}
-	if v, ok := a.flags["n"]; ok {
-		if n, err = strconv.Atoi(v); err != nil || n < max(1, r.MinN) || n > 1<<16 {
-			return badInput("--n must be an integer from %d to %d (the largest length the model is exported for), got %q", max(1, r.MinN), 1<<16, v)
-		}
-	}
-	path, ok := a.flags["out"]
-	if !ok {
-		return badInput("export needs --out FILE.json or FILE.safetensors (or -, stdout)")
-	}
-	ext := strings.ToLower(filepath.Ext(path))
-	if f, ok := a.flags["format"]; ok {
-		switch {
-		case f != "json" && f != "safetensors":
-			return badInput("--format must be json or safetensors, got %q", f)
-		case path != "-" && ext != "."+f:
-			return badInput("--format %s does not agree with --out %q: the file's extension names its format", f, path)
-		}
-	}
-	if path == "-" {
-		ext = ".json"
-		if a.flags["format"] == "safetensors" {
-			ext = ".safetensors"
-		}
-	}
-	dtype := strings.ToUpper(a.flags["dtype"])
-	round := a.flags["round-weights"] == "true"
-	if v, given := a.flags["dtype"]; given && v == "" {
-		return badInput("--dtype is empty: give one of %s", strings.Join(model.SafetensorsDtypes(), ", "))
-	}
-	switch {
-	case ext != ".json" && ext != ".safetensors":
-		return badInput("--out: %q must end in .json (exact weights) or .safetensors, or be - (stdout)", path)
-	case ext == ".json" && dtype != "":
-		return badInput("--dtype applies to .safetensors files (and to --format safetensors with --out -); the JSON format keeps weights exact")
-	case ext == ".json" && round:
-		return badInput("--round-weights applies to .safetensors files (and to --format safetensors with --out -); the JSON format keeps weights exact")
-	case ext == ".safetensors" && dtype == "":
-		dtype = "F64"
-	case ext == ".safetensors" && !slices.Contains(model.SafetensorsDtypes(), dtype):
-		return badInput("--dtype must be one of %s, got %q", strings.Join(model.SafetensorsDtypes(), ", "), a.flags["dtype"])
 	}
 	// Nothing is caught: Ctrl-C (or TERM, HUP, QUIT) ends the export at
 	// once, and the signal handler removes the temporary file.
-	if path != "-" {
-		if err := atomicfile.Check(path); err != nil {
+	if e.path != "-" {
+		if err := atomicfile.Check(e.path); err != nil {
 			return badInput("%v", err)
 		}
-		noteStale(stderr, path)
+		noteStale(stderr, e.path)
 	}
-	con, err := r.Construct(ws[0], n, params)
+	m, err := e.build()
 	if err != nil {
-		return badInput("%v", err)
+		return err
+	}
+	rounded, err := e.write(m, stdout, stderr)
+	if err != nil {
+		return err
+	}
+	e.summary(m, rounded, stdout, stderr)
+	return nil
+}
+
+// An export is what export writes: the model of r for lengths up to n,
+// to path, in the format of its extension.
+type export struct {
+	o      *exportOptions
+	r      *recipes.Recipe
+	w      model.Weighting
+	params map[string]string
+	n      int
+	path   string
+	ext    string // ".json" or ".safetensors"
+	dtype  string // "" for JSON
+	round  bool
+}
+
+// export resolves the options, in the order their faults are reported.
+func (o *exportOptions) export() (*export, error) {
+	r, err := o.recipeNamed()
+	if err != nil {
+		return nil, err
+	}
+	ws, _, err := o.weightingsOf(r)
+	if err != nil {
+		return nil, err
+	}
+	if o.weighting.text == "all" {
+		return nil, badInput("export writes one model: name one weighting (%s)", weightingNames(r.Weightings))
+	}
+	e := &export{o: o, r: r, w: ws[0], n: r.DefaultMaxN, round: o.roundWeights.on()}
+	if e.params, err = o.params.parsed(); err != nil {
+		return nil, err
+	}
+	if e.n == 0 {
+		e.n = 64
+	}
+	if o.n.set {
+		var ok bool
+		if e.n, ok = o.n.within(max(1, r.MinN), 1<<16); !ok {
+			return nil, badInput("--n must be an integer from %d to %d (the largest length the model is exported for), got %q", max(1, r.MinN), 1<<16, o.n.text)
+		}
+	}
+	if err := e.format(); err != nil {
+		return nil, err
+	}
+	return e, e.readDtype()
+}
+
+// format reads --out and --format: the file and its format.
+func (e *export) format() error {
+	o := e.o
+	if !o.out.set {
+		return badInput("export needs --out FILE.json or FILE.safetensors (or -, stdout)")
+	}
+	e.path = o.out.text
+	e.ext = strings.ToLower(filepath.Ext(e.path))
+	if f := o.format.text; o.format.set {
+		switch {
+		case f != "json" && f != "safetensors":
+			return badInput("--format must be json or safetensors, got %q", f)
+		case e.path != "-" && e.ext != "."+f:
+			return badInput("--format %s does not agree with --out %q: the file's extension names its format", f, e.path)
+		}
+	}
+	if e.path == "-" {
+		e.ext = ".json"
+		if o.format.text == "safetensors" {
+			e.ext = ".safetensors"
+		}
+	}
+	return nil
+}
+
+// readDtype reads --dtype and --round-weights, which apply to
+// safetensors alone.
+func (e *export) readDtype() error {
+	o := e.o
+	e.dtype = strings.ToUpper(o.dtype.text)
+	if o.dtype.set && o.dtype.text == "" {
+		return badInput("--dtype is empty: give one of %s", strings.Join(model.SafetensorsDtypes(), ", "))
+	}
+	switch {
+	case e.ext != ".json" && e.ext != ".safetensors":
+		return badInput("--out: %q must end in .json (exact weights) or .safetensors, or be - (stdout)", e.path)
+	case e.ext == ".json" && e.dtype != "":
+		return badInput("--dtype applies to .safetensors files (and to --format safetensors with --out -); the JSON format keeps weights exact")
+	case e.ext == ".json" && e.round:
+		return badInput("--round-weights applies to .safetensors files (and to --format safetensors with --out -); the JSON format keeps weights exact")
+	case e.ext == ".safetensors" && e.dtype == "":
+		e.dtype = "F64"
+	case e.ext == ".safetensors" && !slices.Contains(model.SafetensorsDtypes(), e.dtype):
+		return badInput("--dtype must be one of %s, got %q", strings.Join(model.SafetensorsDtypes(), ", "), o.dtype.text)
+	}
+	return nil
+}
+
+// build constructs the model, refusing one whose file would not fit in
+// memory.
+func (e *export) build() (*model.Model, error) {
+	con, err := e.r.Construct(e.w, e.n, e.params)
+	if err != nil {
+		return nil, badInput("%v", err)
 	}
 	m := con.Model
-	if need, avail := exportSize(m, n), limits.Memory(); a.flags["force"] != "true" && avail > 0 && need > avail/2 {
-		return badInput("exporting %s for n ≤ %d would take about %s (%d positions' encodings of width %d), and %s is available; lower --n or pass --force",
-			r.Name, n, check.GiB(need), positionRows(m, n), m.D, check.GiB(avail))
+	if need, avail := exportSize(m, e.n), limits.Memory(); !e.o.force.on() && avail > 0 && need > avail/2 {
+		return nil, badInput("exporting %s for n ≤ %d would take about %s (%d positions' encodings of width %d), and %s is available; lower --n or pass --force",
+			e.r.Name, e.n, check.GiB(need), positionRows(m, e.n), m.D, check.GiB(avail))
 	}
-	bar := newProgress(stderr, a)
+	return m, nil
+}
+
+// name is how the summary names what was written.
+func (e *export) name() string {
+	if e.path == "-" {
+		return "the model"
+	}
+	return e.path
+}
+
+// write writes the model, returning the weights rounded to the dtype.
+func (e *export) write(m *model.Model, stdout, stderr io.Writer) ([]model.RoundedWeight, error) {
+	bar := newProgress(stderr, &e.o.commonOptions)
 	ctx := model.WithProgress(context.Background(), func(done, total int) {
-		bar.show(fmt.Sprintf("%s n ≤ %d", r.Name, n), done, total, "positions", float64(done)/float64(total))
+		bar.show(fmt.Sprintf("%s n ≤ %d", e.r.Name, e.n), done, total, "positions", float64(done)/float64(total))
 	})
-	write := func(w io.Writer) error { return m.WriteJSONContext(ctx, w, n) }
+	write := func(w io.Writer) error { return m.WriteJSONContext(ctx, w, e.n) }
 	var rounded []model.RoundedWeight
 	switch {
-	case ext == ".safetensors" && round:
+	case e.ext == ".safetensors" && e.round:
 		write = func(w io.Writer) (err error) {
-			rounded, err = m.WriteSafetensorsRoundedContext(ctx, w, n, dtype)
+			rounded, err = m.WriteSafetensorsRoundedContext(ctx, w, e.n, e.dtype)
 			return err
 		}
-	case ext == ".safetensors":
-		write = func(w io.Writer) error { return m.WriteSafetensorsContext(ctx, w, n, dtype) }
+	case e.ext == ".safetensors":
+		write = func(w io.Writer) error { return m.WriteSafetensorsContext(ctx, w, e.n, e.dtype) }
 	}
-	// The summary goes to stderr when the model goes to stdout.
-	name, report := path, stdout
-	if path == "-" {
-		name, report = "the model", stderr
-	}
-	err = writeModel(path, stdout, write)
+	err := writeModel(e.path, stdout, write)
 	bar.clear()
 	if err != nil {
 		var ue *model.UnrepresentableError
 		if errors.As(err, &ue) {
-			return badInput("%s not written: %v; export to JSON to keep every weight exact, or pass --round-weights to store each rounded to the nearest %s number", name, ue, dtype)
+			return nil, badInput("%s not written: %v; export to JSON to keep every weight exact, or pass --round-weights to store each rounded to the nearest %s number", e.name(), ue, e.dtype)
 		}
-		return badInput("%v", err)
+		return nil, badInput("%v", err)
 	}
-	fmt.Fprintf(report, "wrote %s: %s (§%s) for n ≤ %d, width %d, %s", name, m.Name, r.Section, n, m.D, plural.Of(len(m.Layers), "layer"))
-	if dtype != "" {
-		fmt.Fprintf(report, ", %s", dtype)
+	return rounded, nil
+}
+
+// summary says what was written, on stderr when the model went to
+// stdout.
+func (e *export) summary(m *model.Model, rounded []model.RoundedWeight, stdout, stderr io.Writer) {
+	report := stdout
+	if e.path == "-" {
+		report = stderr
+	}
+	fmt.Fprintf(report, "wrote %s: %s (§%s) for n ≤ %d, width %d, %s", e.name(), m.Name, e.r.Section, e.n, m.D, plural.Of(len(m.Layers), "layer"))
+	if e.dtype != "" {
+		fmt.Fprintf(report, ", %s", e.dtype)
 	}
 	switch len(rounded) {
 	case 0:
 		fmt.Fprintln(report)
 	case 1:
-		fmt.Fprintf(report, "; 1 weight rounded to %s:\n", dtype)
+		fmt.Fprintf(report, "; 1 weight rounded to %s:\n", e.dtype)
 	default:
-		fmt.Fprintf(report, "; %d weights rounded to %s:\n", len(rounded), dtype)
+		fmt.Fprintf(report, "; %d weights rounded to %s:\n", len(rounded), e.dtype)
 	}
 	for _, w := range rounded {
 		fmt.Fprintf(report, "  rounded %s\n", w)
 	}
-	return nil
 }
 
 // writeModel writes a model file atomically, or, for path "-", to stdout
@@ -181,16 +251,16 @@ func writeModel(path string, stdout io.Writer, write func(io.Writer) error) erro
 // standard input when path is "-", by its content (modelFormatOf); it
 // returns the largest length the file's position table covers and, for
 // safetensors, the dtypes of its tensors, widest first.
-func readModelFile(a parsedArgs) (*model.Model, int, []string, error) {
-	m, n, dtypes, _, err := readModelFileDigest(a)
+func (o *commonOptions) readModelFile() (*model.Model, int, []string, error) {
+	m, n, dtypes, _, err := o.readModelFileDigest()
 	return m, n, dtypes, err
 }
 
 // readModelFileDigest is readModelFile, with the SHA-256 of the file's
 // bytes (hex): what a certificate names the model it is about by.
-func readModelFileDigest(a parsedArgs) (*model.Model, int, []string, string, error) {
-	path := a.flags["model"]
-	limit, err := maxInputFlag(a)
+func (o *commonOptions) readModelFileDigest() (*model.Model, int, []string, string, error) {
+	path := o.model.text
+	limit, err := o.inputLimit()
 	if err != nil {
 		return nil, 0, nil, "", err
 	}
@@ -210,7 +280,7 @@ func readModelFileDigest(a parsedArgs) (*model.Model, int, []string, string, err
 	// Reading takes up to model.MaxReadMultiple times the file: refused
 	// before it starts where that is more than the machine has.
 	need := uint64(len(data)) * model.MaxReadMultiple
-	if avail := limits.Memory(); a.flags["force"] != "true" && avail > 0 && need > avail {
+	if avail := limits.Memory(); !o.force.on() && avail > 0 && need > avail {
 		return nil, 0, nil, "", badInput("--model: reading %s (%s) may take %s (%d times its size), more than the %s available; --force reads it anyway",
 			name, sizeText(int64(len(data))), check.GiB(need), model.MaxReadMultiple, check.GiB(avail))
 	}
@@ -279,14 +349,14 @@ func dtypePrecision(dtypes []string) (numeric.Precision, string) {
 	return p, fmt.Sprintf("precision %s: the model file's dtypes are %s, and %s is the narrowest that holds them all (--precision overrides)", p, strings.Join(dtypes, ", "), from)
 }
 
-// specFlag reads --spec, the recipe whose reference a model from a file
-// is checked against.
-func specFlag(a parsedArgs) (*recipes.Recipe, error) {
-	name, ok := a.flags["spec"]
+// specRecipe reads --spec, the recipe whose reference a model from a
+// file is checked against.
+func (o *commonOptions) specRecipe() (*recipes.Recipe, error) {
+	name, ok := o.spec.text, o.spec.set
 	if !ok {
 		return nil, badInput("--model needs --spec NAME, the reference to check it against (any recipe: dyck1, dyck-kd, induction-recent, lookup, pred, first, avg-prefix, boolean, …)")
 	}
-	if _, ok := a.flags["recipe"]; ok {
+	if o.recipe.set {
 		return nil, badInput("give --spec NAME with --model, not --recipe")
 	}
 	r, err := recipes.Get(name)

@@ -29,16 +29,16 @@ const (
 	progressLines              // a line per update
 )
 
-// newProgress reads --quiet and --progress from a (a command without
+// newProgress reads --quiet and --progress from o (a command without
 // them is silent off a terminal and drawn on one).
-func newProgress(w io.Writer, a parsedArgs) *progress {
+func newProgress(w io.Writer, o *commonOptions) *progress {
 	p := &progress{w: w, width: 24, now: time.Now}
 	p.start = p.now()
 	switch {
-	case a.flags["quiet"] == "true":
+	case o.quiet.on():
 	case isTerminal(w):
 		p.mode = progressBar
-	case a.flags["progress"] == "true":
+	case o.progress.on():
 		p.mode = progressLines
 	}
 	return p

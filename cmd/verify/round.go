@@ -15,23 +15,23 @@ import (
 // decimal, as an exact fraction, and the rounding error; --json prints
 // the same as one document, every number exact.
 func cmdRound(args []string, stdout io.Writer) error {
-	a, err := parseArgs("round", args)
+	o := new(roundOptions)
+	positional, err := parseFlags("round", args, o)
 	if err != nil {
 		return err
 	}
-	name, ok := a.flags["precision"]
-	if !ok {
+	if !o.precision.set {
 		return badInput("round needs --precision NAME (%s)", numeric.PrecisionNames)
 	}
-	p, err := numeric.ParsePrecision(name)
+	p, err := o.precision.p, o.precision.err
 	if err != nil {
 		return badInput("%v", err)
 	}
-	if len(a.positional) == 0 {
+	if len(positional) == 0 {
 		return badInput("round needs at least one value, like 1/3 or 0.1")
 	}
-	vals := make([]*big.Rat, len(a.positional))
-	for i, s := range a.positional {
+	vals := make([]*big.Rat, len(positional))
+	for i, s := range positional {
 		if vals[i], err = exact.ParseRat(s); err != nil {
 			return badInput("%v", err)
 		}
@@ -40,17 +40,17 @@ func cmdRound(args []string, stdout io.Writer) error {
 	if err := numeric.Visit(p, r); err != nil {
 		return err
 	}
-	if a.flags["json"] == "true" {
+	if o.json.on() {
 		doc := roundDoc{Schema: schemaID(kindRound), Format: p.String()}
 		for i, res := range r.out {
-			doc.Values = append(doc.Values, res.json(a.positional[i], vals[i], p.String()))
+			doc.Values = append(doc.Values, res.json(positional[i], vals[i], p.String()))
 		}
 		return writeJSON(stdout, doc)
 	}
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(w, "value\trounded to %s\tas a fraction\terror (rounded − value)\n", p)
 	for i, res := range r.out {
-		v, text := vals[i], a.positional[i]
+		v, text := vals[i], positional[i]
 		switch {
 		case res.lo == nil: // ±Inf or NaN: the value overflowed the format
 			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", text, res.text, "none", "overflow")

@@ -22,44 +22,28 @@ import (
 // with --trace; --json prints the same as one document (the trace as
 // each run's "trace").
 func cmdRun(args []string, stdout io.Writer) error {
-	a, err := parseArgs("run", args)
+	o := new(runOptions)
+	positional, err := parseFlags("run", args, o)
 	if err != nil {
 		return err
 	}
-	if err := noPositional("run", a); err != nil {
+	if err := noPositional("run", positional); err != nil {
 		return err
 	}
-	if _, ok := a.flags["model"]; ok {
-		return runModelFile(a, stdout)
+	if o.model.set {
+		return runModelFile(o, stdout)
 	}
-	r, err := recipeFlag(a)
+	job, err := o.recipeRun()
 	if err != nil {
 		return err
 	}
-	p, err := precisionFlag(a, r)
+	texts, lines, err := o.runInputs()
 	if err != nil {
 		return err
 	}
-	ws, _, err := weightingFlag(a, r)
-	if err != nil {
-		return err
-	}
-	if len(ws) != 1 {
-		return badInput("run takes one weighting, not all")
-	}
-	params, err := recipeParams(a)
-	if err != nil {
-		return err
-	}
-	texts, lines, err := runInputs(a)
-	if err != nil {
-		return err
-	}
-	_, precisionGiven := a.flags["precision"]
-	cache := &runCache{r: r, w: ws[0], params: params, built: map[int]*recipes.Construction{}, runners: map[runnerKey]model.Runner{}}
 	var reps []*runReport
 	for k, text := range texts {
-		rep, err := runOne(a, r, p, precisionGiven, ws[0], params, cache, text)
+		rep, err := job.runOne(text)
 		if err != nil && len(texts) > 1 {
 			if _, bad := err.(usageError); bad {
 				return badInput("--inputs line %d: %v", lines[k], err)
@@ -71,43 +55,59 @@ func cmdRun(args []string, stdout io.Writer) error {
 		}
 		reps = append(reps, rep)
 	}
-	return printRuns(a, stdout, runDocument{Recipe: r.Name, Section: r.Section, Weighting: reps[0].weighting}, reps)
+	return printRuns(o.json.on(), stdout, runDocument{Recipe: job.r.Name, Section: job.r.Section, Weighting: reps[0].weighting}, reps)
+}
+
+// A recipeRun is what 'verify run --recipe' runs each input with.
+type recipeRun struct {
+	o      *runOptions
+	r      *recipes.Recipe
+	p      numeric.Precision
+	w      model.Weighting
+	params map[string]string
+	cache  *runCache
+}
+
+// recipeRun resolves the options, in the order their faults are
+// reported.
+func (o *runOptions) recipeRun() (*recipeRun, error) {
+	r, err := o.recipeNamed()
+	if err != nil {
+		return nil, err
+	}
+	p, err := o.precisionOf(r)
+	if err != nil {
+		return nil, err
+	}
+	ws, _, err := o.weightingsOf(r)
+	if err != nil {
+		return nil, err
+	}
+	if len(ws) != 1 {
+		return nil, badInput("run takes one weighting, not all")
+	}
+	params, err := o.params.parsed()
+	if err != nil {
+		return nil, err
+	}
+	cache := &runCache{r: r, w: ws[0], params: params, built: map[int]*recipes.Construction{}, runners: map[runnerKey]model.Runner{}}
+	return &recipeRun{o: o, r: r, p: p, w: ws[0], params: params, cache: cache}, nil
 }
 
 // runModelFile is 'verify run --model FILE': the model of a file (made
 // by export, by hand, or in PyTorch) on the given inputs, its outputs
 // without a reference to compare them with.
-func runModelFile(a parsedArgs, stdout io.Writer) error {
-	for _, f := range []string{"recipe", "weighting", "param", "max-n", "outside-domain"} {
-		if _, ok := a.flags[f]; ok || f == "param" && len(a.params) > 0 {
-			return badInput("--%s does not apply with --model: the file holds the whole model", f)
-		}
-	}
-	if a.flags["model"] == "-" && a.flags["inputs"] == "-" {
-		return badInput("--model - and --inputs - both read standard input: give one of them a file")
-	}
-	m, fileN, dtypes, err := readModelFile(a)
+func runModelFile(o *runOptions, stdout io.Writer) error {
+	m, fileN, p, err := o.modelRunner()
 	if err != nil {
 		return err
 	}
-	path := modelName(a.flags["model"])
-	// As in check: a safetensors file runs at its dtype's precision unless
-	// told otherwise; a JSON file, whose weights are exact, in exact
-	// arithmetic.
-	p := numeric.MustParsePrecision("exact")
-	if len(dtypes) > 0 {
-		p, _ = dtypePrecision(dtypes)
-	}
-	if name, ok := a.flags["precision"]; ok {
-		if p, err = numeric.ParsePrecision(name); err != nil {
-			return badInput("%v", err)
-		}
-	}
+	path := modelName(o.model.text)
 	runner, err := model.New(p, m)
 	if err != nil {
 		return badInput("%s cannot run at precision %s: %v", path, p, err)
 	}
-	texts, lines, err := runInputs(a)
+	texts, lines, err := o.runInputs()
 	if err != nil {
 		return err
 	}
@@ -123,7 +123,7 @@ func runModelFile(a parsedArgs, stdout io.Writer) error {
 			}
 			return badInput("%v", err)
 		}
-		res, err := runner.Run(syms, a.flags["trace"] == "true")
+		res, err := runner.Run(syms, o.trace.on())
 		if err != nil {
 			// The model cannot compute this input (a layer norm of a
 			// constant vector with ε = 0, ...): the file is at fault, not a
@@ -137,17 +137,50 @@ func runModelFile(a parsedArgs, stdout io.Writer) error {
 		reps = append(reps, &runReport{file: path, p: p, maxN: fileN, notes: runner.Notes(), m: m,
 			input: recipes.Case{Symbols: syms}, symbols: tokens, res: res})
 	}
-	return printRuns(a, stdout, runDocument{Model: path}, reps)
+	return printRuns(o.json.on(), stdout, runDocument{Model: path}, reps)
+}
+
+// modelRunner reads the model of --model and the precision it runs at.
+func (o *runOptions) modelRunner() (*model.Model, int, numeric.Precision, error) {
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"recipe", o.recipe.set}, {"weighting", o.weighting.set}, {"param", len(o.params.list) > 0}, {"max-n", o.maxN.set}, {"outside-domain", o.outsideDomain.set}} {
+		if f.set {
+			return nil, 0, numeric.Precision{}, badInput("--%s does not apply with --model: the file holds the whole model", f.name)
+		}
+	}
+	if o.model.text == "-" && o.inputs.text == "-" {
+		return nil, 0, numeric.Precision{}, badInput("--model - and --inputs - both read standard input: give one of them a file")
+	}
+	m, fileN, dtypes, err := o.readModelFile()
+	if err != nil {
+		return nil, 0, numeric.Precision{}, err
+	}
+	// As in check: a safetensors file runs at its dtype's precision unless
+	// told otherwise; a JSON file, whose weights are exact, in exact
+	// arithmetic.
+	p := numeric.MustParsePrecision("exact")
+	if len(dtypes) > 0 {
+		p, _ = dtypePrecision(dtypes)
+	}
+	if o.precision.set {
+		if o.precision.err != nil {
+			return nil, 0, p, badInput("%v", o.precision.err)
+		}
+		p = o.precision.p
+	}
+	return m, fileN, p, nil
 }
 
 // printRuns prints the reports as tables, or as one JSON document, and
 // returns errFindings when an output differs from its reference.
-func printRuns(a parsedArgs, stdout io.Writer, doc runDocument, reps []*runReport) error {
+func printRuns(asJSON bool, stdout io.Writer, doc runDocument, reps []*runReport) error {
 	wrong := 0
 	for _, rep := range reps {
 		wrong += rep.wrong()
 	}
-	if a.flags["json"] == "true" {
+	if asJSON {
 		doc.Schema = schemaID(kindRun)
 		for _, rep := range reps {
 			doc.Runs = append(doc.Runs, rep.json())
@@ -175,9 +208,9 @@ func printRuns(a parsedArgs, stdout io.Writer, doc runDocument, reps []*runRepor
 // for standard input), blank lines skipped: a batch runs every input in
 // one process, as a script comparing many inputs wants. lines are the
 // inputs' line numbers, for errors.
-func runInputs(a parsedArgs) (texts []string, lines []int, err error) {
-	text, one := a.flags["input"]
-	path, many := a.flags["inputs"]
+func (o *runOptions) runInputs() (texts []string, lines []int, err error) {
+	text, one := o.input.text, o.input.set
+	path, many := o.inputs.text, o.inputs.set
 	switch {
 	case one && many:
 		return nil, nil, badInput("give --input STRING or --inputs FILE, not both")
@@ -186,7 +219,7 @@ func runInputs(a parsedArgs) (texts []string, lines []int, err error) {
 	case !many:
 		return nil, nil, badInput("run needs --input STRING (or --inputs FILE, one input per line)")
 	}
-	limit, err := maxInputFlag(a)
+	limit, err := o.inputLimit()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -271,93 +304,119 @@ type runReport struct {
 }
 
 // runOne runs the recipe on the input text.
-func runOne(a parsedArgs, r *recipes.Recipe, p numeric.Precision, precisionGiven bool, w model.Weighting, params map[string]string,
-	cache *runCache, text string) (*runReport, error) {
-	var err error
-	maxN := 0
-	if v, ok := a.flags["max-n"]; ok {
-		if maxN, err = strconv.Atoi(v); err != nil || maxN < 1 || maxN > 1<<24 {
-			return nil, badInput("--max-n must be an integer from 1 to %d, got %q", 1<<24, v)
-		}
-	}
-	// The model is built once, for the input's positions (or --max-n):
-	// a construction built for the smallest N counts them, since the
-	// count does not depend on N (a lookup's alphabet does).
-	probe, err := cache.construct(max(1, r.MinN, maxN))
+func (j *recipeRun) runOne(text string) (*runReport, error) {
+	in, err := j.prepare(text)
 	if err != nil {
-		return nil, badInput("%v", err)
+		return nil, err
 	}
-	n, err := probe.InputLength(text)
-	if err != nil {
-		return nil, badInput("%v", err)
-	}
-	if n < r.MinN {
-		return nil, badInput("%s needs inputs of length at least %d", r.Name, r.MinN)
-	}
-	// --outside-domain runs an input the recipe does not claim anything
-	// about (a comparison's gray region, a lookup's query past the end,
-	// more positions than N), and says so instead of refusing it.
-	outside := a.flags["outside-domain"] == "true"
-	var outsideWhy string
-	if maxN == 0 {
-		maxN = n
-	} else if n > maxN {
-		if !outside {
-			return nil, badInput("the input has %d positions, more than --max-n = %d (--outside-domain runs it anyway)", n, maxN)
-		}
-		outsideWhy = fmt.Sprintf("%d positions, more than N = %d", n, maxN)
-	}
-	con, err := cache.construct(maxN)
-	if err != nil {
-		return nil, badInput("%v", err)
-	}
-	c, err := parseCase(con, text)
-	if err != nil {
-		return nil, badInput("%v", err)
-	}
-	if c.Len() != n {
-		return nil, fmt.Errorf("%s: the input counts %d positions but parses as %d", r.Name, n, c.Len())
-	}
-	if con.Valid != nil {
-		if err := con.Valid(c); err != nil {
-			if !outside {
-				return nil, badInput("input outside the domain of %s (%s): %v (--outside-domain runs it anyway)", r.Name, r.Domain, err)
-			}
-			if outsideWhy == "" {
-				outsideWhy = err.Error()
-			}
-		}
-	}
-	m := con.Model
+	p := j.p
 	var notes []string
-	if !precisionGiven {
+	if !j.o.precision.set {
 		var note string
-		if p, note, err = r.PrecisionFor(w, maxN, params); err != nil {
+		if p, note, err = j.r.PrecisionFor(j.w, in.maxN, j.params); err != nil {
 			return nil, badInput("%v", err)
 		}
 		if note != "" {
 			notes = append(notes, note)
 		}
 	}
-	runner, err := cache.runner(p, m)
+	m := in.con.Model
+	runner, err := j.cache.runner(p, m)
 	if err != nil {
-		return nil, badInput("%s cannot run at precision %s: %v", r.Name, p, err)
+		return nil, badInput("%s cannot run at precision %s: %v", j.r.Name, p, err)
 	}
 	var res *model.Result
-	input := c
+	c, input := in.c, in.c
 	if c.Stream != nil {
-		res, err = runner.RunStream(c.Stream, a.flags["trace"] == "true")
+		res, err = runner.RunStream(c.Stream, j.o.trace.on())
 		c.Stream = check.RoundStream(runner, c.Stream)
 	} else {
-		res, err = runner.Run(c.Symbols, a.flags["trace"] == "true")
+		res, err = runner.Run(c.Symbols, j.o.trace.on())
 	}
 	if err != nil {
-		return nil, badInput("%s cannot run on this input at precision %s: %v", r.Name, p, err)
+		return nil, badInput("%s cannot run on this input at precision %s: %v", j.r.Name, p, err)
 	}
-	weighting := recipes.WeightingAcronym(w)
-	if len(r.Weightings) == 0 {
+	weighting := recipes.WeightingAcronym(j.w)
+	if len(j.r.Weightings) == 0 {
 		weighting = "no attention"
 	}
+	rep := &runReport{r: j.r, p: p, weighting: weighting, maxN: in.maxN, notes: append(append(notes, in.con.Notes...), runner.Notes()...),
+		outsideWhy: in.outsideWhy, m: m, input: input, symbols: symbolsOf(c, m, in.n), res: res, bounds: in.con.Bounds}
+	if in.outsideWhy == "" {
+		rep.want = in.con.Expected(c)
+	}
+	return rep, nil
+}
+
+// runInput is one input parsed for the construction that runs it.
+type runInput struct {
+	n, maxN    int // the input's positions, and the N the model is built for
+	con        *recipes.Construction
+	c          recipes.Case
+	outsideWhy string // why the recipe claims nothing of it, "" in its domain
+}
+
+// prepare parses the input text, building the model for its positions
+// (or --max-n), and refuses it outside the recipe's domain unless
+// --outside-domain is given.
+func (j *recipeRun) prepare(text string) (runInput, error) {
+	var in runInput
+	if j.o.maxN.set {
+		var ok bool
+		if in.maxN, ok = j.o.maxN.within(1, 1<<24); !ok {
+			return in, badInput("--max-n must be an integer from 1 to %d, got %q", 1<<24, j.o.maxN.text)
+		}
+	}
+	// The model is built once, for the input's positions (or --max-n):
+	// a construction built for the smallest N counts them, since the
+	// count does not depend on N (a lookup's alphabet does).
+	probe, err := j.cache.construct(max(1, j.r.MinN, in.maxN))
+	if err != nil {
+		return in, badInput("%v", err)
+	}
+	if in.n, err = probe.InputLength(text); err != nil {
+		return in, badInput("%v", err)
+	}
+	if in.n < j.r.MinN {
+		return in, badInput("%s needs inputs of length at least %d", j.r.Name, j.r.MinN)
+	}
+	// --outside-domain runs an input the recipe does not claim anything
+	// about (a comparison's gray region, a lookup's query past the end,
+	// more positions than N), and says so instead of refusing it.
+	outside := j.o.outsideDomain.on()
+	if in.maxN == 0 {
+		in.maxN = in.n
+	} else if in.n > in.maxN {
+		if !outside {
+			return in, badInput("the input has %d positions, more than --max-n = %d (--outside-domain runs it anyway)", in.n, in.maxN)
+		}
+		in.outsideWhy = fmt.Sprintf("%d positions, more than N = %d", in.n, in.maxN)
+	}
+	if in.con, err = j.cache.construct(in.maxN); err != nil {
+		return in, badInput("%v", err)
+	}
+	if in.c, err = parseCase(in.con, text); err != nil {
+		return in, badInput("%v", err)
+	}
+	if in.c.Len() != in.n {
+		return in, fmt.Errorf("%s: the input counts %d positions but parses as %d", j.r.Name, in.n, in.c.Len())
+	}
+	if in.con.Valid != nil {
+		if err := in.con.Valid(in.c); err != nil {
+			if !outside {
+				return in, badInput("input outside the domain of %s (%s): %v (--outside-domain runs it anyway)", j.r.Name, j.r.Domain, err)
+			}
+			if in.outsideWhy == "" {
+				in.outsideWhy = err.Error()
+			}
+		}
+	}
+	return in, nil
+}
+
+// symbolsOf names the n positions of the case c: its tokens, a stream's
+// position numbers, or the model's symbols.
+func symbolsOf(c recipes.Case, m *model.Model, n int) []string {
 	symbols := make([]string, n)
 	for i := range symbols {
 		if i < len(c.Tokens) {
@@ -368,12 +427,7 @@ func runOne(a parsedArgs, r *recipes.Recipe, p numeric.Precision, precisionGiven
 			symbols[i] = m.Alphabet[c.Symbols[i]]
 		}
 	}
-	rep := &runReport{r: r, p: p, weighting: weighting, maxN: maxN, notes: append(append(notes, con.Notes...), runner.Notes()...),
-		outsideWhy: outsideWhy, m: m, input: input, symbols: symbols, res: res, bounds: con.Bounds}
-	if outsideWhy == "" {
-		rep.want = con.Expected(c)
-	}
-	return rep, nil
+	return symbols
 }
 
 // verdicts compares each position's output with the reference: "ok",
