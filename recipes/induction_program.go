@@ -175,13 +175,13 @@ func buildInductionFrequent(cfg Config, printed inductFrequentPrinted) (*Constru
 	f := &inductFrequent{alphabet: alphabet, nm: inductNamesFrequent(alphabet), printed: printed, w: w,
 		strict: tiebreak == "comparisons", eps: big.NewRat(1, int64(maxN))}
 	p := f.embed()
-	var count []stream.Block
+	var counting []stream.Block
 	if printed.Count {
-		count = f.countPrinted()
-	} else if count, err = f.count(); err != nil {
+		counting = f.countPrinted()
+	} else if counting, err = f.count(); err != nil {
 		return nil, err
 	}
-	p.Then(count...)
+	p.Then(counting...)
 	compare, err := f.compare()
 	if err != nil {
 		return nil, err
