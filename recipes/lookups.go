@@ -1,6 +1,9 @@
 package recipes
 
-import "github.com/transformer-cookbook/verify/model"
+import (
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+)
 
 // The index lookups of §Index Lookup other than quadratic maximisation
 // (lookup.go): one-hot positions, almost orthogonal positions and the
@@ -227,4 +230,30 @@ func init() {
 	for _, rc := range []*Recipe{lookupOneHot, hardmaxSoftmax, lookupAO, lookupLH} {
 		Register(rc)
 	}
+}
+
+// lhScore is lh(a)·lh(b) = 4(ab + 1)/√((a² + 1)(b² + 1)), as an exact
+// real.
+func lhScore(a, b int64) numeric.Expr {
+	return numeric.Quo(numeric.LitInt(4*(a*b+1)), numeric.Sqrt(numeric.LitInt((a*a+1)*(b*b+1))))
+}
+
+// lhGap is the smallest gap of the layernorm-hash scores for lengths
+// n ≤ N: γ(N) = 4 − lh(N−1)·lh(N) (for N ≥ 2; γ(2) for N = 1, whose single
+// score has no gap to keep).
+//
+// Derivation: with θ_x = arctan x, x/√(x² + 1) = sin θ_x and
+// 1/√(x² + 1) = cos θ_x, so lh(x) = √2·[sin θ_x, cos θ_x, −sin θ_x,
+// −cos θ_x] and lh(a)·lh(b) = 4(ab + 1)/√((a² + 1)(b² + 1)) =
+// 4 cos(θ_a − θ_b). The gap of query q to position j ≠ q is
+// 4(1 − cos(θ_q − θ_j)), increasing in |θ_q − θ_j| < π/2. θ is increasing
+// and concave on [1, ∞), so its steps θ_{k+1} − θ_k decrease in k, and
+// |θ_q − θ_j| for distinct q, j ∈ [N] is at least the last step,
+// θ_N − θ_{N−1} = arctan(1/(N² − N + 1)), attained by q, j = N − 1, N: the
+// smallest gap is 4 − lh(N−1)·lh(N) = 4 − 4(N² − N + 1)/√((N² + 1)(N² −
+// 2N + 2)). With δ = θ_N − θ_{N−1} ≈ 1/N², it is 4(1 − cos δ) ≈ 2δ² ≈
+// 2/N⁴.
+func lhGap(maxN int) numeric.Expr {
+	n := int64(max(maxN, 2))
+	return numeric.Sub(numeric.LitInt(4), lhScore(n-1, n))
 }
