@@ -42,5 +42,8 @@
 // the map stays true. A package's internal tests keep its rule (plus
 // internal/testenv); an external test package (P_test) may import any
 // package below cmd/verify, as recipes_test imports check to check the
-// constructions it tests.
+// constructions it tests. Its second test, TestSizes, holds every
+// hand-written file to 800 lines and every function to a cyclomatic
+// complexity of 30 (tests and generated files aside), the sizes a
+// newcomer reads in one pass.
 package layout
