@@ -2,8 +2,10 @@ package fuzz
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
+	"github.com/transformer-cookbook/verify/model/modelfile"
 	"hash/fnv"
 	"math/big"
 	"math/rand/v2"
@@ -146,7 +148,7 @@ func buildSound(cfg soundConfig, w model.Weighting, n int) *soundBuilt {
 			return &soundBuilt{err: fmt.Errorf("exact instance: %w", err)}
 		}
 		var buf bytes.Buffer
-		if err := con.Model.WriteJSON(&buf, n); err != nil {
+		if err := modelfile.WriteJSON(context.Background(), &buf, con.Model, n); err != nil {
 			return &soundBuilt{err: fmt.Errorf("write: %w", err)}
 		}
 		return &soundBuilt{r: r, con: con, exact: exact, file: buf.Bytes()}
@@ -953,7 +955,7 @@ func checkSound(t testing.TB, in soundInput, lim limits) (st soundStats) {
 	}
 	which := fmt.Sprintf("%s under %s, N = %d, at %s, perturbed: %s (fuzz input %v)", cfg.name, recipes.WeightingAcronym(w), N, p, strings.Join(did, "; "), in)
 	var buf bytes.Buffer
-	if err := m.WriteJSON(&buf, N); err != nil {
+	if err := modelfile.WriteJSON(context.Background(), &buf, m, N); err != nil {
 		t.Errorf("%s: the perturbed model does not write: %v", which, err)
 		return st
 	}

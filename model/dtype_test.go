@@ -3,6 +3,7 @@ package model
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/hex"
 	"math"
@@ -186,14 +187,14 @@ func TestSafetensorsRefusal(t *testing.T) {
 	m.Layers[0].Attention.Heads[0].K.Set(0, 1, numeric.Frac(1, 4))
 	m.Position = dyadic
 	var b bytes.Buffer
-	if err := m.WriteSafetensors(&b, 3, "F16"); err != nil || b.Len() == 0 {
+	if err := WriteSafetensors(context.Background(), &b, m, 3, "F16"); err != nil || b.Len() == 0 {
 		t.Fatalf("every weight dyadic: %v", err)
 	}
 	third := tinyModel()
 	third.Position = dyadic
 	third.Layers[0].Attention.Heads[0].K.Set(0, 1, numeric.Frac(1, 3))
 	b.Reset()
-	err := third.WriteSafetensors(&b, 3, "F16")
+	err := WriteSafetensors(context.Background(), &b, third, 3, "F16")
 	ue, ok := err.(*UnrepresentableError)
 	if !ok || b.Len() != 0 {
 		t.Fatalf("1/3 in F16: %v, %d bytes written; want a refusal and nothing written", err, b.Len())
@@ -205,7 +206,7 @@ func TestSafetensorsRefusal(t *testing.T) {
 	if err.Error() != want {
 		t.Errorf("error\n%s\nwant\n%s", err, want)
 	}
-	rounded, err := third.WriteSafetensorsRounded(&b, 3, "F16")
+	rounded, err := WriteSafetensorsRounded(context.Background(), &b, third, 3, "F16")
 	if err != nil || len(rounded) != 1 || rounded[0].String() != "layers.0.attn.heads.0.k_proj.weight[0][1] = 1/3, nearest 0.333251953125" {
 		t.Fatalf("rounded: %v, %v", rounded, err)
 	}
@@ -227,7 +228,7 @@ func TestSafetensorsRefusal(t *testing.T) {
 		big.Layers[0].Attention.Heads[0].K.Set(0, 1, numeric.Frac(1, 4))
 		big.Output.W.Set(0, 0, numeric.LitInt(tc.x))
 		b.Reset()
-		rounded, err := big.WriteSafetensorsRounded(&b, 3, "F8_E4M3")
+		rounded, err := WriteSafetensorsRounded(context.Background(), &b, big, 3, "F8_E4M3")
 		switch {
 		case tc.want == "" && (err != nil || len(rounded) != 1 || rounded[0].Nearest != 448):
 			t.Errorf("%d in F8_E4M3: %v, %v; want rounded to 448", tc.x, rounded, err)
@@ -260,7 +261,7 @@ func TestReadSafetensorsNonFinite(t *testing.T) {
 		{"BF16", []byte{0x80, 0xff}, "embed.weight[0][0]: -Inf, not a finite number (BF16 bits 0xff80)"},
 	} {
 		var b bytes.Buffer
-		if err := m.WriteSafetensors(&b, 3, tc.dtype); err != nil {
+		if err := WriteSafetensors(context.Background(), &b, m, 3, tc.dtype); err != nil {
 			t.Fatal(err)
 		}
 		file := b.Bytes()

@@ -156,19 +156,14 @@ var (
 	scaleNames = []string{"sqrt-d-key", "none"}
 )
 
-// WriteJSON writes m as a model file (see the format above) holding its
-// position encodings for every length up to maxN. It validates m first,
-// and writes nothing on an error: a dimension mismatch, an invalid enum,
-// a weight without a real value, or a position encoding of the wrong
-// width.
-func (m *Model) WriteJSON(w io.Writer, maxN int) error {
-	return m.WriteJSONContext(context.Background(), w, maxN)
-}
-
-// WriteJSONContext is WriteJSON, stopped with ctx's error when ctx is
-// done before the file is written, so that a long export can be
-// interrupted; it writes nothing then.
-func (m *Model) WriteJSONContext(ctx context.Context, w io.Writer, maxN int) error {
+// WriteJSON writes m to w as a model file (see the format above) holding
+// its position encodings for every length up to maxN. It validates m
+// first, and writes nothing on an error: a dimension mismatch, an invalid
+// enum, a weight without a real value, or a position encoding of the
+// wrong width. It stops with ctx's error when ctx is done before the file
+// is written, so that a long export can be interrupted; it writes
+// nothing then.
+func WriteJSON(ctx context.Context, w io.Writer, m *Model, maxN int) error {
 	enc := &encoder{inline: true, ctx: ctx}
 	jm := enc.model(m, maxN)
 	if enc.err != nil {

@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -134,7 +135,7 @@ func fileModels() []fileModel {
 func writeJSON(t testing.TB, m *Model, maxN int) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := m.WriteJSON(&b, maxN); err != nil {
+	if err := WriteJSON(context.Background(), &b, m, maxN); err != nil {
 		t.Fatalf("WriteJSON(%s): %v", m.Name, err)
 	}
 	return b.Bytes()
@@ -703,15 +704,15 @@ func TestFileWriteErrors(t *testing.T) {
 	var b bytes.Buffer
 	bad := tinyModel()
 	bad.Layers[0].Attention.Heads[0].K = Zeros(2, 2)
-	if err := bad.WriteJSON(&b, 3); err == nil || !strings.Contains(err.Error(), "W^K is 2×2, want 1×2") {
+	if err := WriteJSON(context.Background(), &b, bad, 3); err == nil || !strings.Contains(err.Error(), "W^K is 2×2, want 1×2") {
 		t.Errorf("a model that does not validate: %v", err)
 	}
-	if err := tinyModel().WriteJSON(&b, 0); err == nil || !strings.Contains(err.Error(), "at least 1") {
+	if err := WriteJSON(context.Background(), &b, tinyModel(), 0); err == nil || !strings.Contains(err.Error(), "at least 1") {
 		t.Errorf("maxN = 0: %v", err)
 	}
 	noValue := tinyModel()
 	noValue.Layers[0].FeedForward.B1 = Vector{numeric.Quo(numeric.LitInt(1), numeric.LitInt(0))}
-	if err := noValue.WriteJSON(&b, 3); err == nil || !strings.Contains(err.Error(), "layers[0].feed_forward.b1[0]: 1/0: division by zero") {
+	if err := WriteJSON(context.Background(), &b, noValue, 3); err == nil || !strings.Contains(err.Error(), "layers[0].feed_forward.b1[0]: 1/0: division by zero") {
 		t.Errorf("a weight 1/0: %v", err)
 	}
 	short := tinyModel()
@@ -721,7 +722,7 @@ func TestFileWriteErrors(t *testing.T) {
 		}
 		return IntVector(0, 0)
 	}
-	if err := short.WriteJSON(&b, 3); err == nil || !strings.Contains(err.Error(), "pe_n(i) at i = 3, n = 3 has 0 entries, want d = 2") {
+	if err := WriteJSON(context.Background(), &b, short, 3); err == nil || !strings.Contains(err.Error(), "pe_n(i) at i = 3, n = 3 has 0 entries, want d = 2") {
 		t.Errorf("a position encoding of the wrong width: %v", err)
 	}
 	if b.Len() != 0 {
@@ -748,7 +749,7 @@ func checkReadJSON(t *testing.T, data []byte) {
 		t.Fatal("ReadJSON returned neither a model nor an error")
 	}
 	var first bytes.Buffer
-	if err := m.WriteJSON(&first, maxN); err != nil {
+	if err := WriteJSON(context.Background(), &first, m, maxN); err != nil {
 		t.Fatalf("a model that reads does not write: %v", err)
 	}
 	m2, maxN2, err := ReadJSON(bytes.NewReader(first.Bytes()))
@@ -756,7 +757,7 @@ func checkReadJSON(t *testing.T, data []byte) {
 		t.Fatalf("a written model does not read back: %v\n%s", err, first.Bytes())
 	}
 	var second bytes.Buffer
-	if err := m2.WriteJSON(&second, maxN2); err != nil {
+	if err := WriteJSON(context.Background(), &second, m2, maxN2); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(first.Bytes(), second.Bytes()) {

@@ -313,8 +313,7 @@ func (d *decoder) model(root *jsonObject) (*Model, int) {
 		case hasFormula:
 			m.Position = d.formula(po, name, dep, m.D)
 		default:
-			t := &positionTable{maxN: maxN, dependsOnN: dep, rows: d.src.positions(d, po, maxN, m.D, dep)}
-			m.Position = &PositionEncoding{Name: name, Vector: t.vector, IndependentOfN: !dep}
+			m.Position = TablePositions(name, maxN, dep, d.src.positions(d, po, maxN, m.D, dep))
 		}
 	}
 	m.Norm = NormPlacement(d.enum(root, "norm", normNames, "norm placement"))
@@ -359,7 +358,7 @@ func (d *decoder) formula(po *jsonObject, name string, dep bool, width int) *Pos
 	if d.err != nil {
 		return nil
 	}
-	if got := termsDependOnN(terms); got != dep {
+	if got := slices.ContainsFunc(terms, func(t PositionTerm) bool { return t.Function.DependsOnN() }); got != dep {
 		why := "no term of the formula depends on n"
 		if got {
 			why = "the formula has a term in n (n or i/n)"
@@ -378,7 +377,7 @@ func (d *decoder) formula(po *jsonObject, name string, dep bool, width int) *Pos
 // term reads one term of a position formula.
 func (d *decoder) term(o *jsonObject, width int) PositionTerm {
 	d.fields(o, []string{"function", "component", "size", "scale", "base"})
-	t := PositionTerm{Function: PositionFunction(d.enum(o, "function", positionFunctionNames, "position function"))}
+	t := PositionTerm{Function: PositionFunction(d.enum(o, "function", PositionFunctionNames(), "position function"))}
 	t.Component = d.integer(o, "component")
 	if d.err == nil && (t.Component < 0 || t.Component >= width) {
 		d.failf(childPath(o.path, "component"), "%d, want 0 … %d (d = %d)", t.Component, width-1, width)
@@ -386,9 +385,9 @@ func (d *decoder) term(o *jsonObject, width int) PositionTerm {
 	_, hasSize := o.vals["size"]
 	switch {
 	case d.err != nil:
-	case t.Function.sized() && !hasSize:
+	case t.Function.Sized() && !hasSize:
 		d.failf(childPath(o.path, "size"), "missing (%s writes size components)", t.Function)
-	case !t.Function.sized() && hasSize:
+	case !t.Function.Sized() && hasSize:
 		d.failf(childPath(o.path, "size"), "only one-hot and sinusoidal have a size; %q writes one component", t.Function)
 	case hasSize:
 		t.Size = d.integer(o, "size")
@@ -418,7 +417,7 @@ func (d *decoder) term(o *jsonObject, width int) PositionTerm {
 		d.failf(childPath(o.path, "base"), "only sinusoidal has a base")
 	}
 	if d.err == nil {
-		if err := t.check(width); err != nil {
+		if err := t.Check(width); err != nil {
 			d.failf(o.path, "%v", err)
 		}
 	}
@@ -441,12 +440,12 @@ func (d *decoder) layer(o *jsonObject, l int, m *Model) Layer {
 	}
 	layer.AttentionNorm = sublayerNorm("attention_norm", ".attn_norm")
 	if ao := d.object(o, "attention", false); ao != nil {
-		layer.Attention = d.attention(ao, tensor+".attn", m.D, inputWidth(layer.AttentionNorm, m.Norm, m.D))
+		layer.Attention = d.attention(ao, tensor+".attn", m.D, InputWidth(layer.AttentionNorm, m.Norm, m.D))
 	}
 	layer.NoAttentionResidual = !d.boolean(o, "attention_residual")
 	layer.FeedForwardNorm = sublayerNorm("feed_forward_norm", ".ffn_norm")
 	if fo := d.object(o, "feed_forward", false); fo != nil {
-		layer.FeedForward = d.feedForward(fo, tensor+".ffn", m.D, inputWidth(layer.FeedForwardNorm, m.Norm, m.D))
+		layer.FeedForward = d.feedForward(fo, tensor+".ffn", m.D, InputWidth(layer.FeedForwardNorm, m.Norm, m.D))
 	}
 	layer.NoFeedForwardResidual = !d.boolean(o, "feed_forward_residual")
 	return layer
@@ -472,8 +471,8 @@ func (d *decoder) norm(o *jsonObject, tensor string, width int, selectOK bool) *
 func (d *decoder) attention(o *jsonObject, tensor string, width, dIn int) *Attention {
 	d.fields(o, []string{"mask", "weighting", "scale", "temperature", "heads"})
 	a := &Attention{
-		Mask:      Mask(d.enum(o, "mask", maskNames, "mask")),
-		Weighting: Weighting(d.enum(o, "weighting", weightingNames, "weighting")),
+		Mask:      Mask(d.enum(o, "mask", MaskNames(), "mask")),
+		Weighting: Weighting(d.enum(o, "weighting", WeightingNames(), "weighting")),
 		Scale:     ScoreScale(d.enum(o, "scale", scaleNames, "score scale")),
 	}
 	if _, ok := o.vals["temperature"]; ok {
@@ -501,7 +500,7 @@ func (d *decoder) attention(o *jsonObject, tensor string, width, dIn int) *Atten
 
 func (d *decoder) feedForward(o *jsonObject, tensor string, width, dIn int) *FeedForward {
 	d.fields(o, []string{"activation"}, "w1", "b1", "w2", "b2")
-	f := &FeedForward{Activation: Activation(d.enum(o, "activation", activationNames, "activation"))}
+	f := &FeedForward{Activation: Activation(d.enum(o, "activation", ActivationNames(), "activation"))}
 	f.W1, _ = d.src.matrix(d, o, "w1", tensor+".fc1.weight", dims{-1, dIn, "hidden units", "d_in"}, true)
 	f.B1, _ = d.src.vector(d, o, "b1", tensor+".fc1.bias", f.W1.Rows, "hidden units, the rows of w1")
 	f.W2, _ = d.src.matrix(d, o, "w2", tensor+".fc2.weight", dims{width, f.W1.Rows, "d", "hidden units"}, true)
@@ -511,7 +510,7 @@ func (d *decoder) feedForward(o *jsonObject, tensor string, width, dIn int) *Fee
 
 func (d *decoder) output(o *jsonObject, width int) Output {
 	d.fields(o, []string{"kind", "labels"}, "w")
-	out := Output{Kind: OutputKind(d.enum(o, "kind", outputNames, "output kind"))}
+	out := Output{Kind: OutputKind(d.enum(o, "kind", OutputKindNames(), "output kind"))}
 	out.Labels = d.strs(o, "labels", false)
 	want := dims{-1, width, "outputs", "d"}
 	switch out.Kind {

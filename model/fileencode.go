@@ -376,8 +376,13 @@ const agreeLengths = 8
 // than a file that computes something else.
 func (e *encoder) agree(m *Model, maxN int) {
 	p := m.Position
+	formula, err := FormulaPositions(p.Name, m.D, p.Terms)
+	if err != nil {
+		e.err = fmt.Errorf("positions: %w", err)
+		return
+	}
 	check := func(i, n int) {
-		got, want := p.Vector(i, n), termsVector(p.Terms, m.D, i, n)
+		got, want := p.Vector(i, n), formula.Vector(i, n)
 		if len(got) != m.D {
 			e.err = fmt.Errorf("positions: pe_n(i) at i = %d, n = %d has %d entries, want d = %d", i, n, len(got), m.D)
 			return

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/transformer-cookbook/verify/numeric"
 )
@@ -30,6 +31,10 @@ const (
 // in the order of the constants.
 var positionFunctionNames = []string{"1", "i", "n", "i/n", "1/i", "i^2", "(-1)^i", "one-hot", "sinusoidal"}
 
+// PositionFunctionNames lists the functions' names in order, as model
+// files spell them.
+func PositionFunctionNames() []string { return slices.Clone(positionFunctionNames) }
+
 func (f PositionFunction) String() string {
 	if f < 0 || int(f) >= len(positionFunctionNames) {
 		return fmt.Sprintf("PositionFunction(%d)", int(f))
@@ -37,12 +42,12 @@ func (f PositionFunction) String() string {
 	return positionFunctionNames[f]
 }
 
-// sized reports whether f writes Size consecutive components rather than
+// Sized reports whether f writes Size consecutive components rather than
 // one.
-func (f PositionFunction) sized() bool { return f == PosOneHot || f == PosSinusoidal }
+func (f PositionFunction) Sized() bool { return f == PosOneHot || f == PosSinusoidal }
 
-// dependsOnN reports whether f's values depend on the length n.
-func (f PositionFunction) dependsOnN() bool { return f == PosN || f == PosIOverN }
+// DependsOnN reports whether f's values depend on the length n.
+func (f PositionFunction) DependsOnN() bool { return f == PosN || f == PosIOverN }
 
 // PositionTerm is one term of a position encoding given by a formula:
 // Scale times the function f(i, n), added to the component Component (0-
@@ -65,23 +70,23 @@ type PositionTerm struct {
 
 // width is the number of components t writes.
 func (t PositionTerm) width() int {
-	if t.Function.sized() {
+	if t.Function.Sized() {
 		return t.Size
 	}
 	return 1
 }
 
-// check reports a term that cannot be evaluated in a stream of width d.
-func (t PositionTerm) check(d int) error {
+// Check reports a term that cannot be evaluated in a stream of width d.
+func (t PositionTerm) Check(d int) error {
 	if t.Function < 0 || int(t.Function) >= len(positionFunctionNames) {
 		return fmt.Errorf("unknown position function %d", int(t.Function))
 	}
 	switch {
-	case t.Function.sized() && t.Size < 1:
+	case t.Function.Sized() && t.Size < 1:
 		return fmt.Errorf("%s: size %d, want at least 1", t.Function, t.Size)
 	case t.Function == PosSinusoidal && t.Size%2 != 0:
 		return fmt.Errorf("sinusoidal: size %d, want an even number (a cos and a sin per frequency)", t.Size)
-	case !t.Function.sized() && t.Size != 0:
+	case !t.Function.Sized() && t.Size != 0:
 		return fmt.Errorf("%s: a size is only for one-hot and sinusoidal, got %d", t.Function, t.Size)
 	case t.Component < 0 || t.Component >= d || t.width() > d-t.Component:
 		return fmt.Errorf("%s: components %d … %d, outside 0 … %d (d = %d)", t.Function, t.Component, t.Component+t.width()-1, d-1, d)
@@ -190,7 +195,7 @@ func (t PositionTerm) scaledExpr(x numeric.Expr) numeric.Expr {
 // termsDependOnN reports whether any of terms depends on n.
 func termsDependOnN(terms []PositionTerm) bool {
 	for _, t := range terms {
-		if t.Function.dependsOnN() {
+		if t.Function.DependsOnN() {
 			return true
 		}
 	}
@@ -253,7 +258,7 @@ func checkTerms(terms []PositionTerm, d int) error {
 		return fmt.Errorf("a position formula needs at least one term")
 	}
 	for k, t := range terms {
-		if err := t.check(d); err != nil {
+		if err := t.Check(d); err != nil {
 			return fmt.Errorf("term %d: %w", k, err)
 		}
 	}

@@ -321,13 +321,13 @@ func TestExportLinear(t *testing.T) {
 	write := map[string]func(m *Model) ([]byte, error){
 		"json": func(m *Model) ([]byte, error) {
 			var b bytes.Buffer
-			err := m.WriteJSON(&b, maxN)
+			err := WriteJSON(context.Background(), &b, m, maxN)
 			return b.Bytes(), err
 		},
 		"safetensors": func(m *Model) ([]byte, error) {
 			// The encodings of i include 1/3: F64 holds it rounded only.
 			var b bytes.Buffer
-			_, err := m.WriteSafetensorsRounded(&b, maxN, "F64")
+			_, err := WriteSafetensorsRounded(context.Background(), &b, m, maxN, "F64")
 			return b.Bytes(), err
 		},
 	}
@@ -369,7 +369,7 @@ func TestExportLinear(t *testing.T) {
 	calls := 0
 	m := countingModel("of i", &calls)
 	m.Position.IndependentOfN = false
-	if err := m.WriteJSON(&bytes.Buffer{}, 100); err != nil {
+	if err := WriteJSON(context.Background(), &bytes.Buffer{}, m, 100); err != nil {
 		t.Fatal(err)
 	}
 	if calls < 100*99/2 {
@@ -390,7 +390,7 @@ func TestExportAgreesWithFormula(t *testing.T) {
 			}
 			return v
 		}}
-		err := m.WriteJSON(&bytes.Buffer{}, maxN)
+		err := WriteJSON(context.Background(), &bytes.Buffer{}, m, maxN)
 		if err == nil || !strings.Contains(err.Error(), "at i = 3, n = "+strconv.Itoa(maxN)+", entry 0, but its formula gives") {
 			t.Errorf("N = %d: %v, want the difference at i = 3", maxN, err)
 		}
@@ -411,13 +411,13 @@ func TestWriteCancelled(t *testing.T) {
 		return inner(i, n)
 	}
 	var b bytes.Buffer
-	if err := m.WriteJSONContext(ctx, &b, 2000); !errors.Is(err, context.Canceled) || b.Len() != 0 {
+	if err := WriteJSON(ctx, &b, m, 2000); !errors.Is(err, context.Canceled) || b.Len() != 0 {
 		t.Errorf("WriteJSONContext: %v and %d bytes, want context.Canceled and nothing", err, b.Len())
 	}
 	if calls > 502 {
 		t.Errorf("%d encodings sampled after the cancellation at 500", calls)
 	}
-	if err := m.WriteSafetensorsContext(ctx, &b, 2000, "F64"); !errors.Is(err, context.Canceled) || b.Len() != 0 {
+	if err := WriteSafetensors(ctx, &b, m, 2000, "F64"); !errors.Is(err, context.Canceled) || b.Len() != 0 {
 		t.Errorf("WriteSafetensorsContext: %v and %d bytes, want context.Canceled and nothing", err, b.Len())
 	}
 }

@@ -1,5 +1,15 @@
 package model
 
+// TablePositions is the position encoding named name whose values are
+// rows: rows[0][i-1] is pe(i) for every n when the encoding does not
+// depend on n, and rows[n-1][i-1] is pe_n(i) otherwise, for 1 ≤ i ≤ n ≤
+// maxN. Beyond maxN it has no value (nil), which Run reports as an
+// encoding of the wrong width at that length. The rows are not copied.
+func TablePositions(name string, maxN int, dependsOnN bool, rows [][]Vector) *PositionEncoding {
+	t := &positionTable{maxN: maxN, dependsOnN: dependsOnN, rows: rows}
+	return &PositionEncoding{Name: name, Vector: t.vector, IndependentOfN: !dependsOnN}
+}
+
 // positionTable is a position encoding read from a model file: the
 // values pe_n(i) the writer sampled for every 1 ≤ i ≤ n ≤ maxN. A Go
 // function cannot be stored, but its values at the lengths a model will

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"errors"
 	"fmt"
 	"math/big"
 	"slices"
@@ -21,11 +20,6 @@ import (
 // Extend computes one new position through all layers against them, so
 // that a depth-first enumeration of all strings pays about one position
 // per string instead of its length.
-
-// ErrNotPrefixStable is wrapped by NewPrefixRunner's error for models whose
-// outputs at a position may depend on later positions or on the length:
-// callers run each string from scratch instead.
-var ErrNotPrefixStable = errors.New("the model is not prefix-stable")
 
 // Prefix is the state of a model after the first Len() symbols of a
 // string. Extending a Prefix shares its storage with the result, and
@@ -75,51 +69,6 @@ func NewPrefixRunner(r Runner, maxLen int) (PrefixRunner, error) {
 		return nil, fmt.Errorf("%T runs whole strings only: %w", r, ErrNotPrefixStable)
 	}
 	return p.prefixRunner(maxLen)
-}
-
-// PrefixStable reports why m is not prefix-stable up to length maxLen
-// (nil when it is): see NewPrefixRunner.
-func (m *Model) PrefixStable(maxLen int) error {
-	if err := m.Causal(); err != nil {
-		return err
-	}
-	if m.Position == nil {
-		return nil
-	}
-	// A Go function cannot be inspected, so the encoding is compared at
-	// every length the runner will see. Equal printed expressions are the
-	// same expression, which every backend rounds alike; a different
-	// expression of the same value might round differently (an interval
-	// enclosure), so it counts as a difference.
-	for i := 1; i <= maxLen; i++ {
-		own := m.Position.Vector(i, i)
-		for n := i + 1; n <= maxLen; n++ {
-			v := m.Position.Vector(i, n)
-			if len(v) != len(own) {
-				return fmt.Errorf("position encoding %q has %d entries at i = %d, n = %d and %d at n = %d: %w", m.Position.Name, len(v), i, n, len(own), i, ErrNotPrefixStable)
-			}
-			for c := range v {
-				if v[c].String() != own[c].String() {
-					return fmt.Errorf("position encoding %q depends on the length: pe_%d(%d)[%d] = %v but pe_%d(%d)[%d] = %v: %w",
-						m.Position.Name, n, i, c+1, v[c], i, i, c+1, own[c], ErrNotPrefixStable)
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// Causal reports why m's positions may see later ones (nil when every
-// attention sublayer is masked Future or StrictFuture): then a position's
-// stream depends on the positions up to it only, in a string of a given
-// length.
-func (m *Model) Causal() error {
-	for l, layer := range m.Layers {
-		if a := layer.Attention; a != nil && a.Mask != Future && a.Mask != StrictFuture {
-			return fmt.Errorf("layer %d attention is masked %s, so a position sees later ones: %w", l+1, a.Mask, ErrNotPrefixStable)
-		}
-	}
-	return nil
 }
 
 // NewPrefixRunnerAt returns an incremental runner of r for the strings of

@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/big"
 	"math/rand"
@@ -127,7 +128,7 @@ func TestReadMemoryFollowsTheFile(t *testing.T) {
 				t.Fatal(err)
 			}
 			var file bytes.Buffer
-			if err := m.WriteSafetensors(&file, n, tt.dtype); err != nil {
+			if err := WriteSafetensors(context.Background(), &file, m, n, tt.dtype); err != nil {
 				t.Fatal(err)
 			}
 			got := allocated(func() { _, _, err = ReadSafetensors(bytes.NewReader(file.Bytes())) })

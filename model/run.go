@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"strings"
+
 	"sync"
 
 	"github.com/transformer-cookbook/verify/numeric"
@@ -28,52 +28,6 @@ type PositionOutput struct {
 // ErrComparisonUndecided is wrapped by errors from comparisons that the backend
 // cannot decide: overlapping intervals in the interval backend.
 var ErrComparisonUndecided = errors.New("comparison undecided in this backend")
-
-// Tokenize splits s into symbols of m's alphabet: at white space when s
-// has any (for alphabets with multi-character symbols, like "3:1 1:0"),
-// otherwise by longest match.
-func (m *Model) Tokenize(s string) ([]int, error) {
-	var out []int
-	if fields := strings.Fields(s); len(fields) > 1 || len(fields) == 1 && fields[0] != s {
-		index := map[string]int{}
-		for k, sym := range m.Alphabet {
-			index[sym] = k
-		}
-		for i, f := range fields {
-			k, ok := index[f]
-			if !ok {
-				return nil, fmt.Errorf("input %q: %q at position %d is not a symbol of the alphabet (%s)", s, f, i+1, alphabetSummary(m.Alphabet))
-			}
-			out = append(out, k)
-		}
-		return out, nil
-	}
-	for pos := 0; pos < len(s); {
-		best, bestLen := -1, 0
-		for k, sym := range m.Alphabet {
-			if len(sym) > bestLen && strings.HasPrefix(s[pos:], sym) {
-				best, bestLen = k, len(sym)
-			}
-		}
-		if best < 0 {
-			return nil, fmt.Errorf("input %q: no symbol of the alphabet (%s) at offset %d", s, alphabetSummary(m.Alphabet), pos)
-		}
-		out = append(out, best)
-		pos += bestLen
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("empty input: a transformer maps non-empty strings")
-	}
-	return out, nil
-}
-
-// alphabetSummary lists an alphabet, or its first symbols when it is long.
-func alphabetSummary(a []string) string {
-	if len(a) <= 12 {
-		return strings.Join(a, " ")
-	}
-	return strings.Join(a[:8], " ") + fmt.Sprintf(" … %s: %d symbols", a[len(a)-1], len(a))
-}
 
 // Run computes the transformer on the input symbols (indices into
 // m.Alphabet). With trace set, the Result holds the residual stream after
@@ -145,7 +99,7 @@ func (inst *Instance[T]) forward(h [][]T, first string, trace bool) (*Result, er
 	var err error
 	res := &Result{}
 	if trace {
-		res.Trace = &Trace{Components: m.componentNames()}
+		res.Trace = &Trace{Components: m.ComponentNames()}
 		addState(res.Trace, b, first, h)
 	}
 	for l := range inst.layers {
@@ -478,17 +432,6 @@ func (c *posCache[T]) put(n int, pe [][]T) {
 	}
 	c.byN[n] = pe
 	c.keys = append(c.keys, n)
-}
-
-func (m *Model) componentNames() []string {
-	if m.Components != nil {
-		return m.Components
-	}
-	names := make([]string, m.D)
-	for c := range names {
-		names[c] = fmt.Sprintf("h%d", c+1)
-	}
-	return names
 }
 
 // undecided wraps ErrComparisonUndecided with context.

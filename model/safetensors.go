@@ -85,23 +85,17 @@ const stMaxHeader = 100_000_000
 // stArchitectureKey is the metadata key of the architecture.
 const stArchitectureKey = "cookbook_architecture"
 
-// WriteSafetensors writes m in the safetensors format, its weights
+// WriteSafetensors writes m to w in the safetensors format, its weights
 // stored in dtype (one of SafetensorsDtypes) and its position encodings
 // sampled for every length up to maxN. A weight whose exact value is not
 // a number of the dtype is never rounded silently: WriteSafetensors then
 // returns an *UnrepresentableError listing every such weight, and writes
 // nothing (WriteSafetensorsRounded rounds them). It validates m first and
 // writes nothing on any error, such as a weight beyond the dtype's range.
-func (m *Model) WriteSafetensors(w io.Writer, maxN int, dtype string) error {
-	_, err := m.writeSafetensors(context.Background(), w, maxN, dtype, false)
-	return err
-}
-
-// WriteSafetensorsContext is WriteSafetensors, stopped with ctx's error
-// when ctx is done before the file is written, so that a long export can
-// be interrupted; it writes nothing then.
-func (m *Model) WriteSafetensorsContext(ctx context.Context, w io.Writer, maxN int, dtype string) error {
-	_, err := m.writeSafetensors(ctx, w, maxN, dtype, false)
+// It stops with ctx's error when ctx is done before the file is written;
+// it writes nothing then.
+func WriteSafetensors(ctx context.Context, w io.Writer, m *Model, maxN int, dtype string) error {
+	_, err := writeSafetensors(ctx, w, m, maxN, dtype, false)
 	return err
 }
 
@@ -111,17 +105,11 @@ func (m *Model) WriteSafetensorsContext(ctx context.Context, w io.Writer, maxN i
 // rounded once too); it returns every weight it rounded, in the file's
 // order. A weight beyond the dtype's largest finite number is still an
 // error.
-func (m *Model) WriteSafetensorsRounded(w io.Writer, maxN int, dtype string) ([]RoundedWeight, error) {
-	return m.writeSafetensors(context.Background(), w, maxN, dtype, true)
+func WriteSafetensorsRounded(ctx context.Context, w io.Writer, m *Model, maxN int, dtype string) ([]RoundedWeight, error) {
+	return writeSafetensors(ctx, w, m, maxN, dtype, true)
 }
 
-// WriteSafetensorsRoundedContext is WriteSafetensorsRounded, stopped with
-// ctx's error as WriteSafetensorsContext is.
-func (m *Model) WriteSafetensorsRoundedContext(ctx context.Context, w io.Writer, maxN int, dtype string) ([]RoundedWeight, error) {
-	return m.writeSafetensors(ctx, w, maxN, dtype, true)
-}
-
-func (m *Model) writeSafetensors(ctx context.Context, w io.Writer, maxN int, dtype string, round bool) ([]RoundedWeight, error) {
+func writeSafetensors(ctx context.Context, w io.Writer, m *Model, maxN int, dtype string, round bool) ([]RoundedWeight, error) {
 	dt, ok := dtypeByName(dtype)
 	if !ok {
 		return nil, fmt.Errorf("safetensors dtype %q: want one of %s", dtype, dtypeList())

@@ -2,6 +2,7 @@ package model_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
@@ -164,7 +165,7 @@ func roundTripDtype(t *testing.T, name string, m *model.Model, maxN int, tensors
 		}
 	}
 	var b bytes.Buffer
-	err := m.WriteSafetensors(&b, maxN, dtype)
+	err := model.WriteSafetensors(context.Background(), &b, m, maxN, dtype)
 	var ue *model.UnrepresentableError
 	switch {
 	case len(missing) == 0 && err != nil:
@@ -204,7 +205,7 @@ func roundTripDtype(t *testing.T, name string, m *model.Model, maxN int, tensors
 	// Rounded: each listed weight becomes its nearest number, which the
 	// grid holds; every other weight is stored exactly.
 	b.Reset()
-	rounded, err := m.WriteSafetensorsRounded(&b, maxN, dtype)
+	rounded, err := model.WriteSafetensorsRounded(context.Background(), &b, m, maxN, dtype)
 	if err != nil || len(rounded) != len(missing) {
 		t.Errorf("%s: rounded write: %v, %d rounded, want %d", name, err, len(rounded), len(missing))
 		return "", why
@@ -305,7 +306,7 @@ func TestSafetensorsLargeArchitecture(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := con.Model.WriteSafetensors(&b, maxN, "F64"); err != nil {
+	if err := model.WriteSafetensors(context.Background(), &b, con.Model, maxN, "F64"); err != nil {
 		t.Fatal(err)
 	}
 	back, gotN, err := model.ReadSafetensors(bytes.NewReader(b.Bytes()))

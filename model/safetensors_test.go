@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"math"
@@ -23,7 +24,7 @@ import (
 func writeST(t testing.TB, m *Model, maxN int, dtype string) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if _, err := m.WriteSafetensorsRounded(&b, maxN, dtype); err != nil {
+	if _, err := WriteSafetensorsRounded(context.Background(), &b, m, maxN, dtype); err != nil {
 		t.Fatalf("WriteSafetensors(%s, %s): %v", m.Name, dtype, err)
 	}
 	return b.Bytes()
@@ -229,20 +230,20 @@ func TestSafetensorsPositionsByN(t *testing.T) {
 func TestWriteSafetensorsErrors(t *testing.T) {
 	var b bytes.Buffer
 	for _, dtype := range []string{"F12", "bf16", "F8_E4M3FN", "I32"} {
-		if _, err := tinyModel().WriteSafetensorsRounded(&b, 3, dtype); err == nil || !strings.Contains(err.Error(), "want one of F64, F32, F16, BF16, F8_E4M3, F8_E5M2") {
+		if _, err := WriteSafetensorsRounded(context.Background(), &b, tinyModel(), 3, dtype); err == nil || !strings.Contains(err.Error(), "want one of F64, F32, F16, BF16, F8_E4M3, F8_E5M2") {
 			t.Errorf("dtype %s: %v", dtype, err)
 		}
 	}
 	huge := tinyModel()
 	huge.Output.W.Set(0, 0, numeric.Lit(new(big.Rat).SetFloat64(math.MaxFloat64)))
-	if _, err := huge.WriteSafetensorsRounded(&b, 3, "F32"); err == nil || !strings.Contains(err.Error(), "unembed.weight[0][0] = ") || !strings.Contains(err.Error(), "overflows F32") {
+	if _, err := WriteSafetensorsRounded(context.Background(), &b, huge, 3, "F32"); err == nil || !strings.Contains(err.Error(), "unembed.weight[0][0] = ") || !strings.Contains(err.Error(), "overflows F32") {
 		t.Errorf("a weight beyond F32: %v", err)
 	}
-	if _, err := huge.WriteSafetensorsRounded(&b, 3, "F64"); err != nil {
+	if _, err := WriteSafetensorsRounded(context.Background(), &b, huge, 3, "F64"); err != nil {
 		t.Errorf("the same weight in F64: %v", err)
 	}
 	b.Reset()
-	if err := tinyModel().WriteSafetensors(&b, 0, "F64"); err == nil || b.Len() != 0 {
+	if err := WriteSafetensors(context.Background(), &b, tinyModel(), 0, "F64"); err == nil || b.Len() != 0 {
 		t.Errorf("maxN = 0: %v, %d bytes written", err, b.Len())
 	}
 }
@@ -453,7 +454,7 @@ func checkReadSafetensors(t *testing.T, data []byte) {
 		t.Fatal("ReadSafetensors returned neither a model nor an error")
 	}
 	var first bytes.Buffer
-	if err := m.WriteSafetensors(&first, maxN, "F64"); err != nil {
+	if err := WriteSafetensors(context.Background(), &first, m, maxN, "F64"); err != nil {
 		t.Fatalf("a model that reads does not write: %v", err)
 	}
 	m2, maxN2, err := ReadSafetensors(bytes.NewReader(first.Bytes()))
@@ -461,7 +462,7 @@ func checkReadSafetensors(t *testing.T, data []byte) {
 		t.Fatalf("a written model does not read back: %v", err)
 	}
 	var second bytes.Buffer
-	if err := m2.WriteSafetensors(&second, maxN2, "F64"); err != nil {
+	if err := WriteSafetensors(context.Background(), &second, m2, maxN2, "F64"); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(first.Bytes(), second.Bytes()) {

@@ -2,6 +2,7 @@ package model_test
 
 import (
 	"bytes"
+	"context"
 	"math/big"
 	"os"
 	"strings"
@@ -83,7 +84,7 @@ func TestSchemaValidatesEveryExport(t *testing.T) {
 				continue
 			}
 			var file bytes.Buffer
-			if err := con.Model.WriteJSON(&file, maxN); err != nil {
+			if err := model.WriteJSON(context.Background(), &file, con.Model, maxN); err != nil {
 				t.Errorf("%s/%s: WriteJSON: %v", r.Name, w, err)
 				continue
 			}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/numeric"
@@ -99,6 +100,9 @@ var maskNames = []string{"none", "future", "strict-future", "past", "strict-past
 
 func (m Mask) String() string { return enumName(maskNames, int(m)) }
 
+// MaskNames lists the masks' names in order, as model files spell them.
+func MaskNames() []string { return slices.Clone(maskNames) }
+
 // Allows reports whether position i may attend to position j (both
 // 1-based; §Transformers: future masking lets i see j ≤ i, strict future
 // masking j < i, and past masking the mirror images).
@@ -129,6 +133,10 @@ const (
 var weightingNames = []string{"softmax", "lhardmax", "rhardmax", "avghardmax"}
 
 func (w Weighting) String() string { return enumName(weightingNames, int(w)) }
+
+// WeightingNames lists the weightings' names in order, as model files
+// spell them.
+func WeightingNames() []string { return slices.Clone(weightingNames) }
 
 // ScoreScale says whether scores are divided by √d_key.
 type ScoreScale int
@@ -175,6 +183,10 @@ const (
 var activationNames = []string{"relu", "gelu", "gelu-tanh", "gelu-sigmoid", "linear"}
 
 func (a Activation) String() string { return enumName(activationNames, int(a)) }
+
+// ActivationNames lists the activations' names in order, as model files
+// spell them.
+func ActivationNames() []string { return slices.Clone(activationNames) }
 
 // FeedForward is a two-layer position-wise network (Definition FFN):
 // ff(x) = W2 act(W1 x + b1) + b2, with W1 hidden×d_in and W2 D×hidden.
@@ -229,6 +241,10 @@ const (
 var outputNames = []string{"readout", "sign", "argmax", "softmax"}
 
 func (k OutputKind) String() string { return enumName(outputNames, int(k)) }
+
+// OutputKindNames lists the output kinds' names in order, as model files
+// spell them.
+func OutputKindNames() []string { return slices.Clone(outputNames) }
 
 // Output is the unembedding function out.
 type Output struct {
@@ -392,12 +408,12 @@ func (m *Model) checkLayers() error {
 // checkLayer checks one layer's sublayers, then its norms.
 func (m *Model) checkLayer(where string, layer Layer) error {
 	if a := layer.Attention; a != nil {
-		if err := a.check(where+" attention", m.D, inputWidth(layer.AttentionNorm, m.Norm, m.D)); err != nil {
+		if err := a.check(where+" attention", m.D, InputWidth(layer.AttentionNorm, m.Norm, m.D)); err != nil {
 			return err
 		}
 	}
 	if f := layer.FeedForward; f != nil {
-		if err := f.check(where+" feed-forward", m.D, inputWidth(layer.FeedForwardNorm, m.Norm, m.D)); err != nil {
+		if err := f.check(where+" feed-forward", m.D, InputWidth(layer.FeedForwardNorm, m.Norm, m.D)); err != nil {
 			return err
 		}
 	}
@@ -435,9 +451,9 @@ func (m *Model) checkFinalNorm() error {
 	return m.FinalNorm.check("final norm", m.D)
 }
 
-// inputWidth is the width of what a sublayer reads: D, or the height of its
+// InputWidth is the width of what a sublayer reads: D, or the height of its
 // pre-norm selection matrix.
-func inputWidth(ln *LayerNorm, placement NormPlacement, d int) int {
+func InputWidth(ln *LayerNorm, placement NormPlacement, d int) int {
 	if ln != nil && ln.Select != nil && placement == PreNorm {
 		return ln.Select.Rows
 	}

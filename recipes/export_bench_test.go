@@ -2,7 +2,9 @@ package recipes_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"github.com/transformer-cookbook/verify/model/modelfile"
 	"io"
 	"testing"
 
@@ -31,9 +33,9 @@ func BenchmarkExport(b *testing.B) {
 			write func(w io.Writer) error
 			read  func(r io.Reader) error
 		}{
-			{"json", func(w io.Writer) error { return m.WriteJSON(w, n) },
+			{"json", func(w io.Writer) error { return modelfile.WriteJSON(context.Background(), w, m, n) },
 				func(r io.Reader) error { _, _, err := model.ReadJSON(r); return err }},
-			{"safetensors", func(w io.Writer) error { return m.WriteSafetensors(w, n, "F64") },
+			{"safetensors", func(w io.Writer) error { return modelfile.WriteSafetensors(context.Background(), w, m, n, "F64") },
 				func(r io.Reader) error { _, _, err := model.ReadSafetensors(r); return err }},
 		}
 		for _, f := range formats {

@@ -2,8 +2,10 @@ package recipes_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"github.com/transformer-cookbook/verify/model/modelfile"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -42,7 +44,7 @@ func TestFileRoundTripEveryRecipe(t *testing.T) {
 					t.Fatal(err)
 				}
 				var file bytes.Buffer
-				if err := con.Model.WriteJSON(&file, maxN); err != nil {
+				if err := modelfile.WriteJSON(context.Background(), &file, con.Model, maxN); err != nil {
 					t.Fatalf("WriteJSON: %v", err)
 				}
 				back, gotN, err := model.ReadJSON(bytes.NewReader(file.Bytes()))
@@ -53,7 +55,7 @@ func TestFileRoundTripEveryRecipe(t *testing.T) {
 					t.Errorf("max_n = %d, want %d", gotN, maxN)
 				}
 				var again bytes.Buffer
-				if err := back.WriteJSON(&again, maxN); err != nil || !bytes.Equal(again.Bytes(), file.Bytes()) {
+				if err := modelfile.WriteJSON(context.Background(), &again, back, maxN); err != nil || !bytes.Equal(again.Bytes(), file.Bytes()) {
 					t.Errorf("the model read back writes a different file (%v)", err)
 				}
 				// Recipe.PrecisionFor, without building the model again.

@@ -2,9 +2,11 @@ package recipes_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/transformer-cookbook/verify/model/modelfile"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -143,7 +145,7 @@ func TestPositionFormulaEveryRecipe(t *testing.T) {
 			terms = append(terms, ft)
 		}
 		var file bytes.Buffer
-		if err := m.WriteJSON(&file, maxN); err != nil {
+		if err := modelfile.WriteJSON(context.Background(), &file, m, maxN); err != nil {
 			t.Fatal(err)
 		}
 		var f struct {
@@ -224,7 +226,7 @@ func TestSafetensorsRoundTripEveryRecipe(t *testing.T) {
 			// Rounded: most recipes have weights (1/3, log 8) that no
 			// binary dtype holds, which the plain writer refuses.
 			var file bytes.Buffer
-			if _, err := con.Model.WriteSafetensorsRounded(&file, maxN, tc.dtype); err != nil {
+			if _, err := modelfile.WriteSafetensorsRounded(context.Background(), &file, con.Model, maxN, tc.dtype); err != nil {
 				t.Fatalf("%s: %v", tc.dtype, err)
 			}
 			back, gotN, err := model.ReadSafetensors(bytes.NewReader(file.Bytes()))

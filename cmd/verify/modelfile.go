@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/transformer-cookbook/verify/model/modelfile"
 	"io"
 	"path/filepath"
 	"slices"
@@ -184,16 +185,16 @@ func (e *export) write(m *model.Model, stdout, stderr io.Writer) ([]model.Rounde
 	ctx := model.WithProgress(context.Background(), func(done, total int) {
 		bar.show(fmt.Sprintf("%s n ≤ %d", e.r.Name, e.n), done, total, "positions", float64(done)/float64(total))
 	})
-	write := func(w io.Writer) error { return m.WriteJSONContext(ctx, w, e.n) }
+	write := func(w io.Writer) error { return modelfile.WriteJSON(ctx, w, m, e.n) }
 	var rounded []model.RoundedWeight
 	switch {
 	case e.ext == ".safetensors" && e.round:
 		write = func(w io.Writer) (err error) {
-			rounded, err = m.WriteSafetensorsRoundedContext(ctx, w, e.n, e.dtype)
+			rounded, err = modelfile.WriteSafetensorsRounded(ctx, w, m, e.n, e.dtype)
 			return err
 		}
 	case e.ext == ".safetensors":
-		write = func(w io.Writer) error { return m.WriteSafetensorsContext(ctx, w, e.n, e.dtype) }
+		write = func(w io.Writer) error { return modelfile.WriteSafetensors(ctx, w, m, e.n, e.dtype) }
 	}
 	err := writeModel(e.path, stdout, write)
 	bar.clear()
