@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -17,7 +18,7 @@ const Seed = 1
 
 // lookupPass builds the lookup for length n under average-hard attention
 // at precision p and one seeded input of that length.
-func lookupPass(p numeric.Precision, n int) (model.Runner, []int, *model.Model, error) {
+func lookupPass(p numeric.Precision, n int) (eval.Runner, []int, *model.Model, error) {
 	r, err := recipes.Get("lookup")
 	if err != nil {
 		return nil, nil, nil, err
@@ -26,7 +27,7 @@ func lookupPass(p numeric.Precision, n int) (model.Runner, []int, *model.Model, 
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	runner, err := model.New(p, con.Model)
+	runner, err := eval.New(p, con.Model)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -79,26 +80,26 @@ func lookupAttention[F float32 | float64](b numeric.Backend[F], n int) (attend f
 	if err != nil {
 		return nil, err
 	}
-	inst, err := model.Instantiate(b, con.Model)
+	inst, err := eval.Instantiate(b, con.Model)
 	if err != nil {
 		return nil, err
 	}
-	if inst.Attention(0) == nil {
+	if inst.Steps().Attention(0) == nil {
 		return nil, fmt.Errorf("the lookup's first layer has no attention")
 	}
 	cases, _ := con.Inputs(n, rand.New(rand.NewPCG(Seed, uint64(n))), 1)
 	x := make([][]F, n)
 	for i, s := range cases[0].Symbols {
-		h, err := inst.Embed(s, i+1, n)
+		h, err := inst.Steps().Embed(s, i+1, n)
 		if err != nil {
 			return nil, err
 		}
-		if x[i], err = inst.SublayerInput(0, true, h); err != nil {
+		if x[i], err = inst.Steps().SublayerInput(0, true, h); err != nil {
 			return nil, err
 		}
 	}
 	return func() error {
-		_, err := inst.Attend(0, x)
+		_, err := inst.Steps().Attend(0, x)
 		return err
 	}, nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
@@ -45,8 +46,8 @@ func newStateSet[T any]() *stateSet[T] { return &stateSet[T]{index: map[string]i
 // models are the two models the analysis compares: the reference, run
 // in exact arithmetic, and the checked model at its precision.
 type models[T any] struct {
-	ref     *model.Instance[*big.Rat]
-	checked *model.Instance[T]
+	ref     *eval.Instance[*big.Rat]
+	checked *eval.Instance[T]
 }
 
 // analysis follows the state pairs of one length through the models.
@@ -97,7 +98,7 @@ type trailStep[T any] struct {
 // newAnalysis checks that the two models have the same shape and works out
 // the steps and the live components; why says why they cannot be
 // analysed together.
-func newAnalysis[T any](in Input, n int, r *model.Instance[*big.Rat], m *model.Instance[T], res *Result) (*analysis[T], string) {
+func newAnalysis[T any](in Input, n int, r *eval.Instance[*big.Rat], m *eval.Instance[T], res *Result) (*analysis[T], string) {
 	a := &analysis[T]{input: in, n: n, models: models[T]{ref: r, checked: m}, backend: m.B, res: res, maxStates: in.MaxStates, lastAttn: -1, proj: map[[3]int]*projections{},
 		deciders: deciders[T](in)}
 	if a.maxStates <= 0 {
@@ -110,17 +111,17 @@ func newAnalysis[T any](in Input, n int, r *model.Instance[*big.Rat], m *model.I
 			a.chain.embeds = map[[2]int]*state[T]{}
 		}
 	}
-	if r.Layers() != m.Layers() {
-		return nil, fmt.Sprintf("the model has %s and the reference %d", plural.Of(m.Layers(), "layer"), r.Layers())
+	if r.Steps().Layers() != m.Steps().Layers() {
+		return nil, fmt.Sprintf("the model has %s and the reference %d", plural.Of(m.Steps().Layers(), "layer"), r.Steps().Layers())
 	}
 	// The two are followed component by component, side by side.
 	if r.Model.D != m.Model.D {
 		return nil, fmt.Sprintf("the model's residual stream has %s and the reference's %d: the analysis follows the two through the same components",
 			plural.Of(m.Model.D, "component"), r.Model.D)
 	}
-	for l := 0; l < r.Layers(); l++ {
+	for l := 0; l < r.Steps().Layers(); l++ {
 		for _, attn := range []bool{true, false} {
-			hr, hm := r.HasSublayer(l, attn), m.HasSublayer(l, attn)
+			hr, hm := r.Steps().HasSublayer(l, attn), m.Steps().HasSublayer(l, attn)
 			if hr != hm {
 				return nil, fmt.Sprintf("layer %d: the model and the reference differ in their %s sublayer", l+1, kind(attn))
 			}
@@ -128,7 +129,7 @@ func newAnalysis[T any](in Input, n int, r *model.Instance[*big.Rat], m *model.I
 				continue
 			}
 			if attn {
-				ar, am := r.Attention(l), m.Attention(l)
+				ar, am := r.Steps().Attention(l), m.Steps().Attention(l)
 				if (ar == nil) != (am == nil) {
 					return nil, fmt.Sprintf("layer %d: the model and the reference differ in their attention", l+1)
 				}
@@ -165,7 +166,7 @@ func (a *analysis[T]) run() string {
 	for k, st := range a.steps {
 		var why string
 		a.heads = nil
-		if st.attn && a.ref.Attention(st.layer) != nil {
+		if st.attn && a.ref.Steps().Attention(st.layer) != nil {
 			cur, why = a.attention(k, st.layer, cur)
 		} else {
 			cur, why = a.positionWise(k, st, cur)
@@ -261,7 +262,7 @@ func (a *analysis[T]) embed(sym, i int) (*state[T], string) {
 
 // embedNew computes the state pair of symbol sym at position i.
 func (a *analysis[T]) embedNew(sym, i int) (*state[T], string) {
-	hr, err := a.ref.Embed(sym, i, a.n)
+	hr, err := a.ref.Steps().Embed(sym, i, a.n)
 	if err != nil {
 		return nil, "the reference's embedding: " + err.Error()
 	}
@@ -269,7 +270,7 @@ func (a *analysis[T]) embedNew(sym, i int) (*state[T], string) {
 	if a.input.MapSymbol != nil {
 		msym = a.input.MapSymbol(sym)
 	}
-	hm, err := a.checked.Embed(msym, i, a.n)
+	hm, err := a.checked.Steps().Embed(msym, i, a.n)
 	if err != nil {
 		return nil, "the model's embedding: " + err.Error()
 	}
@@ -348,18 +349,18 @@ func (a *analysis[T]) positionWise(k int, st step, cur *states[T]) (*states[T], 
 }
 
 // sublayer applies a position-wise step to one state.
-func sublayer[U any](inst *model.Instance[U], st step, h []U) ([]U, error) {
-	x, err := inst.SublayerInput(st.layer, st.attn, h)
+func sublayer[U any](inst *eval.Instance[U], st step, h []U) ([]U, error) {
+	x, err := inst.Steps().SublayerInput(st.layer, st.attn, h)
 	if err != nil {
 		return nil, err
 	}
 	var out []U
 	if !st.attn {
-		if out, err = inst.FeedForward(st.layer, x); err != nil {
+		if out, err = inst.Steps().FeedForward(st.layer, x); err != nil {
 			return nil, err
 		}
 	}
-	return inst.SublayerOutput(st.layer, st.attn, h, out)
+	return inst.Steps().SublayerOutput(st.layer, st.attn, h, out)
 }
 
 // charge counts units of work; why is set once the budget is spent.

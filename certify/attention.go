@@ -12,12 +12,12 @@ import (
 // every position gets, in place of one input's head outputs, each output
 // its heads can give there.
 func (a *analysis[T]) attention(k, l int, cur *states[T]) (*states[T], string) {
-	spec := a.ref.Attention(l)
+	spec := a.ref.Steps().Attention(l)
 	heads := make([]*head[T], len(spec.Heads))
 	for hd := range heads {
 		h := &head[T]{layer: l, num: hd, spec: spec, queries: newPairTable[T](), keys: newPairTable[T](), vals: newPairTable[T](),
 			outs: newPairTable[T](), items: make([][]item, a.n), seen: make([]map[[2]int]bool, a.n),
-			outCache: map[[3]int][]int{}, avgCache: map[[4]int]int{}, scores: keyScores[T]{qid: -1}, dot: a.ref.ScoreIsDot(l, hd),
+			outCache: map[[3]int][]int{}, avgCache: map[[4]int]int{}, scores: keyScores[T]{qid: -1}, dot: a.ref.Steps().ScoreIsDot(l, hd),
 			fromFirst: !a.input.general && (spec.Mask == model.NoMask || spec.Mask == model.Future || spec.Mask == model.StrictFuture)}
 		if a.chain != nil {
 			// The chain's tables, whose ids stay the same from one
@@ -129,11 +129,11 @@ func (a *analysis[T]) addCombined(next *states[T], k, l, i int, s *state[T], hea
 		outsR[hd], outsM[hd] = h.outs.pairs[o].ref, h.outs.pairs[o].checked
 		w = union(w, h.outs.witnesses[o])
 	}
-	nr, err := a.ref.SublayerOutput(l, true, s.ref, a.ref.SumHeads(outsR))
+	nr, err := a.ref.Steps().SublayerOutput(l, true, s.ref, a.ref.Steps().SumHeads(outsR))
 	if err != nil {
 		return fmt.Sprintf("layer %d attention's residual in the reference: %v", l+1, err)
 	}
-	nm, err := a.checked.SublayerOutput(l, true, s.checked, a.checked.SumHeads(outsM))
+	nm, err := a.checked.Steps().SublayerOutput(l, true, s.checked, a.checked.Steps().SumHeads(outsM))
 	if err != nil {
 		return fmt.Sprintf("layer %d attention's residual in the model: %v", l+1, err)
 	}

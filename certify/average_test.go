@@ -8,6 +8,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/certify"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
@@ -100,7 +101,7 @@ func TestAnalysisAverageWeight(t *testing.T) {
 		if !slices.ContainsFunc(countFirst, func(r *big.Rat) bool { return !once[r.RatString()] }) {
 			t.Fatalf("%s, n = %d: the weights 1/fl(m) give no sum that fl(1/m) does not: the test cannot tell them apart", f.precision, f.n)
 		}
-		right := func(_, got model.PositionOutput) (bool, string) {
+		right := func(_, got eval.PositionOutput) (bool, string) {
 			r, ok := got.Values[0].Rat()
 			if !ok || !once[r.RatString()] {
 				return false, fmt.Sprintf("%s is no sum of fl(3·fl(1/m)), m ≤ %d", got.Values[0].Text, f.n)

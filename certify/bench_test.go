@@ -7,6 +7,7 @@ import (
 	"github.com/transformer-cookbook/verify/certify"
 	"github.com/transformer-cookbook/verify/internal/testenv"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -27,11 +28,11 @@ func benchLength(b *testing.B, prec string, n int) {
 		b.Fatal(err)
 	}
 	p := numeric.MustParsePrecision(prec)
-	exact, err := model.Instantiate[*big.Rat](numeric.Exact{}, con.Model)
+	exact, err := eval.Instantiate[*big.Rat](numeric.Exact{}, con.Model)
 	if err != nil {
 		b.Fatal(err)
 	}
-	runner, err := model.New(p, con.Model)
+	runner, err := eval.New(p, con.Model)
 	if err != nil {
 		b.Fatal(err)
 	}

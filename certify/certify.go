@@ -8,6 +8,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/certify/recheck"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
@@ -25,11 +26,11 @@ type Input struct {
 	Model     *model.Model
 	Precision numeric.Precision
 	// Exact and Runner, when set, are Reference instantiated in exact
-	// arithmetic and Model at Precision (model.New), to be reused rather
+	// arithmetic and Model at Precision (eval.New), to be reused rather
 	// than built again at every length: building a wide model costs more
 	// than analysing a short length of it.
-	Exact  *model.Instance[*big.Rat]
-	Runner model.Runner
+	Exact  *eval.Instance[*big.Rat]
+	Runner eval.Runner
 	// Symbols lists the reference's symbols a valid input of length n may
 	// hold at position i (1-based); nil means every symbol.
 	Symbols func(i, n int) []int
@@ -39,12 +40,12 @@ type Input struct {
 	// Right decides one position as the checker does: the checked model's
 	// output got against the reference's exact output ref. why says what
 	// is wrong.
-	Right func(ref, got model.PositionOutput) (ok bool, why string)
+	Right func(ref, got eval.PositionOutput) (ok bool, why string)
 	// Decides, when set, decides a position that Right finds wrong at
 	// the level of its decision (a truth value nearer the right one than
 	// the wrong one, the right symbol): Result.Decided says whether every
 	// input decides right.
-	Decides func(ref, got model.PositionOutput) bool
+	Decides func(ref, got eval.PositionOutput) bool
 	// MaxStates caps the state pairs held for one position (or in the
 	// pool after the last attention sublayer); 0 means DefaultMaxStates.
 	MaxStates int
@@ -154,7 +155,7 @@ func Length(in Input, n int) (*Result, error) {
 	r := in.Exact
 	if r == nil {
 		var err error
-		if r, err = model.Instantiate[*big.Rat](numeric.Exact{}, in.Reference); err != nil {
+		if r, err = eval.Instantiate[*big.Rat](numeric.Exact{}, in.Reference); err != nil {
 			res.Why = "exact arithmetic cannot compute the reference: " + err.Error()
 			return res, nil
 		}
@@ -170,18 +171,18 @@ func Length(in Input, n int) (*Result, error) {
 type visitor struct {
 	in  Input
 	n   int
-	r   *model.Instance[*big.Rat]
+	r   *eval.Instance[*big.Rat]
 	res *Result
 }
 
 func (v *visitor) Rat(b numeric.Backend[*big.Rat]) error { return run(v, b) }
 
 // BigFloat runs the analysis of a bigfloat of at most 25 bits on the
-// runner's float64 instance (model.NarrowInstance), whose values are
+// runner's float64 instance (eval.NarrowInstance), whose values are
 // big.Float's while none leaves float64's share of the range, and again
 // in big.Float when one did.
 func (v *visitor) BigFloat(b numeric.Backend[*big.Float]) error {
-	if inst, nb, ok := model.NarrowInstance(v.in.Runner); ok && inst.Model == v.in.Model && nb.Exits() == 0 {
+	if inst, nb, ok := eval.NarrowInstance(v.in.Runner); ok && inst.Model == v.in.Model && nb.Exits() == 0 {
 		analyse(v, inst)
 		if nb.Exits() == 0 {
 			return nil
@@ -197,15 +198,15 @@ func (v *visitor) Interval(numeric.Backend[*numeric.Interval]) error {
 }
 
 func run[T any](v *visitor, b numeric.Backend[T]) error {
-	runner, err := model.Underlying(v.in.Runner)
+	runner, err := eval.Underlying(v.in.Runner)
 	if err != nil {
 		v.res.Why = fmt.Sprintf("the model cannot run at %s: %v", v.in.Precision, err)
 		return nil
 	}
-	m, ok := runner.(*model.Instance[T])
+	m, ok := runner.(*eval.Instance[T])
 	if !ok || m.Model != v.in.Model {
 		var err error
-		if m, err = model.Instantiate(b, v.in.Model); err != nil {
+		if m, err = eval.Instantiate(b, v.in.Model); err != nil {
 			v.res.Why = fmt.Sprintf("the model cannot run at %s: %v", v.in.Precision, err)
 			return nil
 		}
@@ -216,7 +217,7 @@ func run[T any](v *visitor, b numeric.Backend[T]) error {
 
 // analyse runs the analysis of m, the checked model at its precision,
 // into v.res.
-func analyse[T any](v *visitor, m *model.Instance[T]) {
+func analyse[T any](v *visitor, m *eval.Instance[T]) {
 	a, why := newAnalysis(v.in, v.n, v.r, m, v.res)
 	if why != "" {
 		v.res.Why = why

@@ -8,13 +8,14 @@ import (
 
 	"github.com/transformer-cookbook/verify/certify"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
 
 // exactly is the comparison of a position that claims exact outputs:
 // the same symbol and the same values.
-func exactly(ref, got model.PositionOutput) (bool, string) {
+func exactly(ref, got eval.PositionOutput) (bool, string) {
 	if ref.Symbol != got.Symbol {
 		return false, "symbol " + got.Symbol + ", want " + ref.Symbol
 	}
@@ -104,7 +105,7 @@ func TestCandidatesFail(t *testing.T) {
 	if len(cands) == 0 {
 		t.Fatal("no candidates")
 	}
-	runner, err := model.New(numeric.MustParsePrecision("fp16"), con.Model)
+	runner, err := eval.New(numeric.MustParsePrecision("fp16"), con.Model)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"math/big"
 
 	"github.com/transformer-cookbook/verify/certify/recheck"
-	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
@@ -54,7 +54,7 @@ type chainState[T any] struct {
 	depM *dependence[T]
 }
 
-// dependence is model.Instance.EmbedDependence for the lengths of a chain,
+// dependence is eval.Steps.EmbedDependence for the lengths of a chain,
 // where the embedding does not depend on the length: what depends on the
 // symbols (a component the same for every symbol, the largest magnitude
 // of the word embedding's) is worked out once, and each longer length
@@ -62,22 +62,22 @@ type chainState[T any] struct {
 // at every position, the largest magnitude of the position encoding's),
 // as EmbedDependence works them out.
 type dependence[U any] struct {
-	inst       *model.Instance[U]
-	dep        []model.EmbedDependence
+	inst       *eval.Instance[U]
+	dep        []eval.EmbedDependence
 	maxW, maxP []U
 	pe0        []U
 	n          int
 }
 
-func newDependence[U any](inst *model.Instance[U]) *dependence[U] { return &dependence[U]{inst: inst} }
+func newDependence[U any](inst *eval.Instance[U]) *dependence[U] { return &dependence[U]{inst: inst} }
 
 // at is the dependence at length n (n at least the last length asked).
-func (d *dependence[U]) at(n int) ([]model.EmbedDependence, error) {
+func (d *dependence[U]) at(n int) ([]eval.EmbedDependence, error) {
 	b := d.inst.B
 	if d.dep == nil {
 		// The first length: EmbedDependence's own answer, and the
 		// magnitudes it is made of.
-		dep, err := d.inst.EmbedDependence(n)
+		dep, err := d.inst.Steps().EmbedDependence(n)
 		if err != nil {
 			return nil, err
 		}
@@ -89,7 +89,7 @@ func (d *dependence[U]) at(n int) ([]model.EmbedDependence, error) {
 		}
 		t := b.New()
 		for s := range d.inst.Model.Alphabet {
-			row, err := d.inst.WordEmbeddingRow(s)
+			row, err := d.inst.Steps().WordEmbeddingRow(s)
 			if err != nil {
 				return nil, err
 			}
@@ -101,7 +101,7 @@ func (d *dependence[U]) at(n int) ([]model.EmbedDependence, error) {
 		d.n = 0
 	}
 	if n > d.n {
-		pe, err := d.inst.PositionRows(n)
+		pe, err := d.inst.Steps().PositionRows(n)
 		if err != nil {
 			return nil, err
 		}
@@ -259,7 +259,7 @@ func (a *analysis[T]) chained(h *head[T], qid, lo, hi int) (outs []int, cands []
 	if why := a.charge(2 * len(kids) * (len(h.queries.pairs[qid].ref) + 1)); why != "" {
 		return nil, nil, nil, false, why
 	}
-	sm, err := a.checked.KeyScoresInto(h.layer, h.num, h.queries.pairs[qid].checked, keysM, nil)
+	sm, err := a.checked.Steps().KeyScoresInto(h.layer, h.num, h.queries.pairs[qid].checked, keysM, nil)
 	if err != nil {
 		return nil, nil, nil, false, ""
 	}
@@ -279,7 +279,7 @@ func (a *analysis[T]) chained(h *head[T], qid, lo, hi int) (outs []int, cands []
 				}
 			}
 		}
-		e, err := a.ref.HeadScore(h.layer, h.num, h.queries.pairs[qid].ref, h.keys.pairs[kid].ref)
+		e, err := a.ref.Steps().HeadScore(h.layer, h.num, h.queries.pairs[qid].ref, h.keys.pairs[kid].ref)
 		if err != nil || e.Cmp(c.minE) >= 0 {
 			return nil, nil, nil, false, ""
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -61,11 +62,11 @@ func TestChainIsEachLength(t *testing.T) {
 			m = c.m(m)
 		}
 		prec := numeric.MustParsePrecision(c.p)
-		runner, err := model.New(prec, m)
+		runner, err := eval.New(prec, m)
 		if err != nil {
 			t.Fatal(err)
 		}
-		exact, err := model.Instantiate[*big.Rat](numeric.Exact{}, con.Model)
+		exact, err := eval.Instantiate[*big.Rat](numeric.Exact{}, con.Model)
 		if err != nil {
 			t.Fatal(err)
 		}

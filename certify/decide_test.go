@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -71,33 +72,33 @@ func (r recorder[T]) decide(a *analysis[T], h *head[T], q query) (decision, bool
 // every decision (nil: the models are not analysed together).
 func decideAll(t *testing.T, in Input, n int, fast bool) *decisionLog {
 	t.Helper()
-	ref, err := model.Instantiate[*big.Rat](numeric.Exact{}, in.Reference)
+	ref, err := eval.Instantiate[*big.Rat](numeric.Exact{}, in.Reference)
 	if err != nil {
 		return nil // exact arithmetic cannot compute the reference
 	}
-	runner, err := model.New(in.Precision, in.Model)
+	runner, err := eval.New(in.Precision, in.Model)
 	if err != nil {
 		return nil // the model cannot run at the precision
 	}
-	inst, err := model.Underlying(runner)
+	inst, err := eval.Underlying(runner)
 	if err != nil {
 		t.Fatal(err)
 	}
 	switch m := inst.(type) {
-	case *model.Instance[float64]:
+	case *eval.Instance[float64]:
 		return decideWith(t, in, n, ref, m, fast)
-	case *model.Instance[float32]:
+	case *eval.Instance[float32]:
 		return decideWith(t, in, n, ref, m, fast)
-	case *model.Instance[*big.Float]:
+	case *eval.Instance[*big.Float]:
 		return decideWith(t, in, n, ref, m, fast)
-	case *model.Instance[*big.Rat]:
+	case *eval.Instance[*big.Rat]:
 		return decideWith(t, in, n, ref, m, fast)
 	}
 	t.Fatalf("%s: an instance of %T", in.Precision, inst)
 	return nil
 }
 
-func decideWith[T any](t *testing.T, in Input, n int, ref *model.Instance[*big.Rat], m *model.Instance[T], fast bool) *decisionLog {
+func decideWith[T any](t *testing.T, in Input, n int, ref *eval.Instance[*big.Rat], m *eval.Instance[T], fast bool) *decisionLog {
 	log := &decisionLog{}
 	res := &Result{N: n}
 	a, why := newAnalysis(in, n, ref, m, res)

@@ -14,7 +14,7 @@
 // them. The analysis follows pairs of states, the reference model's exact
 // one beside the checked model's at its precision, through every
 // sublayer, computing each piece with the models' own code (the pieces of
-// model.Instance: Embed, SublayerInput, HeadProjections, HeadScore,
+// eval.Steps: Embed, SublayerInput, HeadProjections, HeadScore,
 // HeadOutput, FeedForward, SublayerOutput, Output), so that it describes
 // the computation Run makes:
 //
@@ -57,7 +57,7 @@
 // # Doing less work, soundly
 //
 // The first layer reads embeddings, which are sums of a symbol's part and
-// a position's part (model.Instance.EmbedDependence): a query, key or
+// a position's part (eval.Steps.EmbedDependence): a query, key or
 // value that reads only components depending on the symbol alone is
 // computed once per symbol, one that reads only components depending on
 // the position alone once per position, and one that reads both once per

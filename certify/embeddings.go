@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/big"
 
-	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 )
 
 // gatherEmbeddings is the first pass over the embeddings, which are
@@ -17,7 +17,7 @@ import (
 // The embedding of symbol s at position i is computed, at the first
 // position where s occurs and with the first symbol of position i, so as
 // to read off the classes; a component that depends on the symbol alone
-// has the same value at every position (model.EmbedDependence), so these
+// has the same value at every position (eval.EmbedDependence), so these
 // give every pair's values. Values are compared as numbers, and the
 // projections of equal numbers are equal numbers (a zero's sign aside,
 // which no later operation turns into a different value).
@@ -43,7 +43,7 @@ func (a *analysis[T]) gatherEmbeddings(g *gather[T], k, l int) string {
 	// symbol: noted once.
 	sharing := !normed && !a.input.general
 	for _, rd := range readers {
-		if (rd.head < 0 || rd.proj == int(model.QueryProjection)) && !rd.bySymbol() {
+		if (rd.head < 0 || rd.proj == int(eval.QueryProjection)) && !rd.bySymbol() {
 			e.entryBySym = false
 		}
 		if rd.mixed {
@@ -244,11 +244,11 @@ func (e *embedGather[T]) read(rd *reader, sym, i int, x *embedding[T], res *int)
 				return why
 			}
 		}
-		v, why := a.headVector(e.l, rd.head, model.Projection(rd.proj), x.xr, x.xm)
+		v, why := a.headVector(e.l, rd.head, eval.Projection(rd.proj), x.xr, x.xm)
 		if why != "" {
 			return why
 		}
-		id = e.g.heads[rd.head].table(model.Projection(rd.proj)).idOf(a, v.rid, v.ref, v.checked, x.s.witness)
+		id = e.g.heads[rd.head].table(eval.Projection(rd.proj)).idOf(a, v.rid, v.ref, v.checked, x.s.witness)
 	}
 	rd.set(id, e.qids, e.kids, e.vids, res)
 	rd.store(sym, i, id)

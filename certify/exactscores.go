@@ -133,7 +133,7 @@ func (a *analysis[T]) exactScore(h *head[T], qid, kid int, q []float64, okq bool
 			}
 		}
 	}
-	sr, err := a.ref.HeadScore(h.layer, h.num, h.queries.pairs[qid].ref, h.keys.pairs[kid].ref)
+	sr, err := a.ref.Steps().HeadScore(h.layer, h.num, h.queries.pairs[qid].ref, h.keys.pairs[kid].ref)
 	if err != nil {
 		return fmt.Sprintf("layer %d head %d's score in the reference: %v", h.layer+1, h.num+1, err)
 	}

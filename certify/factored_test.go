@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/transformer-cookbook/verify/internal/testenv"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -153,7 +154,7 @@ func TestFastMatchesGeneral(t *testing.T) {
 
 // exactlyRight is the comparison of a position that claims exact
 // outputs: the same symbol and the same values.
-func exactlyRight(ref, got model.PositionOutput) (bool, string) {
+func exactlyRight(ref, got eval.PositionOutput) (bool, string) {
 	if ref.Symbol != got.Symbol {
 		return false, "symbol " + got.Symbol + ", want " + ref.Symbol
 	}

@@ -1,6 +1,9 @@
 package certify
 
-import "github.com/transformer-cookbook/verify/model"
+import (
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
+)
 
 // item is a key and value a position can hold in one head.
 type item struct {
@@ -28,7 +31,7 @@ type head[T any] struct {
 	// order is checked and its outputs listed one after the other, and
 	// keeping every query's would cost n² scores.
 	scores keyScores[T]
-	// dot says the exact score is q·k (model.Instance.ScoreIsDot), and
+	// dot says the exact score is q·k (eval.Steps.ScoreIsDot), and
 	// fromFirst that every position sees a range of positions that starts
 	// at 1 (visible); firstKeys are the model's keys of
 	// itemIndex.firstKids.
@@ -89,11 +92,11 @@ func visible(mask model.Mask, i, n int) (lo, hi int) {
 }
 
 // table is the head's table of queries, keys or values (p).
-func (h *head[T]) table(p model.Projection) *pairTable[T] {
+func (h *head[T]) table(p eval.Projection) *pairTable[T] {
 	switch p {
-	case model.QueryProjection:
+	case eval.QueryProjection:
 		return h.queries
-	case model.KeyProjection:
+	case eval.KeyProjection:
 		return h.keys
 	}
 	return h.vals

@@ -61,11 +61,11 @@ func (a *analysis[T]) averaged(h *head[T], x *scored[T], mr int, y *scored[T], m
 	for k := range scM {
 		scM[k], valM[k] = y.checked, h.vals.pairs[y.vid].checked
 	}
-	or, err := a.ref.HeadOutput(h.layer, h.num, scR, valR)
+	or, err := a.ref.Steps().HeadOutput(h.layer, h.num, scR, valR)
 	if err != nil {
 		return 0, fmt.Sprintf("layer %d head %d's output in the reference: %v", h.layer+1, h.num+1, err)
 	}
-	om, err := a.checked.HeadOutput(h.layer, h.num, scM, valM)
+	om, err := a.checked.Steps().HeadOutput(h.layer, h.num, scM, valM)
 	if err != nil {
 		return 0, fmt.Sprintf("layer %d head %d's output in the model: %v", h.layer+1, h.num+1, err)
 	}
@@ -78,8 +78,8 @@ func (a *analysis[T]) averaged(h *head[T], x *scored[T], mr int, y *scored[T], m
 
 // zeroOutput is the output of a head that attends to nothing.
 func (a *analysis[T]) zeroOutput(h *head[T]) []int {
-	or, _ := a.ref.HeadOutput(h.layer, h.num, nil, nil)
-	om, _ := a.checked.HeadOutput(h.layer, h.num, nil, nil)
+	or, _ := a.ref.Steps().HeadOutput(h.layer, h.num, nil, nil)
+	om, _ := a.checked.Steps().HeadOutput(h.layer, h.num, nil, nil)
 	return []int{h.outs.id(a, or, om, witness{known: true})}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -64,11 +65,11 @@ func construct(t testing.TB, name string, w model.Weighting, maxN int) *recipes.
 // number of inputs run.
 func everyInputRight(t *testing.T, con *recipes.Construction, m *model.Model, p string, n int) (bad []int, count int) {
 	t.Helper()
-	runner, err := model.New(numeric.MustParsePrecision(p), m)
+	runner, err := eval.New(numeric.MustParsePrecision(p), m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := model.New(numeric.MustParsePrecision("exact"), con.Model)
+	ref, err := eval.New(numeric.MustParsePrecision("exact"), con.Model)
 	if err != nil {
 		t.Fatal(err)
 	}

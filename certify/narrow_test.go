@@ -8,12 +8,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/transformer-cookbook/verify/internal/testenv"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
 
 // TestNarrowAnalysisIsBigFloat: at a bigfloat of at most 25 bits the
-// analysis runs on the runner's float64 instance (model.NarrowInstance)
+// analysis runs on the runner's float64 instance (eval.NarrowInstance)
 // and gives the result it gives on big.Float, field for field (work,
 // states, breaks, suspects, candidates' witnesses), on every recipe that
 // reads strings at 24 bits (the long twin: 3, 11 and 24), and on the
@@ -29,7 +30,7 @@ func TestLongNarrowAnalysisIsBigFloat(t *testing.T) {
 func narrowAnalysis(t *testing.T, widths []uint) {
 	compared, fast := 0, 0
 	compare := func(name string, in Input, n int) {
-		runner, err := model.New(in.Precision, in.Model)
+		runner, err := eval.New(in.Precision, in.Model)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -54,7 +55,7 @@ func narrowAnalysis(t *testing.T, widths []uint) {
 				t.Fatal(err)
 			}
 			compared++
-			if _, nb, ok := model.NarrowInstance(runner); ok && nb.Exits() == 0 {
+			if _, nb, ok := eval.NarrowInstance(runner); ok && nb.Exits() == 0 {
 				fast++
 			}
 			if d := cmp.Diff(want, got, ignoreTyped); d != "" {

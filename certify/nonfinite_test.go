@@ -5,6 +5,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/certify"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
@@ -85,11 +86,11 @@ func TestNonFiniteRefused(t *testing.T) {
 	}
 	fp16 := numeric.MustParsePrecision("fp16")
 	for _, tc := range tests {
-		run, err := model.New(fp16, tc.m)
+		run, err := eval.New(fp16, tc.m)
 		if err != nil {
 			t.Fatal(err)
 		}
-		exact, err := model.New(numeric.MustParsePrecision("exact"), tc.m)
+		exact, err := eval.New(numeric.MustParsePrecision("exact"), tc.m)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
@@ -97,11 +98,11 @@ func (h oneHead) model(name string) *model.Model {
 // number of inputs run.
 func wrongInput(t *testing.T, ref, m *model.Model, p string, n int, symbols func(i, n int) []int) (bad []int, count int) {
 	t.Helper()
-	runner, err := model.New(numeric.MustParsePrecision(p), m)
+	runner, err := eval.New(numeric.MustParsePrecision(p), m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	exact, err := model.New(numeric.MustParsePrecision("exact"), ref)
+	exact, err := eval.New(numeric.MustParsePrecision("exact"), ref)
 	if err != nil {
 		t.Fatal(err)
 	}

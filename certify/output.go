@@ -5,19 +5,19 @@ package certify
 func (a *analysis[T]) outputs(cur *states[T]) string {
 	for _, i := range a.positions(cur) {
 		why := a.each(cur, i, func(s *state[T]) string {
-			fr, err := a.ref.FinalNorm(s.ref)
+			fr, err := a.ref.Steps().FinalNorm(s.ref)
 			if err != nil {
 				return "the reference's final norm: " + err.Error()
 			}
-			fm, err := a.checked.FinalNorm(s.checked)
+			fm, err := a.checked.Steps().FinalNorm(s.checked)
 			if err != nil {
 				return "the model's final norm: " + err.Error()
 			}
-			ref, err := a.ref.Output(fr)
+			ref, err := a.ref.Steps().Output(fr)
 			if err != nil {
 				return "the reference's output: " + err.Error()
 			}
-			got, err := a.checked.Output(fm)
+			got, err := a.checked.Steps().Output(fm)
 			if err != nil {
 				a.undecided = true // an output that cannot be read decides nothing
 				a.suspect("output", "the model's output cannot be read: "+err.Error(), s.witness)

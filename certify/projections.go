@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 )
 
 // vecPair is one projection of a state, in both models (rid: the id of
@@ -20,11 +21,11 @@ func (a *analysis[T]) project3(l int, s *state[T]) (qs, ks, vs []vecPair[T], why
 	if why != "" {
 		return nil, nil, nil, why
 	}
-	heads := len(a.checked.Attention(l).Heads)
+	heads := len(a.checked.Steps().Attention(l).Heads)
 	qs, ks, vs = make([]vecPair[T], heads), make([]vecPair[T], heads), make([]vecPair[T], heads)
 	for hd := 0; hd < heads; hd++ {
 		for p, dst := range [][]vecPair[T]{qs, ks, vs} {
-			if dst[hd], why = a.headVector(l, hd, model.Projection(p), xr, xm); why != "" {
+			if dst[hd], why = a.headVector(l, hd, eval.Projection(p), xr, xm); why != "" {
 				return nil, nil, nil, why
 			}
 		}
@@ -34,11 +35,11 @@ func (a *analysis[T]) project3(l int, s *state[T]) (qs, ks, vs []vecPair[T], why
 
 // inputs is what layer l's attention reads of state s, in both models.
 func (a *analysis[T]) inputs(l int, s *state[T]) ([]*big.Rat, []T, string) {
-	xr, err := a.ref.SublayerInput(l, true, s.ref)
+	xr, err := a.ref.Steps().SublayerInput(l, true, s.ref)
 	if err != nil {
 		return nil, nil, fmt.Sprintf("layer %d attention's norm in the reference: %v", l+1, err)
 	}
-	xm, err := a.checked.SublayerInput(l, true, s.checked)
+	xm, err := a.checked.Steps().SublayerInput(l, true, s.checked)
 	if err != nil {
 		return nil, nil, fmt.Sprintf("layer %d attention's norm in the model: %v", l+1, err)
 	}
@@ -50,18 +51,18 @@ func (a *analysis[T]) inputs(l int, s *state[T]) ([]*big.Rat, []T, string) {
 // projections are exact, so they depend only on the columns their matrix
 // reads, and are computed once per distinct value of those (the lookup's
 // queries depend on q alone, its keys on j alone).
-func (a *analysis[T]) headVector(l, hd int, p model.Projection, xr []*big.Rat, xm []T) (vecPair[T], string) {
+func (a *analysis[T]) headVector(l, hd int, p eval.Projection, xr []*big.Rat, xm []T) (vecPair[T], string) {
 	// The model's projection is computed whole, each weight a
 	// multiply-add in the machine's arithmetic (a unit is about sixteen
 	// of those).
-	w := projectionOf(a.checked.Attention(l).Heads[hd], p)
+	w := projectionOf(a.checked.Steps().Attention(l).Heads[hd], p)
 	if why := a.charge(len(w.Data) / 16); why != "" {
 		return vecPair[T]{}, why
 	}
 	var v vecPair[T]
 	c := a.projCache(l, hd, p)
-	v.rid, v.ref = c.get(xr, func() []*big.Rat { return a.ref.HeadProjection(l, hd, p, xr) })
-	v.checked = a.checked.HeadProjection(l, hd, p, xm)
+	v.rid, v.ref = c.get(xr, func() []*big.Rat { return a.ref.Steps().HeadProjection(l, hd, p, xr) })
+	v.checked = a.checked.Steps().HeadProjection(l, hd, p, xm)
 	return v, ""
 }
 
@@ -88,7 +89,7 @@ func (c *projections) get(x []*big.Rat, compute func() []*big.Rat) (int, []*big.
 }
 
 // projCache is the cache of head hd of layer l's matrix p.
-func (a *analysis[T]) projCache(l, hd int, p model.Projection) *projections {
+func (a *analysis[T]) projCache(l, hd int, p eval.Projection) *projections {
 	key := [3]int{l, hd, int(p)}
 	if c, ok := a.proj[key]; ok {
 		return c
@@ -105,11 +106,11 @@ func (a *analysis[T]) projCache(l, hd int, p model.Projection) *projections {
 }
 
 // projectionOf is head h's W^Q, W^K or W^V.
-func projectionOf(h model.Head, p model.Projection) model.Matrix {
+func projectionOf(h model.Head, p eval.Projection) model.Matrix {
 	switch p {
-	case model.KeyProjection:
+	case eval.KeyProjection:
 		return h.K
-	case model.ValueProjection:
+	case eval.ValueProjection:
 		return h.V
 	}
 	return h.Q

@@ -1,6 +1,8 @@
 package certify
 
-import "github.com/transformer-cookbook/verify/model"
+import (
+	"github.com/transformer-cookbook/verify/model/eval"
+)
 
 // reader is one thing the sublayer reads of an embedding: a head's query,
 // key or value (head ≥ 0), or what the residual connection passes on
@@ -79,9 +81,9 @@ func (rd *reader) set(id int, qids, kids, vids []int, res *int) {
 	switch {
 	case rd.head < 0:
 		*res = id
-	case rd.proj == int(model.QueryProjection):
+	case rd.proj == int(eval.QueryProjection):
 		qids[rd.head] = id
-	case rd.proj == int(model.KeyProjection):
+	case rd.proj == int(eval.KeyProjection):
 		kids[rd.head] = id
 	default:
 		vids[rd.head] = id
@@ -92,7 +94,7 @@ func (rd *reader) set(id int, qids, kids, vids []int, res *int) {
 // each with the components it reads sorted by what they depend on;
 // normed says a norm comes first (every reader reads every component).
 func (a *analysis[T]) readers(g *gather[T], k, l int) ([]*reader, bool, string) {
-	var depR, depM []model.EmbedDependence
+	var depR, depM []eval.EmbedDependence
 	var err error
 	if a.chain != nil && a.chain.embeds != nil {
 		if a.chain.depR == nil {
@@ -102,8 +104,8 @@ func (a *analysis[T]) readers(g *gather[T], k, l int) ([]*reader, bool, string) 
 		if err == nil {
 			depM, err = a.chain.depM.at(a.n)
 		}
-	} else if depR, err = a.ref.EmbedDependence(a.n); err == nil {
-		depM, err = a.checked.EmbedDependence(a.n)
+	} else if depR, err = a.ref.Steps().EmbedDependence(a.n); err == nil {
+		depM, err = a.checked.Steps().EmbedDependence(a.n)
 	}
 	if err != nil {
 		return nil, false, "the embedding: " + err.Error()
@@ -113,7 +115,7 @@ func (a *analysis[T]) readers(g *gather[T], k, l int) ([]*reader, bool, string) 
 	for c := range all {
 		all[c] = true
 	}
-	normed := a.ref.PreNormed(l, true) || a.checked.PreNormed(l, true)
+	normed := a.ref.Steps().PreNormed(l, true) || a.checked.Steps().PreNormed(l, true)
 	var out []*reader
 	add := func(head, proj int, readsR, readsM []bool) {
 		rd := &reader{head: head, proj: proj, classes: map[string]int32{}, ids: map[[2]int32]int{}}
@@ -139,16 +141,16 @@ func (a *analysis[T]) readers(g *gather[T], k, l int) ([]*reader, bool, string) 
 	}
 	for hd := range g.heads {
 		hr, hm := a.ref.Model.Layers[l].Attention.Heads[hd], a.checked.Model.Layers[l].Attention.Heads[hd]
-		for _, p := range []model.Projection{model.QueryProjection, model.KeyProjection, model.ValueProjection} {
+		for _, p := range []eval.Projection{eval.QueryProjection, eval.KeyProjection, eval.ValueProjection} {
 			if normed {
 				add(hd, int(p), all, all)
 				continue
 			}
 			wr, wm := hr.Q, hm.Q
 			switch p {
-			case model.KeyProjection:
+			case eval.KeyProjection:
 				wr, wm = hr.K, hm.K
-			case model.ValueProjection:
+			case eval.ValueProjection:
 				wr, wm = hr.V, hm.V
 			}
 			add(hd, int(p), wr.ReadColumns(), wm.ReadColumns())

@@ -7,6 +7,7 @@ import (
 	"github.com/transformer-cookbook/verify/certify/recheck"
 	"github.com/transformer-cookbook/verify/internal/testenv"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
@@ -17,11 +18,11 @@ import (
 func benchRecheck[T any](b *testing.B, recipe, prec string, n int, check bool) {
 	con := construct(b, recipe, model.AverageHardmax, n)
 	p := numeric.MustParsePrecision(prec)
-	exact, err := model.Instantiate[*big.Rat](numeric.Exact{}, con.Model)
+	exact, err := eval.Instantiate[*big.Rat](numeric.Exact{}, con.Model)
 	if err != nil {
 		b.Fatal(err)
 	}
-	runner, err := model.New(p, con.Model)
+	runner, err := eval.New(p, con.Model)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -32,11 +33,11 @@ func benchRecheck[T any](b *testing.B, recipe, prec string, n int, check bool) {
 		b.Fatalf("not certified: %v %s", err, res.Why)
 	}
 	c := res.typed.(*recheck.Certificate[T])
-	inst, err := model.Underlying(runner)
+	inst, err := eval.Underlying(runner)
 	if err != nil {
 		b.Fatal(err)
 	}
-	m := inst.(*model.Instance[T])
+	m := inst.(*eval.Instance[T])
 	b.ReportAllocs()
 	cpu0, cpuOK := testenv.ProcessCPU()
 	for b.Loop() {
@@ -77,11 +78,11 @@ func BenchmarkRecheckOneHot53N256(b *testing.B) {
 func benchEveryLength(b *testing.B, prec string, n int) {
 	con := construct(b, "lookup", model.AverageHardmax, n)
 	p := numeric.MustParsePrecision(prec)
-	exact, err := model.Instantiate[*big.Rat](numeric.Exact{}, con.Model)
+	exact, err := eval.Instantiate[*big.Rat](numeric.Exact{}, con.Model)
 	if err != nil {
 		b.Fatal(err)
 	}
-	runner, err := model.New(p, con.Model)
+	runner, err := eval.New(p, con.Model)
 	if err != nil {
 		b.Fatal(err)
 	}

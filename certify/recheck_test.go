@@ -9,6 +9,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/certify/recheck"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
@@ -50,11 +51,11 @@ func certificateOf[T any](t *testing.T, recipe string, w model.Weighting, maxN i
 		m = con.Model
 	}
 	prec := numeric.MustParsePrecision(p)
-	runner, err := model.New(prec, m)
+	runner, err := eval.New(prec, m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	exact, err := model.Instantiate[*big.Rat](numeric.Exact{}, con.Model)
+	exact, err := eval.Instantiate[*big.Rat](numeric.Exact{}, con.Model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,11 +67,11 @@ func certificateOf[T any](t *testing.T, recipe string, w model.Weighting, maxN i
 	if !res.Certified {
 		t.Fatalf("%s at %s, n = %d: not certified: %s", recipe, p, n, res.Why)
 	}
-	inst, err := model.Underlying(runner)
+	inst, err := eval.Underlying(runner)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res.typed.(*recheck.Certificate[T]), recheck.Input[T]{Reference: exact, Model: inst.(*model.Instance[T]),
+	return res.typed.(*recheck.Certificate[T]), recheck.Input[T]{Reference: exact, Model: inst.(*eval.Instance[T]),
 		Symbols: con.Symbols, Right: exactlyRight}
 }
 
@@ -266,11 +267,11 @@ func TestRecheckRefusesWrongClaims(t *testing.T) {
 	// The lookup with 1:0's j raised: certified at n = 1, wrong at 2.
 	m := withEmbedding(t, con.Model, "1:0", "j", 1)
 	prec := numeric.MustParsePrecision("fp32")
-	runner, err := model.New(prec, m)
+	runner, err := eval.New(prec, m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	exact, err := model.Instantiate[*big.Rat](numeric.Exact{}, con.Model)
+	exact, err := eval.Instantiate[*big.Rat](numeric.Exact{}, con.Model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,9 +280,9 @@ func TestRecheckRefusesWrongClaims(t *testing.T) {
 	if err != nil || res.Certified {
 		t.Fatalf("n = 2 certified (%v): the reproducer changed", err)
 	}
-	inst, _ := model.Underlying(runner)
-	in := recheck.Input[float32]{Reference: exact, Model: inst.(*model.Instance[float32]), Symbols: con.Symbols, Right: exactlyRight}
-	a, why := newAnalysis(Input{Reference: con.Model, Model: m, Precision: prec, Symbols: con.Symbols, Right: exactlyRight}, 2, exact, inst.(*model.Instance[float32]), &Result{N: 2})
+	inst, _ := eval.Underlying(runner)
+	in := recheck.Input[float32]{Reference: exact, Model: inst.(*eval.Instance[float32]), Symbols: con.Symbols, Right: exactlyRight}
+	a, why := newAnalysis(Input{Reference: con.Model, Model: m, Precision: prec, Symbols: con.Symbols, Right: exactlyRight}, 2, exact, inst.(*eval.Instance[float32]), &Result{N: 2})
 	if why != "" {
 		t.Fatal(why)
 	}
@@ -390,16 +391,16 @@ func TestRecheckRefusesCandidateLeftOut(t *testing.T) {
 		return l
 	}
 	prec := numeric.MustParsePrecision("fp32")
-	exact, err := model.Instantiate[*big.Rat](numeric.Exact{}, m)
+	exact, err := eval.Instantiate[*big.Rat](numeric.Exact{}, m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	runner, err := model.New(prec, m)
+	runner, err := eval.New(prec, m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	inst, _ := model.Underlying(runner)
-	in := recheck.Input[float32]{Reference: exact, Model: inst.(*model.Instance[float32]), Symbols: symbols, Right: exactlyRight}
+	inst, _ := eval.Underlying(runner)
+	in := recheck.Input[float32]{Reference: exact, Model: inst.(*eval.Instance[float32]), Symbols: symbols, Right: exactlyRight}
 	slow := in
 	slow.Passes = true
 	leftOut, toOne := 0, 0
@@ -488,16 +489,16 @@ func TestRecheckRefusesOrderSaidKept(t *testing.T) {
 		return l
 	}
 	prec := numeric.MustParsePrecision("fp32")
-	exact, err := model.Instantiate[*big.Rat](numeric.Exact{}, con.Model)
+	exact, err := eval.Instantiate[*big.Rat](numeric.Exact{}, con.Model)
 	if err != nil {
 		t.Fatal(err)
 	}
-	runner, err := model.New(prec, m)
+	runner, err := eval.New(prec, m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	inst, _ := model.Underlying(runner)
-	in := recheck.Input[float32]{Reference: exact, Model: inst.(*model.Instance[float32]), Symbols: symbols, Right: exactlyRight}
+	inst, _ := eval.Underlying(runner)
+	in := recheck.Input[float32]{Reference: exact, Model: inst.(*eval.Instance[float32]), Symbols: symbols, Right: exactlyRight}
 	slow := in
 	slow.Passes = true
 	said := 0

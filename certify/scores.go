@@ -52,7 +52,7 @@ type keyScores[T any] struct {
 
 // init sizes the storage for nk keys: for a backend b whose values are
 // pointers, m holds a number of b's for each key, which the model scores
-// into (model.Instance.KeyScoresInto), each query over the last's.
+// into (eval.Steps.KeyScoresInto), each query over the last's.
 func (sc *keyScores[T]) init(nk int, b numeric.Backend[T]) {
 	sc.gen, sc.checked, sc.floats = make([]int, nk), make([]T, nk), make([]float64, nk)
 	sc.rats, sc.ratGen = make([]*big.Rat, nk), make([]int, nk)
@@ -197,7 +197,7 @@ func (a *analysis[T]) modelScores(h *head[T], qid int, missing []int, keysM [][]
 		}
 		sc.mbuf = dst
 	}
-	sm, err := a.checked.KeyScoresInto(h.layer, h.num, h.queries.pairs[qid].checked, keysM, dst)
+	sm, err := a.checked.Steps().KeyScoresInto(h.layer, h.num, h.queries.pairs[qid].checked, keysM, dst)
 	if err != nil {
 		return fmt.Sprintf("layer %d head %d's score in the model: %v", h.layer+1, h.num+1, err)
 	}

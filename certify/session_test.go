@@ -8,6 +8,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/certify/recheck"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
@@ -187,11 +188,11 @@ func shiftingHead() *model.Model {
 func modelCertificate[T any](t *testing.T, m *model.Model, p string, n int) (*recheck.Certificate[T], recheck.Input[T]) {
 	t.Helper()
 	prec := numeric.MustParsePrecision(p)
-	runner, err := model.New(prec, m)
+	runner, err := eval.New(prec, m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	exact, err := model.Instantiate[*big.Rat](numeric.Exact{}, m)
+	exact, err := eval.Instantiate[*big.Rat](numeric.Exact{}, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,9 +204,9 @@ func modelCertificate[T any](t *testing.T, m *model.Model, p string, n int) (*re
 	if !res.Certified {
 		t.Fatalf("%s at %s, n = %d: not certified: %s", m.Name, p, n, res.Why)
 	}
-	inst, err := model.Underlying(runner)
+	inst, err := eval.Underlying(runner)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res.typed.(*recheck.Certificate[T]), recheck.Input[T]{Reference: exact, Model: inst.(*model.Instance[T]), Right: exactlyRight}
+	return res.typed.(*recheck.Certificate[T]), recheck.Input[T]{Reference: exact, Model: inst.(*eval.Instance[T]), Right: exactlyRight}
 }

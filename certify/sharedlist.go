@@ -3,7 +3,7 @@ package certify
 import (
 	"encoding/binary"
 
-	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 )
 
 // symbolList is what gatherEmbeddings knows of one list of symbols
@@ -69,7 +69,7 @@ func (e *embedGather[T]) sharedList(i int, syms []int) (bool, string) {
 	for _, sym := range list.kv {
 		var x embedding[T]
 		for _, rd := range e.readers {
-			if rd.head >= 0 && rd.proj != int(model.QueryProjection) {
+			if rd.head >= 0 && rd.proj != int(eval.QueryProjection) {
 				if why := e.read(rd, sym, i, &x, &res); why != "" {
 					return false, why
 				}
@@ -80,7 +80,7 @@ func (e *embedGather[T]) sharedList(i int, syms []int) (bool, string) {
 	if e.g.global {
 		tuple := e.listTuple[:0]
 		for _, rd := range e.readers {
-			if rd.head < 0 || rd.proj == int(model.QueryProjection) {
+			if rd.head < 0 || rd.proj == int(eval.QueryProjection) {
 				tuple = binary.AppendUvarint(tuple, uint64(rd.posClass[i-1]))
 			}
 		}
@@ -93,7 +93,7 @@ func (e *embedGather[T]) sharedList(i int, syms []int) (bool, string) {
 	for _, sym := range list.qr {
 		var x embedding[T]
 		for _, rd := range e.readers {
-			if rd.head < 0 || rd.proj == int(model.QueryProjection) {
+			if rd.head < 0 || rd.proj == int(eval.QueryProjection) {
 				if why := e.read(rd, sym, i, &x, &res); why != "" {
 					return false, why
 				}
@@ -128,8 +128,8 @@ func (e *embedGather[T]) summarise(prev *symbolList, syms []int) *symbolList {
 		if rd.head < 0 {
 			continue
 		}
-		w := projectionOf(e.a.checked.Attention(e.l).Heads[rd.head], model.Projection(rd.proj))
-		if rd.proj == int(model.QueryProjection) {
+		w := projectionOf(e.a.checked.Steps().Attention(e.l).Heads[rd.head], eval.Projection(rd.proj))
+		if rd.proj == int(eval.QueryProjection) {
 			qCost += int64(len(w.Data) / 16)
 		} else {
 			kvCost += int64(len(w.Data) / 16)
@@ -140,7 +140,7 @@ func (e *embedGather[T]) summarise(prev *symbolList, syms []int) *symbolList {
 	for _, sym := range syms[from:] {
 		buf = buf[:0]
 		for _, rd := range e.readers {
-			if rd.head >= 0 && rd.proj != int(model.QueryProjection) {
+			if rd.head >= 0 && rd.proj != int(eval.QueryProjection) {
 				buf = binary.AppendUvarint(buf, uint64(rd.symClass[sym]))
 			}
 		}
@@ -150,7 +150,7 @@ func (e *embedGather[T]) summarise(prev *symbolList, syms []int) *symbolList {
 		}
 		buf = buf[:0]
 		for _, rd := range e.readers {
-			if rd.head < 0 || rd.proj == int(model.QueryProjection) {
+			if rd.head < 0 || rd.proj == int(eval.QueryProjection) {
 				buf = binary.AppendUvarint(buf, uint64(rd.symClass[sym]))
 			}
 		}

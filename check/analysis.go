@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/transformer-cookbook/verify/certify"
-	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -181,7 +181,7 @@ func (ck *Checker) analyseWith(n int, chain *certify.Chain) *analysis {
 // checker judges one against the construction's exact output: right, and
 // where the outputs decide anything, decides. probe is an input, whose
 // expected outputs tell a symbol compared by its symbol alone.
-func (ck *Checker) judges(probe recipes.Case) (right func(ref, got model.PositionOutput) (bool, string), decides func(ref, got model.PositionOutput) bool) {
+func (ck *Checker) judges(probe recipes.Case) (right func(ref, got eval.PositionOutput) (bool, string), decides func(ref, got eval.PositionOutput) bool) {
 	con := ck.Con
 	// The reference's shape: a symbol output is compared by its symbol
 	// alone when the recipe's reference gives no values for it.
@@ -190,7 +190,7 @@ func (ck *Checker) judges(probe recipes.Case) (right func(ref, got model.Positio
 		symbolOnly = want[0].Symbol != "" && len(want[0].Values) == 0 && len(want[0].Reals) == 0
 	}
 	labels := con.Model.Output.Labels
-	right = func(ref, got model.PositionOutput) (bool, string) {
+	right = func(ref, got eval.PositionOutput) (bool, string) {
 		w := recipes.Want{Symbol: ref.Symbol}
 		if !symbolOnly {
 			for _, v := range ref.Values {
@@ -206,7 +206,7 @@ func (ck *Checker) judges(probe recipes.Case) (right func(ref, got model.Positio
 	// Decisions are judged as the checker judges them, where the
 	// outputs decide anything.
 	if len(Decisions(con)) > 0 {
-		decides = func(ref, got model.PositionOutput) bool {
+		decides = func(ref, got eval.PositionOutput) bool {
 			w := recipes.Want{Symbol: ref.Symbol}
 			if !symbolOnly {
 				for _, v := range ref.Values {
@@ -224,11 +224,11 @@ func (ck *Checker) judges(probe recipes.Case) (right func(ref, got model.Positio
 }
 
 // exactSpec is the recipe's construction in exact arithmetic, built once.
-func (ck *Checker) exactSpec() (*model.Instance[*big.Rat], error) {
+func (ck *Checker) exactSpec() (*eval.Instance[*big.Rat], error) {
 	ck.mu.Lock()
 	defer ck.mu.Unlock()
 	if ck.exact == nil && ck.exactErr == nil {
-		ck.exact, ck.exactErr = model.Instantiate[*big.Rat](numeric.Exact{}, ck.spec)
+		ck.exact, ck.exactErr = eval.Instantiate[*big.Rat](numeric.Exact{}, ck.spec)
 	}
 	return ck.exact, ck.exactErr
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -27,7 +28,7 @@ func irrational(w recipes.Want) bool {
 // Cases checks the given inputs of con, run by runner: the report of one
 // length, whose N and Exhaustive the caller sets (a construction whose
 // model a test changed, inputs picked by hand).
-func Cases(con *recipes.Construction, runner model.Runner, inputs []recipes.Case) LengthReport {
+func Cases(con *recipes.Construction, runner eval.Runner, inputs []recipes.Case) LengthReport {
 	return checkLength(con, runner, inputs, 0, nil)
 }
 
@@ -42,7 +43,7 @@ type caseResult struct {
 // checkLength checks the inputs with workers goroutines, each input
 // holding one of sh's slots while it runs; when sh quits, it hands out no
 // more inputs and returns an empty report, which nobody reads.
-func checkLength(con *recipes.Construction, runner model.Runner, inputs []recipes.Case, workers int, sh *shared) LengthReport {
+func checkLength(con *recipes.Construction, runner eval.Runner, inputs []recipes.Case, workers int, sh *shared) LengthReport {
 	m := con.Model
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -117,9 +118,9 @@ func checkLength(con *recipes.Construction, runner model.Runner, inputs []recipe
 	return lr
 }
 
-func checkCase(con *recipes.Construction, runner model.Runner, c recipes.Case) caseResult {
+func checkCase(con *recipes.Construction, runner eval.Runner, c recipes.Case) caseResult {
 	m := con.Model
-	var out *model.Result
+	var out *eval.Result
 	var err error
 	if c.Stream != nil {
 		h0 := c.Stream
@@ -141,13 +142,13 @@ func checkCase(con *recipes.Construction, runner model.Runner, c recipes.Case) c
 	}
 	if err != nil {
 		reason := err.Error()
-		if errors.Is(err, model.ErrComparisonUndecided) {
+		if errors.Is(err, eval.ErrComparisonUndecided) {
 			reason = "undecided: " + reason
 		}
 		// A value exact arithmetic cannot hold is not a wrong output but
 		// a precision that cannot run the construction.
 		cannot := errors.Is(err, numeric.ErrIrrational)
-		return caseResult{failure: &Failure{N: c.Len(), Input: CaseText(m, c), Reason: reason, CannotRun: cannot, Undecided: errors.Is(err, model.ErrComparisonUndecided)}}
+		return caseResult{failure: &Failure{N: c.Len(), Input: CaseText(m, c), Reason: reason, CannotRun: cannot, Undecided: errors.Is(err, eval.ErrComparisonUndecided)}}
 	}
 	if con.Valid != nil {
 		if err := con.Valid(c); err != nil {
@@ -175,7 +176,7 @@ func checkCase(con *recipes.Construction, runner model.Runner, c recipes.Case) c
 // RoundStream returns the stream as the runner's format stores it; an
 // entry the format cannot hold as a single point (an interval enclosure)
 // stays exact.
-func RoundStream(runner model.Runner, h [][]*big.Rat) [][]*big.Rat {
+func RoundStream(runner eval.Runner, h [][]*big.Rat) [][]*big.Rat {
 	out := make([][]*big.Rat, len(h))
 	for i, row := range h {
 		out[i] = make([]*big.Rat, len(row))
@@ -214,7 +215,7 @@ func CaseText(m *model.Model, c recipes.Case) string {
 	return strings.Join(parts, sep)
 }
 
-func gotText(g model.PositionOutput) []string {
+func gotText(g eval.PositionOutput) []string {
 	var out []string
 	if g.Symbol != "" {
 		out = append(out, g.Symbol)

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -16,7 +17,7 @@ import (
 type Checker struct {
 	Recipe *recipes.Recipe
 	Con    *recipes.Construction
-	Runner model.Runner
+	Runner eval.Runner
 	opts   Options
 	// spec is the recipe's own model, whose exact computation the
 	// analysis certifies against (Con.Model, unless a model from a file
@@ -24,7 +25,7 @@ type Checker struct {
 	spec     *model.Model
 	mu       sync.Mutex
 	analyses map[int]*analysis
-	exact    *model.Instance[*big.Rat] // spec in exact arithmetic, once built
+	exact    *eval.Instance[*big.Rat] // spec in exact arithmetic, once built
 	exactErr error
 	// overBudget is the shortest length at which the analysis ran out of
 	// its budget (0: none yet); longer ones skip it.
@@ -70,7 +71,7 @@ func NewChecker(r *recipes.Recipe, opts Options) (*Checker, error) {
 				ErrMemory, r.Name, opts.MaxN, con.Model.D, opts.Precision, GiB(need), GiB(opts.MemoryLimit))
 		}
 	}
-	runner, err := model.New(opts.Precision, con.Model)
+	runner, err := eval.New(opts.Precision, con.Model)
 	if err != nil {
 		return nil, fmt.Errorf("%s cannot run at precision %s: %w", r.Name, opts.Precision, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -90,7 +91,7 @@ func targetsOf(w recipes.Want) []target {
 // errorOf returns an upper bound on |got − t| (the largest distance from
 // got's enclosure to t's), or nil when got is not finite or t has no
 // value.
-func (t target) errorOf(got model.Value) *big.Rat {
+func (t target) errorOf(got eval.Value) *big.Rat {
 	if t.unclaimed != "" {
 		// Nothing is claimed, so nothing is measured: it adds nothing to
 		// the largest error.
@@ -113,7 +114,7 @@ func (t target) errorOf(got model.Value) *big.Rat {
 }
 
 // equals reports whether got is exactly t: only possible for rationals.
-func (t target) equals(got model.Value) bool {
+func (t target) equals(got eval.Value) bool {
 	return t.r != nil && got.Equals(t.r)
 }
 
@@ -121,7 +122,7 @@ func (t target) equals(got model.Value) bool {
 // equal to it; an irrational t, which no point equals, by an enclosure
 // (the interval backend) that contains it; a real t that happens to be
 // rational, by either.
-func (t target) within(got model.Value) bool {
+func (t target) within(got eval.Value) bool {
 	if t.r != nil && t.real {
 		return got.Contains(t.r)
 	}
@@ -133,7 +134,7 @@ func (t target) within(got model.Value) bool {
 
 // errorsOf returns an upper bound on |got − want| per output value (nil:
 // not finite).
-func errorsOf(w recipes.Want, got model.PositionOutput) []*big.Rat {
+func errorsOf(w recipes.Want, got eval.PositionOutput) []*big.Rat {
 	ts := targetsOf(w)
 	errs := make([]*big.Rat, len(ts))
 	for k, t := range ts {
@@ -142,7 +143,7 @@ func errorsOf(w recipes.Want, got model.PositionOutput) []*big.Rat {
 	return errs
 }
 
-func exactlyEqual(w recipes.Want, got model.PositionOutput) bool {
+func exactlyEqual(w recipes.Want, got eval.PositionOutput) bool {
 	if w.Symbol != "" && got.Symbol != w.Symbol {
 		return false
 	}
@@ -163,7 +164,7 @@ func exactlyEqual(w recipes.Want, got model.PositionOutput) bool {
 // reported as undecided, not as refuted; one that excludes it is a
 // certified refutation), and an irrational value by
 // containing it. It returns the reason of a failure.
-func Compare(w recipes.Want, got model.PositionOutput, bounds []recipes.Bound, labels []string) (bool, string) {
+func Compare(w recipes.Want, got eval.PositionOutput, bounds []recipes.Bound, labels []string) (bool, string) {
 	ok, _, why := compare(w, got, bounds, labels)
 	return ok, why
 }
@@ -171,7 +172,7 @@ func Compare(w recipes.Want, got model.PositionOutput, bounds []recipes.Bound, l
 // compare is Compare, and says as well whether a failure is undecided:
 // no output refuted, but some enclosure contains its rational reference
 // without being the single point that would confirm it.
-func compare(w recipes.Want, got model.PositionOutput, bounds []recipes.Bound, labels []string) (ok, undecided bool, why string) {
+func compare(w recipes.Want, got eval.PositionOutput, bounds []recipes.Bound, labels []string) (ok, undecided bool, why string) {
 	name := func(k int) string {
 		if k < len(labels) {
 			return labels[k]
@@ -240,7 +241,7 @@ func ValueTexts(w recipes.Want) []string {
 // wrong one (an enclosure entirely on the right side of 1/2). Other
 // values are not decisions and are not looked at. A position with no
 // decision to make decides right.
-func Decides(w recipes.Want, got model.PositionOutput, labels, booleans []string) bool {
+func Decides(w recipes.Want, got eval.PositionOutput, labels, booleans []string) bool {
 	if w.Symbol != "" {
 		return got.Symbol == w.Symbol
 	}

@@ -8,14 +8,14 @@ import (
 	"sync"
 
 	"github.com/transformer-cookbook/verify/internal/plural"
-	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/recipes"
 )
 
 // Exhaustive checks by depth-first enumeration.
 //
 // For a causally masked model with a length-free position encoding
-// (model.NewPrefixRunner), the output at position i of a string is the
+// (eval.NewPrefixRunner), the output at position i of a string is the
 // output at position i of its prefix of length i. Enumerating the strings
 // depth first, in the lexicographic order of Inputs, each string is its
 // parent prefix extended by one symbol: one position computed, not n.
@@ -86,7 +86,7 @@ func Enumerate(r *recipes.Recipe, opts Options, maxLen int, fromScratch bool) (*
 	} else {
 		var ok bool
 		if e.Lengths, ok = ck.enumerate(lengths, 0, total, nil); !ok {
-			if _, err := model.NewPrefixRunner(ck.Runner, maxLen); err != nil {
+			if _, err := eval.NewPrefixRunner(ck.Runner, maxLen); err != nil {
 				return nil, fmt.Errorf("%s cannot be enumerated depth first: %w", r.Name, err)
 			}
 			return nil, fmt.Errorf("%s cannot be enumerated depth first: its symbols are adapted to another model", r.Name)
@@ -107,7 +107,7 @@ func Enumerate(r *recipes.Recipe, opts Options, maxLen int, fromScratch bool) (*
 // asks for inputs run whole, a length is not enumerated exhaustively,
 // the construction's inputs are not all strings, its symbols are adapted
 // to another model, or the model is not prefix-stable.
-func (ck *Checker) searches(lengths []int) (prs []model.PrefixRunner, total int, ok bool) {
+func (ck *Checker) searches(lengths []int) (prs []eval.PrefixRunner, total int, ok bool) {
 	con := ck.Con
 	if ck.opts.FromScratch || !con.AllStrings || con.AdaptSymbols != nil || len(lengths) == 0 || ck.opts.Exhaustive <= 0 {
 		return nil, 0, false
@@ -121,15 +121,15 @@ func (ck *Checker) searches(lengths []int) (prs []model.PrefixRunner, total int,
 			return nil, 0, false
 		}
 	}
-	pr, err := model.NewPrefixRunner(ck.Runner, maxLen)
+	pr, err := eval.NewPrefixRunner(ck.Runner, maxLen)
 	if err == nil {
-		return []model.PrefixRunner{pr}, total, true
+		return []eval.PrefixRunner{pr}, total, true
 	}
 	if con.Model.Causal() != nil {
 		return nil, 0, false
 	}
 	for _, n := range lengths {
-		pr, err := model.NewPrefixRunnerAt(ck.Runner, n)
+		pr, err := eval.NewPrefixRunnerAt(ck.Runner, n)
 		if err != nil {
 			return nil, 0, false
 		}
@@ -181,7 +181,7 @@ func (ck *Checker) enumerate(lengths []int, from, to int, sh *shared) ([]LengthR
 // enumerateWith is enumerate's depth-first search with the runner pr, for
 // the given lengths up to maxLen, of whose strings it checks those of
 // index from ≤ k < to.
-func (ck *Checker) enumerateWith(pr model.PrefixRunner, lengths []int, maxLen, from, to int, sh *shared) []LengthReport {
+func (ck *Checker) enumerateWith(pr eval.PrefixRunner, lengths []int, maxLen, from, to int, sh *shared) []LengthReport {
 	k := len(ck.Con.Model.Alphabet)
 	checked := make([]bool, maxLen+1)
 	for _, n := range lengths {
@@ -275,7 +275,7 @@ func (v verdict) then(w verdict, dst []*big.Rat) verdict {
 
 // positionVerdict is the body of checkCase's loop over positions, at
 // position i (0-based).
-func positionVerdict(con *recipes.Construction, w recipes.Want, got model.PositionOutput, i int) verdict {
+func positionVerdict(con *recipes.Construction, w recipes.Want, got eval.PositionOutput, i int) verdict {
 	if v, ok := exactVerdict(con, w, got); ok {
 		return v
 	}
@@ -294,7 +294,7 @@ func positionVerdict(con *recipes.Construction, w recipes.Want, got model.Positi
 // Compare allocate: exact, passed, every error 0. It reports false, to
 // leave the case to them, when any value differs, a reference is
 // irrational, or a bound is negative (which even an error of 0 exceeds).
-func exactVerdict(con *recipes.Construction, w recipes.Want, got model.PositionOutput) (verdict, bool) {
+func exactVerdict(con *recipes.Construction, w recipes.Want, got eval.PositionOutput) (verdict, bool) {
 	if w.Reals != nil || w.Unclaimed != nil || w.Symbol != "" && got.Symbol != w.Symbol || len(got.Values) < len(w.Values) {
 		return verdict{}, false
 	}
@@ -308,7 +308,7 @@ func exactVerdict(con *recipes.Construction, w recipes.Want, got model.PositionO
 }
 
 // pointVerdict is exactVerdict on an output given by its symbol and its
-// values, each a point (model.Prefix.PointOutput): without making the
+// values, each a point (eval.Prefix.PointOutput): without making the
 // PositionOutput, whose values Output prints and copies.
 func pointVerdict(con *recipes.Construction, w recipes.Want, symbol string, values []*big.Rat) (verdict, bool) {
 	if w.Reals != nil || w.Unclaimed != nil || w.Symbol != "" && symbol != w.Symbol || len(values) < len(w.Values) {
@@ -335,7 +335,7 @@ func negativeBound(con *recipes.Construction, w recipes.Want, k int) bool {
 // prefixVerdict is positionVerdict on the output of p, at position i
 // (0-based): by pointVerdict when p gives its output as points and they
 // pass exactly, else on p.Output().
-func prefixVerdict(con *recipes.Construction, w recipes.Want, p model.Prefix, i int) verdict {
+func prefixVerdict(con *recipes.Construction, w recipes.Want, p eval.Prefix, i int) verdict {
 	if symbol, values, ok := p.PointOutput(); ok {
 		if v, ok := pointVerdict(con, w, symbol, values); ok {
 			return v
@@ -479,15 +479,15 @@ func (t *lengthTally) report() LengthReport {
 // the node at depth d on the current path (the prefix of length d).
 type enumWorker struct {
 	ck       *Checker
-	pr       model.PrefixRunner
+	pr       eval.PrefixRunner
 	k        int
 	checked  []bool // checked[n]: the strings of length n are checked
 	maxLen   int
 	from, to int // the strings of length maxLen checked: of index from ≤ k < to
 
 	path  []int
-	index []int          // index[d]: the index of path[:d] among the strings of length d
-	nodes []model.Prefix // nodes[d]: the state of path[:d]; nil when it failed to run
+	index []int         // index[d]: the index of path[:d] among the strings of length d
+	nodes []eval.Prefix // nodes[d]: the state of path[:d]; nil when it failed to run
 	// want[j] and pos[j] are the reference last met at position j on the
 	// current path and its verdict; agg[j] merges pos[1..j]. known and
 	// merged say how many of them hold for the current path.
@@ -498,9 +498,9 @@ type enumWorker struct {
 	tallies []*lengthTally // by length
 }
 
-func newEnumWorker(ck *Checker, pr model.PrefixRunner, checked []bool, maxLen, from, to int) *enumWorker {
+func newEnumWorker(ck *Checker, pr eval.PrefixRunner, checked []bool, maxLen, from, to int) *enumWorker {
 	ew := &enumWorker{ck: ck, pr: pr, k: len(ck.Con.Model.Alphabet), checked: checked, maxLen: maxLen, from: from, to: to,
-		path: make([]int, 0, maxLen), index: make([]int, maxLen+1), nodes: make([]model.Prefix, maxLen+1),
+		path: make([]int, 0, maxLen), index: make([]int, maxLen+1), nodes: make([]eval.Prefix, maxLen+1),
 		want: make([]recipes.Want, maxLen+1), pos: make([]verdict, maxLen+1), agg: make([]verdict, maxLen+1),
 		tallies: make([]*lengthTally, maxLen+1)}
 	ew.agg[0] = verdict{exact: true, passed: true, decided: true}

@@ -10,10 +10,10 @@ import (
 	"testing"
 
 	"github.com/transformer-cookbook/verify/internal/testenv"
-	"github.com/transformer-cookbook/verify/recipes"
-
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
 )
 
 // enumerateCases are constructions with AllStrings under several
@@ -461,9 +461,9 @@ func TestPointVerdict(t *testing.T) {
 		{negative, recipes.Want{Values: []*big.Rat{r(1, 2)}}, "", []*big.Rat{r(1, 2)}},
 		{con, recipes.Want{Reals: []numeric.Expr{numeric.LitInt(1)}}, "", []*big.Rat{r(1, 1)}},
 	} {
-		got := model.PositionOutput{Symbol: tc.symbol}
+		got := eval.PositionOutput{Symbol: tc.symbol}
 		for _, v := range tc.values {
-			got.Values = append(got.Values, model.Value{Text: v.RatString(), Lo: new(big.Rat).Set(v), Hi: new(big.Rat).Set(v)})
+			got.Values = append(got.Values, eval.Value{Text: v.RatString(), Lo: new(big.Rat).Set(v), Hi: new(big.Rat).Set(v)})
 		}
 		want, wantOK := exactVerdict(tc.con, tc.w, got)
 		v, ok := pointVerdict(tc.con, tc.w, tc.symbol, tc.values)

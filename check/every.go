@@ -7,11 +7,10 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/transformer-cookbook/verify/model"
-	"github.com/transformer-cookbook/verify/numeric"
-
 	"github.com/transformer-cookbook/verify/certify"
 	"github.com/transformer-cookbook/verify/certify/recheck"
+	"github.com/transformer-cookbook/verify/model/eval"
+	"github.com/transformer-cookbook/verify/numeric"
 )
 
 // A limit L is certified only when every length up to it is: failures are
@@ -217,7 +216,7 @@ func (ck *Checker) Recheck(e *recheck.Encoded) (*recheck.Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("exact arithmetic cannot compute the recipe's construction: %w", err)
 	}
-	inst, err := model.Underlying(ck.Runner)
+	inst, err := eval.Underlying(ck.Runner)
 	if err != nil {
 		return nil, err
 	}
@@ -233,9 +232,9 @@ type rechecker struct {
 	ck      *Checker
 	e       *recheck.Encoded
 	inst    any
-	exact   *model.Instance[*big.Rat]
-	right   func(ref, got model.PositionOutput) (bool, string)
-	decides func(ref, got model.PositionOutput) bool
+	exact   *eval.Instance[*big.Rat]
+	right   func(ref, got eval.PositionOutput) (bool, string)
+	decides func(ref, got eval.PositionOutput) bool
 	rep     *recheck.Report
 	err     error
 }
@@ -250,10 +249,10 @@ func (v *rechecker) Interval(numeric.Backend[*numeric.Interval]) error {
 
 func recheckAt[T any](v *rechecker, b numeric.Backend[T]) error {
 	ck := v.ck
-	m, ok := v.inst.(*model.Instance[T])
+	m, ok := v.inst.(*eval.Instance[T])
 	if !ok {
 		var err error
-		if m, err = model.Instantiate(b, ck.Con.Model); err != nil {
+		if m, err = eval.Instantiate(b, ck.Con.Model); err != nil {
 			return err
 		}
 	}

@@ -133,7 +133,7 @@ func liveBytes(m *model.Model, p numeric.Precision, n, workers int, analysis boo
 	vb := valueBytes(p)
 	live := 8*all + 160*nonzero + (vb+8)*numbers
 	if p.Kind == numeric.KindBigFloat && p.Bits <= numeric.NarrowMaxBits {
-		// A small bigfloat runs in float64 (model.New's runner), which
+		// A small bigfloat runs in float64 (eval.New's runner), which
 		// keeps its float64 instance beside the big.Float one it builds
 		// when a value leaves float64's share of the range.
 		live += 16 * numbers

@@ -23,6 +23,7 @@ import (
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/internal/testenv"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -816,7 +817,7 @@ func ownChecker(cfg *config, m *model.Model, k mutationKnobs) ([]check.LengthRep
 	if !cfg.exhaustive || !cfg.con.AllStrings || cfg.p.Kind != numeric.KindExact {
 		return nil, nil
 	}
-	runner, err := model.New(cfg.p, m)
+	runner, err := eval.New(cfg.p, m)
 	if err != nil {
 		return nil, nil
 	}

@@ -14,53 +14,43 @@ import (
 type Options struct {
 	Precision numeric.Precision
 	Weighting model.Weighting
-	// MaxN is the largest length checked; recipes whose weights depend on
-	// a maximum length N are built with N = MaxN.
+	// MaxN is the largest length checked, and the N of the build.
 	MaxN int
-	// Params sets the recipe's parameters (the others take their
-	// defaults).
-	Params map[string]string
-	// Lengths lists the lengths to check; nil means DefaultLengths(MinN,
-	// MaxN).
-	Lengths []int
+	// Params sets recipe parameters (the others take their defaults).
+	Params  map[string]string
+	Lengths []int // the lengths to check (nil: DefaultLengths)
 	// Cases is the number of random inputs per length (see CasesAt) when
 	// the inputs of that length are too many to enumerate; Exhaustive is
 	// the most inputs enumerated.
 	Cases      int
 	Exhaustive int
 	Seed       uint64
-	// MemoryLimit, when set, refuses a check whose MemoryEstimate at
-	// MaxN is above it (an error wrapping ErrMemory).
+	// MemoryLimit refuses a check whose MemoryEstimate is above it
+	// (ErrMemory).
 	MemoryLimit uint64
 	// Construction, when set, is the recipe's construction for
-	// Weighting, MaxN and Params, which the caller built already (the
-	// command line builds it to report a bad parameter as such): the
-	// checker takes it over, adopting Model and adding its notes, instead
-	// of building it a second time.
+	// Weighting, MaxN and Params, built already by the caller: the
+	// checker takes it over instead of building it again.
 	Construction *recipes.Construction
 	// Model, when set, is checked instead of the recipe's own model,
 	// against the recipe's reference (Construction.Adopt).
 	Model *model.Model
 	// Unlisted runs the recipe under a weighting the paper does not give
-	// it for (to confirm that the cheat sheet is right to leave it out);
-	// the report then says so in its notes.
+	// it (the report's notes say so).
 	Unlisted bool
-	// Stop, if set, is asked before every length; when it returns true
-	// the check ends there and the report says it was interrupted.
+	// Stop, if set, is asked before every length: true ends the check
+	// there, reported as interrupted.
 	Stop func() bool
 	// AllLengths continues after the first failing length.
 	AllLengths bool
 	// Workers is the number of goroutines running cases (0: GOMAXPROCS).
 	Workers int
-	// FromScratch runs every input whole, even where an exhaustive length
-	// could extend the prefixes of a depth-first enumeration instead
-	// (enumerate.go): to measure the one against the other.
+	// FromScratch runs every input whole, never extending the prefixes
+	// of a depth-first enumeration (to measure the one against the other).
 	FromScratch bool
-	// Analysis runs, at every length whose inputs are not all run, the
-	// analysis of package certify: it certifies the length (every input
-	// right), or suggests inputs to run first where it finds an order the
-	// precision breaks. AnalysisBudget bounds its work (0:
-	// DefaultAnalysisBudget).
+	// Analysis runs package certify's analysis at every length whose
+	// inputs are not all run, to certify it or find the inputs to run
+	// first; AnalysisBudget bounds its work (0: DefaultAnalysisBudget).
 	Analysis       bool
 	AnalysisBudget int
 	// EveryBudget bounds the analysis's work for every length up to the
@@ -69,15 +59,12 @@ type Options struct {
 	// then the checked lengths' alone.
 	EveryBudget int64
 	NoEvery     bool
-	// Certificates keeps the certificate of each length the analysis
-	// certifies, for Checker.Certificate.
+	// Certificates keeps each certified length's certificate.
 	Certificates bool
-	// Notes are added to the report's notes (the caller's choices, such as
-	// a precision chosen for the weighting).
+	// Notes are added to the report's (the caller's choices).
 	Notes []string
-	// Progress, if set, is called with the report of each length as it
-	// completes; rep is the report so far (its outputs and bounds are
-	// set, its lengths not yet).
+	// Progress, if set, is called with each length's report as it
+	// completes, and the report so far (its lengths not yet set).
 	Progress func(rep *Report, lr LengthReport)
 }
 

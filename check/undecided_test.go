@@ -4,13 +4,13 @@ import (
 	"math/big"
 	"testing"
 
-	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/recipes"
 )
 
 // enclosure is an output value [lo, hi].
-func enclosure(lo, hi *big.Rat) model.Value {
-	return model.Value{Lo: lo, Hi: hi, Text: "[" + lo.RatString() + ", " + hi.RatString() + "]"}
+func enclosure(lo, hi *big.Rat) eval.Value {
+	return eval.Value{Lo: lo, Hi: hi, Text: "[" + lo.RatString() + ", " + hi.RatString() + "]"}
 }
 
 // TestCompareUndecided checks the three outcomes of an interval output
@@ -25,17 +25,17 @@ func TestCompareUndecided(t *testing.T) {
 	below := enclosure(r(1, 2), r(3, 4))
 	for _, tc := range []struct {
 		name          string
-		values        []model.Value
+		values        []eval.Value
 		ok, undecided bool
 	}{
-		{"point", []model.Value{point, point}, true, false},
-		{"contains", []model.Value{point, around}, false, true},
-		{"excludes", []model.Value{point, below}, false, false},
-		{"contains then excludes", []model.Value{around, below}, false, false},
-		{"excludes then contains", []model.Value{below, around}, false, false},
+		{"point", []eval.Value{point, point}, true, false},
+		{"contains", []eval.Value{point, around}, false, true},
+		{"excludes", []eval.Value{point, below}, false, false},
+		{"contains then excludes", []eval.Value{around, below}, false, false},
+		{"excludes then contains", []eval.Value{below, around}, false, false},
 	} {
 		w := recipes.Want{Values: []*big.Rat{r(1, 1), r(1, 1)}}
-		ok, undecided, why := compare(w, model.PositionOutput{Values: tc.values}, nil, []string{"y", "c"})
+		ok, undecided, why := compare(w, eval.PositionOutput{Values: tc.values}, nil, []string{"y", "c"})
 		if ok != tc.ok || undecided != tc.undecided {
 			t.Errorf("%s: compare = %v, undecided %v (%q), want %v, %v", tc.name, ok, undecided, why, tc.ok, tc.undecided)
 		}

@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 )
 
 // absorbed finds, in a residual sum x + y, the first influencing value
@@ -146,7 +147,7 @@ func (w *ffWeights) unitsFlowing(rowFlows []bool) []bool {
 // outputAbsorbed replays the second matrix of a feed-forward sublayer at
 // position i, from the exact pre-activations ze and the format's zf,
 // against out, what the model's sublayer wrote.
-func (d *diagnosis) outputAbsorbed(label string, i int, w *ffWeights, ze, zf []*big.Rat, out []model.Value, rowFlows []bool) *Cause {
+func (d *diagnosis) outputAbsorbed(label string, i int, w *ffWeights, ze, zf []*big.Rat, out []eval.Value, rowFlows []bool) *Cause {
 	ae, af := make([]*big.Rat, len(ze)), make([]*big.Rat, len(zf))
 	for r := range ze {
 		ae[r], af[r] = w.act(ze[r]), w.act(zf[r])
@@ -235,7 +236,7 @@ func (d *diagnosis) absorbedDetail(e *absorption, sum, wName, bName string, inpu
 }
 
 // sameValues reports whether the model's values vs are the points xs.
-func sameValues(vs []model.Value, xs []*big.Rat) bool {
+func sameValues(vs []eval.Value, xs []*big.Rat) bool {
 	if len(vs) != len(xs) {
 		return false
 	}

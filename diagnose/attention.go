@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
@@ -214,7 +215,7 @@ func (d *diagnosis) newAttnScan(k int) *attnScan {
 
 // ratStates returns the points of a traced state (false if one is not a
 // finite point).
-func (d *diagnosis) ratStates(vs [][]model.Value) ([][]*big.Rat, bool) {
+func (d *diagnosis) ratStates(vs [][]eval.Value) ([][]*big.Rat, bool) {
 	out := make([][]*big.Rat, len(vs))
 	for j, vec := range vs {
 		var ok bool
@@ -247,7 +248,7 @@ func (s *attnScan) formatKey(hs *headScores, j int) ([]*big.Rat, string) {
 // the mask allows, in position order; nil when the format's computation
 // cannot be replayed (a value it reads is not finite), or when the
 // replay does not give, bit for bit, the scores the model computes from
-// the same input (model.Runner.HeadScores): the diagnosis then says
+// the same input (eval.Runner.HeadScores): the diagnosis then says
 // nothing of this head rather than explain a computation the model does
 // not do. over is an operation of that computation that left the
 // format's range.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -124,7 +125,7 @@ const (
 // itself is wrong, which no rounding explains). An error means it could
 // not run: a bad position, or a model that neither exact arithmetic nor
 // the reference can compute on c.
-func Failure(con *recipes.Construction, runner model.Runner, c recipes.Case, pos int) (*Cause, error) {
+func Failure(con *recipes.Construction, runner eval.Runner, c recipes.Case, pos int) (*Cause, error) {
 	if con == nil || con.Model == nil || runner == nil {
 		return nil, errors.New("diagnose: no construction or no runner")
 	}
@@ -148,7 +149,7 @@ func Failure(con *recipes.Construction, runner model.Runner, c recipes.Case, pos
 	// The reference, the costlier run, goes on while the format's runs
 	// and is checked.
 	type refRun struct {
-		res  *model.Result
+		res  *eval.Result
 		note string
 		err  error
 	}
@@ -182,7 +183,7 @@ func Failure(con *recipes.Construction, runner model.Runner, c recipes.Case, pos
 }
 
 // runCase runs c with the trace: its symbols, or its initial stream.
-func runCase(r model.Runner, c recipes.Case) (*model.Result, error) {
+func runCase(r eval.Runner, c recipes.Case) (*eval.Result, error) {
 	if c.Stream != nil {
 		return r.RunStream(c.Stream, true)
 	}
@@ -192,10 +193,10 @@ func runCase(r model.Runner, c recipes.Case) (*model.Result, error) {
 // reference runs c exactly, or, when exact arithmetic cannot (an
 // irrational weight, softmax's exp, a square root), at bits bits; note
 // says which and why, for Detail.
-func reference(m *model.Model, c recipes.Case, bits int) (*model.Result, string, error) {
-	r, err := model.New(numeric.Precision{Kind: numeric.KindExact}, m)
+func reference(m *model.Model, c recipes.Case, bits int) (*eval.Result, string, error) {
+	r, err := eval.New(numeric.Precision{Kind: numeric.KindExact}, m)
 	if err == nil {
-		var res *model.Result
+		var res *eval.Result
 		if res, err = runCase(r, c); err == nil {
 			return res, "", nil
 		}
@@ -208,7 +209,7 @@ func reference(m *model.Model, c recipes.Case, bits int) (*model.Result, string,
 		}
 		why = "in exact arithmetic " + msg + " is irrational"
 	}
-	wide, err := model.Instantiate[*big.Float](fastFloat{numeric.NewBigFloat(uint(bits))}, m)
+	wide, err := eval.Instantiate[*big.Float](fastFloat{numeric.NewBigFloat(uint(bits))}, m)
 	if err != nil {
 		return nil, "", fmt.Errorf("diagnose: no reference (%s; at %d bits: %w)", why, bits, err)
 	}
@@ -231,12 +232,12 @@ func (fastFloat) Format(x *big.Float) string { return floatText(x, -1) }
 // tracer returns the runner the format's traced run uses: runner itself,
 // or for a bigfloat the same arithmetic with fastFloat's printing (the
 // instantiation cannot fail where runner's did not).
-func tracer(runner model.Runner, m *model.Model) model.Runner {
+func tracer(runner eval.Runner, m *model.Model) eval.Runner {
 	p := runner.Precision()
 	if p.Kind != numeric.KindBigFloat {
 		return runner
 	}
-	if inst, err := model.Instantiate[*big.Float](fastFloat{numeric.NewBigFloat(p.Bits)}, m); err == nil {
+	if inst, err := eval.Instantiate[*big.Float](fastFloat{numeric.NewBigFloat(p.Bits)}, m); err == nil {
 		return inst
 	}
 	return runner
@@ -245,10 +246,10 @@ func tracer(runner model.Runner, m *model.Model) model.Runner {
 // diagnosis holds the two traced runs of one case.
 type diagnosis struct {
 	m      *model.Model
-	runner model.Runner
+	runner eval.Runner
 	prec   numeric.Precision
 	// ref and got are the reference's and the format's runs.
-	ref, got *model.Result
+	ref, got *eval.Result
 	infos    []stateInfo
 	// relevant[k][i]: position i (0-based) of state k can influence the
 	// output at pos through the masks alone, as a non-finite value does
@@ -269,7 +270,7 @@ type diagnosis struct {
 	overflowIncl bool
 }
 
-func newDiagnosis(m *model.Model, runner model.Runner, ref, got *model.Result, pos int, note string, refBits int) (*diagnosis, error) {
+func newDiagnosis(m *model.Model, runner eval.Runner, ref, got *eval.Result, pos int, note string, refBits int) (*diagnosis, error) {
 	if ref.Trace == nil || got.Trace == nil {
 		return nil, errors.New("diagnose: a run returned no trace")
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -49,9 +50,9 @@ func causeQV(t *testing.T, name string, maxN, n int, queries, values map[int]int
 	return con, recipes.Case{Symbols: in}
 }
 
-func causeRunner(t *testing.T, prec string, m *model.Model) model.Runner {
+func causeRunner(t *testing.T, prec string, m *model.Model) eval.Runner {
 	t.Helper()
-	r, err := model.New(numeric.MustParsePrecision(prec), m)
+	r, err := eval.New(numeric.MustParsePrecision(prec), m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,9 +61,9 @@ func causeRunner(t *testing.T, prec string, m *model.Model) model.Runner {
 
 // causeFails reports whether the runner gets position pos (1-based) of c
 // wrong, as check.Run decides.
-func causeFails(t *testing.T, con *recipes.Construction, runner model.Runner, c recipes.Case, pos int) bool {
+func causeFails(t *testing.T, con *recipes.Construction, runner eval.Runner, c recipes.Case, pos int) bool {
 	t.Helper()
-	var res *model.Result
+	var res *eval.Result
 	var err error
 	if c.Stream != nil {
 		c.Stream = check.RoundStream(runner, c.Stream)
@@ -77,7 +78,7 @@ func causeFails(t *testing.T, con *recipes.Construction, runner model.Runner, c 
 	return !ok
 }
 
-func causeOf(t *testing.T, con *recipes.Construction, runner model.Runner, c recipes.Case, pos int) *Cause {
+func causeOf(t *testing.T, con *recipes.Construction, runner eval.Runner, c recipes.Case, pos int) *Cause {
 	t.Helper()
 	if !causeFails(t, con, runner, c, pos) {
 		t.Fatalf("the case passes at position %d: nothing to diagnose", pos)
@@ -535,7 +536,7 @@ func TestCauseUnitsText(t *testing.T) {
 	if got, want := heldText(third), "≈0.33333333333333333333"; got != want {
 		t.Errorf("heldText(1/3 at 1000 bits) = %q, want %q", got, want)
 	}
-	if got := heldText(model.Value{Lo: big.NewRat(5, 4), Hi: big.NewRat(5, 4), Text: "1.25"}); got != "1.25" {
+	if got := heldText(eval.Value{Lo: big.NewRat(5, 4), Hi: big.NewRat(5, 4), Text: "1.25"}); got != "1.25" {
 		t.Errorf("heldText(1.25) = %q", got)
 	}
 }

@@ -27,7 +27,7 @@
 // residual stream, each product and partial sum rounded in the model's
 // order. The replay is held to the model: the diagnosis compares it, on
 // every query and row it uses, with what the model itself computes from
-// the same input (model.Runner.HeadScores and FeedForwardRows), and says
+// the same input (eval.Runner.HeadScores and FeedForwardRows), and says
 // nothing of a sublayer where they differ; and a test compares the two bit
 // for bit on every recipe at every format of the frontier. An explanation
 // therefore never describes a computation the model does not do.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 )
 
 // overflow finds the first non-finite value of state k at an influencing
@@ -25,7 +26,7 @@ func (d *diagnosis) overflow(k int) *Cause {
 			detail := d.overflowDetail(rs.Vectors[i][c], v)
 			if x, ok := rs.Vectors[i][c].Rat(); !ok || !d.overflows(x) {
 				// The value is in range: say what left it on the way.
-				if w := d.firstWeight(k, func(_ *big.Rat, v model.Value) bool { return !v.Finite() }); w != nil {
+				if w := d.firstWeight(k, func(_ *big.Rat, v eval.Value) bool { return !v.Finite() }); w != nil {
 					detail = d.withNote(fmt.Sprintf("the sublayer's weight %s = %s is beyond %s's largest finite value %s: %s holds it as %s, and %s computes %s here", w.name, w.expr, d.format(), d.maxFiniteText(), d.format(), heldText(w.held), d.format(), heldText(v)))
 				} else if what := d.ffOverflow(k, i); what != "" {
 					detail = d.withNote(fmt.Sprintf("%s is beyond %s's largest finite value %s, and %s computes %s here", what, d.format(), d.maxFiniteText(), d.format(), heldText(v)))
@@ -38,7 +39,7 @@ func (d *diagnosis) overflow(k int) *Cause {
 }
 
 // overflowDetail explains a non-finite value got whose reference is ref.
-func (d *diagnosis) overflowDetail(ref, got model.Value) string {
+func (d *diagnosis) overflowDetail(ref, got eval.Value) string {
 	x, ok := ref.Rat()
 	if !ok {
 		return fmt.Sprintf("%s holds %s, and so does the reference", d.format(), heldText(got))

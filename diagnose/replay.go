@@ -6,6 +6,7 @@ import (
 	"math/big"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
@@ -376,7 +377,7 @@ func (d *diagnosis) roundVector(v []*big.Rat) []*big.Rat {
 
 // ratVector returns the points of a traced vector (false if one is not
 // a finite point).
-func (d *diagnosis) ratVector(vs []model.Value) ([]*big.Rat, bool) {
+func (d *diagnosis) ratVector(vs []eval.Value) ([]*big.Rat, bool) {
 	out := make([]*big.Rat, len(vs))
 	for c, v := range vs {
 		r, ok := v.Rat()

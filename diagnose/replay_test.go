@@ -10,6 +10,7 @@ import (
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/internal/testenv"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -33,10 +34,10 @@ func (t *replayTally) differ(format string, args ...any) {
 // replayAgainstModel replays every attention sublayer and feed-forward
 // sublayer the diagnosis replays (those that read the residual stream
 // itself, not a layer norm of it) on one traced run, and compares the
-// replayed scores and rows with the model's own (model.Runner.HeadScores,
+// replayed scores and rows with the model's own (eval.Runner.HeadScores,
 // FeedForwardRows) on the same input. edit, if set, changes the replay's
 // weights first (a negative control).
-func replayAgainstModel(t *testing.T, m *model.Model, runner model.Runner, res *model.Result, tally *replayTally, edit func(sparseMatrix) sparseMatrix) {
+func replayAgainstModel(t *testing.T, m *model.Model, runner eval.Runner, res *eval.Result, tally *replayTally, edit func(sparseMatrix) sparseMatrix) {
 	t.Helper()
 	d, err := newDiagnosis(m, runner, res, res, 1, "", refBits(runner.Precision()))
 	if err != nil {
@@ -147,7 +148,7 @@ var quickReplayLengths = []int{4}
 // N = 8 (or the smallest N it builds), at each replay precision on two
 // inputs of each of lengths, and hands each traced run to f, until done
 // (when set) says to stop.
-func replayRuns(t *testing.T, lengths []int, f func(m *model.Model, runner model.Runner, res *model.Result), done func() bool) {
+func replayRuns(t *testing.T, lengths []int, f func(m *model.Model, runner eval.Runner, res *eval.Result), done func() bool) {
 	t.Helper()
 	for _, r := range recipes.All() {
 		if done != nil && done() {
@@ -164,7 +165,7 @@ func replayRuns(t *testing.T, lengths []int, f func(m *model.Model, runner model
 				t.Fatalf("%s %s: %v", r.Name, recipes.WeightingAcronym(w), err)
 			}
 			for _, p := range replayPrecisions {
-				runner, err := model.New(numeric.MustParsePrecision(p), con.Model)
+				runner, err := eval.New(numeric.MustParsePrecision(p), con.Model)
 				if err != nil {
 					t.Fatalf("%s %s at %s: %v", r.Name, recipes.WeightingAcronym(w), p, err)
 				}
@@ -211,7 +212,7 @@ func TestLongReplayIsTheModel(t *testing.T) {
 // replayRuns at lengths.
 func replayIsTheModel(t *testing.T, lengths []int) {
 	var tally replayTally
-	replayRuns(t, lengths, func(m *model.Model, runner model.Runner, res *model.Result) {
+	replayRuns(t, lengths, func(m *model.Model, runner eval.Runner, res *eval.Result) {
 		replayAgainstModel(t, m, runner, res, &tally, nil)
 	}, nil)
 	if tally.first != "" {
@@ -239,7 +240,7 @@ func TestReplayOrderMatters(t *testing.T) {
 		return out
 	}
 	var tally replayTally
-	replayRuns(t, replayLengths(), func(m *model.Model, runner model.Runner, res *model.Result) {
+	replayRuns(t, replayLengths(), func(m *model.Model, runner eval.Runner, res *eval.Result) {
 		replayAgainstModel(t, m, runner, res, &tally, reverse)
 	}, func() bool { return tally.first != "" })
 	if tally.first == "" {

@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
@@ -74,7 +75,7 @@ const weightScan = 1 << 14
 // exact one although the sublayer's input had not: "" when there is
 // none (among the first weightScan nonzero ones).
 func (d *diagnosis) roundedWeight(k int) string {
-	w := d.firstWeight(k, func(x *big.Rat, v model.Value) bool {
+	w := d.firstWeight(k, func(x *big.Rat, v eval.Value) bool {
 		r, ok := v.Rat()
 		return !ok || r.Cmp(x) != 0
 	})
@@ -89,14 +90,14 @@ func (d *diagnosis) roundedWeight(k int) string {
 type sublayerWeight struct {
 	name string // e.g. "W2[1][3]", "head 1 W^Q[2][1]", "b1[2]"
 	expr numeric.Expr
-	held model.Value
+	held eval.Value
 }
 
 // firstWeight returns the first nonzero parameter of the sublayer that
 // produced state k (W^Q, W^K, W^V of each head; or W1, b1, W2, b2) for
 // which pick(exact value, format's value) holds, among the first
 // weightScan; nil when there is none.
-func (d *diagnosis) firstWeight(k int, pick func(x *big.Rat, v model.Value) bool) *sublayerWeight {
+func (d *diagnosis) firstWeight(k int, pick func(x *big.Rat, v eval.Value) bool) *sublayerWeight {
 	info := d.infos[k]
 	if k == 0 || info.layer < 0 {
 		return nil
@@ -173,7 +174,7 @@ func (d *diagnosis) outputCause(units int) *Cause {
 // offBy reports whether got is further than units units of the format's
 // spacing (at the larger of the two magnitudes) from ref, or, for
 // units = 0, differs from it at all; and says by how much.
-func (d *diagnosis) offBy(ref, got model.Value, units int) (string, bool) {
+func (d *diagnosis) offBy(ref, got eval.Value, units int) (string, bool) {
 	x, ok1 := ref.Rat()
 	y, ok2 := got.Rat()
 	if !ok1 || !ok2 || x.Cmp(y) == 0 {

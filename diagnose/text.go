@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 )
 
 // floatText prints x with digits significant digits (−1: the shortest
@@ -171,7 +171,7 @@ func (d *diagnosis) valueText(x *big.Rat) string { return heldText(d.runner.Roun
 // prints 2500 as 2.5e+03), anything else as the format prints it, up to
 // maxDigits significant digits; a wider value (a bigfloat of hundreds of
 // bits) is printed to maxDigits digits, marked ≈.
-func heldText(v model.Value) string {
+func heldText(v eval.Value) string {
 	r, ok := v.Rat()
 	if ok && r.IsInt() && r.Num().BitLen() <= 64 {
 		return r.Num().String()

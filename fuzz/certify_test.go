@@ -5,7 +5,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/transformer-cookbook/verify/model/modelfile"
 	"hash/fnv"
 	"math/big"
 	"math/rand/v2"
@@ -20,6 +19,8 @@ import (
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/internal/testenv"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
+	"github.com/transformer-cookbook/verify/model/modelfile"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -115,7 +116,7 @@ func hardWeightings(r *recipes.Recipe) []model.Weighting {
 type soundBuilt struct {
 	r     *recipes.Recipe
 	con   *recipes.Construction
-	exact *model.Instance[*big.Rat]
+	exact *eval.Instance[*big.Rat]
 	file  []byte
 	err   error
 }
@@ -143,7 +144,7 @@ func buildSound(cfg soundConfig, w model.Weighting, n int) *soundBuilt {
 		if err != nil {
 			return &soundBuilt{err: fmt.Errorf("build: %w", err)}
 		}
-		exact, err := model.Instantiate[*big.Rat](numeric.Exact{}, con.Model)
+		exact, err := eval.Instantiate[*big.Rat](numeric.Exact{}, con.Model)
 		if err != nil {
 			return &soundBuilt{err: fmt.Errorf("exact instance: %w", err)}
 		}
@@ -773,7 +774,7 @@ type verdict struct {
 // construction's Expected as the checker does: check.Compare with its
 // bounds, and check.Decides for a position Compare finds wrong. A run
 // that fails is wrong and decides wrong.
-func judge(con *recipes.Construction, runner model.Runner, to, in []int) (wrong bool, why string, decidesWrong bool) {
+func judge(con *recipes.Construction, runner eval.Runner, to, in []int) (wrong bool, why string, decidesWrong bool) {
 	mapped := make([]int, len(in))
 	for k, s := range in {
 		mapped[k] = to[s]
@@ -806,7 +807,7 @@ func judge(con *recipes.Construction, runner model.Runner, to, in []int) (wrong 
 // Symbols lists and its Valid accepts, in lexicographic order; with
 // stop, only up to the first wrong one or limit inputs, whichever comes
 // first (limit ≤ 0: no limit).
-func enumerate(con *recipes.Construction, runner model.Runner, to []int, n int, stop bool, limit int) verdict {
+func enumerate(con *recipes.Construction, runner eval.Runner, to []int, n int, stop bool, limit int) verdict {
 	lists := make([][]int, n)
 	for i := range lists {
 		lists[i] = symbolsAt(con, i+1, n)
@@ -870,9 +871,9 @@ func inputCount(con *recipes.Construction, n, limit int) int {
 // reference's exact output (check's analysis builds the same): the symbol
 // alone where the recipe's reference gives only a symbol, else every
 // value, with the construction's bounds.
-func directRight(con *recipes.Construction, symbolOnly bool) (func(ref, got model.PositionOutput) (bool, string), func(ref, got model.PositionOutput) bool) {
+func directRight(con *recipes.Construction, symbolOnly bool) (func(ref, got eval.PositionOutput) (bool, string), func(ref, got eval.PositionOutput) bool) {
 	labels := con.Model.Output.Labels
-	want := func(ref model.PositionOutput) (recipes.Want, bool) {
+	want := func(ref eval.PositionOutput) (recipes.Want, bool) {
 		w := recipes.Want{Symbol: ref.Symbol}
 		if !symbolOnly {
 			for _, v := range ref.Values {
@@ -885,16 +886,16 @@ func directRight(con *recipes.Construction, symbolOnly bool) (func(ref, got mode
 		}
 		return w, true
 	}
-	right := func(ref, got model.PositionOutput) (bool, string) {
+	right := func(ref, got eval.PositionOutput) (bool, string) {
 		w, ok := want(ref)
 		if !ok {
 			return false, "the reference's output is not a point"
 		}
 		return check.Compare(w, got, con.Bounds, labels)
 	}
-	var decides func(ref, got model.PositionOutput) bool
+	var decides func(ref, got eval.PositionOutput) bool
 	if len(check.Decisions(con)) > 0 {
-		decides = func(ref, got model.PositionOutput) bool {
+		decides = func(ref, got eval.PositionOutput) bool {
 			w, ok := want(ref)
 			return ok && check.Decides(w, got, labels, con.Booleans)
 		}
@@ -932,7 +933,7 @@ func checkSound(t testing.TB, in soundInput, lim limits) (st soundStats) {
 		t.Errorf("%s %s N = %d: %v", cfg.name, recipes.WeightingAcronym(w), N, b.err)
 		return st
 	}
-	m, fileN, err := model.ReadJSON(bytes.NewReader(b.file))
+	m, fileN, err := modelfile.ReadJSON(bytes.NewReader(b.file))
 	if err != nil {
 		t.Errorf("%s: the model file written does not read back: %v", cfg.name, err)
 		return st
@@ -959,11 +960,11 @@ func checkSound(t testing.TB, in soundInput, lim limits) (st soundStats) {
 		t.Errorf("%s: the perturbed model does not write: %v", which, err)
 		return st
 	}
-	if m, _, err = model.ReadJSON(&buf); err != nil {
+	if m, _, err = modelfile.ReadJSON(&buf); err != nil {
 		t.Errorf("%s: the perturbed model's file does not read back: %v", which, err)
 		return st
 	}
-	runner, err := model.New(p, m)
+	runner, err := eval.New(p, m)
 	if err != nil {
 		return st // the precision cannot hold the model: nothing is claimed
 	}

@@ -44,7 +44,7 @@
 //
 // FuzzCertifiedIsRight's reference is independent of the analysis it
 // tests: every input of a certified length, enumerated from the
-// construction's Symbols and Valid, run whole through model.New's runner
+// construction's Symbols and Valid, run whole through eval.New's runner
 // and compared with the construction's Expected by check.Compare. Its
 // campaigns, TestCertifiedCampaign and TestLongCertifiedCampaign, check
 // models drawn with -certify.seed and fail when they saw too few

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
@@ -114,17 +115,17 @@ type probeKey struct {
 	format string
 }
 
-var probes sync.Map // probeKey → func() model.Runner
+var probes sync.Map // probeKey → func() eval.Runner
 
-func probeRunner(key probeKey) model.Runner {
-	f, _ := probes.LoadOrStore(key, sync.OnceValue(func() model.Runner {
-		r, err := model.New(numeric.MustParsePrecision(key.format), probeModel(key.w, key.m))
+func probeRunner(key probeKey) eval.Runner {
+	f, _ := probes.LoadOrStore(key, sync.OnceValue(func() eval.Runner {
+		r, err := eval.New(numeric.MustParsePrecision(key.format), probeModel(key.w, key.m))
 		if err != nil {
 			panic(err)
 		}
 		return r
 	}))
-	return f.(func() model.Runner)()
+	return f.(func() eval.Runner)()
 }
 
 // FuzzHardAttention checks the hard attention weightings (Definition
@@ -133,7 +134,7 @@ func probeRunner(key probeKey) model.Runner {
 // and rightmost hardmax put weight 1 on the leftmost or rightmost maximal
 // score among the positions the mask lets position i see, average hardmax
 // weight 1/|ties| on each maximal one (1/|ties| rounded to the format), a
-// NaN score among them makes every weight NaN (model/attention.go: "as
+// NaN score among them makes every weight NaN (model/eval/attention.go: "as
 // softmax gives"), and a position that sees nothing (strict masks at the
 // first or last position) outputs 0. The reference is written here from
 // those definitions, with the scores computed in the format's arithmetic
@@ -216,7 +217,7 @@ type weight struct {
 	nan bool
 }
 
-func sameWeight(v model.Value, w weight) bool {
+func sameWeight(v eval.Value, w weight) bool {
 	if w.nan {
 		return !v.Finite() && strings.Contains(strings.ToLower(v.Text), "nan")
 	}
@@ -359,7 +360,7 @@ func partsText(a, b, c []*big.Rat) string {
 	return strings.Join(s, "; ")
 }
 
-func valuesText(vs []model.Value) string {
+func valuesText(vs []eval.Value) string {
 	var s []string
 	for _, v := range vs {
 		s = append(s, v.Text)

@@ -10,7 +10,7 @@ import (
 )
 
 // backends receives the backend of one precision through numeric.Visit,
-// the way model.New instantiates a model, so that the targets test the
+// the way eval.New instantiates a model, so that the targets test the
 // backends the engine really dispatches to.
 type backends struct {
 	rat numeric.Backend[*big.Rat]

@@ -11,6 +11,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -53,7 +54,7 @@ func pickRecipe(name string) *recipes.Recipe {
 // irrational, as softmax's 1/τ = log(8N)/γ is).
 type builtRecipe struct {
 	con    *recipes.Construction
-	runner model.Runner
+	runner eval.Runner
 	err    error
 }
 
@@ -77,7 +78,7 @@ func buildRecipe(r *recipes.Recipe, w model.Weighting, n int) *builtRecipe {
 		if err != nil {
 			return &builtRecipe{err: fmt.Errorf("build: %w", err)}
 		}
-		runner, err := model.New(numeric.MustParsePrecision("exact"), con.Model)
+		runner, err := eval.New(numeric.MustParsePrecision("exact"), con.Model)
 		if err != nil {
 			return &builtRecipe{err: fmt.Errorf("instantiate: %w", err)}
 		}
@@ -99,7 +100,7 @@ func buildRecipe(r *recipes.Recipe, w model.Weighting, n int) *builtRecipe {
 // seed and input, which `verify run --recipe NAME --weighting W --max-n N
 // --input TEXT` reproduces.
 //
-// Weightings under which exact arithmetic cannot hold the model (model.New
+// Weightings under which exact arithmetic cannot hold the model (eval.New
 // fails with numeric.ErrIrrational: softmax with an irrational 1/τ) are
 // skipped: the sweeps check those at 53 bits.
 func FuzzRecipeExact(f *testing.F) {
@@ -144,7 +145,7 @@ func FuzzRecipeExact(f *testing.F) {
 				t.Fatalf("%s: the generator left the recipe's domain: input %q: %v", which, text, err)
 			}
 		}
-		var out *model.Result
+		var out *eval.Result
 		var err error
 		if c.Stream != nil {
 			out, err = b.runner.RunStream(c.Stream, false)
@@ -179,7 +180,7 @@ func wantString(w recipes.Want) string {
 	return strings.Join(parts, ", ")
 }
 
-func gotString(g model.PositionOutput) string {
+func gotString(g eval.PositionOutput) string {
 	var parts []string
 	if g.Symbol != "" {
 		parts = append(parts, g.Symbol)

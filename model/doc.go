@@ -1,40 +1,18 @@
 // Package model is the transformer of the Transformer Cookbook's
-// §Preliminaries, §Self-Attention Layers and §Layer Normalization, written
-// once against numeric.Backend so that it runs unchanged at every
-// precision.
+// §Preliminaries, §Self-Attention Layers and §Layer Normalization: a
+// Model and its parts (layers, attention heads, feed-forward sublayers,
+// layer norms, position encodings, the output), with exact parameters
+// (numeric.Expr: rationals, and the few irrational constants the paper
+// uses), and its validation (Model.Validate names the layer and matrix of
+// every dimension mismatch).
 //
-// A Model holds exact parameters (numeric.Expr: rationals, and the few
-// irrational constants the paper uses). Instantiate rounds every parameter
-// once to a backend's format, as a real low-precision model is stored, and
-// checks every dimension, naming the layer and matrix of a mismatch. Run
-// maps a string to its outputs and, on request, a Trace of the residual
-// stream after every sublayer.
-//
-// # Evaluation order
-//
-// The rounding backends round after every operation, so the order of
-// operations is part of the model's definition. It is fixed here, and
-// follows what PyTorch does where the paper leaves it open:
-//
-//   - matrix-vector products sum left to right, W x = Σ_k W[r][k]·x[k];
-//   - scores: s_ij = (q_i · k_j) / √d_key, √d_key rounded once, unless
-//     Attention.Scale is NoScale; then a temperature τ divides the score;
-//   - softmax subtracts the row maximum first (as torch.softmax does), then
-//     α_j = exp(s_j − max) / Σ_k exp(s_k − max), the sum left to right;
-//   - the attention output is Σ_j α_j v_j over the unmasked j, left to
-//     right, for every weighting (hard weightings give α_j ∈ {0, 1/|I|});
-//   - layer norm: μ = Σ x / d, σ² = Σ (x − μ)² / d, then
-//     (x − μ) / √(σ² + ε) · γ + β;
-//   - GELU(x) = x/2 · (1 + erf(x · (1/√2))), its tanh approximation
-//     x/2 · (1 + tanh(√(2/π) · (x + 0.044715 x³))), and the sigmoid one
-//     x / (1 + exp(−1.702 x)).
-//
-// Hard attention decides the maximum and its ties in the backend's own
-// arithmetic: exactly in exact mode, and in a rounding format on the
-// rounded scores, so that a rounding that creates or breaks a tie shows.
+// A Model is only the definition. Package model/eval runs it at a
+// precision (eval.New, eval.Instantiate); package model/modelfile reads
+// and writes it as a model file (docs/model-format.md) or as safetensors.
 //
 // # Imports
 //
-// model imports numeric alone. It knows nothing of the cookbook: recipes
-// build Models, and everything above runs them.
+// model imports numeric (and internal/plural, for its messages). It knows
+// nothing of the cookbook: recipes build Models, and everything above
+// runs them.
 package model

@@ -10,19 +10,11 @@ import (
 // values: *big.Rat for Exact, float64 for Float64 and the emulated formats,
 // float32 for Float32, *BigFloat for BigFloats and *Interval for Intervals.
 //
-// Every method that produces a number takes a destination z first and returns
-// the result, in the style of math/big: z = b.Add(z, x, y). Backends whose
-// values are pointers store the result in z (allocating when z is nil) so
-// that loops can reuse storage; backends with plain values ignore z. Callers
-// must therefore always use the returned value, and must not let two
-// variables share one pointer unless both may change together.
-//
-// Each operation is rounded once, to nearest with ties to even, in the format
-// of the backend (Exact never rounds; Interval rounds its endpoints outward).
-// Operations that cannot produce a value in a backend (exp in Exact, division
-// by an interval containing zero) return an error that names the operation
-// and the backend; the rounding backends follow IEEE 754 instead and return
-// ±Inf or NaN where the format has them.
+// Its operations follow the package's conventions: results in receivers
+// (z = b.Add(z, x, y); always use the returned value), each rounded once
+// to nearest, ties to even (Exact never rounds; Interval rounds its
+// endpoints outward), and errors where a backend has no value (the
+// rounding backends return ±Inf or NaN instead, as IEEE 754 does).
 type Backend[T any] interface {
 	// Precision is the parsed precision this backend was made from.
 	Precision() Precision
@@ -31,27 +23,23 @@ type Backend[T any] interface {
 	New() T
 	// Set sets z to x (a copy, for pointer values).
 	Set(z, x T) T
-	// SetInt64 sets z to x rounded to the format.
-	SetInt64(z T, x int64) T
-	// SetRat sets z to x rounded once to the format (Interval: the tightest
-	// enclosure with P-bit endpoints).
+	SetInt64(z T, x int64) T // z = x, rounded
+	// SetRat sets z to x rounded once (Interval: the tightest enclosure).
 	SetRat(z T, x *big.Rat) T
-	// Eval sets z to the exact real number e rounded once to the format
-	// (Interval: an enclosure a few ulps wide). Exact evaluates only
-	// rational expressions and refuses the others with ErrIrrational.
+	// Eval sets z to e rounded once (Interval: an enclosure a few ulps
+	// wide); Exact refuses an irrational e with ErrIrrational.
 	Eval(z T, e Expr) (T, error)
 
-	// Rat returns the exact value of x. It fails for ±Inf and NaN and for
-	// intervals that are not a single point.
+	// Rat returns the exact value of x (an error for ±Inf, NaN, and
+	// intervals that are not a point).
 	Rat(x T) (*big.Rat, error)
-	// Bounds returns rationals lo ≤ hi such that the value x stands for lies
-	// in [lo, hi]: lo = hi = Rat(x) for every backend but Interval.
+	// Bounds returns lo ≤ hi enclosing the value x stands for (lo = hi =
+	// Rat(x) but for an interval).
 	Bounds(x T) (lo, hi *big.Rat, err error)
-	// Finite reports whether x is a finite number (both endpoints, for an
-	// interval).
+	// Finite reports whether x is finite (both endpoints, for an interval).
 	Finite(x T) bool
-	// Format returns a short decimal form of x that reads back to x in this
-	// format (an interval prints as [lo, hi]).
+	// Format returns a short decimal form of x that reads back to x ([lo,
+	// hi] for an interval).
 	Format(x T) string
 
 	Add(z, x, y T) T
@@ -59,8 +47,7 @@ type Backend[T any] interface {
 	Mul(z, x, y T) T
 	Neg(z, x T) T
 	Abs(z, x T) T
-	// Max and Min return the larger and smaller operand. In the IEEE formats
-	// a NaN operand gives NaN, as torch.maximum does.
+	// Max and Min give NaN for a NaN operand, as torch.maximum does.
 	Max(z, x, y T) T
 	Min(z, x, y T) T
 
@@ -71,8 +58,7 @@ type Backend[T any] interface {
 	Erf(z, x T) (T, error)
 	Tanh(z, x T) (T, error)
 
-	// Cmp compares x and y: Less, Equal or Greater, or Unordered when the
-	// backend cannot order them (a NaN operand, or overlapping intervals).
+	// Cmp compares x and y, Unordered for a NaN or overlapping intervals.
 	Cmp(x, y T) Order
 	// Sign is Cmp(x, 0).
 	Sign(x T) Order

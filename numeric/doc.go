@@ -19,7 +19,7 @@
 // generic code with the matching backend. NarrowBigFloat is not a
 // precision of its own: it computes a bigfloat of at most 25 bits many
 // times faster, and counts every operation that leaves its range, after
-// which its caller redoes the work in BigFloat (model.New's runner does).
+// which its caller redoes the work in BigFloat (eval.New's runner does).
 //
 // # Conventions
 //
@@ -41,7 +41,8 @@
 // Results in receivers: as in math/big, operations take a destination first
 // and return the result, z = b.Add(z, x, y). Pointer backends reuse z (or
 // allocate when it is nil); value backends ignore it. Always use the
-// returned value.
+// returned value, and let two variables share a pointer only when both may
+// change together.
 //
 // Errors, not panics: an operation that has no value in a backend (exp in
 // Exact, division by an interval that contains zero, log of a negative

@@ -28,7 +28,7 @@ const narrowExpBits = 10
 // division by zero, which BigFloat refuses), is counted in Exits, and
 // from then on the values are meaningless: a caller reads Exits before and
 // after a computation, and redoes it with BigFloat (Big) when it grew
-// (model.New's runner does). The elementary functions, conversions and
+// (eval.New's runner does). The elementary functions, conversions and
 // printing go through BigFloat itself, so that they agree by construction;
 // +, −, ×, ÷ and √ are float64's, rounded by Format.Round, as Emulated
 // computes them.

@@ -8,6 +8,7 @@ import (
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
@@ -172,12 +173,12 @@ func Literal(s Sweep, input string) (*Evidence, error) {
 }
 
 // RunExact runs m exactly on text (its symbols), with the trace if asked.
-func RunExact(m *model.Model, text string, trace bool) (*model.Result, error) {
+func RunExact(m *model.Model, text string, trace bool) (*eval.Result, error) {
 	in, err := m.Tokenize(text)
 	if err != nil {
 		return nil, err
 	}
-	r, err := model.New(numeric.MustParsePrecision("exact"), m)
+	r, err := eval.New(numeric.MustParsePrecision("exact"), m)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +186,7 @@ func RunExact(m *model.Model, text string, trace bool) (*model.Result, error) {
 }
 
 // Symbols is the output symbols of res, concatenated.
-func Symbols(res *model.Result) string {
+func Symbols(res *eval.Result) string {
 	var b strings.Builder
 	for _, o := range res.Outputs {
 		b.WriteString(o.Symbol)

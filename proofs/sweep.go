@@ -10,6 +10,7 @@ import (
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -94,9 +95,9 @@ func (s Sweep) enclosuresIntersect(r *recipes.Recipe, lo, hi numeric.Precision) 
 	if err != nil {
 		return 0, err
 	}
-	var runners [2]model.Runner
+	var runners [2]eval.Runner
 	for k, p := range []numeric.Precision{lo, hi} {
-		if runners[k], err = model.New(p, con.Model); err != nil {
+		if runners[k], err = eval.New(p, con.Model); err != nil {
 			return 0, err
 		}
 	}
@@ -105,7 +106,7 @@ func (s Sweep) enclosuresIntersect(r *recipes.Recipe, lo, hi numeric.Precision) 
 	for n := max(1, r.MinN); n <= s.MaxN; n++ {
 		cases, _ := con.Inputs(n, rng, max(s.Cases, 1<<16))
 		for _, c := range cases {
-			var res [2]*model.Result
+			var res [2]*eval.Result
 			for k, runner := range runners {
 				if c.Stream != nil {
 					res[k], err = runner.RunStream(c.Stream, false)
@@ -129,7 +130,7 @@ func (s Sweep) enclosuresIntersect(r *recipes.Recipe, lo, hi numeric.Precision) 
 // intersecting checks that every output value of a (run at precision lo)
 // and b (at hi) could be the same number, and returns how many it
 // compared.
-func intersecting(a, b *model.Result, lo, hi numeric.Precision) (int, error) {
+func intersecting(a, b *eval.Result, lo, hi numeric.Precision) (int, error) {
 	compared := 0
 	for i := range a.Outputs {
 		for j, x := range a.Outputs[i].Values {
@@ -148,27 +149,27 @@ func intersecting(a, b *model.Result, lo, hi numeric.Precision) (int, error) {
 }
 
 // RunSymbols is RunStream for an input of symbols.
-func RunSymbols(m *model.Model, p string, symbols []int) (*model.Result, error) {
-	return RunCrossChecked(m, p, func(r model.Runner) (*model.Result, error) { return r.Run(symbols, false) })
+func RunSymbols(m *model.Model, p string, symbols []int) (*eval.Result, error) {
+	return RunCrossChecked(m, p, func(r eval.Runner) (*eval.Result, error) { return r.Run(symbols, false) })
 }
 
 // RunStream runs m on the input stream h at precision p; at an interval
 // precision it runs h again at twice the bits and returns an error unless
 // every output's two enclosures intersect (see sweep.run), so that every
 // interval run of the registry is checked for soundness.
-func RunStream(m *model.Model, p string, h [][]*big.Rat) (*model.Result, error) {
-	return RunCrossChecked(m, p, func(r model.Runner) (*model.Result, error) { return r.RunStream(h, false) })
+func RunStream(m *model.Model, p string, h [][]*big.Rat) (*eval.Result, error) {
+	return RunCrossChecked(m, p, func(r eval.Runner) (*eval.Result, error) { return r.RunStream(h, false) })
 }
 
 // RunCrossChecked runs m at precision p through run and, when p is an
 // interval precision, again at twice the bits: every output's two
 // enclosures must intersect, or it is an error.
-func RunCrossChecked(m *model.Model, p string, run func(model.Runner) (*model.Result, error)) (*model.Result, error) {
+func RunCrossChecked(m *model.Model, p string, run func(eval.Runner) (*eval.Result, error)) (*eval.Result, error) {
 	prec, err := numeric.ParsePrecision(p)
 	if err != nil {
 		return nil, err
 	}
-	runner, err := model.New(prec, m)
+	runner, err := eval.New(prec, m)
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +178,7 @@ func RunCrossChecked(m *model.Model, p string, run func(model.Runner) (*model.Re
 		return res, err
 	}
 	hi := numeric.Precision{Kind: numeric.KindInterval, Bits: 2 * prec.Bits}
-	again, err := model.New(hi, m)
+	again, err := eval.New(hi, m)
 	if err != nil {
 		return nil, err
 	}
@@ -293,7 +294,7 @@ func RunInputs(s Sweep, inputs []string) (*Evidence, error) {
 	if s.Precision != "" {
 		p = s.Precision
 	}
-	runner, err := model.New(numeric.MustParsePrecision(p), con.Model)
+	runner, err := eval.New(numeric.MustParsePrecision(p), con.Model)
 	if err != nil {
 		return nil, err
 	}
@@ -319,7 +320,7 @@ func RunInputs(s Sweep, inputs []string) (*Evidence, error) {
 // RunOne runs one input of con at precision p and compares every
 // position with the reference: the outputs, or the first wrong position
 // (1-based; 0 when every position is right) and what is wrong there.
-func RunOne(s Sweep, con *recipes.Construction, runner model.Runner, p, input string) (outs []string, pos int, why string, err error) {
+func RunOne(s Sweep, con *recipes.Construction, runner eval.Runner, p, input string) (outs []string, pos int, why string, err error) {
 	var c recipes.Case
 	if con.Parse != nil {
 		c, err = con.Parse(input)
@@ -336,7 +337,7 @@ func RunOne(s Sweep, con *recipes.Construction, runner model.Runner, p, input st
 			return nil, 0, "", fmt.Errorf("%s on %q: outside the domain: %w", s.Describe(), input, err)
 		}
 	}
-	var res *model.Result
+	var res *eval.Result
 	if c.Stream != nil {
 		res, err = RunStream(con.Model, p, c.Stream)
 		c.Stream = check.RoundStream(runner, c.Stream)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes/blocks"
 	"github.com/transformer-cookbook/verify/recipes/stream"
@@ -27,7 +28,7 @@ func LayerNormModel(d int, eps *big.Rat, gamma model.Vector) (*model.Model, erro
 // RunVector runs m on one position whose input components take the
 // values vals (in the order of m's inputs, the first len(vals)
 // components), at the given precision.
-func RunVector(m *model.Model, precision string, vals ...*big.Rat) ([]model.Value, error) {
+func RunVector(m *model.Model, precision string, vals ...*big.Rat) ([]eval.Value, error) {
 	at := map[string]*big.Rat{}
 	for k, v := range vals {
 		at[m.Components[k]] = v
@@ -45,7 +46,7 @@ func RunVector(m *model.Model, precision string, vals ...*big.Rat) ([]model.Valu
 
 // ExactValues returns the values as rationals, or an error naming one that
 // is not a single exact point.
-func ExactValues(vs []model.Value) ([]*big.Rat, error) {
+func ExactValues(vs []eval.Value) ([]*big.Rat, error) {
 	out := make([]*big.Rat, len(vs))
 	for k, v := range vs {
 		r, ok := v.Rat()
@@ -106,7 +107,7 @@ func PairBlock(f *stream.FF, out []string) *stream.FF {
 
 // RunRows runs m on the given residual stream (one exact vector per
 // position) at precision p.
-func RunRows(m *model.Model, p string, rows [][]*big.Rat) ([]model.PositionOutput, error) {
+func RunRows(m *model.Model, p string, rows [][]*big.Rat) ([]eval.PositionOutput, error) {
 	res, err := RunStream(m, p, rows)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -137,7 +138,7 @@ func basicVectorCase(t *testing.T, con *recipes.Construction, xs ...string) reci
 
 // basicValues asserts the outputs of a run equal want (one row of
 // rationals per position), exactly.
-func basicValues(t *testing.T, what string, got []model.PositionOutput, want [][]*big.Rat) {
+func basicValues(t *testing.T, what string, got []eval.PositionOutput, want [][]*big.Rat) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d positions, want %d", what, len(got), len(want))

@@ -6,6 +6,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/internal/testenv"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -26,7 +27,7 @@ func benchLookup(b *testing.B, precision string, n int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	runner, err := model.New(numeric.MustParsePrecision(precision), con.Model)
+	runner, err := eval.New(numeric.MustParsePrecision(precision), con.Model)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,10 +10,10 @@ import (
 
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/internal/testenv"
-	"github.com/transformer-cookbook/verify/recipes"
-
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
 	"github.com/transformer-cookbook/verify/recipes/blocks"
 	"github.com/transformer-cookbook/verify/recipes/stream"
 )
@@ -73,7 +73,7 @@ func TestDyckMatchBlocks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := model.New(numeric.MustParsePrecision("exact"), m)
+			r, err := eval.New(numeric.MustParsePrecision("exact"), m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -109,7 +109,7 @@ func b2i(b bool) int {
 func TestDyck12PaperExample(t *testing.T) {
 	for _, w := range recipes.Dyck12.Weightings {
 		m := construct(t, recipes.Dyck12, w, 10, nil).Model
-		r, err := model.New(numeric.MustParsePrecision("exact"), m)
+		r, err := eval.New(numeric.MustParsePrecision("exact"), m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -282,12 +282,12 @@ func TestLongDyckKDAgreesWithDyck12(t *testing.T) {
 func dyckKDAgreesWithDyck12(t *testing.T, n int) {
 	kd := construct(t, recipes.DyckKD, model.LeftHardmax, n, map[string]string{"k": "1", "D": "2"})
 	d12 := construct(t, recipes.Dyck12, model.LeftHardmax, n, nil)
-	r12, err := model.New(numeric.MustParsePrecision("exact"), d12.Model)
+	r12, err := eval.New(numeric.MustParsePrecision("exact"), d12.Model)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ref := dyckAgainstReference(kd)
-	dyckSweep(t, kd.Model, "exact", dyckUpTo(n, 2), func(in []int, out []model.PositionOutput) string {
+	dyckSweep(t, kd.Model, "exact", dyckUpTo(n, 2), func(in []int, out []eval.PositionOutput) string {
 		if why := ref(in, out); why != "" {
 			return why
 		}
@@ -403,7 +403,7 @@ func TestDyckNegativeControls(t *testing.T) {
 	exact := numeric.MustParsePrecision("exact")
 	sweep := func(con *recipes.Construction, maxN int) *check.Report {
 		t.Helper()
-		runner, err := model.New(exact, con.Model)
+		runner, err := eval.New(exact, con.Model)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -506,7 +506,7 @@ func dyckCollisionString(n, j int) (string, bool) {
 // dyckCollisions returns the pairs (j, j + 1), 1 ≤ j < j + 1 < n, whose
 // position encodings fl(j/n) and fl((j+1)/n) are equal in r's format, so
 // that the select-nearest-active heads tie between them.
-func dyckCollisions(r model.Runner, n int) []int {
+func dyckCollisions(r eval.Runner, n int) []int {
 	var js []int
 	prev, _ := r.Round(big.NewRat(1, int64(n))).Rat()
 	for j := 1; j+1 < n; j++ {
@@ -529,7 +529,7 @@ func dyckCollisions(r model.Runner, n int) []int {
 // rejected: accept = 0, s = 1 with check=max.
 func TestDyck12BF16Collision(t *testing.T) {
 	con := construct(t, recipes.Dyck12, model.LeftHardmax, 260, map[string]string{"check": "max"})
-	r, err := model.New(numeric.MustParsePrecision("bf16"), con.Model)
+	r, err := eval.New(numeric.MustParsePrecision("bf16"), con.Model)
 	if err != nil {
 		t.Fatal(err)
 	}

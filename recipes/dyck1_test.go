@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/transformer-cookbook/verify/internal/testenv"
-	"github.com/transformer-cookbook/verify/recipes"
-
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
+	"github.com/transformer-cookbook/verify/recipes"
 )
 
 // Dyck-1 (sec:dyck-1).
@@ -93,7 +93,7 @@ func dyck1Exhaustive(t *testing.T, n int) {
 			}
 		}
 		ref := dyckAgainstReference(con)
-		dyckSweep(t, con.Model, "exact", dyckStrings(length, 2), func(in []int, out []model.PositionOutput) string {
+		dyckSweep(t, con.Model, "exact", dyckStrings(length, 2), func(in []int, out []eval.PositionOutput) string {
 			if why := ref(in, out); why != "" {
 				return why
 			}
@@ -124,7 +124,7 @@ func dyck1Exhaustive(t *testing.T, n int) {
 	}
 }
 
-func mustRat(v model.Value) *big.Rat {
+func mustRat(v eval.Value) *big.Rat {
 	r, ok := v.Rat()
 	if !ok {
 		panic("not a point: " + v.Text)
@@ -184,7 +184,7 @@ func TestDyck1FloatRandom(t *testing.T) {
 		name string
 		u    *big.Rat
 	}{{"fp32", new(big.Rat).SetFrac64(1, 1<<24)}, {"fp64", new(big.Rat).SetFrac64(1, 1<<53)}} {
-		dyckSweep(t, con.Model, p.name, inputs, func(in []int, out []model.PositionOutput) string {
+		dyckSweep(t, con.Model, p.name, inputs, func(in []int, out []eval.PositionOutput) string {
 			b, tt := recipes.Dyck1Values(in)
 			for i, o := range out {
 				iu := new(big.Rat).Mul(p.u, big.NewRat(int64(i+1), 1))
@@ -311,7 +311,7 @@ func TestDyck1NFloat(t *testing.T) {
 		}
 	}
 	half := big.NewRat(1, 2)
-	dyckSweep(t, con.Model, "fp64", inputs, func(in []int, out []model.PositionOutput) string {
+	dyckSweep(t, con.Model, "fp64", inputs, func(in []int, out []eval.PositionOutput) string {
 		for i, o := range out {
 			if e := o.Values[0].Error(recipes.DyckBit(recipes.DyckMember(in[:i+1], 0))); e == nil || e.Cmp(half) >= 0 {
 				return fmt.Sprintf("position %d: accept = %s", i+1, o.Values[0].Text)

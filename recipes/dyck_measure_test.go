@@ -8,10 +8,10 @@ import (
 	"testing"
 
 	"github.com/transformer-cookbook/verify/check"
-	"github.com/transformer-cookbook/verify/recipes"
-
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
 )
 
 // Measurements (DYCK_MEASURE=1): the largest length at which each
@@ -83,7 +83,7 @@ func dyckMeasureTies(t *testing.T, precisions []string) {
 			found := false
 			for n := 2; n <= 4096 && !found; n += 2 {
 				con := construct(t, recipes.Dyck12, w, n, map[string]string{"check": "max", "outputs": "accept"})
-				r, err := model.New(numeric.MustParsePrecision(p), con.Model)
+				r, err := eval.New(numeric.MustParsePrecision(p), con.Model)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -114,7 +114,7 @@ func dyckMeasureTies(t *testing.T, precisions []string) {
 func dyckMeasureExternalCheck(t *testing.T, precisions []string) {
 	con := construct(t, recipes.Dyck1, model.AverageHardmax, 1024, nil)
 	for _, p := range precisions {
-		r, err := model.New(numeric.MustParsePrecision(p), con.Model)
+		r, err := eval.New(numeric.MustParsePrecision(p), con.Model)
 		if err != nil {
 			t.Fatal(err)
 		}

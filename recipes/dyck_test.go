@@ -9,15 +9,14 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/transformer-cookbook/verify/check"
-	"github.com/transformer-cookbook/verify/recipes"
-
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
-
+	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
 )
 
 // ---------------------------------------------------------------------
@@ -70,9 +69,9 @@ func dyckParse(t *testing.T, m *model.Model, text string) []int {
 
 // dyckTrace runs m at precision p on text with the trace and returns the
 // final value of each named component at every position.
-func dyckTrace(t *testing.T, m *model.Model, p, text string) map[string][]model.Value {
+func dyckTrace(t *testing.T, m *model.Model, p, text string) map[string][]eval.Value {
 	t.Helper()
-	r, err := model.New(numeric.MustParsePrecision(p), m)
+	r, err := eval.New(numeric.MustParsePrecision(p), m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +80,7 @@ func dyckTrace(t *testing.T, m *model.Model, p, text string) map[string][]model.
 		t.Fatal(err)
 	}
 	last := res.Trace.States[len(res.Trace.States)-1]
-	out := map[string][]model.Value{}
+	out := map[string][]eval.Value{}
 	for c, name := range res.Trace.Components {
 		for i := range last.Vectors {
 			out[name] = append(out[name], last.Vectors[i][c])
@@ -91,7 +90,7 @@ func dyckTrace(t *testing.T, m *model.Model, p, text string) map[string][]model.
 }
 
 // dyckWant fails unless the values equal want (rationals) exactly.
-func dyckWant(t *testing.T, what string, got []model.Value, want ...string) {
+func dyckWant(t *testing.T, what string, got []eval.Value, want ...string) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
@@ -105,10 +104,10 @@ func dyckWant(t *testing.T, what string, got []model.Value, want ...string) {
 
 // dyckOutputs runs m at precision p on text and returns output k at
 // every position.
-func dyckOutputs(t *testing.T, m *model.Model, p, text string, k int) []model.Value {
+func dyckOutputs(t *testing.T, m *model.Model, p, text string, k int) []eval.Value {
 	t.Helper()
 	con := &recipes.Construction{Model: m}
-	var out []model.Value
+	var out []eval.Value
 	for _, o := range runCase(t, con, p, recipes.Case{Symbols: dyckParse(t, m, text)}) {
 		out = append(out, o.Values[k])
 	}
@@ -119,9 +118,9 @@ func dyckOutputs(t *testing.T, m *model.Model, p, text string, k int) []model.Va
 // instance, and calls judge with each input and its outputs; judge
 // returns "" or what is wrong. It fails the test with the first wrong
 // input and the count of wrong ones.
-func dyckSweep(t *testing.T, m *model.Model, p string, inputs [][]int, judge func(in []int, out []model.PositionOutput) string) {
+func dyckSweep(t *testing.T, m *model.Model, p string, inputs [][]int, judge func(in []int, out []eval.PositionOutput) string) {
 	t.Helper()
-	r, err := model.New(numeric.MustParsePrecision(p), m)
+	r, err := eval.New(numeric.MustParsePrecision(p), m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,8 +165,8 @@ func dyckSweep(t *testing.T, m *model.Model, p string, inputs [][]int, judge fun
 
 // dyckAgainstReference is a sweep check comparing every output with the
 // construction's reference exactly.
-func dyckAgainstReference(con *recipes.Construction) func(in []int, out []model.PositionOutput) string {
-	return func(in []int, out []model.PositionOutput) string {
+func dyckAgainstReference(con *recipes.Construction) func(in []int, out []eval.PositionOutput) string {
+	return func(in []int, out []eval.PositionOutput) string {
 		want := con.Expected(recipes.Case{Symbols: in})
 		for i := range want {
 			if ok, why := check.Compare(want[i], out[i], nil, con.Model.Output.Labels); !ok {

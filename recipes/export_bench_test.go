@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/transformer-cookbook/verify/model/modelfile"
 	"io"
 	"testing"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/modelfile"
 	"github.com/transformer-cookbook/verify/recipes"
 )
 
@@ -34,9 +34,9 @@ func BenchmarkExport(b *testing.B) {
 			read  func(r io.Reader) error
 		}{
 			{"json", func(w io.Writer) error { return modelfile.WriteJSON(context.Background(), w, m, n) },
-				func(r io.Reader) error { _, _, err := model.ReadJSON(r); return err }},
+				func(r io.Reader) error { _, _, err := modelfile.ReadJSON(r); return err }},
 			{"safetensors", func(w io.Writer) error { return modelfile.WriteSafetensors(context.Background(), w, m, n, "F64") },
-				func(r io.Reader) error { _, _, err := model.ReadSafetensors(r); return err }},
+				func(r io.Reader) error { _, _, err := modelfile.ReadSafetensors(r); return err }},
 		}
 		for _, f := range formats {
 			var file bytes.Buffer

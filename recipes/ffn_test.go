@@ -9,9 +9,9 @@ import (
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
-
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 	"github.com/transformer-cookbook/verify/recipes/blocks"
@@ -352,7 +352,7 @@ func TestFeedForwardNegativeControl(t *testing.T) {
 	con := construct(t, recipes.Min, model.Softmax, 4, nil)
 	out := slices.Index(con.Model.Components, "out")
 	con.Model.Layers[0].FeedForward.W2.Set(out, 2, numeric.Frac(-9, 10)) // −1 in the paper
-	r, err := model.New(numeric.MustParsePrecision("exact"), con.Model)
+	r, err := eval.New(numeric.MustParsePrecision("exact"), con.Model)
 	if err != nil {
 		t.Fatal(err)
 	}

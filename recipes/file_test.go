@@ -5,13 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/transformer-cookbook/verify/model/modelfile"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
+	"github.com/transformer-cookbook/verify/model/modelfile"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -47,7 +48,7 @@ func TestFileRoundTripEveryRecipe(t *testing.T) {
 				if err := modelfile.WriteJSON(context.Background(), &file, con.Model, maxN); err != nil {
 					t.Fatalf("WriteJSON: %v", err)
 				}
-				back, gotN, err := model.ReadJSON(bytes.NewReader(file.Bytes()))
+				back, gotN, err := modelfile.ReadJSON(bytes.NewReader(file.Bytes()))
 				if err != nil {
 					t.Fatalf("ReadJSON: %v", err)
 				}
@@ -63,15 +64,15 @@ func TestFileRoundTripEveryRecipe(t *testing.T) {
 				if w == model.Softmax && r.SoftmaxPrecision != "" && len(r.Weightings) > 0 {
 					prec = numeric.MustParsePrecision(r.SoftmaxPrecision)
 				}
-				orig, err := model.New(prec, con.Model)
+				orig, err := eval.New(prec, con.Model)
 				if errors.Is(err, numeric.ErrIrrational) {
 					prec = numeric.MustParsePrecision("53")
-					orig, err = model.New(prec, con.Model)
+					orig, err = eval.New(prec, con.Model)
 				}
 				if err != nil {
 					t.Fatalf("instantiating the original at %s: %v", prec, err)
 				}
-				read, err := model.New(prec, back)
+				read, err := eval.New(prec, back)
 				if err != nil {
 					t.Fatalf("instantiating the model read back at %s: %v", prec, err)
 				}
@@ -103,8 +104,8 @@ func TestFileRoundTripEveryRecipe(t *testing.T) {
 
 // runCaseText runs one case and prints its outputs with every value's exact
 // bounds.
-func runCaseText(r model.Runner, c recipes.Case) (string, error) {
-	var res *model.Result
+func runCaseText(r eval.Runner, c recipes.Case) (string, error) {
+	var res *eval.Result
 	var err error
 	if c.Stream != nil {
 		res, err = r.RunStream(c.Stream, false)

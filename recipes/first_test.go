@@ -6,13 +6,14 @@ import (
 
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
 
 // basicRunString runs a symbol-input construction at precision p on the
 // string of n a's.
-func basicRunString(t *testing.T, con *recipes.Construction, p string, n int) []model.PositionOutput {
+func basicRunString(t *testing.T, con *recipes.Construction, p string, n int) []eval.PositionOutput {
 	t.Helper()
 	return runCase(t, con, p, recipes.Case{Symbols: make([]int, n)})
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -22,13 +23,13 @@ func construct(t *testing.T, r *recipes.Recipe, w model.Weighting, maxN int, par
 
 // runCase runs one case of a construction at precision p and returns the
 // outputs.
-func runCase(t *testing.T, con *recipes.Construction, p string, c recipes.Case) []model.PositionOutput {
+func runCase(t *testing.T, con *recipes.Construction, p string, c recipes.Case) []eval.PositionOutput {
 	t.Helper()
-	r, err := model.New(numeric.MustParsePrecision(p), con.Model)
+	r, err := eval.New(numeric.MustParsePrecision(p), con.Model)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var res *model.Result
+	var res *eval.Result
 	if c.Stream != nil {
 		res, err = r.RunStream(c.Stream, false)
 	} else {

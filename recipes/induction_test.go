@@ -9,10 +9,10 @@ import (
 
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/internal/testenv"
-	"github.com/transformer-cookbook/verify/recipes"
-
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
 )
 
 // The paper's example (§Induction Heads) and its two printed outputs.
@@ -47,7 +47,7 @@ func inductString(alphabet string, xs []int) string {
 
 // inductRun runs con on s at precision p and returns the output symbols
 // as a string, and the outputs.
-func inductRun(t *testing.T, con *recipes.Construction, p, s string) (string, []model.PositionOutput) {
+func inductRun(t *testing.T, con *recipes.Construction, p, s string) (string, []eval.PositionOutput) {
 	t.Helper()
 	in, err := con.Model.Tokenize(s)
 	if err != nil {
@@ -145,7 +145,7 @@ func TestInductionPaperExample(t *testing.T) {
 
 	// The intermediate vectors, read from the trace of induction-frequent.
 	con := construct(t, recipes.InductionFrequent, model.AverageHardmax, len(inductExample), nil)
-	r, err := model.New(numeric.MustParsePrecision("exact"), con.Model)
+	r, err := eval.New(numeric.MustParsePrecision("exact"), con.Model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +242,7 @@ func TestInductionLiteralCounterexamples(t *testing.T) {
 	// On the example the literal head outputs A everywhere, and the
 	// printed counting head outputs 1 for every bigram at every position.
 	con := construct(t, recipes.InductionFrequentLiteral, model.AverageHardmax, len(inductExample), nil)
-	r, err := model.New(numeric.MustParsePrecision("exact"), con.Model)
+	r, err := eval.New(numeric.MustParsePrecision("exact"), con.Model)
 	if err != nil {
 		t.Fatal(err)
 	}

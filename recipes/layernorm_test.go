@@ -10,6 +10,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 	"github.com/transformer-cookbook/verify/recipes/blocks"
@@ -188,7 +189,7 @@ func TestLayerNormGolden(t *testing.T) {
 		}
 		// Rational golden values (mpmath prints them with at most a few
 		// digits) come out exactly in exact arithmetic.
-		if r, err := model.New(numeric.MustParsePrecision("exact"), con.Model); err == nil {
+		if r, err := eval.New(numeric.MustParsePrecision("exact"), con.Model); err == nil {
 			if res, err := r.RunStream(c.Stream, false); err == nil {
 				exactRuns++
 				for k, g := range golden {

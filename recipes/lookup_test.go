@@ -8,6 +8,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -93,10 +94,10 @@ func TestLookupSoftmaxBound(t *testing.T) {
 
 // runLookup runs the lookup model at precision p on one input and returns
 // c at position 1.
-func runLookup(t *testing.T, p string, w model.Weighting, maxN int, in []int) model.Value {
+func runLookup(t *testing.T, p string, w model.Weighting, maxN int, in []int) eval.Value {
 	t.Helper()
 	m := construct(t, recipes.Lookup, w, maxN, nil).Model
-	r, err := model.New(numeric.MustParsePrecision(p), m)
+	r, err := eval.New(numeric.MustParsePrecision(p), m)
 	if err != nil {
 		t.Fatal(err)
 	}

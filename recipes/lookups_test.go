@@ -8,6 +8,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 	"github.com/transformer-cookbook/verify/recipes/blocks"
@@ -73,7 +74,7 @@ func TestLookupCoverCoversEveryPair(t *testing.T) {
 // the number of cases whose c was not exactly v.
 func lookupRun(t *testing.T, con *recipes.Construction, p string, cases []recipes.Case) (inexact int) {
 	t.Helper()
-	r, err := model.New(numeric.MustParsePrecision(p), con.Model)
+	r, err := eval.New(numeric.MustParsePrecision(p), con.Model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +189,7 @@ func TestLookupsSoftmaxBound(t *testing.T) {
 		t.Run(tc.r.Name, func(t *testing.T) {
 			t.Parallel()
 			con := construct(t, tc.r, model.Softmax, tc.maxN, tc.params)
-			r, err := model.New(numeric.MustParsePrecision("53"), con.Model)
+			r, err := eval.New(numeric.MustParsePrecision("53"), con.Model)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -456,7 +457,7 @@ func TestLookupLHScoresAndGap(t *testing.T) {
 // enclosures (x = 3: √(1/5)·[3, 1, −3, −1]).
 func TestLookupLHHashes(t *testing.T) {
 	con := construct(t, recipes.LookupLH, model.AverageHardmax, 4, nil)
-	r, err := model.New(numeric.MustParsePrecision("interval:128"), con.Model)
+	r, err := eval.New(numeric.MustParsePrecision("interval:128"), con.Model)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -80,11 +81,11 @@ func TestMultiHeadSimulationEqualsMultiHead(t *testing.T) {
 		w := tc.w
 		sim := construct(t, recipes.MultiHead, w, 6, nil)
 		multi := construct(t, recipes.MultiHead, w, 6, map[string]string{"form": "multi-head"})
-		rs, err := model.New(numeric.MustParsePrecision("exact"), sim.Model)
+		rs, err := eval.New(numeric.MustParsePrecision("exact"), sim.Model)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rm, err := model.New(numeric.MustParsePrecision("exact"), multi.Model)
+		rm, err := eval.New(numeric.MustParsePrecision("exact"), multi.Model)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -126,7 +127,7 @@ func TestSinusoidalGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	outs := map[string][]model.PositionOutput{}
+	outs := map[string][]eval.PositionOutput{}
 	slack := rat("1/1000000000000000000000000000000000") // 1e-33, ≫ mpmath's 40 digits
 	lines := 0
 	sc := bufio.NewScanner(f)

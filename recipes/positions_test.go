@@ -6,13 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/transformer-cookbook/verify/model/modelfile"
 	"math"
 	"math/big"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
+	"github.com/transformer-cookbook/verify/model/modelfile"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -229,7 +230,7 @@ func TestSafetensorsRoundTripEveryRecipe(t *testing.T) {
 			if _, err := modelfile.WriteSafetensorsRounded(context.Background(), &file, con.Model, maxN, tc.dtype); err != nil {
 				t.Fatalf("%s: %v", tc.dtype, err)
 			}
-			back, gotN, err := model.ReadSafetensors(bytes.NewReader(file.Bytes()))
+			back, gotN, err := modelfile.ReadSafetensors(bytes.NewReader(file.Bytes()))
 			if err != nil {
 				t.Fatalf("%s: %v", tc.dtype, err)
 			}
@@ -244,8 +245,8 @@ func TestSafetensorsRoundTripEveryRecipe(t *testing.T) {
 				}
 			}
 			prec := numeric.MustParsePrecision(tc.prec)
-			orig, errO := model.New(prec, con.Model)
-			read, errR := model.New(prec, back)
+			orig, errO := eval.New(prec, con.Model)
+			read, errR := eval.New(prec, back)
 			if fmt.Sprint(errO) != fmt.Sprint(errR) {
 				t.Fatalf("%s: instantiating: %v / %v", tc.prec, errO, errR)
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 	"github.com/transformer-cookbook/verify/recipes/blocks"
@@ -25,9 +26,9 @@ func predCase(t *testing.T, con *recipes.Construction, text string) recipes.Case
 
 // predOutputs runs con at precision p on text and returns the first
 // output value at every position.
-func predOutputs(t *testing.T, con *recipes.Construction, p, text string) []model.Value {
+func predOutputs(t *testing.T, con *recipes.Construction, p, text string) []eval.Value {
 	t.Helper()
-	var out []model.Value
+	var out []eval.Value
 	for _, o := range runCase(t, con, p, predCase(t, con, text)) {
 		out = append(out, o.Values[0])
 	}
@@ -35,7 +36,7 @@ func predOutputs(t *testing.T, con *recipes.Construction, p, text string) []mode
 }
 
 // wantValues fails unless got equals want exactly, position by position.
-func wantValues(t *testing.T, what string, got []model.Value, want ...string) {
+func wantValues(t *testing.T, what string, got []eval.Value, want ...string) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d outputs, want %d", what, len(got), len(want))
@@ -148,7 +149,7 @@ func TestPredOneHot(t *testing.T) {
 	const maxN = 8
 	for _, c := range cfgs {
 		con := construct(t, c.r, c.w, maxN, c.params)
-		r, err := model.New(numeric.MustParsePrecision("exact"), con.Model)
+		r, err := eval.New(numeric.MustParsePrecision("exact"), con.Model)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -225,7 +226,7 @@ func TestPredLiteralCounterexample(t *testing.T) {
 // i ≥ 2, and outputs v_1 at i = 1.
 func TestPredLiteralOnlyFirstWrong(t *testing.T) {
 	lit := construct(t, recipes.PredLiteral, model.RightHardmax, 3, nil)
-	r, err := model.New(numeric.MustParsePrecision("exact"), lit.Model)
+	r, err := eval.New(numeric.MustParsePrecision("exact"), lit.Model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +257,7 @@ func TestPredLiteralOnlyFirstWrong(t *testing.T) {
 // S_i = {j < i : j ≡ i − 1 mod 2} (v_1 at i = 1).
 func TestPredLiteralAHATAverages(t *testing.T) {
 	con := construct(t, recipes.PredLiteral, model.AverageHardmax, 8, nil)
-	r, err := model.New(numeric.MustParsePrecision("exact"), con.Model)
+	r, err := eval.New(numeric.MustParsePrecision("exact"), con.Model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +291,7 @@ func TestPredLiteralAHATAverages(t *testing.T) {
 // position 3 is not first. The parity head Pred uses gives (1, 0, 0, 0).
 func TestPredUniformFirstFailsUnderUHAT(t *testing.T) {
 	third := big.NewRat(1, 3)
-	run := func(head *stream.Attn) []model.Value {
+	run := func(head *stream.Attn) []eval.Value {
 		m, err := stream.New("first", "1", "s").Symbols([]string{"x"}, func(int) stream.Values { return nil }).
 			Positions("(1, (−1)^i)", func(i, n int) stream.Values {
 				return stream.Values{"1": numeric.LitInt(1), "s": numeric.LitInt(int64(1 - 2*(i%2)))}
@@ -300,7 +301,7 @@ func TestPredUniformFirstFailsUnderUHAT(t *testing.T) {
 			t.Fatal(err)
 		}
 		con := &recipes.Construction{Model: m}
-		var out []model.Value
+		var out []eval.Value
 		for _, o := range runCase(t, con, "exact", recipes.Case{Symbols: []int{0, 0, 0, 0}}) {
 			out = append(out, o.Values[0])
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/transformer-cookbook/verify/exact"
 	"github.com/transformer-cookbook/verify/internal/suggest"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
@@ -20,58 +21,37 @@ type Recipe struct {
 	Name    string // the command-line name, e.g. "lookup"
 	Title   string // what it computes, in the paper's words
 	Section string // the paper's section title, e.g. "Quadratic Maximization"
-	// Label is the section's LaTeX label, e.g. "sec:quadratic-maximization";
-	// empty for the few sections the paper gives no label (Section alone
-	// then names it).
-	Label string
-	// Domain states the inputs on which the paper claims the construction
-	// is right.
-	Domain string
-	// Weightings lists the attention weightings the paper says it works
-	// with (the cheat sheet's column); the first is the default. Empty for
-	// recipes without attention, which run under any weighting.
+	// Label is the section's LaTeX label ("sec:quadratic-maximization"),
+	// empty where the paper gives none.
+	Label  string
+	Domain string // the inputs on which the paper claims it right
+	// Weightings are the weightings the paper gives it (the cheat sheet's
+	// column), the default first; empty without attention.
 	Weightings []model.Weighting
-	// Exact is the cheat sheet's "Exact?" column: whether the paper
-	// claims the network realises its function exactly (else within the
-	// bounds the construction gives).
-	Exact bool
-	// Width is the residual stream width as a function of N, where the
-	// paper gives one.
-	Width string
-	// MinN is the smallest input length (1 for most recipes).
-	MinN int
-	// DefaultMaxN is the largest length a sweep checks unless told
-	// otherwise.
-	DefaultMaxN int
-	// LimitN, when set, is the largest N the builder accepts: for
-	// recipes whose width or alphabet grows with N (one-hot encodings,
-	// the lookups' N query symbols), larger models would not fit in
-	// memory.
+	// Exact is the cheat sheet's "Exact?" column: claimed exact, rather
+	// than within the construction's bounds.
+	Exact       bool
+	Width       string // the residual stream's width as a function of N
+	MinN        int    // the smallest input length
+	DefaultMaxN int    // the largest length a sweep checks by default
+	// LimitN, when set, is the largest N the builder accepts (widths or
+	// alphabets that grow with N would not fit in memory beyond it).
 	LimitN int
-	// Precision is the precision a check runs at unless told otherwise:
-	// "exact" when empty. Recipes whose weights or outputs are irrational
-	// (layer norm's square root, GELU's erf) default to certified
-	// intervals, the strongest check their arithmetic allows.
-	// SoftmaxPrecision, where set, replaces it under SMAT (see
-	// PrecisionFor).
+	// Precision is the precision of a check by default ("exact" when
+	// empty; certified intervals where weights or outputs are
+	// irrational); SoftmaxPrecision replaces it under SMAT.
 	Precision        string
 	SoftmaxPrecision string
-	// Booleans lists the labels of the outputs that are truth values, 0
-	// or 1: an output of one decides right when it is nearer the right
-	// value than the wrong one (check reports the length up to which every
-	// output decides right beside the one up to which it is exact).
-	// Symbol outputs (Sign, Argmax) are decisions by their symbol.
+	// Booleans are the labels of the outputs that are truth values: one
+	// decides right when nearer the right value than the wrong one.
 	Booleans []string
-	// Params are the builder's parameters (ε, δ, a truth table, …).
-	Params []Param
+	Params   []Param // the builder's parameters (ε, δ, a truth table, …)
 	// Build returns the construction for a configuration whose Params
 	// holds a value for every declared parameter.
 	Build func(cfg Config) (*Construction, error)
-	// ProvedBy, when set, names the claim of the registry ('verify
-	// claims') that proves the construction right on every input of
-	// every length its domain holds: a length on which the analysis
-	// proves the format faithful to the construction is then certified
-	// against the intended function, not only against the construction.
+	// ProvedBy names the registry's claim that proves the construction
+	// right on its whole domain, so that a length proved faithful to the
+	// construction is certified against the intended function too.
 	ProvedBy string
 }
 
@@ -149,25 +129,18 @@ type Construction struct {
 	// vector inputs, c.Stream holds the input as the format stores it
 	// (see check.Run): rounding an input is not the construction's error.
 	Expected func(c Case) []Want
-	// ExpectedLast, when set, returns Expected(c)'s last entry alone, and
-	// declares the reference prefix-closed: Expected's entry at position
-	// i depends on the first i symbols only, so it is ExpectedLast of the
-	// prefix of length i. A depth-first enumeration (check.Enumerate) then
-	// computes one position's reference per string instead of n. The
-	// declaration rests on the construction's reference alone (not on the
-	// model); check's TestExpectedLastDeclarations checks it against Expected on
-	// every string up to a small length for every construction setting
-	// it.
+	// ExpectedLast, when set, returns Expected(c)'s last entry alone and
+	// declares the reference prefix-closed (position i's entry depends on
+	// the first i symbols only), so that a depth-first enumeration
+	// computes one reference per string (check.Enumerate; check's tests
+	// hold each declaration against Expected).
 	ExpectedLast func(c Case) Want
 	// Parse reads an input typed by a user ('verify run --input'); nil
 	// means a string of symbols (model.Tokenize).
 	Parse func(text string) (Case, error)
 	// Count, when set, returns the number of positions of a typed input
-	// without reading it against this model. It is set where the
-	// alphabet grows with N (a lookup's queries q ∈ [N]): a model built
-	// for fewer positions than the input's largest query cannot parse
-	// it, so the length must be known before the model is built (see
-	// InputLength).
+	// before a model is built to read it, where the alphabet grows with N
+	// (a lookup's queries q ∈ [N]; see InputLength).
 	Count func(text string) (int, error)
 	// Bounds gives, per output value, the paper's bound on |output −
 	// expected|; a missing or nil entry claims exact equality.
@@ -181,22 +154,17 @@ type Construction struct {
 	// AdaptSymbols, when set, maps input symbols from the recipe's
 	// alphabet to the model's.
 	AdaptSymbols func(symbols []int) []int
-	// Symbols, when set, lists the symbols a valid input of length n may
-	// hold at position i (1-based), in increasing order; nil means every
-	// symbol of the alphabet. It may list more than Valid allows (a
-	// constraint between positions), never less: an analysis of every
-	// input (package certify) enumerates what it lists. The list is read
-	// only, for the caller as for the construction, so that one list may
-	// serve every position and call (the lookup's 2n symbols at each of
-	// n positions would otherwise take 16·n² bytes); the analysis does
-	// the work of a list once for the positions that share it.
+	// Symbols, when set, lists in increasing order the symbols a valid
+	// input of length n may hold at position i (1-based); nil means every
+	// symbol. It may list more than Valid allows, never less: package
+	// certify enumerates what it lists. A list is read only, so that one
+	// list may serve every position (the lookup's 2n symbols).
 	Symbols func(i, n int) []int
 	// Booleans is the recipe's Booleans (Construct sets it).
 	Booleans []string
 	// AllStrings says that Inputs, when it enumerates, lists every string
-	// of length n over the model's alphabet in lexicographic order (the
-	// last symbol varying fastest, as sampleOrAll does): what lets an
-	// exhaustive check enumerate them depth first instead (package check).
+	// of length n in lexicographic order (the last symbol fastest), so
+	// that an exhaustive check may enumerate them depth first instead.
 	AllStrings bool
 }
 
@@ -310,7 +278,7 @@ func (r *Recipe) PrecisionFor(w model.Weighting, maxN int, params map[string]str
 	if err != nil {
 		return p, "", err
 	}
-	if _, err := model.New(p, con.Model); errors.Is(err, numeric.ErrIrrational) {
+	if _, err := eval.New(p, con.Model); errors.Is(err, numeric.ErrIrrational) {
 		return numeric.MustParsePrecision("53"), "precision 53, each operation rounded to 53 bits (a check of that arithmetic, not of the model's exact real outputs): exact arithmetic cannot hold the weights (" + err.Error() + ")", nil
 	}
 	return p, "", nil

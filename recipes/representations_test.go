@@ -9,8 +9,8 @@ import (
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
-
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -146,7 +146,7 @@ var boolTable = map[string][2][]string{
 
 // boolRun converts the positions xs (each a representation written as
 // "x" or "x1, x2") and returns the outputs.
-func boolRun(t *testing.T, con *recipes.Construction, xs ...[]string) []model.PositionOutput {
+func boolRun(t *testing.T, con *recipes.Construction, xs ...[]string) []eval.PositionOutput {
 	t.Helper()
 	parts := make([]string, len(xs))
 	for i, x := range xs {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -16,9 +17,9 @@ var tieBreakNames = []string{"-1/j", "1/j", "j/n", "-j/n"}
 
 // tbOutputs runs the tiebreak construction at precision p on text and
 // returns c at every position.
-func tbOutputs(t *testing.T, con *recipes.Construction, p, text string) []model.Value {
+func tbOutputs(t *testing.T, con *recipes.Construction, p, text string) []eval.Value {
 	t.Helper()
-	var out []model.Value
+	var out []eval.Value
 	for _, o := range runCase(t, con, p, predCase(t, con, text)) {
 		out = append(out, o.Values[1])
 	}
@@ -175,7 +176,7 @@ func TestTieBreakExactAHAT(t *testing.T) {
 func TestTieBreakEveryKeyPattern(t *testing.T) {
 	for _, name := range tieBreakNames {
 		con := construct(t, recipes.TieBreaking, model.AverageHardmax, 4, map[string]string{"t": name, "mask": "none"})
-		r, err := model.New(numeric.MustParsePrecision("exact"), con.Model)
+		r, err := eval.New(numeric.MustParsePrecision("exact"), con.Model)
 		if err != nil {
 			t.Fatal(err)
 		}

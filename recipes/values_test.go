@@ -9,6 +9,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -27,13 +28,13 @@ func parseCase(t *testing.T, con *recipes.Construction, text string) recipes.Cas
 }
 
 // outputOf returns the output labelled label at every position.
-func outputOf(t *testing.T, con *recipes.Construction, outs []model.PositionOutput, label string) []model.Value {
+func outputOf(t *testing.T, con *recipes.Construction, outs []eval.PositionOutput, label string) []eval.Value {
 	t.Helper()
 	k := slices.Index(con.Model.Output.Labels, label)
 	if k < 0 {
 		t.Fatalf("%s has no output %q", con.Model.Name, label)
 	}
-	vs := make([]model.Value, len(outs))
+	vs := make([]eval.Value, len(outs))
 	for i, o := range outs {
 		vs[i] = o.Values[k]
 	}
@@ -90,9 +91,9 @@ func TestRationalValuesCopied(t *testing.T) {
 	}
 }
 
-func mustRunner(t *testing.T, con *recipes.Construction, p string) model.Runner {
+func mustRunner(t *testing.T, con *recipes.Construction, p string) eval.Runner {
 	t.Helper()
-	r, err := model.New(numeric.MustParsePrecision(p), con.Model)
+	r, err := eval.New(numeric.MustParsePrecision(p), con.Model)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ func visible(mask model.Mask, i, n int) (lo, hi int) {
 // must lie in next.
 func (ck *checker[T]) attention(k int, cur, next *stateSets[T], cs *Step[T]) error {
 	l := ck.steps[k].layer
-	spec := ck.r.Attention(l)
+	spec := ck.r.Steps().Attention(l)
 	var g *gathered[T]
 	var err error
 	if cur == nil {
@@ -111,11 +111,11 @@ func (ck *checker[T]) combine(k, l int, e entry[T], options [][]State[T], next *
 		for hd, c := range choice {
 			outsR[hd], outsM[hd] = options[hd][c].Ref, options[hd][c].Model
 		}
-		nr, err := ck.r.SublayerOutput(l, true, e.rep.Ref, ck.r.SumHeads(outsR))
+		nr, err := ck.r.Steps().SublayerOutput(l, true, e.rep.Ref, ck.r.Steps().SumHeads(outsR))
 		if err != nil {
 			return refuse("layer %d attention's residual in the reference: %v", l+1, err)
 		}
-		nm, err := ck.m.SublayerOutput(l, true, e.rep.Model, ck.m.SumHeads(outsM))
+		nm, err := ck.m.Steps().SublayerOutput(l, true, e.rep.Model, ck.m.Steps().SumHeads(outsM))
 		if err != nil {
 			return refuse("layer %d attention's residual in the model: %v", l+1, err)
 		}

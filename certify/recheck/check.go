@@ -6,6 +6,7 @@ import (
 	"math/big"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
@@ -14,8 +15,8 @@ import (
 type Input[T any] struct {
 	// Reference is the model whose exact computation is right, and
 	// Model the model checked, at its precision.
-	Reference *model.Instance[*big.Rat]
-	Model     *model.Instance[T]
+	Reference *eval.Instance[*big.Rat]
+	Model     *eval.Instance[T]
 	// Symbols lists the reference's symbols a valid input of length n
 	// may hold at position i (1-based); nil means every symbol. The
 	// lists are read only.
@@ -25,10 +26,10 @@ type Input[T any] struct {
 	MapSymbol func(s int) int
 	// Right decides one position: the checked model's output got against
 	// the reference's exact output ref.
-	Right func(ref, got model.PositionOutput) (ok bool, why string)
+	Right func(ref, got eval.PositionOutput) (ok bool, why string)
 	// Decides, when set, decides a position that Right finds wrong at the
 	// level of its decision.
-	Decides func(ref, got model.PositionOutput) bool
+	Decides func(ref, got eval.PositionOutput) bool
 	// Passes holds every query's candidates in passes over scored tables,
 	// even where one pass could (held and heldInOnePass decide alike:
 	// the tests compare them).
@@ -106,7 +107,7 @@ func CheckNext[T any](in Input[T], c *Certificate[T], s *Session[T]) (rep *Repor
 		if err != nil {
 			return nil, err
 		}
-		if st.attn && in.Reference.Attention(st.layer) != nil {
+		if st.attn && in.Reference.Steps().Attention(st.layer) != nil {
 			err = ck.attention(k, cur, next, cs)
 		} else {
 			err = ck.positionWise(k, cur, next)
@@ -150,8 +151,8 @@ func kind(attn bool) string {
 type checker[T any] struct {
 	in    Input[T]
 	n     int
-	r     *model.Instance[*big.Rat]
-	m     *model.Instance[T]
+	r     *eval.Instance[*big.Rat]
+	m     *eval.Instance[T]
 	b     numeric.Backend[T]
 	steps []step
 	// lastAttn is the index of the last attention step (−1: none): the
@@ -174,19 +175,19 @@ type checker[T any] struct {
 func newChecker[T any](in Input[T], n int) (*checker[T], error) {
 	r, m := in.Reference, in.Model
 	ck := &checker[T]{in: in, n: n, r: r, m: m, b: m.B, lastAttn: -1}
-	if r.Layers() != m.Layers() || r.Model.D != m.Model.D {
-		return nil, refuse("the model (%d layers, width %d) and the reference (%d, %d) differ in shape", m.Layers(), m.Model.D, r.Layers(), r.Model.D)
+	if r.Steps().Layers() != m.Steps().Layers() || r.Model.D != m.Model.D {
+		return nil, refuse("the model (%d layers, width %d) and the reference (%d, %d) differ in shape", m.Steps().Layers(), m.Model.D, r.Steps().Layers(), r.Model.D)
 	}
-	for l := 0; l < r.Layers(); l++ {
+	for l := 0; l < r.Steps().Layers(); l++ {
 		for _, attn := range []bool{true, false} {
-			if r.HasSublayer(l, attn) != m.HasSublayer(l, attn) {
+			if r.Steps().HasSublayer(l, attn) != m.Steps().HasSublayer(l, attn) {
 				return nil, refuse("layer %d: the model and the reference differ in their %s sublayer", l+1, kind(attn))
 			}
-			if !r.HasSublayer(l, attn) {
+			if !r.Steps().HasSublayer(l, attn) {
 				continue
 			}
 			if attn {
-				ar, am := r.Attention(l), m.Attention(l)
+				ar, am := r.Steps().Attention(l), m.Steps().Attention(l)
 				if (ar == nil) != (am == nil) || ar != nil && (ar.Weighting != am.Weighting || ar.Mask != am.Mask || len(ar.Heads) != len(am.Heads)) {
 					return nil, refuse("layer %d: the model's attention is not the reference's in weighting, mask or heads", l+1)
 				}
@@ -311,7 +312,7 @@ func (ck *checker[T]) symbols(i int) []int {
 // embed is the pair of embeddings of the reference's symbol sym at
 // position i.
 func (ck *checker[T]) embed(sym, i int) (State[T], error) {
-	hr, err := ck.r.Embed(sym, i, ck.n)
+	hr, err := ck.r.Steps().Embed(sym, i, ck.n)
 	if err != nil {
 		return State[T]{}, refuse("the reference's embedding of symbol %d at position %d: %v", sym, i, err)
 	}
@@ -319,7 +320,7 @@ func (ck *checker[T]) embed(sym, i int) (State[T], error) {
 	if ck.in.MapSymbol != nil {
 		msym = ck.in.MapSymbol(sym)
 	}
-	hm, err := ck.m.Embed(msym, i, ck.n)
+	hm, err := ck.m.Steps().Embed(msym, i, ck.n)
 	if err != nil {
 		return State[T]{}, refuse("the model's embedding of symbol %d at position %d: %v", msym, i, err)
 	}
@@ -389,18 +390,18 @@ func (ck *checker[T]) positionWise(k int, cur, next *stateSets[T]) error {
 }
 
 // sublayer applies a position-wise step to one state.
-func sublayer[U any](inst *model.Instance[U], st step, h []U) ([]U, error) {
-	x, err := inst.SublayerInput(st.layer, st.attn, h)
+func sublayer[U any](inst *eval.Instance[U], st step, h []U) ([]U, error) {
+	x, err := inst.Steps().SublayerInput(st.layer, st.attn, h)
 	if err != nil {
 		return nil, err
 	}
 	var out []U
 	if !st.attn {
-		if out, err = inst.FeedForward(st.layer, x); err != nil {
+		if out, err = inst.Steps().FeedForward(st.layer, x); err != nil {
 			return nil, err
 		}
 	}
-	return inst.SublayerOutput(st.layer, st.attn, h, out)
+	return inst.Steps().SublayerOutput(st.layer, st.attn, h, out)
 }
 
 // outputs judges every final state: Certified when each is right,
@@ -409,18 +410,18 @@ func (ck *checker[T]) outputs(cur *stateSets[T]) (*Report, error) {
 	rep := &Report{Certified: true, Decided: ck.in.Decides != nil}
 	for _, i := range ck.positions(cur) {
 		err := ck.each(cur, i, func(s State[T], from string) error {
-			fr, err := ck.r.FinalNorm(s.Ref)
+			fr, err := ck.r.Steps().FinalNorm(s.Ref)
 			if err != nil {
 				return refuse("the reference's final norm on %s: %v", from, err)
 			}
-			ref, err := ck.r.Output(fr)
+			ref, err := ck.r.Steps().Output(fr)
 			if err != nil {
 				return refuse("the reference's output on %s: %v", from, err)
 			}
-			fm, err := ck.m.FinalNorm(s.Model)
-			var got model.PositionOutput
+			fm, err := ck.m.Steps().FinalNorm(s.Model)
+			var got eval.PositionOutput
 			if err == nil {
-				got, err = ck.m.Output(fm)
+				got, err = ck.m.Steps().Output(fm)
 			}
 			if err != nil {
 				// An output that cannot be read is neither right nor

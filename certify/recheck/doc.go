@@ -10,7 +10,7 @@
 // code: none of its classes of equal values, symbol lists standing for
 // each other, float64 readings of emulated formats, caches of outputs or
 // orders of scores, chains of conclusions. It computes every piece
-// through the models' public operations (model.Instance: Embed,
+// through the models' public operations (eval.Steps: Embed,
 // SublayerInput, HeadProjection, KeyScoresInto, HeadOutput, SumHeads,
 // SublayerOutput, FeedForward, FinalNorm, Output), and compares numbers
 // with the backends' own comparisons (where the backend's numbers are

@@ -6,6 +6,7 @@ import (
 	"math/big"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
@@ -27,7 +28,7 @@ type dependence struct {
 // the symbols and positions it has not met (a dependence over more
 // symbols than occur is stricter, never wrong).
 type depState[U any] struct {
-	inst       *model.Instance[U]
+	inst       *eval.Instance[U]
 	dep        dependence
 	first, pe0 []U
 	maxW, maxP []U
@@ -35,7 +36,7 @@ type depState[U any] struct {
 	positions  int
 }
 
-func newDepState[U any](inst *model.Instance[U]) *depState[U] {
+func newDepState[U any](inst *eval.Instance[U]) *depState[U] {
 	d := inst.Model.D
 	st := &depState[U]{inst: inst, met: map[int]bool{},
 		dep: dependence{bySymbol: make([]bool, d), byPosition: make([]bool, d), finite: make([]bool, d)}}
@@ -57,7 +58,7 @@ func (st *depState[U]) fold(n int, syms []int) (dependence, error) {
 			continue
 		}
 		st.met[s] = true
-		row, err := st.inst.WordEmbeddingRow(s)
+		row, err := st.inst.Steps().WordEmbeddingRow(s)
 		if err != nil {
 			return st.dep, err
 		}
@@ -73,7 +74,7 @@ func (st *depState[U]) fold(n int, syms []int) (dependence, error) {
 		}
 	}
 	if n > st.positions {
-		pe, err := st.inst.PositionRows(n)
+		pe, err := st.inst.Steps().PositionRows(n)
 		if err != nil {
 			return st.dep, err
 		}
@@ -114,7 +115,7 @@ const (
 // kind of its dependence and its ids worked out so far.
 type reader struct {
 	hd    int
-	p     model.Projection
+	p     eval.Projection
 	kind  int
 	bySym []int // by symbol: id, or −1 when not yet worked out
 	byPos []int // by position (0-based)
@@ -134,7 +135,7 @@ func (ck *checker[T]) embedReaders(k, l int, depR, depM dependence) []*reader {
 	for c := range all {
 		all[c] = true
 	}
-	normed := ck.r.PreNormed(l, true) || ck.m.PreNormed(l, true)
+	normed := ck.r.Steps().PreNormed(l, true) || ck.m.Steps().PreNormed(l, true)
 	columns := func(readsR, readsM []bool) (colsR, colsM []int) {
 		for c := range d {
 			if readsR[c] {
@@ -169,7 +170,7 @@ func (ck *checker[T]) embedReaders(k, l int, depR, depM dependence) []*reader {
 		return mixed
 	}
 	var out []*reader
-	add := func(hd int, p model.Projection, readsR, readsM []bool) {
+	add := func(hd int, p eval.Projection, readsR, readsM []bool) {
 		rd := &reader{hd: hd, p: p, kind: kindOf(readsR, readsM), byValue: map[string]int{}}
 		rd.colsR, rd.colsM = columns(readsR, readsM)
 		rd.bySym = make([]int, len(ck.r.Model.Alphabet))
@@ -184,7 +185,7 @@ func (ck *checker[T]) embedReaders(k, l int, depR, depM dependence) []*reader {
 	}
 	spec, specM := ck.r.Model.Layers[l].Attention, ck.m.Model.Layers[l].Attention
 	for hd := range spec.Heads {
-		for _, p := range []model.Projection{model.QueryProjection, model.KeyProjection, model.ValueProjection} {
+		for _, p := range []eval.Projection{eval.QueryProjection, eval.KeyProjection, eval.ValueProjection} {
 			if normed {
 				add(hd, p, all, all)
 				continue
@@ -197,11 +198,11 @@ func (ck *checker[T]) embedReaders(k, l int, depR, depM dependence) []*reader {
 }
 
 // matrixOf is head h's W^Q, W^K or W^V.
-func matrixOf(h model.Head, p model.Projection) model.Matrix {
+func matrixOf(h model.Head, p eval.Projection) model.Matrix {
 	switch p {
-	case model.KeyProjection:
+	case eval.KeyProjection:
 		return h.K
-	case model.ValueProjection:
+	case eval.ValueProjection:
 		return h.V
 	}
 	return h.Q
@@ -303,7 +304,7 @@ func (ck *checker[T]) gatherEmbeddings(k, l int, pooled bool) (*gathered[T], err
 	e := &embedGather[T]{ck: ck, k: k, l: l, g: g, readers: es.readers, anySym: symsR[0], parts: es.parts,
 		cells: es.cells, embeds: es.embeds}
 	var entryReaders, itemReaders [][]*reader // by head: [key, value]; entries: queries then residual
-	heads := len(ck.r.Attention(l).Heads)
+	heads := len(ck.r.Steps().Attention(l).Heads)
 	var qrs []*reader
 	for hd := range heads {
 		rs := e.readers[3*hd : 3*hd+3]
@@ -537,8 +538,8 @@ func (e *embedGather[T]) partKey(rd *reader, c *cell[T]) (string, error) {
 	var rowM []T
 	var err error
 	if rd.kind == bySymbol {
-		if rowR, err = ck.r.WordEmbeddingRow(c.sym); err == nil {
-			rowM, err = ck.m.WordEmbeddingRow(ck.mapSymbol(c.sym))
+		if rowR, err = ck.r.Steps().WordEmbeddingRow(c.sym); err == nil {
+			rowM, err = ck.m.Steps().WordEmbeddingRow(ck.mapSymbol(c.sym))
 		}
 	} else {
 		rowR, rowM, err = e.positionRows(c.i)
@@ -567,10 +568,10 @@ func (e *embedGather[T]) partKey(rd *reader, c *cell[T]) (string, error) {
 func (e *embedGather[T]) positionRows(i int) ([]*big.Rat, []T, error) {
 	if e.peR == nil && e.peM == nil {
 		var err error
-		if e.peR, err = e.ck.r.PositionRows(e.ck.n); err != nil {
+		if e.peR, err = e.ck.r.Steps().PositionRows(e.ck.n); err != nil {
 			return nil, nil, err
 		}
-		if e.peM, err = e.ck.m.PositionRows(e.ck.n); err != nil {
+		if e.peM, err = e.ck.m.Steps().PositionRows(e.ck.n); err != nil {
 			return nil, nil, err
 		}
 		if e.peR == nil {
@@ -594,11 +595,11 @@ func (e *embedGather[T]) compute(rd *reader, c *cell[T]) (int, error) {
 		return e.g.residuals.id(ck.residualKey(e.k, s), State[T]{}), nil
 	}
 	if c.x == nil {
-		xr, err := ck.r.SublayerInput(e.l, true, s.Ref)
+		xr, err := ck.r.Steps().SublayerInput(e.l, true, s.Ref)
 		if err != nil {
 			return 0, refuse("layer %d attention's norm in the reference: %v", e.l+1, err)
 		}
-		xm, err := ck.m.SublayerInput(e.l, true, s.Model)
+		xm, err := ck.m.Steps().SublayerInput(e.l, true, s.Model)
 		if err != nil {
 			return 0, refuse("layer %d attention's norm in the model: %v", e.l+1, err)
 		}
@@ -607,9 +608,9 @@ func (e *embedGather[T]) compute(rd *reader, c *cell[T]) (int, error) {
 	v := ck.projection(e.l, rd.hd, rd.p, c.x.Ref, c.x.Model)
 	var t *table[T]
 	switch rd.p {
-	case model.QueryProjection:
+	case eval.QueryProjection:
 		t = e.g.queries[rd.hd]
-	case model.KeyProjection:
+	case eval.KeyProjection:
 		t = e.g.keys[rd.hd]
 	default:
 		t = e.g.vals[rd.hd]

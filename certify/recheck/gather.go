@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 )
 
 // What an attention sublayer reads of the states before it: each head's
@@ -58,8 +59,8 @@ type gathered[T any] struct {
 }
 
 func (ck *checker[T]) newGathered(k, l int, pooled bool) *gathered[T] {
-	heads := len(ck.r.Attention(l).Heads)
-	g := &gathered[T]{entrySeen: map[string]bool{}, residuals: newTable[T](), mask: ck.r.Attention(l).Mask, pooled: pooled}
+	heads := len(ck.r.Steps().Attention(l).Heads)
+	g := &gathered[T]{entrySeen: map[string]bool{}, residuals: newTable[T](), mask: ck.r.Steps().Attention(l).Mask, pooled: pooled}
 	for hd := range heads {
 		q, key, v := newTable[T](), newTable[T](), newTable[T]()
 		if ck.sess != nil {
@@ -149,18 +150,18 @@ func (ck *checker[T]) residualKey(k int, s State[T]) string {
 // project3 is every head's query, key and value of a state, in both
 // models.
 func (ck *checker[T]) project3(l int, s State[T]) (qs, ks, vs []State[T], err error) {
-	xr, err := ck.r.SublayerInput(l, true, s.Ref)
+	xr, err := ck.r.Steps().SublayerInput(l, true, s.Ref)
 	if err != nil {
 		return nil, nil, nil, refuse("layer %d attention's norm in the reference: %v", l+1, err)
 	}
-	xm, err := ck.m.SublayerInput(l, true, s.Model)
+	xm, err := ck.m.Steps().SublayerInput(l, true, s.Model)
 	if err != nil {
 		return nil, nil, nil, refuse("layer %d attention's norm in the model: %v", l+1, err)
 	}
-	heads := len(ck.r.Attention(l).Heads)
+	heads := len(ck.r.Steps().Attention(l).Heads)
 	for hd := range heads {
 		for p, dst := range []*[]State[T]{&qs, &ks, &vs} {
-			*dst = append(*dst, ck.projection(l, hd, model.Projection(p), xr, xm))
+			*dst = append(*dst, ck.projection(l, hd, eval.Projection(p), xr, xm))
 		}
 	}
 	return qs, ks, vs, nil
@@ -168,9 +169,9 @@ func (ck *checker[T]) project3(l int, s State[T]) (qs, ks, vs []State[T], err er
 
 // projection is head hd's query, key or value of the sublayer inputs xr
 // and xm.
-func (ck *checker[T]) projection(l, hd int, p model.Projection, xr []*big.Rat, xm []T) State[T] {
-	r := ck.r.HeadProjection(l, hd, p, xr)
-	m := ck.m.HeadProjection(l, hd, p, xm)
+func (ck *checker[T]) projection(l, hd int, p eval.Projection, xr []*big.Rat, xm []T) State[T] {
+	r := ck.r.Steps().HeadProjection(l, hd, p, xr)
+	m := ck.m.Steps().HeadProjection(l, hd, p, xm)
 	ck.work += int64(len(r)*len(xr) + len(m)*len(xm))
 	return State[T]{Ref: r, Model: m}
 }
@@ -178,7 +179,7 @@ func (ck *checker[T]) projection(l, hd int, p model.Projection, xr []*big.Rat, x
 // gatherStates reads every state the certificate lists before step k
 // (layer l's attention), projecting each one.
 func (ck *checker[T]) gatherStates(k, l int, cur *stateSets[T], pooled bool) (*gathered[T], error) {
-	heads := len(ck.r.Attention(l).Heads)
+	heads := len(ck.r.Steps().Attention(l).Heads)
 	g := ck.newGathered(k, l, pooled)
 	qids := make([]int, heads)
 	for i := 1; i <= ck.n; i++ {

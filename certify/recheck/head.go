@@ -42,7 +42,7 @@ type headCheck[T any] struct {
 }
 
 func (ck *checker[T]) newHeadCheck(l, hd int, g *gathered[T], facts []QueryFact[T]) *headCheck[T] {
-	h := &headCheck[T]{ck: ck, l: l, hd: hd, g: g, average: ck.r.Attention(l).Weighting == model.AverageHardmax,
+	h := &headCheck[T]{ck: ck, l: l, hd: hd, g: g, average: ck.r.Steps().Attention(l).Weighting == model.AverageHardmax,
 		facts: make(map[factKey]*QueryFact[T], len(facts)), derived: map[factKey]derivedOutputs[T]{}, averages: map[[4]int]State[T]{}}
 	for x := range facts {
 		f := &facts[x]
@@ -218,11 +218,11 @@ func (h *headCheck[T]) outID(o State[T]) int {
 // nothing is the output of a head that sees no position: the zero vector
 // in both models.
 func (h *headCheck[T]) nothing(where func() string) ([]State[T], error) {
-	or, err := h.ck.r.HeadOutput(h.l, h.hd, nil, nil)
+	or, err := h.ck.r.Steps().HeadOutput(h.l, h.hd, nil, nil)
 	if err != nil {
 		return nil, refuse("%s: the reference's output: %v", where(), err)
 	}
-	om, err := h.ck.m.HeadOutput(h.l, h.hd, nil, nil)
+	om, err := h.ck.m.Steps().HeadOutput(h.l, h.hd, nil, nil)
 	if err != nil {
 		return nil, refuse("%s: the model's output: %v", where(), err)
 	}
@@ -506,11 +506,11 @@ func (h *headCheck[T]) averaged(kx, vx, mr, ky, vy, mm int, where func() string)
 	for c := range scM {
 		scM[c], valM[c] = sc.muOf(ky), valY.Model
 	}
-	or, err := ck.r.HeadOutput(h.l, h.hd, scR, valR)
+	or, err := ck.r.Steps().HeadOutput(h.l, h.hd, scR, valR)
 	if err != nil {
 		return State[T]{}, refuse("%s: the reference's output: %v", where(), err)
 	}
-	om, err := ck.m.HeadOutput(h.l, h.hd, scM, valM)
+	om, err := ck.m.Steps().HeadOutput(h.l, h.hd, scM, valM)
 	if err != nil {
 		return State[T]{}, refuse("%s: the model's output: %v", where(), err)
 	}

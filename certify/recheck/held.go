@@ -114,7 +114,7 @@ func (h *headCheck[T]) heldInOnePass(q State[T], qi []int64, lo, hi int, cands [
 	ex := func(kid int) int64 { return dotInts(qi, keysInt[kid*d:kid*d+d]) }
 	b := h.barOf(cands, ex)
 	kids, keysM, at := sc.keysAt(h.slots, lo, hi)
-	mu, err := ck.m.KeyScoresInto(h.l, h.hd, q.Model, keysM, sc.muBuf)
+	mu, err := ck.m.Steps().KeyScoresInto(h.l, h.hd, q.Model, keysM, sc.muBuf)
 	if err != nil {
 		return nil, false, refuse("%s: the model's scores: %v", where(), err)
 	}

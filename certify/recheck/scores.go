@@ -100,7 +100,7 @@ type scores[T any] struct {
 
 func (sc *scores[T]) init(ck *checker[T], l, hd int, keys *table[T]) {
 	nk := len(keys.vecs)
-	*sc = scores[T]{ck: ck, l: l, hd: hd, keys: keys, dot: ck.r.ScoreIsDot(l, hd),
+	*sc = scores[T]{ck: ck, l: l, hd: hd, keys: keys, dot: ck.r.Steps().ScoreIsDot(l, hd),
 		mu: make([]T, nk), at: make([]int32, nk), stamp: make([]int, nk)}
 	sc.e, sc.er, sc.mf = make([]int64, nk), make([]*big.Rat, nk), make([]float64, nk)
 	switch any(sc.mu).(type) {
@@ -131,7 +131,7 @@ func (sc *scores[T]) score(h *headCheck[T], q State[T], lo, hi int, where func()
 	ck := sc.ck
 	kids, keysM, at := sc.keysAt(h.slots, lo, hi)
 	sc.cur = at
-	mu, err := ck.m.KeyScoresInto(sc.l, sc.hd, q.Model, keysM, sc.muBuf)
+	mu, err := ck.m.Steps().KeyScoresInto(sc.l, sc.hd, q.Model, keysM, sc.muBuf)
 	if err != nil {
 		return refuse("%s: the model's scores: %v", where(), err)
 	}
@@ -175,7 +175,7 @@ func (sc *scores[T]) score(h *headCheck[T], q State[T], lo, hi int, where func()
 		}
 	default:
 		for _, kid := range kids {
-			s, err := ck.r.HeadScore(sc.l, sc.hd, q.Ref, sc.keys.vecs[kid].Ref)
+			s, err := ck.r.Steps().HeadScore(sc.l, sc.hd, q.Ref, sc.keys.vecs[kid].Ref)
 			if err != nil {
 				return refuse("%s: the reference's score: %v", where(), err)
 			}

@@ -223,7 +223,7 @@ func (h *headCheck[T]) below(q State[T], p int, v *verified[T], where func() str
 	for _, s := range ss {
 		keysM = append(keysM, h.g.keys[h.hd].vecs[s.kid].Model)
 	}
-	mu, err := ck.m.KeyScoresInto(h.l, h.hd, q.Model, keysM, nil)
+	mu, err := ck.m.Steps().KeyScoresInto(h.l, h.hd, q.Model, keysM, nil)
 	if err != nil {
 		return false, refuse("%s: the model's scores: %v", where(), err)
 	}
@@ -256,7 +256,7 @@ func (h *headCheck[T]) below(q State[T], p int, v *verified[T], where func() str
 // exactScore is query q's exact score of key kid, by the reference's own
 // HeadScore.
 func (h *headCheck[T]) exactScore(q State[T], kid int) (*big.Rat, error) {
-	return h.ck.r.HeadScore(h.l, h.hd, q.Ref, h.g.keys[h.hd].vecs[kid].Ref)
+	return h.ck.r.Steps().HeadScore(h.l, h.hd, q.Ref, h.g.keys[h.hd].vecs[kid].Ref)
 }
 
 // verify keeps what Check verified at query q over lo … hi with the order

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 )
 
 // schemaVersion is the version of the layout of the JSON documents the
@@ -73,7 +73,7 @@ type numberJSON struct {
 	Hi    string `json:"hi,omitempty"`
 }
 
-func numberOf(v model.Value) numberJSON {
+func numberOf(v eval.Value) numberJSON {
 	n := numberJSON{Text: v.Text}
 	if x, ok := v.Rat(); ok {
 		n.Exact = x.RatString()

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/transformer-cookbook/verify/model/modelfile"
 	"io"
 	"path/filepath"
 	"slices"
@@ -18,6 +17,7 @@ import (
 	"github.com/transformer-cookbook/verify/internal/limits"
 	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/modelfile"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -139,7 +139,7 @@ func (e *export) readDtype() error {
 	o := e.o
 	e.dtype = strings.ToUpper(o.dtype.text)
 	if o.dtype.set && o.dtype.text == "" {
-		return badInput("--dtype is empty: give one of %s", strings.Join(model.SafetensorsDtypes(), ", "))
+		return badInput("--dtype is empty: give one of %s", strings.Join(modelfile.SafetensorsDtypes(), ", "))
 	}
 	switch {
 	case e.ext != ".json" && e.ext != ".safetensors":
@@ -150,8 +150,8 @@ func (e *export) readDtype() error {
 		return badInput("--round-weights applies to .safetensors files (and to --format safetensors with --out -); the JSON format keeps weights exact")
 	case e.ext == ".safetensors" && e.dtype == "":
 		e.dtype = "F64"
-	case e.ext == ".safetensors" && !slices.Contains(model.SafetensorsDtypes(), e.dtype):
-		return badInput("--dtype must be one of %s, got %q", strings.Join(model.SafetensorsDtypes(), ", "), o.dtype.text)
+	case e.ext == ".safetensors" && !slices.Contains(modelfile.SafetensorsDtypes(), e.dtype):
+		return badInput("--dtype must be one of %s, got %q", strings.Join(modelfile.SafetensorsDtypes(), ", "), o.dtype.text)
 	}
 	return nil
 }
@@ -180,13 +180,13 @@ func (e *export) name() string {
 }
 
 // write writes the model, returning the weights rounded to the dtype.
-func (e *export) write(m *model.Model, stdout, stderr io.Writer) ([]model.RoundedWeight, error) {
+func (e *export) write(m *model.Model, stdout, stderr io.Writer) ([]modelfile.RoundedWeight, error) {
 	bar := newProgress(stderr, &e.o.commonOptions)
-	ctx := model.WithProgress(context.Background(), func(done, total int) {
+	ctx := modelfile.WithProgress(context.Background(), func(done, total int) {
 		bar.show(fmt.Sprintf("%s n ≤ %d", e.r.Name, e.n), done, total, "positions", float64(done)/float64(total))
 	})
 	write := func(w io.Writer) error { return modelfile.WriteJSON(ctx, w, m, e.n) }
-	var rounded []model.RoundedWeight
+	var rounded []modelfile.RoundedWeight
 	switch {
 	case e.ext == ".safetensors" && e.round:
 		write = func(w io.Writer) (err error) {
@@ -199,7 +199,7 @@ func (e *export) write(m *model.Model, stdout, stderr io.Writer) ([]model.Rounde
 	err := writeModel(e.path, stdout, write)
 	bar.clear()
 	if err != nil {
-		var ue *model.UnrepresentableError
+		var ue *modelfile.UnrepresentableError
 		if errors.As(err, &ue) {
 			return nil, badInput("%s not written: %v; export to JSON to keep every weight exact, or pass --round-weights to store each rounded to the nearest %s number", e.name(), ue, e.dtype)
 		}
@@ -210,7 +210,7 @@ func (e *export) write(m *model.Model, stdout, stderr io.Writer) ([]model.Rounde
 
 // summary says what was written, on stderr when the model went to
 // stdout.
-func (e *export) summary(m *model.Model, rounded []model.RoundedWeight, stdout, stderr io.Writer) {
+func (e *export) summary(m *model.Model, rounded []modelfile.RoundedWeight, stdout, stderr io.Writer) {
 	report := stdout
 	if e.path == "-" {
 		report = stderr
@@ -278,12 +278,12 @@ func (o *commonOptions) readModelFileDigest() (*model.Model, int, []string, stri
 	if err != nil {
 		return nil, 0, nil, "", err
 	}
-	// Reading takes up to model.MaxReadMultiple times the file: refused
+	// Reading takes up to modelfile.MaxReadMultiple times the file: refused
 	// before it starts where that is more than the machine has.
-	need := uint64(len(data)) * model.MaxReadMultiple
+	need := uint64(len(data)) * modelfile.MaxReadMultiple
 	if avail := limits.Memory(); !o.force.on() && avail > 0 && need > avail {
 		return nil, 0, nil, "", badInput("--model: reading %s (%s) may take %s (%d times its size), more than the %s available; --force reads it anyway",
-			name, sizeText(int64(len(data))), check.GiB(need), model.MaxReadMultiple, check.GiB(avail))
+			name, sizeText(int64(len(data))), check.GiB(need), modelfile.MaxReadMultiple, check.GiB(avail))
 	}
 	// Editors on some systems start text files with a byte-order mark.
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
@@ -298,9 +298,9 @@ func (o *commonOptions) readModelFileDigest() (*model.Model, int, []string, stri
 	var dtypes []string
 	switch format {
 	case "json":
-		m, n, err = model.ReadJSON(f)
+		m, n, err = modelfile.ReadJSON(f)
 	case "safetensors":
-		m, n, dtypes, err = model.ReadSafetensorsDtypes(f)
+		m, n, dtypes, err = modelfile.ReadSafetensorsDtypes(f)
 	default:
 		return nil, 0, nil, "", badInput("--model: %q must end in .json or .safetensors (or be -, standard input)", path)
 	}
@@ -343,7 +343,7 @@ func modelFormatOf(data []byte) (string, error) {
 // without --precision: that of its dtype, or with mixed dtypes the
 // narrowest that holds them all; and the note that says so.
 func dtypePrecision(dtypes []string) (numeric.Precision, string) {
-	p, from, _ := model.DtypesPrecision(dtypes)
+	p, from, _ := modelfile.DtypesPrecision(dtypes)
 	if len(dtypes) == 1 {
 		return p, fmt.Sprintf("precision %s: the model file's dtype, %s (--precision overrides)", p, from)
 	}

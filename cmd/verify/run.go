@@ -13,6 +13,7 @@ import (
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -90,7 +91,7 @@ func (o *runOptions) recipeRun() (*recipeRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	cache := &runCache{r: r, w: ws[0], params: params, built: map[int]*recipes.Construction{}, runners: map[runnerKey]model.Runner{}}
+	cache := &runCache{r: r, w: ws[0], params: params, built: map[int]*recipes.Construction{}, runners: map[runnerKey]eval.Runner{}}
 	return &recipeRun{o: o, r: r, p: p, w: ws[0], params: params, cache: cache}, nil
 }
 
@@ -103,7 +104,7 @@ func runModelFile(o *runOptions, stdout io.Writer) error {
 		return err
 	}
 	path := modelName(o.model.text)
-	runner, err := model.New(p, m)
+	runner, err := eval.New(p, m)
 	if err != nil {
 		return badInput("%s cannot run at precision %s: %v", path, p, err)
 	}
@@ -251,7 +252,7 @@ type runCache struct {
 	w       model.Weighting
 	params  map[string]string
 	built   map[int]*recipes.Construction
-	runners map[runnerKey]model.Runner
+	runners map[runnerKey]eval.Runner
 }
 
 type runnerKey struct {
@@ -270,12 +271,12 @@ func (c *runCache) construct(n int) (*recipes.Construction, error) {
 	return con, err
 }
 
-func (c *runCache) runner(p numeric.Precision, m *model.Model) (model.Runner, error) {
+func (c *runCache) runner(p numeric.Precision, m *model.Model) (eval.Runner, error) {
 	k := runnerKey{m, p.String()}
 	if run, ok := c.runners[k]; ok {
 		return run, nil
 	}
-	run, err := model.New(p, m)
+	run, err := eval.New(p, m)
 	if err == nil {
 		c.runners[k] = run
 	}
@@ -297,7 +298,7 @@ type runReport struct {
 	// input is the case as parsed (a stream before it is rounded).
 	input   recipes.Case
 	symbols []string
-	res     *model.Result
+	res     *eval.Result
 	// want and bounds are the reference (nil outside the domain).
 	want   []recipes.Want
 	bounds []recipes.Bound
@@ -325,7 +326,7 @@ func (j *recipeRun) runOne(text string) (*runReport, error) {
 	if err != nil {
 		return nil, badInput("%s cannot run at precision %s: %v", j.r.Name, p, err)
 	}
-	var res *model.Result
+	var res *eval.Result
 	c, input := in.c, in.c
 	if c.Stream != nil {
 		res, err = runner.RunStream(c.Stream, j.o.trace.on())
@@ -557,7 +558,7 @@ type traceComponent struct {
 	Values []numberJSON `json:"values"`
 }
 
-func traceJSON(t *model.Trace) []traceState {
+func traceJSON(t *eval.Trace) []traceState {
 	var out []traceState
 	for _, s := range t.States {
 		st := traceState{Sublayer: s.Label, Components: make([]traceComponent, len(t.Components))}
@@ -690,7 +691,7 @@ func shortRat(r *big.Rat) string {
 	return "≈" + new(big.Float).SetRat(r).Text('g', 6)
 }
 
-func outputText(m *model.Model, o model.PositionOutput) string {
+func outputText(m *model.Model, o eval.PositionOutput) string {
 	var parts []string
 	if o.Symbol != "" {
 		parts = append(parts, o.Symbol)

@@ -19,10 +19,13 @@
 //	      recipes              the cookbook's constructions, a file per section
 //	        recipes/blocks     the paper's named blocks (GTZero, Avg, lookups, …)
 //	          recipes/stream   blocks over named residual-stream components
-//	            model          the transformer, written once for every backend
-//	              numeric      the arithmetic: exact, bigfloat, IEEE and emulated formats, intervals
-//	                exact      exact linear algebra and linear programming
-//	                  exact/cpwl  the decision procedure for ReLU networks
+//	            model/modelfile  model files: JSON and safetensors, read and written
+//	            model/eval     running a model at a precision: instances, runners,
+//	                           prefix runs, and the forward pass step by step
+//	              model        the transformer's definition and its validation
+//	                numeric    the arithmetic: exact, bigfloat, IEEE and emulated formats, intervals
+//	                  exact    exact linear algebra and linear programming
+//	                    exact/cpwl  the decision procedure for ReLU networks
 //
 // internal/atomicfile (output files), internal/gcfloor (the heap size
 // below which the command line does not collect), internal/limits (the

@@ -5,7 +5,7 @@ Every dtype the engine writes is decoded here from its definition: F64,
 F32 and F16 by struct ('<d', '<f', '<e'), BF16 as the top half of an F32,
 F8_E4M3 (float8_e4m3fn) and F8_E5M2 from their bit fields.
 
-An independent check of model.WriteSafetensors (the safetensors package is
+An independent check of modelfile.WriteSafetensors (the safetensors package is
 not needed): it parses the file as the format's specification says, checks
 its framing, and prints a JSON summary that safetensors_test.go compares
 with what the engine wrote:

@@ -8,6 +8,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/proofs"
 	"github.com/transformer-cookbook/verify/recipes"
@@ -37,7 +38,7 @@ func layer2(p *stream.Program) *stream.Program {
 }
 
 // outputs runs r on in and returns every output value.
-func outputs(r model.Runner, in []int) ([][]*big.Rat, error) {
+func outputs(r eval.Runner, in []int) ([][]*big.Rat, error) {
 	res, err := r.Run(in, false)
 	if err != nil {
 		return nil, err
@@ -45,7 +46,7 @@ func outputs(r model.Runner, in []int) ([][]*big.Rat, error) {
 	return values(res)
 }
 
-func values(res *model.Result) ([][]*big.Rat, error) {
+func values(res *eval.Result) ([][]*big.Rat, error) {
 	out := make([][]*big.Rat, len(res.Outputs))
 	for i, o := range res.Outputs {
 		for _, v := range o.Values {
@@ -106,15 +107,15 @@ func serialModels(a, b *stream.Program, bInputs []string) (ser, ma, mb *model.Mo
 // {(, )} of length ≤ n.
 func checkSerial(ser, ma, mb *model.Model, bInputs []string, n int) (*proofs.Evidence, error) {
 	exactP := numeric.MustParsePrecision("exact")
-	rs, err := model.New(exactP, ser)
+	rs, err := eval.New(exactP, ser)
 	if err != nil {
 		return nil, err
 	}
-	ra, err := model.New(exactP, ma)
+	ra, err := eval.New(exactP, ma)
 	if err != nil {
 		return nil, err
 	}
-	rb, err := model.New(exactP, mb)
+	rb, err := eval.New(exactP, mb)
 	if err != nil {
 		return nil, err
 	}
@@ -169,15 +170,15 @@ func opens() *stream.Program {
 // concatenated) on every string over alphabet of length ≤ n.
 func checkConcat(wide, m1, m2 *model.Model, alphabet []string, n int, what string) (*proofs.Evidence, error) {
 	exactP := numeric.MustParsePrecision("exact")
-	rw, err := model.New(exactP, wide)
+	rw, err := eval.New(exactP, wide)
 	if err != nil {
 		return nil, err
 	}
-	r1, err := model.New(exactP, m1)
+	r1, err := eval.New(exactP, m1)
 	if err != nil {
 		return nil, err
 	}
-	r2, err := model.New(exactP, m2)
+	r2, err := eval.New(exactP, m2)
 	if err != nil {
 		return nil, err
 	}

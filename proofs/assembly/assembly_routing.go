@@ -11,6 +11,7 @@ import (
 	"github.com/transformer-cookbook/verify/exact/cpwl"
 	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/proofs"
 	"github.com/transformer-cookbook/verify/recipes"
@@ -449,11 +450,11 @@ func checkAttnRouting(cases []attnCase, route routeHead, maxLen int) (*proofs.Ev
 		seqs := sequences(grid(d, c.lo, c.hi), maxLen)
 		for _, w := range attnWeightings {
 			for _, mask := range attnMasks {
-				routed, err := model.New(numeric.MustParsePrecision("exact"), attnModel(d, route(c), mask, w, modelMatrix(identity(d))))
+				routed, err := eval.New(numeric.MustParsePrecision("exact"), attnModel(d, route(c), mask, w, modelMatrix(identity(d))))
 				if err != nil {
 					return nil, err
 				}
-				orig, err := model.New(numeric.MustParsePrecision("exact"), attnModel(d,
+				orig, err := eval.New(numeric.MustParsePrecision("exact"), attnModel(d,
 					model.Head{Q: modelMatrix(c.Q), K: modelMatrix(c.K), V: modelMatrix(c.V)}, mask, w, modelMatrix(c.L)))
 				if err != nil {
 					return nil, err

@@ -11,6 +11,7 @@ import (
 	"github.com/transformer-cookbook/verify/exact/cpwl"
 	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/proofs"
 	"github.com/transformer-cookbook/verify/recipes"
@@ -456,8 +457,8 @@ func upToLength(k, maxN int) [][]int {
 }
 
 // runner instantiates m at precision p.
-func runner(m *model.Model, p string) (model.Runner, error) {
-	return model.New(numeric.MustParsePrecision(p), m)
+func runner(m *model.Model, p string) (eval.Runner, error) {
+	return eval.New(numeric.MustParsePrecision(p), m)
 }
 
 // symbols prints an input by the model's alphabet.

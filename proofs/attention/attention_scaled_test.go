@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/proofs"
 )
@@ -48,7 +49,7 @@ func TestAttnSqrtDKeyModelCopies(t *testing.T) {
 // enclosure [lo, hi] of min_q (s_qq − max_{j≠q} s_qj).
 func engineGap[T any](t *testing.T, b numeric.Backend[T], m *model.Model, n int) (lo, hi *big.Rat) {
 	t.Helper()
-	inst, err := model.Instantiate(b, m)
+	inst, err := eval.Instantiate(b, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,22 +57,22 @@ func engineGap[T any](t *testing.T, b numeric.Backend[T], m *model.Model, n int)
 	for s, name := range m.Alphabet {
 		sym[name] = s
 	}
-	proj := func(s, i int, p model.Projection) []T {
-		h, err := inst.Embed(s, i, n)
+	proj := func(s, i int, p eval.Projection) []T {
+		h, err := inst.Steps().Embed(s, i, n)
 		if err != nil {
 			t.Fatal(err)
 		}
-		x, err := inst.SublayerInput(0, true, h)
+		x, err := inst.Steps().SublayerInput(0, true, h)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return inst.HeadProjection(0, 0, p, x)
+		return inst.Steps().HeadProjection(0, 0, p, x)
 	}
 	for q := 1; q <= n; q++ {
-		qv := proj(sym[fmt.Sprintf("%d:0", q)], 1, model.QueryProjection)
+		qv := proj(sym[fmt.Sprintf("%d:0", q)], 1, eval.QueryProjection)
 		scores := make([]T, n+1)
 		for j := 1; j <= n; j++ {
-			if scores[j], err = inst.HeadScore(0, 0, qv, proj(sym["1:0"], j, model.KeyProjection)); err != nil {
+			if scores[j], err = inst.Steps().HeadScore(0, 0, qv, proj(sym["1:0"], j, eval.KeyProjection)); err != nil {
 				t.Fatal(err)
 			}
 		}

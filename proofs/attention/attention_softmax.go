@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/proofs"
 	"github.com/transformer-cookbook/verify/recipes"
@@ -330,7 +331,7 @@ func ties(formats []int, extra int) (*proofs.Evidence, error) {
 		if err != nil {
 			return nil, err
 		}
-		var outs [2]*model.Result
+		var outs [2]*eval.Result
 		for r, m := range []*model.Model{soft, hard} {
 			run, err := runner(m, f.precision)
 			if err != nil {

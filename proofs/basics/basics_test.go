@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/proofs"
 	"github.com/transformer-cookbook/verify/proofs/internal/prooftest"
@@ -79,7 +80,7 @@ func TestRatioLemmaNeedsNoPositions(t *testing.T) {
 			v[0] = numeric.LitInt(int64(i))
 			return v
 		}}
-		run, err := model.New(numeric.MustParsePrecision("exact"), m)
+		run, err := eval.New(numeric.MustParsePrecision("exact"), m)
 		if err != nil {
 			t.Fatal(err)
 		}

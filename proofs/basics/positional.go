@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/proofs"
 	"github.com/transformer-cookbook/verify/recipes"
@@ -72,7 +73,7 @@ func checkRatioBOS() (*proofs.Evidence, error) {
 	if err != nil {
 		return nil, err
 	}
-	runner, err := model.New(numeric.MustParsePrecision("exact"), con.Model)
+	runner, err := eval.New(numeric.MustParsePrecision("exact"), con.Model)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +103,7 @@ func checkRatioBOS() (*proofs.Evidence, error) {
 			if err != nil {
 				return nil, err
 			}
-			run, err := model.New(numeric.MustParsePrecision("exact"), m)
+			run, err := eval.New(numeric.MustParsePrecision("exact"), m)
 			if err != nil {
 				return nil, err
 			}

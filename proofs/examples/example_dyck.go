@@ -7,6 +7,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/proofs"
 	"github.com/transformer-cookbook/verify/recipes/blocks"
@@ -263,7 +264,7 @@ func dyck1Minima(n int) (minB, minT []*big.Rat, strings int, err error) {
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	r, err := model.New(numeric.MustParsePrecision("exact"), con.Model)
+	r, err := eval.New(numeric.MustParsePrecision("exact"), con.Model)
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -440,7 +441,7 @@ func singleUnit(maxN int, lambda *big.Rat) (*model.Model, error) {
 // its only output to be [w_{:i} ∈ Dyck-1] (the grammar) exactly at every
 // position.
 func checkAcceptModel(m *model.Model, n int) (int, string, error) {
-	r, err := model.New(numeric.MustParsePrecision("exact"), m)
+	r, err := eval.New(numeric.MustParsePrecision("exact"), m)
 	if err != nil {
 		return 0, "", err
 	}

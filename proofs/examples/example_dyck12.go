@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/proofs"
 )
@@ -150,7 +151,7 @@ func dyck12LiteralBehaviour(maxLen int) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		r, err := model.New(numeric.MustParsePrecision("exact"), con.Model)
+		r, err := eval.New(numeric.MustParsePrecision("exact"), con.Model)
 		if err != nil {
 			return "", err
 		}

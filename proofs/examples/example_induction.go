@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/proofs"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -58,7 +59,7 @@ func letterString(alphabet string, xs []int) string {
 // oneHots reads the one-hot vectors prefix+σ (σ in alphabet) at every
 // position: the letter whose component is 1 with the others 0, "0" for
 // the zero vector, "?" otherwise.
-func oneHots(res *model.Result, prefix, alphabet string) ([]string, error) {
+func oneHots(res *eval.Result, prefix, alphabet string) ([]string, error) {
 	out := make([]string, len(res.Outputs))
 	for i := range out {
 		out[i] = "0"

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/proofs"
 )
 
@@ -26,7 +26,7 @@ import (
 
 // component returns the value of component name at every position in
 // the trace's state labelled label ("" for the last state).
-func component(res *model.Result, label, name string) ([]model.Value, error) {
+func component(res *eval.Result, label, name string) ([]eval.Value, error) {
 	if res.Trace == nil {
 		return nil, fmt.Errorf("no trace")
 	}
@@ -36,13 +36,13 @@ func component(res *model.Result, label, name string) ([]model.Value, error) {
 	}
 	st := res.Trace.States[len(res.Trace.States)-1]
 	if label != "" {
-		k := slices.IndexFunc(res.Trace.States, func(s model.State) bool { return s.Label == label })
+		k := slices.IndexFunc(res.Trace.States, func(s eval.State) bool { return s.Label == label })
 		if k < 0 {
 			return nil, fmt.Errorf("no state %q in the trace", label)
 		}
 		st = res.Trace.States[k]
 	}
-	out := make([]model.Value, len(st.Vectors))
+	out := make([]eval.Value, len(st.Vectors))
 	for i := range st.Vectors {
 		out[i] = st.Vectors[i][c]
 	}
@@ -50,7 +50,7 @@ func component(res *model.Result, label, name string) ([]model.Value, error) {
 }
 
 // rats returns the exact values, or an error if one is not a number.
-func rats(vs []model.Value) ([]*big.Rat, error) {
+func rats(vs []eval.Value) ([]*big.Rat, error) {
 	out := make([]*big.Rat, len(vs))
 	for i, v := range vs {
 		r, ok := v.Rat()

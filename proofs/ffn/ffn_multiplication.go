@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/proofs"
 	"github.com/transformer-cookbook/verify/recipes/blocks"
@@ -26,8 +27,8 @@ const (
 // runVectors runs m at interval:prec on one position per input (the
 // feed-forward blocks act position by position, so one run checks many
 // points) and returns the readout's enclosures.
-func runVectors(m *model.Model, inputs []map[string]*big.Rat, prec uint) ([][]model.Value, error) {
-	inst, err := model.Instantiate(numeric.NewIntervals(prec), m)
+func runVectors(m *model.Model, inputs []map[string]*big.Rat, prec uint) ([][]eval.Value, error) {
+	inst, err := eval.Instantiate(numeric.NewIntervals(prec), m)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +40,7 @@ func runVectors(m *model.Model, inputs []map[string]*big.Rat, prec uint) ([][]mo
 	if err != nil {
 		return nil, err
 	}
-	out := make([][]model.Value, len(res.Outputs))
+	out := make([][]eval.Value, len(res.Outputs))
 	for i, o := range res.Outputs {
 		out[i] = o.Values
 		for _, v := range o.Values {

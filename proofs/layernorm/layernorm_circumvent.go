@@ -9,6 +9,7 @@ import (
 	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/exact/cpwl"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/proofs"
 	"github.com/transformer-cookbook/verify/proofs/internal/poly"
@@ -103,7 +104,7 @@ func checkAmplifyDefinitionEps() (*proofs.Evidence, error) {
 	if err != nil {
 		return nil, err
 	}
-	runner, err := model.New(numeric.MustParsePrecision("exact"), con.Model)
+	runner, err := eval.New(numeric.MustParsePrecision("exact"), con.Model)
 	if err != nil {
 		return nil, err
 	}
@@ -415,7 +416,7 @@ func AmplifyLiteralBehaviour(delta *big.Rat, maxD int) (*AmplifyRun, error) {
 		if err != nil {
 			return nil, err
 		}
-		runner, err := model.New(numeric.MustParsePrecision(s.Precision), con.Model)
+		runner, err := eval.New(numeric.MustParsePrecision(s.Precision), con.Model)
 		if err != nil {
 			return nil, err
 		}

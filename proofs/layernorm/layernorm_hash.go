@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/proofs"
 	"github.com/transformer-cookbook/verify/proofs/internal/poly"
@@ -306,7 +307,7 @@ func runLookupLHEps(eps *big.Rat, q int) (string, error) {
 		in[i] = sym["1:0"]
 	}
 	in[q] = sym[fmt.Sprintf("%d:1", q)]
-	runner, err := model.New(numeric.MustParsePrecision("interval:128"), m)
+	runner, err := eval.New(numeric.MustParsePrecision("interval:128"), m)
 	if err != nil {
 		return "", err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/transformer-cookbook/verify/exact/cpwl"
 	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/proofs"
 	"github.com/transformer-cookbook/verify/recipes/blocks"
@@ -318,7 +319,7 @@ func checkNoEffectLiteral() (*proofs.Evidence, error) {
 		if err != nil {
 			return nil, err
 		}
-		runner, err := model.New(numeric.MustParsePrecision("exact"), m)
+		runner, err := eval.New(numeric.MustParsePrecision("exact"), m)
 		if err != nil {
 			return nil, err
 		}

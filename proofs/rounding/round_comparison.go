@@ -5,7 +5,7 @@ import (
 	"math/big"
 
 	"github.com/transformer-cookbook/verify/exact"
-	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/proofs"
 	"github.com/transformer-cookbook/verify/recipes/blocks"
@@ -116,7 +116,7 @@ func checkFloatStep(f *stream.FF, precision string, eps *big.Rat, xs []*big.Rat)
 	if err != nil {
 		return nil, err
 	}
-	runner, err := model.New(numeric.MustParsePrecision(precision), m)
+	runner, err := eval.New(numeric.MustParsePrecision(precision), m)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/proofs"
 )
@@ -205,7 +206,7 @@ func checkBoundedActivations(seed uint64, models int, lengths []int, scale *big.
 		for i := range bounds {
 			bounds[i].Mul(bounds[i], scale)
 		}
-		runner, err := model.New(numeric.MustParsePrecision("interval:64"), m)
+		runner, err := eval.New(numeric.MustParsePrecision("interval:64"), m)
 		if err != nil {
 			return nil, err
 		}
@@ -267,10 +268,10 @@ func sqrtHi(r *big.Rat) (*big.Rat, error) {
 }
 
 // valueNormSq bounds ‖v‖₂² from an enclosure.
-func valueNormSq(v []model.Value) (lo, hi *big.Rat, err error) {
-	zero := make([]model.Value, len(v))
+func valueNormSq(v []eval.Value) (lo, hi *big.Rat, err error) {
+	zero := make([]eval.Value, len(v))
 	for c := range zero {
-		zero[c] = model.Value{Lo: new(big.Rat), Hi: new(big.Rat)}
+		zero[c] = eval.Value{Lo: new(big.Rat), Hi: new(big.Rat)}
 	}
 	return diffNormSq(v, zero)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/transformer-cookbook/verify/exact"
 	"github.com/transformer-cookbook/verify/exact/cpwl"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/proofs"
 	"github.com/transformer-cookbook/verify/recipes/stream"
@@ -58,7 +59,7 @@ func frobSq(a model.Matrix) (*big.Rat, error) {
 
 // diffNormSq bounds ‖a − b‖₂² from two enclosures: lo ≤ ‖a − b‖² ≤ hi
 // for every choice of the true values.
-func diffNormSq(a, b []model.Value) (lo, hi *big.Rat, err error) {
+func diffNormSq(a, b []eval.Value) (lo, hi *big.Rat, err error) {
 	lo, hi = new(big.Rat), new(big.Rat)
 	for c := range a {
 		if !a[c].Finite() || !b[c].Finite() {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes/stream"
 )
@@ -42,7 +43,7 @@ func vals(s string) map[string]*big.Rat {
 
 // evalBlock runs the single block b on a sequence of positions through
 // the engine, at precision prec: stream.New(reads…).Then(b).Readout(outs…),
-// then model.New and RunStream, the route every recipe takes. The input
+// then eval.New and RunStream, the route every recipe takes. The input
 // components are b's In (for an accumulating block, its Out are among
 // them, and read back as x + b(x): the residual connection). It returns
 // the enclosure [Lo, Hi] of every output component at every position (Lo
@@ -61,7 +62,7 @@ func evalBlock(prec string, b stream.Block, seq []map[string]*big.Rat) ([]map[st
 	if err != nil {
 		return nil, err
 	}
-	r, err := model.New(numeric.MustParsePrecision(prec), m)
+	r, err := eval.New(numeric.MustParsePrecision(prec), m)
 	if err != nil {
 		return nil, err
 	}

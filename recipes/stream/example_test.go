@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes/stream"
 )
@@ -28,7 +29,7 @@ func Example() {
 	}
 	fmt.Println("components:", m.Components, "layers:", len(m.Layers))
 
-	r, _ := model.New(numeric.MustParsePrecision("exact"), m)
+	r, _ := eval.New(numeric.MustParsePrecision("exact"), m)
 	h0, _ := stream.Stream(m, []map[string]*big.Rat{{"x": big.NewRat(1, 3), "y": big.NewRat(-2, 1)}})
 	res, _ := r.RunStream(h0, false)
 	fmt.Println("min, max, spread:", res.Outputs[0].Values)

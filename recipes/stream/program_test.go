@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
@@ -33,9 +34,9 @@ func rats(xs ...int64) map[string]*big.Rat {
 	return m
 }
 
-func runStream(t *testing.T, m *model.Model, pos ...map[string]*big.Rat) []model.PositionOutput {
+func runStream(t *testing.T, m *model.Model, pos ...map[string]*big.Rat) []eval.PositionOutput {
 	t.Helper()
-	r, err := model.New(numeric.MustParsePrecision("exact"), m)
+	r, err := eval.New(numeric.MustParsePrecision("exact"), m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +229,7 @@ func TestStreamWidenAndSerial(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := model.New(numeric.MustParsePrecision("exact"), sm)
+	run, err := eval.New(numeric.MustParsePrecision("exact"), sm)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +264,7 @@ func testWiden(t *testing.T, a, b *Program) {
 	if len(m.Layers) != 1 {
 		t.Errorf("widened program has %d layers, want 1", len(m.Layers))
 	}
-	run, err := model.New(numeric.MustParsePrecision("exact"), m)
+	run, err := eval.New(numeric.MustParsePrecision("exact"), m)
 	if err != nil {
 		t.Fatal(err)
 	}

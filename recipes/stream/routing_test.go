@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
@@ -18,7 +19,7 @@ func ffOnly(w1, w2 model.Matrix) *model.Model {
 
 func ffAt(t *testing.T, m *model.Model, x ...int64) [2]*big.Rat {
 	t.Helper()
-	r, err := model.New(numeric.MustParsePrecision("exact"), m)
+	r, err := eval.New(numeric.MustParsePrecision("exact"), m)
 	if err != nil {
 		t.Fatal(err)
 	}
