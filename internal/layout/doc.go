@@ -27,7 +27,8 @@
 //	                  exact    exact linear algebra and linear programming
 //	                    exact/cpwl  the decision procedure for ReLU networks
 //
-// internal/atomicfile (output files), internal/gcfloor (the heap size
+// model/internal/modeltest builds the test models that the tests of
+// model/eval and model/modelfile share. internal/atomicfile (output files), internal/gcfloor (the heap size
 // below which the command line does not collect), internal/limits (the
 // memory and open files the machine allows), internal/plural ("1
 // claim", "2 claims"), internal/suggest (the "did you mean" of error

@@ -23,6 +23,7 @@ var allowed = map[string][]string{
 	"numeric/internal/bigmath":  nil,
 	"numeric":                   {"exact", "numeric/internal/bigmath", "internal/suggest"},
 	"model":                     {"numeric", "internal/plural"},
+	"model/internal/modeltest":  {"model", "numeric"},
 	"model/eval":                {"model", "numeric"},
 	"model/modelfile":           {"model", "numeric", "internal/plural"},
 	"recipes/stream":            {"model", "model/eval", "numeric"},
@@ -57,13 +58,14 @@ var allowed = map[string][]string{
 	"cmd/verify":                {"frontier", "diagnose", "proofs", "proofs/all", "bench", "check", "certify", "certify/recheck", "recipes", "recipes/blocks", "recipes/stream", "model", "model/eval", "model/modelfile", "numeric", "exact", "exact/cpwl", "internal/atomicfile", "internal/gcfloor", "internal/limits", "internal/plural", "internal/suggest"},
 }
 
-// alsoInTests lists, for a package whose internal tests need it, a
-// package below it in the map that only those tests may import: the
-// model files' round trips run what they read back (a file is lossless
-// when the model read computes what the original computes), and the run
-// is package model/eval's.
+// alsoInTests lists, for a package whose internal tests need them,
+// packages only those tests may import: the model files' round trips run
+// what they read back (a file is lossless when the model read computes
+// what the original computes), and the run is package model/eval's; both
+// build their test models with model/internal/modeltest.
 var alsoInTests = map[string][]string{
-	"model/modelfile": {"model/eval"},
+	"model/modelfile": {"model/eval", "model/internal/modeltest"},
+	"model/eval":      {"model/internal/modeltest"},
 }
 
 // TestImports checks every import of every Go file against allowed.

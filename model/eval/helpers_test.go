@@ -1,11 +1,11 @@
 package eval
 
 import (
-	"math/big"
 	"strings"
 	"testing"
 
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/internal/modeltest"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
@@ -13,43 +13,13 @@ import (
 // as exact fractions ("-1/2", "7/3") and compared as strings, so that a
 // cmp.Diff shows the whole vector at once.
 
-// rat parses an exact fraction or decimal; it panics on a typo in a test
-// table rather than testing a wrong value.
-func rat(s string) *big.Rat {
-	r, ok := new(big.Rat).SetString(s)
-	if !ok {
-		panic("bad rational in test: " + s)
-	}
-	return r
-}
-
-// ex is the exact parameter s.
-func ex(s string) numeric.Expr { return numeric.Lit(rat(s)) }
-
-// vec is the exact vector of the given fractions.
-func vec(ss ...string) model.Vector {
-	v := make(model.Vector, len(ss))
-	for i, s := range ss {
-		v[i] = ex(s)
-	}
-	return v
-}
-
-// rows is the matrix of the given rows of fractions.
-func rows(rs ...[]string) model.Matrix {
-	m := model.Zeros(len(rs), len(rs[0]))
-	for i, r := range rs {
-		if len(r) != m.Cols {
-			panic("ragged matrix in test")
-		}
-		for j, s := range r {
-			m.Set(i, j, ex(s))
-		}
-	}
-	return m
-}
-
-func row(ss ...string) []string { return ss }
+var (
+	rat  = modeltest.Rat
+	ex   = modeltest.Ex
+	vec  = modeltest.Vec
+	rows = modeltest.Rows
+	row  = modeltest.Row
+)
 
 // tokens tokenizes s for m, failing the test on an error.
 func tokens(t *testing.T, m *model.Model, s string) []int {

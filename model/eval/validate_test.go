@@ -8,39 +8,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/model/internal/modeltest"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 
-// validModel is a two-layer pre-norm model with every part present, so
-// that each mutation below breaks exactly one dimension. Its embeddings
-// are permutations of (1, 2, 3), whose σ² = 2/3 makes σ² + ε = 1 with
-// ε = 1/3, so it also runs in exact mode.
-func validModel() *model.Model {
-	layer := func() model.Layer {
-		return model.Layer{
-			Attention: &model.Attention{
-				Heads:     []model.Head{{Q: model.Zeros(2, 3), K: model.Zeros(2, 3), V: model.Zeros(3, 3)}},
-				Weighting: model.LeftHardmax,
-			},
-			FeedForward: &model.FeedForward{
-				W1: model.Zeros(2, 3), B1: vec("1", "-1"),
-				W2: model.Zeros(3, 2), B2: vec("0", "0", "0"),
-			},
-			AttentionNorm:   &model.LayerNorm{Eps: ex("1/3"), Gamma: vec("1", "1", "1"), Beta: vec("0", "0", "0")},
-			FeedForwardNorm: &model.LayerNorm{Eps: ex("1/3")},
-		}
-	}
-	return &model.Model{
-		Name:          "valid",
-		Alphabet:      []string{"a", "b"},
-		WordEmbedding: []model.Vector{model.IntVector(1, 2, 3), model.IntVector(3, 1, 2)},
-		D:             3,
-		Layers:        []model.Layer{layer(), layer()},
-		Norm:          model.PreNorm,
-		FinalNorm:     &model.LayerNorm{Eps: ex("1/3"), Gamma: vec("1", "1", "1")},
-		Output:        model.Output{Kind: model.Argmax, W: model.Ints([]int64{1, 0, 0}, []int64{0, 0, 1}), Labels: []string{"first", "last"}},
-	}
-}
+// validModel is modeltest.ValidModel: a two-layer pre-norm model with
+// every part present, so that each mutation below breaks exactly one
+// dimension.
+var validModel = modeltest.ValidModel
 
 // TestValidModelRuns makes sure the mutations below start from a model
 // that is valid and runs: the final norm of (1, 2, 3) is (−1, 0, 1) and of
