@@ -165,7 +165,7 @@ func Failure(con *recipes.Construction, runner model.Runner, c recipes.Case, pos
 	if con.Expected != nil {
 		want := con.Expected(c)
 		if len(want) == len(got.Outputs) {
-			if ok, _ := check.Compare(want[pos-1], got.Outputs[pos-1], con.Bounds, con.Model.Output.Labels); ok {
+			if ok, _, _ := check.CompareAt(prec, want[pos-1], got.Outputs[pos-1], con.Bounds, con.Model.Output.Labels); ok {
 				return nil, nil
 			}
 		}

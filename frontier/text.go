@@ -213,6 +213,10 @@ func rowLine(row *Row) string {
 	fail, cause, pred := "—", "", "—"
 	if row.Failure != nil {
 		fail = fmt.Sprintf("n = %d", row.Failure.N)
+		if row.Failure.Undecided {
+			// Not a failure: no input refuted, one left undecided.
+			fail = fmt.Sprintf("n = %d undecided", row.Failure.N)
+		}
 		if row.Failure.Cause != nil {
 			cause = string(row.Failure.Cause.Kind)
 		}
