@@ -27,6 +27,10 @@ type target struct {
 	// √(2/50) = 1/5 is, since the recipe's outputs are irrational in
 	// general and only enclosures can be asked of them.
 	real bool
+	// literal marks a real given as a rational literal (the values of an
+	// input given by its stream, recipes.valueWant): claimed exactly at
+	// every precision, not by its correct rounding (irrational.go).
+	literal bool
 	// expr is a real's expression, and noValue why it has no enclosure.
 	expr    numeric.Expr
 	noValue error
@@ -72,7 +76,7 @@ func targetsOf(w recipes.Want) []target {
 		v := reals.enclose(e)
 		switch {
 		case v.r != nil:
-			ts[k] = target{r: v.r, real: true, expr: e}
+			ts[k] = target{r: v.r, real: true, expr: e, literal: e.IsLiteral()}
 		case v.err != nil:
 			// A reference without a value is a bug in the recipe; an
 			// empty enclosure makes every comparison fail and say so.

@@ -10,7 +10,8 @@
 // Checker checks one built construction length by length, for the
 // frontier's sweeps and bisections, and shards a length's inputs.
 // Exhaustive lengths of causally masked models are enumerated depth first
-// over a cache of each prefix (Enumerate). Compare decides one position;
+// over a cache of each prefix (Enumerate). Compare decides one position
+// (CompareAt at the precision the output was computed in);
 // MemoryEstimate refuses a sweep that would not fit in memory; Adopt makes
 // a construction check a model read from a file instead of its own.
 //

@@ -30,7 +30,10 @@ import (
 //     precision's reach of a midpoint of the format's grid is undecided.
 //     A real reference that happens to be rational (√(4/25) = 2/5) is
 //     judged the same way, so that one recipe's outputs meet one
-//     requirement whatever the input;
+//     requirement whatever the input; but one written as a rational
+//     literal (the values of an input given by its stream, which Reals
+//     holds only so that an enclosure may confirm them) is claimed
+//     exactly at every precision, as Values are;
 //   - a claim of exactness in interval arithmetic: the output's
 //     enclosure must contain x, which it certainly does when it contains
 //     x's enclosure, and certainly does not when the two are disjoint;
@@ -87,12 +90,13 @@ func rounds(p numeric.Precision) bool {
 // ok, or undecided, or the reason of a refutation. It is called only for
 // t a real (t.real, or irrational).
 func (t target) realExact(p numeric.Precision, got model.Value, name string) (ok, undecided bool, why string) {
-	if rounds(p) {
+	if rounds(p) && !t.literal {
 		return t.correctlyRounded(p, got, name)
 	}
 	if t.r != nil {
-		// A real that is rational, in exact or interval arithmetic: an
-		// enclosure containing it confirms it.
+		// A real that is rational, in exact or interval arithmetic, or a
+		// rational literal at any precision: an enclosure containing it
+		// confirms it (a point, by being equal to it).
 		if got.Contains(t.r) {
 			return true, false, ""
 		}

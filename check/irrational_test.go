@@ -190,3 +190,29 @@ func TestRefinementDecides(t *testing.T) {
 		t.Errorf("[m + 2^-400, 2] judged %v, undecided %v (%q), want it confirmed by a refined enclosure", ok, und, why)
 	}
 }
+
+// TestLiteralRealIsExact: a rational literal in Want.Reals (the values of
+// an input given by its stream) is claimed exactly, not by its correct
+// rounding: at fp16, 1/3 rounds to 1365/4096 (0.3333·4096 = 1365.33),
+// which must not pass for the literal 1/3, while the same value written
+// as sqrt(1/9) is a real and passes as its rounding.
+func TestLiteralRealIsExact(t *testing.T) {
+	fp16 := numeric.MustParsePrecision("fp16")
+	rounded := point(big.NewRat(1365, 4096))
+	sqrt, err := numeric.ParseExpr("sqrt(1/9)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		e  numeric.Expr
+		ok bool
+	}{
+		{numeric.Lit(big.NewRat(1, 3)), false},
+		{sqrt, true},
+	} {
+		ok, und, why := CompareAt(fp16, recipes.Want{Reals: []numeric.Expr{tc.e}}, model.PositionOutput{Values: []model.Value{rounded}}, nil, []string{"y"})
+		if ok != tc.ok || und {
+			t.Errorf("%v at fp16 against 1365/4096: ok %v, undecided %v (%q), want %v", tc.e, ok, und, why, tc.ok)
+		}
+	}
+}
