@@ -22,6 +22,8 @@ const realBits = 256
 type target struct {
 	r      *big.Rat
 	lo, hi *big.Rat
+	// loDown and hiUp are lo and hi rounded outward, for errorOf.
+	loDown, hiUp *big.Float
 	// real marks a value given as a real (Want.Reals): an enclosure that
 	// contains it confirms it even where it happens to be rational, as
 	// √(2/50) = 1/5 is, since the recipe's outputs are irrational in
@@ -82,7 +84,7 @@ func targetsOf(w recipes.Want) []target {
 			// empty enclosure makes every comparison fail and say so.
 			ts[k] = target{expr: e, noValue: v.err}
 		default:
-			ts[k] = target{lo: v.lo, hi: v.hi, expr: e}
+			ts[k] = target{lo: v.lo, hi: v.hi, loDown: v.loDown, hiUp: v.hiUp, expr: e}
 		}
 	}
 	return ts
@@ -106,7 +108,7 @@ func (t target) errorOf(got model.Value) *big.Rat {
 	if t.lo == nil {
 		return nil
 	}
-	return farUp(got.Lo, got.Hi, t.lo, t.hi)
+	return farUp(got.Lo, got.Hi, t.loDown, t.hiUp)
 }
 
 // equals reports whether got is exactly t: only possible for rationals.
@@ -131,7 +133,12 @@ func (t target) within(got model.Value) bool {
 // errorsOf returns an upper bound on |got − want| per output value (nil:
 // not finite).
 func errorsOf(w recipes.Want, got model.PositionOutput) []*big.Rat {
-	ts := targetsOf(w)
+	return errorsOfTargets(targetsOf(w), got)
+}
+
+// errorsOfTargets is errorsOf on w's targets, computed once by the
+// caller.
+func errorsOfTargets(ts []target, got model.PositionOutput) []*big.Rat {
 	errs := make([]*big.Rat, len(ts))
 	for k, t := range ts {
 		errs[k] = t.errorOf(got.Values[k])
@@ -140,10 +147,15 @@ func errorsOf(w recipes.Want, got model.PositionOutput) []*big.Rat {
 }
 
 func exactlyEqual(w recipes.Want, got model.PositionOutput) bool {
+	return exactlyEqualTargets(w, targetsOf(w), got)
+}
+
+// exactlyEqualTargets is exactlyEqual on w's targets ts.
+func exactlyEqualTargets(w recipes.Want, ts []target, got model.PositionOutput) bool {
 	if w.Symbol != "" && got.Symbol != w.Symbol {
 		return false
 	}
-	for k, t := range targetsOf(w) {
+	for k, t := range ts {
 		if t.unclaimed == "" && !t.equals(got.Values[k]) {
 			return false
 		}
@@ -182,6 +194,13 @@ func CompareAt(p numeric.Precision, w recipes.Want, got model.PositionOutput, bo
 // without being the single point that would confirm it, or a real
 // reference's enclosure straddles the comparison (irrational.go).
 func compare(p numeric.Precision, w recipes.Want, got model.PositionOutput, bounds []recipes.Bound, labels []string) (ok, undecided bool, why string) {
+	return compareTargets(p, w, nil, got, bounds, labels)
+}
+
+// compareTargets is compare on w's targets ts (nil: computed here), so
+// that a caller that needs them too computes them once: enclosing a real
+// reference, even from the cache, prints its expression.
+func compareTargets(p numeric.Precision, w recipes.Want, ts []target, got model.PositionOutput, bounds []recipes.Bound, labels []string) (ok, undecided bool, why string) {
 	name := func(k int) string {
 		if k < len(labels) {
 			return labels[k]
@@ -191,7 +210,10 @@ func compare(p numeric.Precision, w recipes.Want, got model.PositionOutput, boun
 	if w.Symbol != "" && got.Symbol != w.Symbol {
 		return false, false, fmt.Sprintf("output symbol %q, want %q", got.Symbol, w.Symbol)
 	}
-	for k, t := range targetsOf(w) {
+	if ts == nil {
+		ts = targetsOf(w)
+	}
+	for k, t := range ts {
 		if t.unclaimed != "" {
 			continue
 		}

@@ -280,8 +280,9 @@ func positionVerdict(p numeric.Precision, con *recipes.Construction, w recipes.W
 	if v, ok := exactVerdict(con, w, got); ok {
 		return v
 	}
-	v := verdict{exact: exactlyEqual(w, got), passed: true, decided: true, errs: errorsOf(w, got)}
-	if ok, undecided, why := compare(p, w, got, con.Bounds, con.Model.Output.Labels); !ok {
+	ts := targetsOf(w)
+	v := verdict{exact: exactlyEqualTargets(w, ts, got), passed: true, decided: true, errs: errorsOfTargets(ts, got)}
+	if ok, undecided, why := compareTargets(p, w, ts, got, con.Bounds, con.Model.Output.Labels); !ok {
 		v.passed = false
 		v.decided = Decides(w, got, con.Model.Output.Labels, con.Booleans)
 		v.failure = &Failure{Position: i + 1, Expected: wantText(w), Actual: gotText(got), Reason: why, Irrational: irrational(w), Undecided: undecided}

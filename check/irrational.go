@@ -221,7 +221,10 @@ type realCache struct {
 type enclosed struct {
 	r      *big.Rat // the value, where it is rational
 	lo, hi *big.Rat
-	err    error
+	// loDown and hiUp are lo and hi rounded outward to errorBits bits,
+	// for farUp.
+	loDown, hiUp *big.Float
+	err          error
 }
 
 type roundedValue struct {
@@ -246,7 +249,9 @@ func (c *realCache) enclose(e numeric.Expr) enclosed {
 	if r, ok, err := e.Rat(); err == nil && ok {
 		v = enclosed{r: r}
 	} else {
-		v.lo, v.hi, v.err = e.Enclose(realBits)
+		if v.lo, v.hi, v.err = e.Enclose(realBits); v.err == nil {
+			v.loDown, v.hiUp = outward(v.lo, v.hi)
+		}
 	}
 	c.mu.Lock()
 	if len(c.enclosed) >= maxCached {
@@ -277,24 +282,30 @@ func (c *realCache) round(p numeric.Precision, e numeric.Expr) (*big.Rat, error)
 }
 
 // farUp returns an upper bound on the largest distance between a point
-// of [a, b] and a point of [c, d], max(d − a, b − c), each difference
-// rounded up at errorBits bits: the error an irrational reference
-// reports (Report.MaxError, printed to 3 digits). Exact differences of
-// realBits-bit ends would cost a gcd of long integers per output and
-// position, most of a check's time; a bound rounded up is still a bound.
-// The comparisons themselves (realExact, realBound) are exact.
-func farUp(a, b, c, d *big.Rat) *big.Rat {
-	diffUp := func(x, y *big.Rat) *big.Float {
-		fx := new(big.Float).SetPrec(errorBits).SetMode(big.ToPositiveInf).SetRat(x)
-		fy := new(big.Float).SetPrec(errorBits).SetMode(big.ToNegativeInf).SetRat(y)
-		return new(big.Float).SetPrec(errorBits).SetMode(big.ToPositiveInf).Sub(fx, fy)
-	}
-	f := diffUp(d, a)
-	if g := diffUp(b, c); g.Cmp(f) > 0 {
+// of [a, b] and a point of [c, d], max(d − a, b − c), given c rounded
+// down and d rounded up to errorBits bits (cUp, dDown: outward), each
+// difference rounded up at errorBits bits: the error an irrational
+// reference reports (Report.MaxError, printed to 3 digits). Exact
+// differences of realBits-bit ends would cost a gcd of long integers per
+// output and position, most of a check's time; a bound rounded up is
+// still a bound. The comparisons themselves (realExact, realBound) are
+// exact.
+func farUp(a, b *big.Rat, cDown, dUp *big.Float) *big.Rat {
+	up := func(x *big.Float) *big.Float { return x.SetPrec(errorBits).SetMode(big.ToPositiveInf) }
+	down := new(big.Float).SetPrec(errorBits).SetMode(big.ToNegativeInf)
+	f := up(new(big.Float)).Sub(dUp, down.SetRat(a))
+	g := up(new(big.Float)).Sub(up(new(big.Float)).SetRat(b), cDown)
+	if g.Cmp(f) > 0 {
 		f = g
 	}
 	r, _ := f.Rat(nil)
 	return r
+}
+
+// outward returns lo rounded down and hi rounded up to errorBits bits.
+func outward(lo, hi *big.Rat) (*big.Float, *big.Float) {
+	return new(big.Float).SetPrec(errorBits).SetMode(big.ToNegativeInf).SetRat(lo),
+		new(big.Float).SetPrec(errorBits).SetMode(big.ToPositiveInf).SetRat(hi)
 }
 
 // errorBits is the precision of the error bounds of farUp.

@@ -217,3 +217,33 @@ func TestLiteralRealIsExact(t *testing.T) {
 		}
 	}
 }
+
+// TestFarUpBounds: the error reported for a real reference is an upper
+// bound on the exact largest distance (distances), and within a relative
+// 2^-60 of it.
+func TestFarUpBounds(t *testing.T) {
+	r := func(a, b int64) *big.Rat { return big.NewRat(a, b) }
+	third, e := r(1, 3), numeric.Sqrt(numeric.LitInt(2))
+	lo, hi, err := e.Enclose(realBits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ a, b, c, d *big.Rat }{
+		{r(0, 1), r(0, 1), lo, hi},
+		{r(3, 2), r(3, 2), lo, hi},
+		{r(-7, 1), r(1, 1), lo, hi},
+		{third, third, third, r(1, 2)},
+		{r(1, 1000000007), r(1, 1000000007), r(-1, 3), r(-1, 3)},
+	} {
+		_, far := distances(tc.a, tc.b, tc.c, tc.d)
+		cDown, dUp := outward(tc.c, tc.d)
+		got := farUp(tc.a, tc.b, cDown, dUp)
+		slack := new(big.Rat).Mul(far, r(1, 1<<60))
+		slack.Add(slack, r(1, 1<<62))
+		if got.Cmp(far) < 0 || new(big.Rat).Sub(got, far).Cmp(slack) > 0 {
+			f, _ := far.Float64()
+			g, _ := got.Float64()
+			t.Errorf("farUp([%s, %s], [%s, %s]) = %g, want an upper bound on %g within 2^-60", tc.a.RatString(), tc.b.RatString(), tc.c.FloatString(5), tc.d.FloatString(5), g, f)
+		}
+	}
+}
