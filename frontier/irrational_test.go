@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/transformer-cookbook/verify/check"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
@@ -47,5 +48,26 @@ func TestIrrationalReferencesMeasured(t *testing.T) {
 		if tc.reason != "" && (row.Failure == nil || !strings.Contains(row.Failure.Reason, tc.reason) || row.Failure.Undecided) {
 			t.Errorf("%s at %s: failure %+v, want one refuted whose reason says %q", tc.recipe, tc.precision, row.Failure, tc.reason)
 		}
+	}
+}
+
+// TestUndecidedRowSaysSo: a row whose first failing input is undecided
+// says so in its cell and its failure line, and never as a failure.
+func TestUndecidedRowSaysSo(t *testing.T) {
+	rep := &Report{Recipe: "lh", Seed: 1, Rows: []Row{
+		{Precision: "fp16", Limit: 3, Failure: &Failure{Failure: check.Failure{N: 4, Position: 1, Input: "1, 2", Undecided: true, Reason: "undecided: …"}}},
+	}}
+	var b strings.Builder
+	if err := WriteText(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"n = 4 undecided", "first undecided input (none refuted) at n = 4"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report does not say %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "first failure at n = 4") {
+		t.Errorf("an undecided input reported as a failure:\n%s", out)
 	}
 }
