@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"math/rand/v2"
 	"sync"
 
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
 )
 
 // The comparison with a real reference (Want.Reals) that no precision
@@ -310,3 +312,24 @@ func outward(lo, hi *big.Rat) (*big.Float, *big.Float) {
 
 // errorBits is the precision of the error bounds of farUp.
 const errorBits = 64
+
+// realNote is the report's note on how a recipe whose references are
+// real numbers is judged at p ("" for other recipes and precisions),
+// found on one input of length n drawn with a fixed seed.
+func realNote(con *recipes.Construction, p numeric.Precision, n int) string {
+	if !rounds(p) || con.Inputs == nil || con.Expected == nil {
+		return ""
+	}
+	probe, _ := con.Inputs(n, rand.New(rand.NewPCG(0, 1)), 1)
+	if len(probe) == 0 {
+		return ""
+	}
+	for _, w := range con.Expected(probe[0]) {
+		for _, e := range w.Reals {
+			if !e.IsLiteral() {
+				return fmt.Sprintf("real references (√, exp, log, sin, cos): at %s an output claimed exact must be the real's correct rounding to %s, decided where every point of a certified enclosure rounds alike (the enclosure refined a few times; undecided where it still straddles a rounding boundary)", p, p)
+			}
+		}
+	}
+	return ""
+}

@@ -247,3 +247,34 @@ func TestFarUpBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestRealNote: a report at a precision that rounds says how real
+// references are judged, for a recipe that has them (lh), and not for
+// one that has none (lookup) or in interval arithmetic.
+func TestRealNote(t *testing.T) {
+	for _, tc := range []struct {
+		recipe, precision string
+		note              bool
+	}{
+		{"lh", "fp32", true},
+		{"pe-sinusoidal", "53", true},
+		{"lh", "interval:64", false},
+		{"lookup", "fp32", false},
+	} {
+		r, err := recipes.Get(tc.recipe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Run(r, Options{Precision: numeric.MustParsePrecision(tc.precision), MaxN: 2, Lengths: []int{1}, Cases: 1, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		has := false
+		for _, n := range rep.Notes {
+			has = has || strings.HasPrefix(n, "real references")
+		}
+		if has != tc.note {
+			t.Errorf("%s at %s: a note on real references %v, want %v (%q)", tc.recipe, tc.precision, has, tc.note, rep.Notes)
+		}
+	}
+}
