@@ -163,8 +163,9 @@ func checkCase(con *recipes.Construction, runner eval.Runner, c recipes.Case) ca
 	// Positions are judged as an enumeration judges them
 	// (positionVerdict): most pass exactly, and cost no allocation.
 	acc := verdict{exact: true, passed: true, decided: true}
+	prec := runner.Precision()
 	for i, w := range want {
-		acc = acc.then(positionVerdict(con, w, out.Outputs[i], i), acc.errs)
+		acc = acc.then(positionVerdict(prec, con, w, out.Outputs[i], i), acc.errs)
 	}
 	res := caseResult{exact: acc.exact, passed: acc.passed, decided: acc.decided, errs: acc.errs, failure: acc.failure}
 	if f := res.failure; f != nil {

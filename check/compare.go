@@ -23,11 +23,17 @@ const realBits = 256
 type target struct {
 	r      *big.Rat
 	lo, hi *big.Rat
+	// loDown and hiUp are lo and hi rounded outward, for errorOf.
+	loDown, hiUp *big.Float
 	// real marks a value given as a real (Want.Reals): an enclosure that
 	// contains it confirms it even where it happens to be rational, as
 	// √(2/50) = 1/5 is, since the recipe's outputs are irrational in
 	// general and only enclosures can be asked of them.
 	real bool
+	// literal marks a real given as a rational literal (the values of an
+	// input given by its stream, recipes.valueWant): claimed exactly at
+	// every precision, not by its correct rounding (irrational.go).
+	literal bool
 	// expr is a real's expression, and noValue why it has no enclosure.
 	expr    numeric.Expr
 	noValue error
@@ -70,20 +76,17 @@ func targetsOf(w recipes.Want) []target {
 			ts[k] = target{unclaimed: w.Unclaimed[k]}
 			continue
 		}
-		if r, ok, err := e.Rat(); err == nil && ok {
-			ts[k] = target{r: r, real: true}
-			continue
-		}
-		b := numeric.NewIntervals(realBits)
-		iv, err := b.Eval(nil, e)
-		if err != nil {
+		v := reals.enclose(e)
+		switch {
+		case v.r != nil:
+			ts[k] = target{r: v.r, real: true, expr: e, literal: e.IsLiteral()}
+		case v.err != nil:
 			// A reference without a value is a bug in the recipe; an
 			// empty enclosure makes every comparison fail and say so.
-			ts[k] = target{expr: e, noValue: err}
-			continue
+			ts[k] = target{expr: e, noValue: v.err}
+		default:
+			ts[k] = target{lo: v.lo, hi: v.hi, loDown: v.loDown, hiUp: v.hiUp, expr: e}
 		}
-		lo, hi, _ := b.Bounds(iv)
-		ts[k] = target{lo: lo, hi: hi, expr: e}
 	}
 	return ts
 }
@@ -106,11 +109,7 @@ func (t target) errorOf(got eval.Value) *big.Rat {
 	if t.lo == nil {
 		return nil
 	}
-	e := got.Error(t.lo)
-	if e2 := got.Error(t.hi); e2.Cmp(e) > 0 {
-		e = e2
-	}
-	return e
+	return farUp(got.Lo, got.Hi, t.loDown, t.hiUp)
 }
 
 // equals reports whether got is exactly t: only possible for rationals.
@@ -135,7 +134,12 @@ func (t target) within(got eval.Value) bool {
 // errorsOf returns an upper bound on |got − want| per output value (nil:
 // not finite).
 func errorsOf(w recipes.Want, got eval.PositionOutput) []*big.Rat {
-	ts := targetsOf(w)
+	return errorsOfTargets(targetsOf(w), got)
+}
+
+// errorsOfTargets is errorsOf on w's targets, computed once by the
+// caller.
+func errorsOfTargets(ts []target, got eval.PositionOutput) []*big.Rat {
 	errs := make([]*big.Rat, len(ts))
 	for k, t := range ts {
 		errs[k] = t.errorOf(got.Values[k])
@@ -144,10 +148,15 @@ func errorsOf(w recipes.Want, got eval.PositionOutput) []*big.Rat {
 }
 
 func exactlyEqual(w recipes.Want, got eval.PositionOutput) bool {
+	return exactlyEqualTargets(w, targetsOf(w), got)
+}
+
+// exactlyEqualTargets is exactlyEqual on w's targets ts.
+func exactlyEqualTargets(w recipes.Want, ts []target, got eval.PositionOutput) bool {
 	if w.Symbol != "" && got.Symbol != w.Symbol {
 		return false
 	}
-	for k, t := range targetsOf(w) {
+	for k, t := range ts {
 		if t.unclaimed == "" && !t.equals(got.Values[k]) {
 			return false
 		}
@@ -163,16 +172,36 @@ func exactlyEqual(w recipes.Want, got eval.PositionOutput) bool {
 // the value but is wider is undecided: it does not pass, and it is
 // reported as undecided, not as refuted; one that excludes it is a
 // certified refutation), and an irrational value by
-// containing it. It returns the reason of a failure.
+// containing it. It returns the reason of a failure. Compare knows no
+// precision: a real reference (Want.Reals) is judged as in exact or
+// interval arithmetic; CompareAt judges it at the precision the output
+// was computed in.
 func Compare(w recipes.Want, got eval.PositionOutput, bounds []recipes.Bound, labels []string) (bool, string) {
-	ok, _, why := compare(w, got, bounds, labels)
+	ok, _, why := compare(numeric.Precision{}, w, got, bounds, labels)
 	return ok, why
 }
 
-// compare is Compare, and says as well whether a failure is undecided:
+// CompareAt is Compare for an output computed at precision p: where p
+// rounds, an output claimed to be a real reference exactly must be that
+// real's correct rounding to p (irrational.go says why, and how an
+// enclosure decides it). It reports as well whether a failure is
+// undecided rather than refuted.
+func CompareAt(p numeric.Precision, w recipes.Want, got eval.PositionOutput, bounds []recipes.Bound, labels []string) (ok, undecided bool, why string) {
+	return compare(p, w, got, bounds, labels)
+}
+
+// compare is CompareAt: it says as well whether a failure is undecided:
 // no output refuted, but some enclosure contains its rational reference
-// without being the single point that would confirm it.
-func compare(w recipes.Want, got eval.PositionOutput, bounds []recipes.Bound, labels []string) (ok, undecided bool, why string) {
+// without being the single point that would confirm it, or a real
+// reference's enclosure straddles the comparison (irrational.go).
+func compare(p numeric.Precision, w recipes.Want, got eval.PositionOutput, bounds []recipes.Bound, labels []string) (ok, undecided bool, why string) {
+	return compareTargets(p, w, nil, got, bounds, labels)
+}
+
+// compareTargets is compare on w's targets ts (nil: computed here), so
+// that a caller that needs them too computes them once: enclosing a real
+// reference, even from the cache, prints its expression.
+func compareTargets(p numeric.Precision, w recipes.Want, ts []target, got eval.PositionOutput, bounds []recipes.Bound, labels []string) (ok, undecided bool, why string) {
 	name := func(k int) string {
 		if k < len(labels) {
 			return labels[k]
@@ -182,16 +211,39 @@ func compare(w recipes.Want, got eval.PositionOutput, bounds []recipes.Bound, la
 	if w.Symbol != "" && got.Symbol != w.Symbol {
 		return false, false, fmt.Sprintf("output symbol %q, want %q", got.Symbol, w.Symbol)
 	}
-	for k, t := range targetsOf(w) {
+	if ts == nil {
+		ts = targetsOf(w)
+	}
+	for k, t := range ts {
 		if t.unclaimed != "" {
 			continue
 		}
 		g := got.Values[k]
-		e := t.errorOf(g)
 		b := boundOf(bounds, k)
 		if k < len(w.Tol) && w.Tol[k].Max != nil {
 			b = w.Tol[k]
 		}
+		if t.noValue != nil {
+			return false, false, fmt.Sprintf("%s = %s, want %s", name(k), g.Text, t.text())
+		}
+		if t.r == nil || t.real && b.Max == nil {
+			// A real reference: decided at every point of its enclosure.
+			var ok, und bool
+			var reason string
+			if b.Max != nil {
+				ok, und, reason = t.realBound(g, b.Max, name(k))
+			} else {
+				ok, und, reason = t.realExact(p, g, name(k))
+			}
+			switch {
+			case !ok && !und:
+				return false, false, reason
+			case und && !undecided:
+				undecided, why = true, reason
+			}
+			continue
+		}
+		e := t.errorOf(g)
 		switch {
 		case e == nil:
 			return false, false, fmt.Sprintf("%s = %s is not finite", name(k), g.Text)
@@ -201,8 +253,6 @@ func compare(w recipes.Want, got eval.PositionOutput, bounds []recipes.Bound, la
 			}
 		case b.Max == nil && t.r != nil && !t.within(g):
 			return false, false, fmt.Sprintf("%s = %s, want exactly %s", name(k), g.Text, t.text())
-		case b.Max == nil && t.r == nil && !t.within(g):
-			return false, false, fmt.Sprintf("%s = %s, want exactly %s, which is irrational: only an interval enclosure containing it confirms it, and this value does not", name(k), g.Text, t.text())
 		case b.Max != nil && e.Cmp(b.Max) > 0:
 			return false, false, fmt.Sprintf("|%s − %s| = %s for %s exceeds the bound %s", g.Text, t.text(), decimal(e), name(k), b.Max.RatString())
 		}

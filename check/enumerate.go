@@ -9,13 +9,14 @@ import (
 
 	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model/eval"
+	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
 
 // Exhaustive checks by depth-first enumeration.
 //
 // For a causally masked model with a length-free position encoding
-// (eval.NewPrefixRunner), the output at position i of a string is the
+// (model.NewPrefixRunner), the output at position i of a string is the
 // output at position i of its prefix of length i. Enumerating the strings
 // depth first, in the lexicographic order of Inputs, each string is its
 // parent prefix extended by one symbol: one position computed, not n.
@@ -274,13 +275,14 @@ func (v verdict) then(w verdict, dst []*big.Rat) verdict {
 }
 
 // positionVerdict is the body of checkCase's loop over positions, at
-// position i (0-based).
-func positionVerdict(con *recipes.Construction, w recipes.Want, got eval.PositionOutput, i int) verdict {
+// position i (0-based), of an output computed at precision p.
+func positionVerdict(p numeric.Precision, con *recipes.Construction, w recipes.Want, got eval.PositionOutput, i int) verdict {
 	if v, ok := exactVerdict(con, w, got); ok {
 		return v
 	}
-	v := verdict{exact: exactlyEqual(w, got), passed: true, decided: true, errs: errorsOf(w, got)}
-	if ok, undecided, why := compare(w, got, con.Bounds, con.Model.Output.Labels); !ok {
+	ts := targetsOf(w)
+	v := verdict{exact: exactlyEqualTargets(w, ts, got), passed: true, decided: true, errs: errorsOfTargets(ts, got)}
+	if ok, undecided, why := compareTargets(p, w, ts, got, con.Bounds, con.Model.Output.Labels); !ok {
 		v.passed = false
 		v.decided = Decides(w, got, con.Model.Output.Labels, con.Booleans)
 		v.failure = &Failure{Position: i + 1, Expected: wantText(w), Actual: gotText(got), Reason: why, Irrational: irrational(w), Undecided: undecided}
@@ -308,7 +310,7 @@ func exactVerdict(con *recipes.Construction, w recipes.Want, got eval.PositionOu
 }
 
 // pointVerdict is exactVerdict on an output given by its symbol and its
-// values, each a point (eval.Prefix.PointOutput): without making the
+// values, each a point (model.Prefix.PointOutput): without making the
 // PositionOutput, whose values Output prints and copies.
 func pointVerdict(con *recipes.Construction, w recipes.Want, symbol string, values []*big.Rat) (verdict, bool) {
 	if w.Reals != nil || w.Unclaimed != nil || w.Symbol != "" && symbol != w.Symbol || len(values) < len(w.Values) {
@@ -335,13 +337,13 @@ func negativeBound(con *recipes.Construction, w recipes.Want, k int) bool {
 // prefixVerdict is positionVerdict on the output of p, at position i
 // (0-based): by pointVerdict when p gives its output as points and they
 // pass exactly, else on p.Output().
-func prefixVerdict(con *recipes.Construction, w recipes.Want, p eval.Prefix, i int) verdict {
+func prefixVerdict(prec numeric.Precision, con *recipes.Construction, w recipes.Want, p eval.Prefix, i int) verdict {
 	if symbol, values, ok := p.PointOutput(); ok {
 		if v, ok := pointVerdict(con, w, symbol, values); ok {
 			return v
 		}
 	}
-	return positionVerdict(con, w, p.Output(), i)
+	return positionVerdict(prec, con, w, p.Output(), i)
 }
 
 var ratZero = new(big.Rat)
@@ -598,7 +600,7 @@ func (ew *enumWorker) visit() {
 		// does; only the new ones are computed.
 		for j := ew.known + 1; j <= n; j++ {
 			w := con.ExpectedLast(recipes.Case{Symbols: ew.path[:j:j]})
-			ew.pos[j] = prefixVerdict(con, w, ew.nodes[j], j-1)
+			ew.pos[j] = prefixVerdict(ew.ck.Runner.Precision(), con, w, ew.nodes[j], j-1)
 			ew.merged = min(ew.merged, j-1)
 		}
 		ew.known = n
@@ -615,7 +617,7 @@ func (ew *enumWorker) visit() {
 			continue
 		}
 		ew.want[j] = want[j-1]
-		ew.pos[j] = prefixVerdict(con, want[j-1], ew.nodes[j], j-1)
+		ew.pos[j] = prefixVerdict(ew.ck.Runner.Precision(), con, want[j-1], ew.nodes[j], j-1)
 		ew.known = max(ew.known, j)
 		ew.merged = min(ew.merged, j-1)
 	}

@@ -114,13 +114,16 @@ type Failure struct {
 	// irrational value in exact arithmetic): Run reports it as an
 	// error, not as a finding.
 	CannotRun bool `json:"cannot_run,omitempty"`
-	// Irrational says the expected values include irrational ones, which
-	// no rounding format can hold: only intervals confirm them.
+	// Irrational says the expected values include irrational ones: a
+	// rounding format is judged against their correct rounding, intervals
+	// by containing them (CompareAt).
 	Irrational bool `json:"irrational,omitempty"`
-	// Undecided says no output of the input was refuted: interval
-	// arithmetic could not decide it (an enclosure contains its rational
-	// reference but is not a single point, or a comparison the model
-	// makes was undecided). It is not a pass, and not a counterexample.
+	// Undecided says no output of the input was refuted, and one was not
+	// confirmed: interval arithmetic could not decide it (an enclosure
+	// contains its rational reference but is not a single point, or a
+	// comparison the model makes was undecided), or a real reference's
+	// enclosure, refined, still straddles the comparison (its correct
+	// rounding, a bound). It is not a pass, and not a counterexample.
 	Undecided bool `json:"undecided,omitempty"`
 }
 

@@ -128,6 +128,9 @@ func Run(r *recipes.Recipe, opts Options) (*Report, error) {
 	if opts.Precision.Kind == numeric.KindInterval {
 		rep.Notes = append(rep.Notes, "interval arithmetic: an exact rational value is confirmed only by a single-point enclosure, an irrational one by an enclosure containing it, a bound by an enclosure within it; an enclosure that excludes the value is a certified failure")
 	}
+	if note := realNote(con, opts.Precision, max(1, r.MinN)); note != "" {
+		rep.Notes = append(rep.Notes, note)
+	}
 	rep.Scale = scaleOf(m)
 	for k := range rep.Outputs {
 		rep.Bounds = append(rep.Bounds, describeBound(boundOf(con.Bounds, k)))

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/transformer-cookbook/verify/model/eval"
+	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
 
@@ -35,7 +36,7 @@ func TestCompareUndecided(t *testing.T) {
 		{"excludes then contains", []eval.Value{below, around}, false, false},
 	} {
 		w := recipes.Want{Values: []*big.Rat{r(1, 1), r(1, 1)}}
-		ok, undecided, why := compare(w, eval.PositionOutput{Values: tc.values}, nil, []string{"y", "c"})
+		ok, undecided, why := compare(numeric.MustParsePrecision("interval:64"), w, eval.PositionOutput{Values: tc.values}, nil, []string{"y", "c"})
 		if ok != tc.ok || undecided != tc.undecided {
 			t.Errorf("%s: compare = %v, undecided %v (%q), want %v, %v", tc.name, ok, undecided, why, tc.ok, tc.undecided)
 		}

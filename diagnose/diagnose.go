@@ -166,6 +166,9 @@ func Failure(con *recipes.Construction, runner eval.Runner, c recipes.Case, pos 
 	if con.Expected != nil {
 		want := con.Expected(c)
 		if len(want) == len(got.Outputs) {
+			// Compare, not CompareAt: a real reference's correct
+			// rounding passes CompareAt, and is still a value whose
+			// distance to the real the diagnosis can explain.
 			if ok, _ := check.Compare(want[pos-1], got.Outputs[pos-1], con.Bounds, con.Model.Output.Labels); ok {
 				return nil, nil
 			}

@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -345,18 +344,14 @@ func (row *Row) add(lr check.LengthReport, p numeric.Precision) {
 
 // cannotRun says why a length's report shows that the precision cannot
 // run the construction at all ("" when it does not): a case it cannot
-// compute, or a reference it can only approximate.
-func cannotRun(lr check.LengthReport, p numeric.Precision) string {
-	f := lr.Failure
-	switch {
-	case f == nil:
-		return ""
-	case f.CannotRun:
+// compute. An irrational reference is no longer one: at a precision that
+// rounds, the checker asks for its correct rounding (check.CompareAt),
+// decided on a certified enclosure, so its failures are uniformity
+// limits like any other, and its undecided comparisons are reported as
+// such.
+func cannotRun(lr check.LengthReport, _ numeric.Precision) string {
+	if f := lr.Failure; f != nil && f.CannotRun {
 		return "cannot run: " + f.Reason
-	case f.Irrational && p.Kind != numeric.KindInterval:
-		// Not a uniformity limit: no length would pass.
-		return fmt.Sprintf("not applicable: the reference is irrational (%s at n = %d), which %s can only approximate; intervals confirm it",
-			strings.Join(f.Expected, ", "), f.N, p)
 	}
 	return ""
 }

@@ -11,9 +11,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/transformer-cookbook/verify/internal/atomicfile"
-
 	"github.com/transformer-cookbook/verify/check"
+	"github.com/transformer-cookbook/verify/internal/atomicfile"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"

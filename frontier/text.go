@@ -213,6 +213,10 @@ func rowLine(row *Row) string {
 	fail, cause, pred := "—", "", "—"
 	if row.Failure != nil {
 		fail = fmt.Sprintf("n = %d", row.Failure.N)
+		if row.Failure.Undecided {
+			// Not a failure: no input refuted, one left undecided.
+			fail = fmt.Sprintf("n = %d undecided", row.Failure.N)
+		}
 		if row.Failure.Cause != nil {
 			cause = string(row.Failure.Cause.Kind)
 		}
@@ -268,7 +272,12 @@ func writeRowDetail(w io.Writer, rep *Report, row *Row) {
 // and why, and the lengths around it.
 func writeFailure(w io.Writer, rep *Report, row *Row, cell string) {
 	f := row.Failure
-	fmt.Fprintf(w, "%s: first failure at n = %d, position %d (input index %d of that length, seed %d)\n", cell, f.N, f.Position, f.Case, rep.Seed)
+	what := "first failure"
+	if f.Undecided {
+		// Nothing refuted: the limit stops at an input not confirmed.
+		what = "first undecided input (none refuted)"
+	}
+	fmt.Fprintf(w, "%s: %s at n = %d, position %d (input index %d of that length, seed %d)\n", cell, what, f.N, f.Position, f.Case, rep.Seed)
 	fmt.Fprintf(w, "  input     %s\n", shorten(f.Input, 120))
 	if f.Found == "analysis" {
 		fmt.Fprintf(w, "  found by  the analysis (an order of scores %s breaks), not by chance\n", row.Precision)

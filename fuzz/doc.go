@@ -27,6 +27,12 @@
 //	                                        rule, score scale or temperature changed, special
 //	                                        values of the precision (±0, subnormals, overflow,
 //	                                        NaN); every input enumerated and run whole
+//	FuzzRealReferenceIsRight reals_test.go  an output whose reference is a real number (layer
+//	                                        norm, lh, sinusoids) passes check.CompareAt only
+//	                                        when it is the real's correct rounding (or, in
+//	                                        intervals, contains it), and is refuted only when it
+//	                                        is not, on perturbed models: a weight scaled, ε or γ
+//	                                        changed, a layer norm moved; undecided is allowed
 //	FuzzParsePrecision    parse_test.go     precision names parse back from their String
 //	FuzzParseRat          parse_test.go     exact.ParseRat keeps its limits and its values print
 //	                                        and parse back
@@ -41,6 +47,12 @@
 // enclosure, an input being skipped when the enclosure does not decide
 // the rounding; hard attention and masks from the paper's definitions,
 // written in the test.
+//
+// FuzzRealReferenceIsRight decides without the checker's code: the
+// reference enclosed at 2048 bits, both ends rounded to the format with
+// integer arithmetic written in the test (roundTo), the output compared
+// with their common rounding; an enclosure whose ends round apart decides
+// nothing.
 //
 // FuzzCertifiedIsRight's reference is independent of the analysis it
 // tests: every input of a certified length, enumerated from the

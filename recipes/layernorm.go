@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/transformer-cookbook/verify/exact"
-
 	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"

@@ -10,7 +10,6 @@ import (
 	"sync/atomic"
 
 	"github.com/transformer-cookbook/verify/exact"
-
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes/blocks"

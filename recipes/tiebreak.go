@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/transformer-cookbook/verify/exact"
-
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes/blocks"

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"github.com/transformer-cookbook/verify/internal/suggest"
 	"io"
 	"math"
 	"math/big"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/exact"
 	"github.com/transformer-cookbook/verify/internal/plural"
+	"github.com/transformer-cookbook/verify/internal/suggest"
 	"github.com/transformer-cookbook/verify/numeric"
 )
 

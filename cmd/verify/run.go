@@ -431,8 +431,10 @@ func symbolsOf(c recipes.Case, m *model.Model, n int) []string {
 	return symbols
 }
 
-// verdicts compares each position's output with the reference: "ok",
-// "WRONG: why", or "" outside the claimed domain; notes name the bounds
+// verdicts compares each position's output with the reference at the
+// run's precision (check.CompareAt): "ok", "WRONG: why", "UNDECIDED: why"
+// (nothing refuted, nothing confirmed), or "" outside the claimed
+// domain; notes name the bounds
 // that depend on the input and the outputs not claimed.
 func (rep *runReport) verdicts() (verdicts, notes []string) {
 	verdicts = make([]string, len(rep.res.Outputs))
@@ -441,9 +443,13 @@ func (rep *runReport) verdicts() (verdicts, notes []string) {
 		return verdicts, notes
 	}
 	for i, got := range rep.res.Outputs {
-		ok, why := check.Compare(rep.want[i], got, rep.bounds, rep.m.Output.Labels)
-		verdicts[i] = "ok"
-		if !ok {
+		ok, undecided, why := check.CompareAt(rep.p, rep.want[i], got, rep.bounds, rep.m.Output.Labels)
+		switch {
+		case ok:
+			verdicts[i] = "ok"
+		case undecided:
+			verdicts[i] = "UNDECIDED: " + strings.TrimPrefix(why, "undecided: ")
+		default:
 			verdicts[i] = "WRONG: " + why
 		}
 		notes[i] = noteText(rep.m, rep.want[i])
@@ -455,7 +461,9 @@ func (rep *runReport) wrong() int {
 	verdicts, _ := rep.verdicts()
 	wrong := 0
 	for _, v := range verdicts {
-		if strings.HasPrefix(v, "WRONG") {
+		// An undecided output is not confirmed: it counts, as in 'verify
+		// check', toward exit status 1.
+		if strings.HasPrefix(v, "WRONG") || strings.HasPrefix(v, "UNDECIDED") {
 			wrong++
 		}
 	}

@@ -168,6 +168,27 @@ var mutants = []mutant{
 	{name: "apply: a length bisected twice accepted", file: "frontier/shard.go",
 		from: "if have[lr.N] || j > 0 && lr.N <= bisected[j-1].N {", to: "if j > 0 && lr.N < bisected[j-1].N {",
 		run: "^TestMergeRefusesContradictions$", pkgs: frontier},
+	// check, the comparison with a real reference (irrational.go): the
+	// correct rounding required, each side of a disjoint enclosure, a
+	// straddle left undecided, the refinement, the literals kept exact.
+	{name: "correctlyRounded: any finite output passes", file: "check/irrational.go",
+		from: "\tcase got.Equals(want):", to: "\tcase true:",
+		run: "^TestCorrectRoundingGolden$", pkgs: checkPkg},
+	{name: "realExact: an enclosure below the real not refuted", file: "check/irrational.go",
+		from: "case got.Hi.Cmp(lo) < 0 || hi.Cmp(got.Lo) < 0:", to: "case got.Hi.Cmp(lo) < 0:",
+		run: "^TestRealComparisonsByHand$", pkgs: checkPkg},
+	{name: "realExact: an enclosure above the real not refuted", file: "check/irrational.go",
+		from: "case got.Hi.Cmp(lo) < 0 || hi.Cmp(got.Lo) < 0:", to: "case hi.Cmp(got.Lo) < 0:",
+		run: "^TestRealComparisonsByHand$", pkgs: checkPkg},
+	{name: "realBound: a straddled bound refuted", file: "check/irrational.go",
+		from: "\t\tcase near.Cmp(max) > 0:\n\t\t\treturn fails\n\t\t}\n\t\treturn straddles", to: "\t\tcase near.Cmp(max) > 0:\n\t\t\treturn fails\n\t\t}\n\t\treturn fails",
+		run: "^TestRealComparisonsByHand$", pkgs: checkPkg},
+	{name: "settle: no refinement", file: "check/irrational.go",
+		from: "var refineBits = []uint{realBits, 2 * realBits, 4 * realBits, 8 * realBits}", to: "var refineBits = []uint{realBits}",
+		run: "^TestRefinementDecides$", pkgs: checkPkg},
+	{name: "realExact: a rational literal judged by its rounding", file: "check/irrational.go",
+		from: "if rounds(p) && !t.literal {", to: "if rounds(p) {",
+		run: "^TestLiteralRealIsExact$", pkgs: checkPkg},
 }
 
 // The packages of the rows, and a pattern several share.
@@ -175,6 +196,7 @@ var (
 	certify  = []string{"./certify/"}
 	cpwl     = []string{"./exact/cpwl/"}
 	frontier = []string{"./frontier/"}
+	checkPkg = []string{"./check/"}
 )
 
 const forged = "^TestForgedCertificatesRejected$"
