@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/transformer-cookbook/verify/frontier"
+	"github.com/transformer-cookbook/verify/internal/testenv"
+)
+
+// The coverage of docs/frontier.md: the cells of `verify frontier --all
+// --max-n 64` counted by evidence and by reason. docs/frontier-cells.json
+// keeps the cells, the table between the markers is generated from them,
+// and TestLongCoverageCells re-runs a seeded sample of the cells to hold
+// the file to what the engine does. To regenerate both after a change
+// that moves cells (about 12 CPU-minutes):
+//
+//	go run ./cmd/verify frontier --all --max-n 64 --json --quiet --out /tmp/all.json
+//	VERIFY_COVERAGE_REPORT=/tmp/all.json go test ./cmd/verify -run TestCoverageDoc
+const (
+	cellsPath       = "../../docs/frontier-cells.json"
+	frontierDocPath = "../../docs/frontier.md"
+	coverageBegin   = "<!-- coverage: generated from docs/frontier-cells.json by TestCoverageDoc -->\n"
+	coverageEnd     = "<!-- end of coverage -->\n"
+	coverageMaxN    = 64
+)
+
+// TestCoverageDoc holds docs/frontier.md's coverage tables to the cells
+// of docs/frontier-cells.json; with VERIFY_COVERAGE_REPORT set to a
+// report of `verify frontier --all --max-n 64 --json`, it rewrites the
+// cells and the tables from it instead.
+func TestCoverageDoc(t *testing.T) {
+	if path := os.Getenv("VERIFY_COVERAGE_REPORT"); path != "" {
+		updateCoverage(t, path)
+	}
+	cells := readCells(t)
+	var table strings.Builder
+	if err := frontier.CoverageOf(cells).WriteMarkdown(&table); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile(frontierDocPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := between(string(doc), coverageBegin, coverageEnd)
+	if !ok {
+		t.Fatalf("%s has no coverage markers", frontierDocPath)
+	}
+	if diff := cmp.Diff(table.String(), got); diff != "" {
+		t.Errorf("docs/frontier.md's coverage is out of date with docs/frontier-cells.json (-want +got):\n%s", diff)
+	}
+}
+
+// updateCoverage rewrites the cells file and the doc's tables from the
+// report at path.
+func updateCoverage(t *testing.T, path string) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc frontierDoc
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, rep := range doc.Reports {
+		if rep.MaxN != coverageMaxN {
+			t.Fatalf("%s: max n %d, want %d", rep.Recipe, rep.MaxN, coverageMaxN)
+		}
+	}
+	cells := frontier.Cells(doc.Reports)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(cells); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cellsPath, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var table strings.Builder
+	if err := frontier.CoverageOf(cells).WriteMarkdown(&table); err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(frontierDocPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, rest, ok1 := strings.Cut(string(md), coverageBegin)
+	_, after, ok2 := strings.Cut(rest, coverageEnd)
+	if !ok1 || !ok2 {
+		t.Fatalf("%s has no coverage markers", frontierDocPath)
+	}
+	out := before + coverageBegin + table.String() + coverageEnd + after
+	if err := os.WriteFile(frontierDocPath, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readCells(t *testing.T) []frontier.Cell {
+	t.Helper()
+	data, err := os.ReadFile(cellsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cells []frontier.Cell
+	if err := json.Unmarshal(data, &cells); err != nil {
+		t.Fatal(err)
+	}
+	if len(cells) == 0 {
+		t.Fatalf("%s holds no cells", cellsPath)
+	}
+	return cells
+}
+
+// between returns the text of s between begin and end.
+func between(s, begin, end string) (string, bool) {
+	_, rest, ok := strings.Cut(s, begin)
+	if !ok {
+		return "", false
+	}
+	in, _, ok := strings.Cut(rest, end)
+	return in, ok
+}
+
+// TestLongCoverageCells re-runs a seeded sample of the cells of
+// docs/frontier-cells.json, each as `verify frontier --recipe R
+// --precision P --max-n 64` does, and requires the same
+// limit, evidence and reason: the file, and so the doc's tables, stay
+// what the engine computes.
+func TestLongCoverageCells(t *testing.T) {
+	testenv.Long(t)
+	cells := readCells(t)
+	const samples, seed = 16, 1
+	rng := rand.New(rand.NewPCG(seed, 0))
+	t.Logf("re-running %d of %d cells, seed %d", samples, len(cells), seed)
+	for _, k := range rng.Perm(len(cells))[:samples] {
+		want := cells[k]
+		// --all runs each recipe under its default weighting, as this
+		// does; the cell's weighting is compared below.
+		args := []string{"frontier", "--recipe", want.Recipe, "--precision", want.Precision,
+			"--max-n", fmt.Sprint(coverageMaxN), "--json", "--quiet"}
+		var stdout, stderr bytes.Buffer
+		if status := run(args, &stdout, &stderr); status != 0 {
+			t.Errorf("verify %s: exit %d: %s", strings.Join(args, " "), status, stderr.String())
+			continue
+		}
+		var doc frontierDoc
+		if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		got := frontier.Cells(doc.Reports)
+		if diff := cmp.Diff([]frontier.Cell{want}, got); diff != "" {
+			t.Errorf("verify %s (-docs/frontier-cells.json +now):\n%s", strings.Join(args, " "), diff)
+		}
+	}
+}

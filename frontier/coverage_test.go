@@ -1,0 +1,83 @@
+package frontier
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/transformer-cookbook/verify/check"
+)
+
+// TestCellEvidence: each kind of row falls in the class the tables'
+// marks give it, with the reason its report records.
+func TestCellEvidence(t *testing.T) {
+	sampled := check.LengthReport{N: 3, Level: check.Sampled, Analysis: "layer 1 attention, head 1: at position 2, keys at positions 1 and 2 tie with different values: average hardmax averages a set that depends on the input"}
+	for _, tc := range []struct {
+		name   string
+		row    Row
+		ev     Evidence
+		reason string
+	}{
+		{"faithful every length", Row{Limit: 8, LimitLevel: check.Faithful, Every: true, Checked: []check.LengthReport{{N: 8, Level: check.Faithful}}}, EvidenceFaithful, ""},
+		{"certified", Row{Limit: 8, LimitLevel: check.Certified, Every: true, Checked: []check.LengthReport{{N: 8, Level: check.Certified}}}, EvidenceCertified, ""},
+		{"exhaustive", Row{Limit: 2, LimitLevel: check.Exhaustive, Checked: []check.LengthReport{{N: 1, Level: check.Exhaustive}, {N: 2, Level: check.Exhaustive}}}, EvidenceExhaustive, ""},
+		{"sampled: the first sampled length's reason", Row{Limit: 4, LimitLevel: check.Sampled, Checked: []check.LengthReport{{N: 2, Level: check.Exhaustive}, sampled, {N: 4, Level: check.Sampled, Analysis: "other"}}},
+			EvidenceSampled, "average hardmax averages a set that depends on the input"},
+		{"sampled without a reason", Row{Limit: 4, LimitLevel: check.Sampled, Checked: []check.LengthReport{{N: 4, Level: check.Sampled}}}, EvidenceSampled, reasonUnknown},
+		{"failing at once", Row{Limit: 0, Failure: &Failure{Failure: check.Failure{N: 1, Reason: "y = 0.5, want exactly 1"}}}, EvidenceFailsAtSmallest, "y = N, want exactly N"},
+		{"cannot run", Row{Error: "cannot run: the weight 70000 overflows fp16"}, EvidenceCannotRun, "the weight N overflows fp16"},
+	} {
+		ev, why := cellEvidence(&tc.row)
+		if ev != tc.ev || why != tc.reason {
+			t.Errorf("%s: %q, %q; want %q, %q", tc.name, ev, why, tc.ev, tc.reason)
+		}
+	}
+}
+
+// TestCoverageCounts: counts by evidence and reason, worked by hand for
+// five cells.
+func TestCoverageCounts(t *testing.T) {
+	cells := []Cell{
+		{Recipe: "a", Evidence: EvidenceFaithful},
+		{Recipe: "a", Evidence: EvidenceExhaustive},
+		{Recipe: "b", Evidence: EvidenceSampled, Reason: "x"},
+		{Recipe: "b", Evidence: EvidenceSampled, Reason: "y"},
+		{Recipe: "c", Evidence: EvidenceSampled, Reason: "y"},
+		{Recipe: "d", Evidence: EvidenceCannotRun, Reason: "z"},
+	}
+	c := CoverageOf(cells)
+	if c.Cells != 6 || c.Runnable() != 5 || c.ProvedOrRun() != 2 {
+		t.Errorf("cells %d, runnable %d, proved or run %d; want 6, 5, 2", c.Cells, c.Runnable(), c.ProvedOrRun())
+	}
+	want := []ReasonCount{{"y", 2}, {"x", 1}}
+	if diff := cmp.Diff(want, c.Reasons[EvidenceSampled]); diff != "" {
+		t.Errorf("sampled reasons (-want +got):\n%s", diff)
+	}
+	var b strings.Builder
+	if err := c.WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"6 cells, 5 of which run; 2 of those (40%)", "| " + string(EvidenceSampled) + " | 3 |", "| " + string(EvidenceSampled) + " | y | 2 |"} {
+		if !strings.Contains(b.String(), line) {
+			t.Errorf("the table lacks %q:\n%s", line, b.String())
+		}
+	}
+}
+
+func TestNormaliseReason(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"layer 2 attention, head 1: at position 7: the scores 2115 and 2116 tie", "the scores N and N tie"},
+		{"short: x", "short: x"},
+		{"  spaced\n  out  ", "spaced out"},
+		{"layer 2 attention, head 1: at position 8, the two models may select more than 4096 different pairs of keys; before that, the model breaks an order of scores: layer 1: exact scores 12/25",
+			"the two models may select more than N different pairs of keys"},
+		{"layer 1 feed-forward of the reference: layer norm √(σ² + ε): exact backend: sqrt(5/2): the result is not a rational number",
+			"exact arithmetic cannot compute the construction: the result is not a rational number"},
+		{strings.Repeat("é", 200), strings.Repeat("é", reasonRunes-1) + "…"},
+	} {
+		if got := normaliseReason(tc.in); got != tc.want {
+			t.Errorf("normaliseReason(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
