@@ -82,6 +82,11 @@ type LengthReport struct {
 	// analysis proved the decisions right although not the outputs
 	// exact. Empty means Level (DecisionEvidence).
 	DecisionLevel Level `json:"decision_level,omitempty"`
+	// Positionwise, for a construction that computes each position on
+	// its own, states what the analysis of one position proved or ran,
+	// over which domain (package certify/positionwise): it holds at
+	// every length, and Level says how.
+	Positionwise string `json:"positionwise,omitempty"`
 	// Analysis says why the analysis did not certify the length ("" when
 	// it did, or when every input was run).
 	Analysis string `json:"analysis,omitempty"`
@@ -266,6 +271,8 @@ func (lr LengthReport) Validate(maxN int) error {
 		return fmt.Errorf("n = %d: level %.40q is not one of %s", lr.N, lr.Level, joinLevels(levels))
 	case lr.DecisionLevel != "" && !slices.Contains(levels, lr.DecisionLevel):
 		return fmt.Errorf("n = %d: decision_level %.40q is not one of %s", lr.N, lr.DecisionLevel, joinLevels(levels))
+	case !printable(lr.Positionwise, maxAnalysisText):
+		return fmt.Errorf("n = %d: positionwise %.40q is not a line of text of at most %d bytes", lr.N, lr.Positionwise, maxAnalysisText)
 	case !printable(lr.Analysis, maxAnalysisText):
 		return fmt.Errorf("n = %d: analysis %.40q is not a line of text of at most %d bytes", lr.N, lr.Analysis, maxAnalysisText)
 	case lr.Passed < lr.Cases && lr.Failure == nil:

@@ -273,6 +273,9 @@ func writeFailure(w io.Writer, rep *Report, row *Row, cell string) {
 	if f.Found == "analysis" {
 		fmt.Fprintf(w, "  found by  the analysis (an order of scores %s breaks), not by chance\n", row.Precision)
 	}
+	if f.Found == check.FoundPositionwise {
+		fmt.Fprintf(w, "  found by  the position-wise analysis of every %s input of one position, not by chance: every length holds it at a position\n", row.Precision)
+	}
 	if len(f.Expected) > 0 {
 		fmt.Fprintf(w, "  expected  %s\n  actual    %s\n", strings.Join(f.Expected, ", "), strings.Join(f.Actual, ", "))
 	}

@@ -193,6 +193,10 @@ type Construction struct {
 	Symbols func(i, n int) []int
 	// Booleans is the recipe's Booleans (Construct sets it).
 	Booleans []string
+	// Vector, for a recipe whose input is a sequence of real vectors,
+	// describes one position's input (nil for strings): what an analysis
+	// of every input of a position-wise model enumerates or splits.
+	Vector *VectorDomain
 	// AllStrings says that Inputs, when it enumerates, lists every string
 	// of length n over the model's alphabet in lexicographic order (the
 	// last symbol varying fastest, as sampleOrAll does): what lets an
@@ -228,6 +232,9 @@ func (r *Recipe) Construct(w model.Weighting, maxN int, params map[string]string
 		return nil, fmt.Errorf("%s: %w", r.Name, err)
 	}
 	c.Booleans = r.Booleans
+	if c.Vector != nil && c.Vector.Domain == "" {
+		c.Vector.Domain = r.Domain
+	}
 	return c, nil
 }
 

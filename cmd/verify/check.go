@@ -607,6 +607,9 @@ func printSummary(w io.Writer, rep *check.Report) {
 	if f.Found == "analysis" {
 		fmt.Fprintf(w, "  found by  the analysis: an order of scores the precision breaks (see --json's analysis)\n")
 	}
+	if f.Found == check.FoundPositionwise {
+		fmt.Fprintf(w, "  found by  the position-wise analysis: every input of one position at the precision, enumerated or split into boxes\n")
+	}
 	if f.Position > 0 {
 		fmt.Fprintf(w, "  position  %d\n  expected  %s\n  actual    %s\n", f.Position, labelled(rep.Outputs, f.Expected), labelled(rep.Outputs, f.Actual))
 	}
