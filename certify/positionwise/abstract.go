@@ -24,6 +24,11 @@ type aval struct {
 	ev   span // the construction's exact value
 }
 
+// mutation, set by tests only, drops one premise of a rule (the tests
+// show that each premise is needed: without it the analysis proves a box
+// the enumeration refutes).
+var mutation string
+
 var (
 	zeroVal = aval{exact: true, zero: true}
 	topVal  = aval{top: true}
@@ -117,7 +122,7 @@ func (g *grid) mul(w weight, a aval) aval {
 			// x·2^k of a grid value x: exact unless it overflows, or
 			// (k < 0) drops bits below the arithmetic's smallest spacing,
 			// which q + k ≥ arithMin excludes.
-			if m <= g.arithMax && (w.k >= 0 || a.q+w.k >= g.arithMin) {
+			if m <= g.arithMax && (w.k >= 0 || a.q+w.k >= g.arithMin || mutation == "pow2-underflow") {
 				return exactVal(f0, a.q+w.k)
 			}
 		} else if q := a.q + w.qw; g.exactly(q, m) {
@@ -153,6 +158,9 @@ func (g *grid) add(a, b aval) aval {
 // Doubling is exact in float64 (or overflows to +Inf, which compares as
 // the bound it stands for).
 func sterbenz(x, y span) bool {
+	if mutation == "sterbenz-loose" {
+		return x.lo > 0 && y.hi < 0 && 4*x.lo >= -y.lo && x.hi <= -4*y.hi
+	}
 	return x.lo > 0 && y.hi < 0 && 2*x.lo >= -y.lo && x.hi <= -2*y.hi
 }
 
@@ -164,7 +172,7 @@ func relu(a aval) aval {
 		return topVal
 	case a.zero:
 		return zeroVal
-	case a.fv.hi <= 0 && a.ev.hi <= 0:
+	case a.fv.hi <= 0 && (a.ev.hi <= 0 || mutation == "relu-format-only"):
 		return zeroVal
 	case a.fv.lo >= 0 && a.ev.lo >= 0:
 		return a

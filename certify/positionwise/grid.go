@@ -110,6 +110,10 @@ func (g *grid) value(k int64) float64 {
 // quantum is the exponent q of the smallest spacing among the values of
 // ordinals lo … hi: every one of them is a multiple of 2^q.
 func (g *grid) quantum(lo, hi int64) int {
+	if lo == hi && lo != 0 {
+		// One value: a multiple of its lowest bit.
+		return newWeight(rat(g.value(lo)), rat(g.value(lo))).qw
+	}
 	if lo <= 0 && hi >= 0 {
 		return g.qmin
 	}
@@ -123,7 +127,11 @@ func (g *grid) quantum(lo, hi int64) int {
 // significand (2^p itself is a power of two) on a spacing the arithmetic
 // keeps (q ≥ its smallest), and |v| ≤ m does not overflow.
 func (g *grid) exactly(q int, m float64) bool {
-	return q >= g.arithMin && m <= g.arithMax && m <= math.Ldexp(1, min(q+g.p, 2000))
+	bits := q + g.p
+	if mutation == "quantum-bit" {
+		bits++
+	}
+	return q >= g.arithMin && m <= g.arithMax && m <= math.Ldexp(1, min(bits, 2000))
 }
 
 // spacing bounds the distance from a real v with |v| ≤ m to the value the
