@@ -65,7 +65,8 @@ func (ck *Checker) runPositionwise() *pointwise {
 			}
 			return r, nil
 		},
-		Check: ck.checkPoints,
+		Check:     ck.checkPoints,
+		Reference: ck.exactReference,
 	})
 	if err != nil {
 		return &pointwise{skipped: "the inputs are real vectors, and the position-wise analysis could not run: " + err.Error()}
@@ -166,3 +167,23 @@ func (ck *Checker) everyPositionwise(ev *EveryLength, pw *pointwise) *EveryLengt
 // FoundPositionwise is a Failure's Found where the position-wise analysis
 // suggested the input.
 const FoundPositionwise = "positionwise"
+
+// exactReference is the recipe's reference at each point, where the
+// checker compares it by exact equality of values: no claimed bound, no
+// irrational or unclaimed value, no symbol (ok false otherwise).
+func (ck *Checker) exactReference(points [][]*big.Rat) ([][]*big.Rat, bool) {
+	for _, b := range ck.Con.Bounds {
+		if b.Max != nil {
+			return nil, false
+		}
+	}
+	want := ck.Con.Expected(ck.Con.Vector.Case(points))
+	out := make([][]*big.Rat, len(points))
+	for i, w := range want {
+		if w.Symbol != "" || w.Reals != nil || len(w.Unclaimed) > 0 || len(w.Tol) > 0 {
+			return nil, false
+		}
+		out[i] = w.Values
+	}
+	return out, true
+}
