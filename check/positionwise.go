@@ -57,7 +57,7 @@ func (ck *Checker) runPositionwise() *pointwise {
 	}
 	res, err := positionwise.Analyse(positionwise.Problem{
 		Model: con.Model, Precision: ck.opts.Precision, Inputs: inputs, Names: v.Names, Domain: v.Domain,
-		Finite: v.Finite, Valid: v.Valid, Seed: ck.opts.Seed ^ positionwiseSeed,
+		Finite: v.Finite, Valid: v.Valid, Ranges: ranges(v.Ranges), Seed: ck.opts.Seed ^ positionwiseSeed,
 		Round: func(x *big.Rat) (*big.Rat, error) {
 			r, ok := ck.Runner.Round(x).Rat()
 			if !ok {
@@ -130,8 +130,12 @@ func positionwiseWhy(r *positionwise.Result) string {
 	case positionwise.Run, positionwise.Proved:
 		return ""
 	}
-	return "the position-wise analysis: " + r.Statement()
+	return PositionwisePrefix + r.Statement()
 }
+
+// PositionwisePrefix begins what a length report's Analysis says of a
+// position-wise analysis that did not prove the length.
+const PositionwisePrefix = "the position-wise analysis: "
 
 // applyPositionwise sets a sampled length's level from the position-wise
 // result, where it proves every input right.
@@ -186,4 +190,12 @@ func (ck *Checker) exactReference(points [][]*big.Rat) ([][]*big.Rat, bool) {
 		out[i] = w.Values
 	}
 	return out, true
+}
+
+func ranges(rs []recipes.ComponentRange) []positionwise.Range {
+	out := make([]positionwise.Range, len(rs))
+	for k, r := range rs {
+		out[k] = positionwise.Range{Values: r.Values, Lo: r.Lo, Hi: r.Hi}
+	}
+	return out
 }

@@ -36,9 +36,9 @@ func TestPositionwiseLevels(t *testing.T) {
 	}{
 		// Proved on boxes (x ∈ ℝ² at fp16 has 4·10^9 points), and the
 		// construction proved by its claim: certified.
-		{"identity-ffn", "fp16", nil, Certified, []string{"finite fp16 values", "x ∈ ℝ^d", "proved every operation exact"}},
-		{"identity-ffn", "fp64", nil, Certified, []string{"finite fp64 values"}},
-		{"zero-ffn", "24", nil, Certified, []string{"24-bit values of float64's normal range"}},
+		{"identity-ffn", "fp16", nil, Certified, []string{"finite fp16 components", "x ∈ ℝ^d", "proved every operation exact"}},
+		{"identity-ffn", "fp64", nil, Certified, []string{"finite fp64 components"}},
+		{"zero-ffn", "24", nil, Certified, []string{"24-bit components in float64's normal range"}},
 		// One input at fp16: every one of its 2^16 − 2·1024 − 1 finite
 		// values run (the all-ones exponents are not finite; −0 is 0).
 		{"zero-ffn", "fp16", map[string]string{"d": "1"}, Exhaustive, []string{"63487 inputs"}},

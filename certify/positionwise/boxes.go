@@ -11,16 +11,11 @@ import (
 // points, and split otherwise, after a few of its points are run (a
 // failing one ends the search).
 func (s *search) boxes() error {
-	d := len(s.pr.Names)
-	lo, hi := make([]int64, d), make([]int64, d)
-	for k := range lo {
-		lo[k], hi[k] = -s.g.maxOrd, s.g.maxOrd
-	}
 	maxBoxes := s.pr.MaxBoxes
 	if maxBoxes == 0 {
 		maxBoxes = DefaultMaxBoxes
 	}
-	stack := [][2][]int64{{lo, hi}}
+	stack := s.initialBoxes()
 	for len(stack) > 0 {
 		b := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]

@@ -77,11 +77,17 @@ func matVecFast(w matrix, x []float64, b []weight, round func(float64) float64) 
 // compares each output with the reference's exact value; a point that
 // differs is run by the engine, which decides.
 func (s *search) enumerateFast(round func(float64) float64) error {
-	d := len(s.pr.Names)
-	cur := make([]int64, d)
-	for k := range cur {
-		cur[k] = -s.g.maxOrd
+	for _, b := range s.initialBoxes() {
+		if err := s.enumerateFastBox(round, b[0], b[1]); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+func (s *search) enumerateFastBox(round func(float64) float64, lo, hi []int64) error {
+	d := len(s.pr.Names)
+	cur := append([]int64(nil), lo...)
 	h := make([]float64, s.prog.d)
 	var batch [][]*big.Rat
 	var outs [][]float64
@@ -126,8 +132,8 @@ func (s *search) enumerateFast(round func(float64) float64) error {
 			}
 		}
 		k := d - 1
-		for k >= 0 && cur[k] == s.g.maxOrd {
-			cur[k] = -s.g.maxOrd
+		for k >= 0 && cur[k] == hi[k] {
+			cur[k] = lo[k]
 			k--
 		}
 		if k < 0 {

@@ -149,3 +149,36 @@ func (g *grid) spacing(m float64) float64 {
 
 // rat is the exact rational of a grid value.
 func rat(v float64) *big.Rat { return new(big.Rat).SetFloat64(v) }
+
+// floorOrd is the ordinal of the largest value ≤ r (−maxOrd if none),
+// ceilOrd of the smallest ≥ r (maxOrd if none), by bisection over the
+// ordinals, comparing exactly.
+func (g *grid) floorOrd(r *big.Rat) int64 {
+	lo, hi := -g.maxOrd, g.maxOrd
+	if rat(g.value(lo)).Cmp(r) > 0 {
+		return lo
+	}
+	for lo < hi {
+		mid := lo + int64(width(lo, hi)/2) + 1
+		if rat(g.value(mid)).Cmp(r) <= 0 {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+func (g *grid) ceilOrd(r *big.Rat) int64 {
+	o := g.floorOrd(r)
+	if rat(g.value(o)).Cmp(r) < 0 && o < g.maxOrd {
+		o++
+	}
+	return o
+}
+
+// ordOf is the ordinal of r, when r is a value of the grid.
+func (g *grid) ordOf(r *big.Rat) (int64, bool) {
+	o := g.floorOrd(r)
+	return o, rat(g.value(o)).Cmp(r) == 0
+}

@@ -3,7 +3,6 @@ package positionwise
 import (
 	"errors"
 	"fmt"
-	"math"
 	"math/big"
 	"math/rand/v2"
 	"strings"
@@ -28,6 +27,9 @@ type Problem struct {
 	Names  []string
 	// Domain is the claimed domain in the paper's words ("x, y ∈ ℝ").
 	Domain string
+	// Ranges, when set, bound each component as the claimed domain does
+	// (Valid still decides each point).
+	Ranges []Range
 	// Finite, when set, is every input of one position (Boolean inputs).
 	Finite [][]*big.Rat
 	// Valid reports a point outside the claimed domain (nil: all of ℝ^k).
@@ -104,17 +106,17 @@ type Result struct {
 func (r *Result) Statement() string {
 	switch r.Verdict {
 	case Run:
-		return fmt.Sprintf("every input of %s run, %s, each right; positions do not interact (no attention), so every input of every length is right", r.Domain, plural.Of(int(r.Points), "input"))
+		return fmt.Sprintf("every input %s run (%s), each right; positions do not interact (no attention), so every input of every length is right", r.Domain, plural.Of(int(r.Points), "input"))
 	case Proved:
-		s := fmt.Sprintf("every input of %s right: on %s the analysis proved every operation exact, so the format computes the construction's exact value there", r.Domain, plural.Of(r.ProvedBoxes, "box"))
+		s := fmt.Sprintf("every input %s is right: on %s covering them the analysis proved every operation exact, so the format computes the construction's exact value", r.Domain, plural.Of(r.ProvedBoxes, "box"))
 		if r.RunBoxes > 0 {
 			s += fmt.Sprintf("; the %s of %s it could not prove were run, each right", plural.Of(int(r.Points), "input"), plural.Of(r.RunBoxes, "box"))
 		}
 		return s + "; positions do not interact (no attention), so every length holds"
 	case Fails:
-		return fmt.Sprintf("fails on %s: (%s) %s", r.Domain, ratsText(r.Counterexample), r.Why)
+		return fmt.Sprintf("fails on the inputs %s: at (%s), %s", r.Domain, ratsText(r.Counterexample), r.Why)
 	}
-	return fmt.Sprintf("undecided on %s: %s", r.Domain, r.Why)
+	return fmt.Sprintf("undecided on the inputs %s: %s", r.Domain, r.Why)
 }
 
 func ratsText(xs []*big.Rat) string {
@@ -180,18 +182,81 @@ func (s *search) domainText() string {
 		names = "(" + names + ")"
 	}
 	if s.pr.Finite != nil {
-		return fmt.Sprintf("%s, the %s of its claimed domain %s", names, plural.Of(len(s.pr.Finite), "point"), s.pr.Domain)
+		return fmt.Sprintf("%s, the %s of the claimed domain %s", names, plural.Of(len(s.pr.Finite), "point"), s.pr.Domain)
 	}
-	what := "finite " + s.g.name + " values"
+	what := "finite " + s.g.name + " components"
 	if !s.g.sub {
-		what = s.g.name + " values of float64's normal range (2^-1022 ≤ |x| < 2^1024) and 0"
+		what = s.g.name + " components in float64's normal range (2^-1022 ≤ |x| < 2^1024) or 0"
 	}
-	return fmt.Sprintf("%s of %s in its claimed domain %s", names, what, s.pr.Domain)
+	return fmt.Sprintf("%s with %s, in the claimed domain %s", names, what, s.pr.Domain)
 }
 
 // domainPoints is the number of points of the grid's whole box.
 func (s *search) domainPoints() float64 {
-	return math.Pow(2*float64(s.g.maxOrd)+1, float64(len(s.pr.Names)))
+	total := 0.0
+	for _, b := range s.initialBoxes() {
+		n := 1.0
+		for k := range b[0] {
+			n *= float64(width(b[0][k], b[1][k])) + 1
+		}
+		total += n
+	}
+	return total
+}
+
+// Range is what the claimed domain allows of one component: the listed
+// Values, or the interval [Lo, Hi] (a nil end: unbounded).
+type Range struct {
+	Values []*big.Rat
+	Lo, Hi *big.Rat
+}
+
+// initialBoxes are the boxes the search starts from: the product of each
+// component's ranges of ordinals (Problem.Ranges; every finite value
+// where none is given). Points outside the claimed domain inside them
+// are still filtered by Valid.
+func (s *search) initialBoxes() [][2][]int64 {
+	d := len(s.pr.Names)
+	per := make([][][2]int64, d)
+	for k := range per {
+		per[k] = [][2]int64{{-s.g.maxOrd, s.g.maxOrd}}
+		if k >= len(s.pr.Ranges) {
+			continue
+		}
+		r := s.pr.Ranges[k]
+		switch {
+		case r.Values != nil:
+			per[k] = nil
+			for _, v := range r.Values {
+				if o, ok := s.g.ordOf(v); ok {
+					per[k] = append(per[k], [2]int64{o, o})
+				}
+			}
+		default:
+			lo, hi := -s.g.maxOrd, s.g.maxOrd
+			if r.Lo != nil {
+				lo = s.g.ceilOrd(r.Lo)
+			}
+			if r.Hi != nil {
+				hi = s.g.floorOrd(r.Hi)
+			}
+			per[k] = nil
+			if lo <= hi {
+				per[k] = [][2]int64{{lo, hi}}
+			}
+		}
+	}
+	boxes := [][2][]int64{{nil, nil}}
+	for k := range per {
+		var next [][2][]int64
+		for _, b := range boxes {
+			for _, r := range per[k] {
+				next = append(next, [2][]int64{append(append([]int64(nil), b[0]...), r[0]), append(append([]int64(nil), b[1]...), r[1])})
+			}
+		}
+		boxes = next
+	}
+	return boxes
 }
 
 var (
@@ -239,13 +304,14 @@ func (s *search) enumerateFinite() error {
 
 // enumerate runs every point of the grid's box, in batches.
 func (s *search) enumerate() error {
-	lo, hi := make([]int64, len(s.pr.Names)), make([]int64, len(s.pr.Names))
-	for k := range lo {
-		lo[k], hi[k] = -s.g.maxOrd, s.g.maxOrd
-	}
-	err := s.runBox(lo, hi)
-	if err != nil && err != errStop {
-		return err
+	for _, b := range s.initialBoxes() {
+		err := s.runBox(b[0], b[1])
+		if err == errStop {
+			break
+		}
+		if err != nil {
+			return err
+		}
 	}
 	if s.res.Verdict == "" {
 		s.res.Verdict = Run
