@@ -271,8 +271,6 @@ func (lr LengthReport) Validate(maxN int) error {
 		return fmt.Errorf("n = %d: level %.40q is not one of %s", lr.N, lr.Level, joinLevels(levels))
 	case lr.DecisionLevel != "" && !slices.Contains(levels, lr.DecisionLevel):
 		return fmt.Errorf("n = %d: decision_level %.40q is not one of %s", lr.N, lr.DecisionLevel, joinLevels(levels))
-	case !printable(lr.Positionwise, maxAnalysisText):
-		return fmt.Errorf("n = %d: positionwise %.40q is not a line of text of at most %d bytes", lr.N, lr.Positionwise, maxAnalysisText)
 	case !printable(lr.Analysis, maxAnalysisText):
 		return fmt.Errorf("n = %d: analysis %.40q is not a line of text of at most %d bytes", lr.N, lr.Analysis, maxAnalysisText)
 	case lr.Passed < lr.Cases && lr.Failure == nil:
@@ -299,6 +297,15 @@ func (lr LengthReport) Validate(maxN int) error {
 			// 0: the input as a whole, which did not run.
 			return fmt.Errorf("n = %d: failure.position = %d is outside [0, %d]", lr.N, f.Position, lr.N)
 		}
+	}
+	return lr.validatePositionwise()
+}
+
+// validatePositionwise checks the position-wise statement, a line of
+// text like Analysis.
+func (lr LengthReport) validatePositionwise() error {
+	if !printable(lr.Positionwise, maxAnalysisText) {
+		return fmt.Errorf("n = %d: positionwise %.40q is not a line of text of at most %d bytes", lr.N, lr.Positionwise, maxAnalysisText)
 	}
 	return nil
 }

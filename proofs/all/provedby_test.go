@@ -1,7 +1,9 @@
-package all
+package all_test
 
 import (
 	"testing"
+
+	_ "github.com/transformer-cookbook/verify/proofs/all"
 
 	"github.com/transformer-cookbook/verify/proofs"
 	"github.com/transformer-cookbook/verify/recipes"
