@@ -99,6 +99,12 @@ type Result struct {
 	// or why the analysis is undecided.
 	Counterexample []*big.Rat
 	Why            string
+	// Unreachable says the counterexample's exact output is no finite
+	// value of the format (x + y for most x, y; an output beyond the
+	// largest value): the format could not hold it, whatever the
+	// construction. Otherwise the construction loses a value the format
+	// holds.
+	Unreachable bool
 }
 
 // Statement is what the result proves, for a report: what holds, over
@@ -106,15 +112,19 @@ type Result struct {
 func (r *Result) Statement() string {
 	switch r.Verdict {
 	case Run:
-		return fmt.Sprintf("every input %s run (%s), each right; positions do not interact (no attention), so every input of every length is right", r.Domain, plural.Of(int(r.Points), "input"))
+		return fmt.Sprintf("every input %s, was run (%s), each right; positions do not interact (no attention), so every input of every length is right", r.Domain, plural.Of(int(r.Points), "input"))
 	case Proved:
-		s := fmt.Sprintf("every input %s is right: on %s covering them the analysis proved every operation exact, so the format computes the construction's exact value", r.Domain, plural.Of(r.ProvedBoxes, "box"))
+		s := fmt.Sprintf("every input %s, is right: on %s covering them the analysis proved every operation exact, so the format computes the construction's exact value", r.Domain, plural.Of(r.ProvedBoxes, "box"))
 		if r.RunBoxes > 0 {
 			s += fmt.Sprintf("; the %s of %s it could not prove were run, each right", plural.Of(int(r.Points), "input"), plural.Of(r.RunBoxes, "box"))
 		}
 		return s + "; positions do not interact (no attention), so every length holds"
 	case Fails:
-		return fmt.Sprintf("fails on the inputs %s: at (%s), %s", r.Domain, ratsText(r.Counterexample), r.Why)
+		s := fmt.Sprintf("fails on the inputs %s: at (%s), %s", r.Domain, ratsText(r.Counterexample), r.Why)
+		if r.Unreachable {
+			s += "; the exact output there is no finite value of the format, so no computation in it could be right"
+		}
+		return s
 	}
 	return fmt.Sprintf("undecided on the inputs %s: %s", r.Domain, r.Why)
 }
@@ -287,6 +297,7 @@ func (s *search) runPoints(points [][]*big.Rat) error {
 	if bad >= 0 {
 		x, why := s.shrink(points[bad], why)
 		s.res.Verdict, s.res.Counterexample, s.res.Why = Fails, x, why
+		s.res.Unreachable = s.unreachable(x)
 		return errStop
 	}
 	return nil
@@ -348,4 +359,22 @@ func (s *search) runBox(lo, hi []int64) error {
 		cur[k]++
 	}
 	return s.runPoints(points)
+}
+
+// unreachable reports whether some exact output at x is no finite value
+// of the grid (false where the reference is not exact values).
+func (s *search) unreachable(x []*big.Rat) bool {
+	if s.pr.Reference == nil {
+		return false
+	}
+	want, ok := s.pr.Reference([][]*big.Rat{x})
+	if !ok {
+		return false
+	}
+	for _, w := range want[0] {
+		if _, on := s.g.ordOf(w); !on {
+			return true
+		}
+	}
+	return false
 }
