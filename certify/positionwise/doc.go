@@ -22,14 +22,28 @@
 // # Enumeration
 //
 // Where the domain has at most Problem.MaxEnumerate points (every fp8
-// pair, every one-input fp16 or bf16 value) every point is run, by the
-// checker's own model and comparison (Problem.Check), in batches of
-// positions of one input: the verdict Run.
+// pair, every one-input fp16 or bf16 value) every point is run: the
+// verdict Run. Where the reference is exact values (Problem.Reference)
+// and the format has the engine's fast path (fast.go), the points run on
+// the package's own evaluator of the model in float64 with the format's
+// rounding after every operation, which a test holds to the engine's
+// runner bit for bit, against the reference's exact values; a point that
+// differs is run by the engine (Problem.Check), which decides it.
+// Otherwise every point runs through Problem.Check, the checker's own
+// model and comparison, in batches of positions of one input.
+//
+// A failing input whose exact output is no finite value of the format
+// (Result.Unreachable: x + y for most x and y, an output past the largest
+// value) fails because the format cannot hold the answer, whatever the
+// construction; the report says so. Other failures are the
+// construction's: it loses a value the format holds (min(1, 2^-54) is
+// 2^-54 in fp64, which computes 0).
 //
 // # Boxes
 //
 // Elsewhere the domain is split into boxes, products of ranges of
-// consecutive values of the format (ordinals, grid.go). On a box the
+// consecutive values of the format (ordinals, grid.go), starting from the
+// claimed domain's ranges of each component (Problem.Ranges). On a box the
 // analysis (abstract.go) follows each value of the computation, in the
 // model's order of operations (matrix-vector products left to right,
 // then the bias; the residual sum; the readout), as an aval: an enclosure

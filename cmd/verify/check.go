@@ -483,6 +483,12 @@ func evidenceText(rep *check.Report) string {
 			}
 		}
 	}
+	for _, lr := range rep.Lengths {
+		if lr.Positionwise != "" && lr.N <= rep.Limit {
+			// One statement over one position holds at every length.
+			return string(lr.Level) + ": " + lr.Positionwise
+		}
+	}
 	which := "each of them"
 	if ev := rep.EveryLength; rep.Every && ev != nil {
 		which = fmt.Sprintf("every length %d … %d", ev.From, rep.Limit)
