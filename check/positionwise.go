@@ -37,7 +37,7 @@ func (ck *Checker) positionwise() *pointwise {
 }
 
 func (ck *Checker) runPositionwise() *pointwise {
-	con, v := ck.Con, ck.Con.Vector
+	con := ck.Con
 	if off := ck.analysisOff(); off != "" {
 		return &pointwise{skipped: off}
 	}
@@ -47,6 +47,17 @@ func (ck *Checker) runPositionwise() *pointwise {
 	if why := positionwise.Applicable(con.Model); why != "" {
 		return &pointwise{skipped: "the inputs are real vectors, and the position-wise analysis does not apply: " + why}
 	}
+	res, err := positionwise.Analyse(ck.positionwiseProblem())
+	if err != nil {
+		return &pointwise{skipped: "the inputs are real vectors, and the position-wise analysis could not run: " + err.Error()}
+	}
+	return &pointwise{res: res}
+}
+
+// positionwiseProblem is the checker's construction at its precision, as
+// the position-wise analysis takes it.
+func (ck *Checker) positionwiseProblem() positionwise.Problem {
+	con, v := ck.Con, ck.Con.Vector
 	at := map[string]int{}
 	for k, c := range con.Model.Components {
 		at[c] = k
@@ -55,7 +66,7 @@ func (ck *Checker) runPositionwise() *pointwise {
 	for k, name := range v.Names {
 		inputs[k] = at[name]
 	}
-	res, err := positionwise.Analyse(positionwise.Problem{
+	return positionwise.Problem{
 		Model: con.Model, Precision: ck.opts.Precision, Inputs: inputs, Names: v.Names, Domain: v.Domain,
 		Finite: v.Finite, Valid: v.Valid, Ranges: ranges(v.Ranges), Seed: ck.opts.Seed ^ positionwiseSeed,
 		Round: func(x *big.Rat) (*big.Rat, error) {
@@ -67,11 +78,7 @@ func (ck *Checker) runPositionwise() *pointwise {
 		},
 		Check:     ck.checkPoints,
 		Reference: ck.exactReference,
-	})
-	if err != nil {
-		return &pointwise{skipped: "the inputs are real vectors, and the position-wise analysis could not run: " + err.Error()}
 	}
-	return &pointwise{res: res}
 }
 
 // checkPoints runs the points as the positions of one input, with the
@@ -198,4 +205,13 @@ func ranges(rs []recipes.ComponentRange) []positionwise.Range {
 		out[k] = positionwise.Range{Values: r.Values, Lo: r.Lo, Hi: r.Hi}
 	}
 	return out
+}
+
+// forcedBoxes is the position-wise analysis by boxes even where the
+// domain is small enough to enumerate (for tests that hold one to the
+// other).
+func (ck *Checker) forcedBoxes() (*positionwise.Result, error) {
+	pr := ck.positionwiseProblem()
+	pr.MaxEnumerate = -1
+	return positionwise.Analyse(pr)
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/transformer-cookbook/verify/certify/positionwise"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
 )
@@ -108,5 +109,27 @@ func TestPositionwiseNotApplicable(t *testing.T) {
 	lr := ck.Length(2)
 	if lr.Level != Sampled || !strings.Contains(lr.Analysis, "inputs are real vectors") || !strings.Contains(lr.Analysis, "attends") {
 		t.Errorf("avg: level %s, analysis %q", lr.Level, lr.Analysis)
+	}
+}
+
+// TestPositionwiseBoxesAgreeWithEnumeration: at fp8-e4m3, where every
+// input can be run, the box analysis (forced, with the checker's own run
+// and comparison) reaches the enumeration's verdict on every position-wise
+// recipe: right where every input is right, failing where one fails.
+func TestPositionwiseBoxesAgreeWithEnumeration(t *testing.T) {
+	for _, name := range []string{"identity-ffn", "zero-ffn", "min", "max", "add", "sub", "scale", "cpwl", "clip", "cancel-residual", "if", "eqzero", "gtzero", "bool-convert"} {
+		ck := positionwiseChecker(t, name, "fp8-e4m3", nil)
+		enumerated := ck.positionwise().res
+		if enumerated == nil || enumerated.Verdict == positionwise.Undecided {
+			t.Fatalf("%s: %+v", name, ck.positionwise())
+		}
+		boxes, err := ck.forcedBoxes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		right := func(v positionwise.Verdict) bool { return v == positionwise.Run || v == positionwise.Proved }
+		if right(enumerated.Verdict) != right(boxes.Verdict) || boxes.Verdict == positionwise.Undecided {
+			t.Errorf("%s: the enumeration says %s, the boxes %s", name, enumerated.Statement(), boxes.Statement())
+		}
 	}
 }

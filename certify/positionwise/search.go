@@ -45,7 +45,8 @@ type Problem struct {
 	// Check): what lets the enumeration run the fast evaluator (fast.go).
 	Reference func(points [][]*big.Rat) (want [][]*big.Rat, ok bool)
 	// MaxEnumerate: a domain of at most this many points is enumerated
-	// rather than split into boxes (0: DefaultMaxEnumerate).
+	// rather than split into boxes (0: DefaultMaxEnumerate; negative:
+	// never).
 	MaxEnumerate int64
 	// MaxBoxes bounds the boxes analysed (0: DefaultMaxBoxes).
 	MaxBoxes int
