@@ -156,3 +156,34 @@ func same(got []float64, want []*big.Rat) bool {
 	}
 	return true
 }
+
+// screen runs the points with evalFast against the reference: the index
+// of the first that differs (−1: none), and ok false where the reference
+// is not exact values. A point that differs and that the engine finds
+// right is a disagreement of the two, an error.
+func (s *search) screen(points [][]*big.Rat) (int, bool, error) {
+	want, ok := s.pr.Reference(points)
+	if !ok {
+		return -1, false, nil
+	}
+	h := make([]float64, s.prog.d)
+	for i, x := range points {
+		for c := range h {
+			h[c] = 0
+		}
+		for k, v := range x {
+			f, _ := v.Float64() // a value of the grid: exact
+			h[s.pr.Inputs[k]] = f
+		}
+		if out := evalFast(s.prog, h, s.fast); !same(out, want[i]) {
+			if bad, _, err := s.pr.Check([][]*big.Rat{x}); err != nil || bad < 0 {
+				if err == nil {
+					err = fmt.Errorf("the fast evaluator computes %v at (%s), which the engine's run finds right: the two disagree (a bug)", out, ratsText(x))
+				}
+				return -1, true, err
+			}
+			return i, true, nil
+		}
+	}
+	return -1, true, nil
+}

@@ -159,8 +159,11 @@ func Analyse(pr Problem) (*Result, error) {
 	if s.prog, err = compile(pr.Model, pr.Round); err != nil {
 		return nil, err
 	}
+	if pr.Reference != nil {
+		s.fast = fastRound(pr.Precision)
+	}
 	if n := s.domainPoints(); n <= float64(limit) {
-		if round := fastRound(pr.Precision); round != nil && pr.Reference != nil {
+		if round := s.fast; round != nil {
 			switch err := s.enumerateFast(round); {
 			case err == errStop:
 				return res, nil
@@ -181,6 +184,8 @@ type search struct {
 	pr   Problem
 	g    *grid
 	prog *program
+	// fast is the rounding of the fast evaluator where it runs (fast.go).
+	fast func(float64) float64
 	rng  *rand.Rand
 	res  *Result
 }
@@ -289,6 +294,18 @@ func (s *search) runPoints(points [][]*big.Rat) error {
 	}
 	if len(points) == 0 {
 		return nil
+	}
+	if s.fast != nil && len(points) > 1 {
+		// The fast evaluator screens the points; the engine runs the
+		// first it finds wrong, and decides.
+		if bad, ok, err := s.screen(points); ok {
+			if err != nil || bad < 0 {
+				s.res.Points += int64(len(points))
+				return err
+			}
+			s.res.Points += int64(bad)
+			points = points[bad : bad+1]
+		}
 	}
 	bad, why, err := s.pr.Check(points)
 	if err != nil {
