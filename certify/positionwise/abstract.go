@@ -60,7 +60,14 @@ func newWeight(w, stored *big.Rat) weight {
 	x := weight{stored: s, same: w.Cmp(stored) == 0}
 	f, _ := w.Float64()
 	x.lo, x.hi = f, f
-	if c := new(big.Rat).SetFloat64(f).Cmp(w); c < 0 {
+	if math.IsInf(f, 0) {
+		// Beyond float64: enclosed by [MaxFloat64, +Inf] (or its
+		// negative), which no bound below holds finite.
+		x.lo, x.hi = math.Copysign(math.MaxFloat64, f), f
+		if f < 0 {
+			x.lo, x.hi = f, -math.MaxFloat64
+		}
+	} else if c := new(big.Rat).SetFloat64(f).Cmp(w); c < 0 {
 		x.hi = up(f)
 	} else if c > 0 {
 		x.lo = down(f)
