@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/transformer-cookbook/verify/certify"
+	"github.com/transformer-cookbook/verify/certify/positionwise"
 	"github.com/transformer-cookbook/verify/model/eval"
 	"github.com/transformer-cookbook/verify/numeric"
 	"github.com/transformer-cookbook/verify/recipes"
@@ -62,7 +63,8 @@ func candidatesAt(n int) int {
 // analysis is the analysis of one length, or why it did not run.
 type analysis struct {
 	res        *certify.Result // nil when it did not run
-	skipped    string          // why it did not run
+	pw         *positionwise.Result
+	skipped    string // why it did not run
 	candidates []recipes.Case
 	// budgeted: the analysis ran, or was skipped for the budget: a
 	// shorter length's budget decides whether it runs (LengthPart.Drawn).
@@ -142,6 +144,9 @@ func (ck *Checker) analyseLength(n int) *analysis {
 func (ck *Checker) analyseWith(n int, chain *certify.Chain) *analysis {
 	con := ck.Con
 	probe, _ := con.Inputs(n, rand.New(rand.NewPCG(0, 1)), 1)
+	if pw := ck.positionwise(); pw != nil {
+		return ck.positionwiseAnalysis(pw, n)
+	}
 	if len(probe) == 0 || probe[0].Stream != nil {
 		return &analysis{skipped: "the inputs are given by their residual streams (real vectors, or rational values the alphabet does not hold), not strings over a finite alphabet"}
 	}
@@ -245,6 +250,8 @@ func mapper(adapt func([]int) []int) func(int) int {
 // certified the length.
 func (an *analysis) why() string {
 	switch {
+	case an.pw != nil:
+		return positionwiseWhy(an.pw)
 	case an.res == nil:
 		return an.skipped
 	case an.res.Certified:

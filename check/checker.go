@@ -32,6 +32,10 @@ type Checker struct {
 	overBudget int
 	// session is Recheck's: a *recheck.Session of the backend's values.
 	session any
+	// pw is the analysis of a position-wise construction, which holds at
+	// every length (positionwise.go): run once.
+	pwOnce sync.Once
+	pw     *pointwise
 }
 
 // NewChecker builds r for opts (its weighting, MaxN and parameters) at
@@ -207,6 +211,9 @@ func (ck *Checker) part(n, part, parts int, sh *shared) (LengthPart, error) {
 		if more.Failure != nil {
 			more.Failure.Found = "analysis"
 			out.FailureInput = an.candidates[more.Failure.Case-len(drawn)].Symbols
+			if an.pw != nil {
+				more.Failure.Found, out.FailureInput = FoundPositionwise, nil
+			}
 		}
 		if lr.Failure != nil {
 			out.FailureInput = nil // the drawn input fails first
@@ -215,6 +222,9 @@ func (ck *Checker) part(n, part, parts int, sh *shared) (LengthPart, error) {
 		lr.Candidates = len(an.candidates)
 	}
 	lr.Analysis = an.why()
+	if an.pw != nil {
+		ck.applyPositionwise(&lr, an.pw)
+	}
 	if an.res != nil && an.res.Decided && !an.res.Certified {
 		lr.DecisionLevel = ck.provenLevel()
 		if f := lr.Failure; f != nil && lr.Decided < lr.Cases {

@@ -75,6 +75,9 @@ func (ck *Checker) Every(from, to int, budget int64) *EveryLength {
 		ev.At, ev.Why = from, off
 		return ev
 	}
+	if pw := ck.positionwise(); pw != nil {
+		return ck.everyPositionwise(ev, pw)
+	}
 	chain := certify.NewChain()
 	chained := false // chain holds the work of the length before n
 	for n := from; n <= to; n++ {

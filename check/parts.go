@@ -97,7 +97,9 @@ func (p LengthPart) Validate(maxN int) error {
 		if err := p.validateExhaustive(); err != nil {
 			return err
 		}
-	} else if r := p.Report; r.Exhaustive || r.Level == Exhaustive {
+	} else if r := p.Report; r.Exhaustive || (r.Level == Exhaustive && r.Positionwise == "") {
+		// A sampled length is exhaustive only where every input of one
+		// position was run (Positionwise says so).
 		return fmt.Errorf("n = %d: an exhaustive report without the range of its inputs", p.N)
 	}
 	if err := p.validateFailureInput(); err != nil {

@@ -82,6 +82,11 @@ type LengthReport struct {
 	// analysis proved the decisions right although not the outputs
 	// exact. Empty means Level (DecisionEvidence).
 	DecisionLevel Level `json:"decision_level,omitempty"`
+	// Positionwise, for a construction that computes each position on
+	// its own, states what the analysis of one position proved or ran,
+	// over which domain (package certify/positionwise): it holds at
+	// every length, and Level says how.
+	Positionwise string `json:"positionwise,omitempty"`
 	// Analysis says why the analysis did not certify the length ("" when
 	// it did, or when every input was run).
 	Analysis string `json:"analysis,omitempty"`
@@ -295,6 +300,15 @@ func (lr LengthReport) Validate(maxN int) error {
 			// 0: the input as a whole, which did not run.
 			return fmt.Errorf("n = %d: failure.position = %d is outside [0, %d]", lr.N, f.Position, lr.N)
 		}
+	}
+	return lr.validatePositionwise()
+}
+
+// validatePositionwise checks the position-wise statement, a line of
+// text like Analysis.
+func (lr LengthReport) validatePositionwise() error {
+	if !printable(lr.Positionwise, maxAnalysisText) {
+		return fmt.Errorf("n = %d: positionwise %.40q is not a line of text of at most %d bytes", lr.N, lr.Positionwise, maxAnalysisText)
 	}
 	return nil
 }

@@ -300,8 +300,15 @@ func rerunFailure(ck *check.Checker, n int, f *check.Failure, p check.LengthPart
 		return fmt.Errorf("n = %d: failure.case = %d of an input the analysis suggested is outside [%d, %d)", n, f.Case, drawn, p.Report.Cases)
 	case f.Found == "analysis":
 		in = recipes.Case{Symbols: p.FailureInput}
+	case f.Found == check.FoundPositionwise:
+		// The position-wise analysis is deterministic (its seed is the
+		// sweep's): the checker suggests the same input again.
+		var ok bool
+		if in, ok = ck.Input(n, f.Case); !ok || f.Case < drawn {
+			return fmt.Errorf("n = %d: failure.case = %d is no input the position-wise analysis suggests", n, f.Case)
+		}
 	case f.Found != "":
-		return fmt.Errorf("n = %d: failure.found = %.40q, want \"analysis\" or none", n, f.Found)
+		return fmt.Errorf("n = %d: failure.found = %.40q, want \"analysis\", %q or none", n, f.Found, check.FoundPositionwise)
 	case !p.Exhaustive() && f.Case >= drawn:
 		return fmt.Errorf("n = %d: failure.case = %d, but %d inputs are drawn", n, f.Case, drawn)
 	default:

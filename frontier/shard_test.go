@@ -152,6 +152,22 @@ func TestFrontierShardsMerge(t *testing.T) {
 			return false
 		}},
 		{"rows that cannot run", shardOpts(t, "layernorm", 5, "fp32", "exact", "interval:64"), 3, 2, nil},
+		// Position-wise recipes: a cell proved or run over one position
+		// (exhaustive on sampled lengths), and failures the position-wise
+		// analysis suggests, which the merge runs again.
+		{"position-wise proved", shardOpts(t, "identity-ffn", 12, "fp8-e4m3", "fp16", "fp32"), 2, 1, nil},
+		{"position-wise failures", shardOpts(t, "add", 12, "fp16", "fp32"), 2, 1, func(p1, _ []*Report) bool {
+			for _, s := range p1 {
+				for _, row := range s.Rows {
+					for _, p := range row.Parts {
+						if f := p.Report.Failure; f != nil && f.Found == check.FoundPositionwise {
+							return true
+						}
+					}
+				}
+			}
+			return false
+		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

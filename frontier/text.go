@@ -263,9 +263,37 @@ func writeRowDetail(w io.Writer, rep *Report, row *Row) {
 		}
 		fmt.Fprintf(w, "  predicted (gap %s at magnitude %s): %s\n", p.Gap, p.Magnitude, p.Why)
 	}
-	if t := everyText(row, rep.Seed); t != "" {
+	if t := positionwiseText(row); t != "" {
+		fmt.Fprintf(w, "%s: %s\n", cell, t)
+	} else if t := everyText(row, rep.Seed); t != "" {
 		fmt.Fprintf(w, "%s: %s\n", cell, t)
 	}
+}
+
+// positionwiseText is what the position-wise analysis concluded of a
+// row's one position, which holds at every length: what it proved or ran
+// and over which domain, or how it failed or why it stopped ("" where it
+// did not run).
+func positionwiseText(row *Row) string {
+	for _, lr := range row.Checked {
+		if lr.Positionwise == "" {
+			continue
+		}
+		s := string(lr.Level) + " at every length: " + lr.Positionwise
+		switch {
+		case lr.Proof != "":
+			s += "; the construction itself proved on its domain by claim " + lr.Proof
+		case lr.Level == check.Faithful:
+			s += "; that the construction itself is right there rests on the inputs run"
+		}
+		return s
+	}
+	for _, lr := range row.Checked {
+		if strings.HasPrefix(lr.Analysis, check.PositionwisePrefix) {
+			return lr.Analysis
+		}
+	}
+	return ""
 }
 
 // writeFailure writes a row's first failure: the input, what went wrong
@@ -281,6 +309,9 @@ func writeFailure(w io.Writer, rep *Report, row *Row, cell string) {
 	fmt.Fprintf(w, "  input     %s\n", shorten(f.Input, 120))
 	if f.Found == "analysis" {
 		fmt.Fprintf(w, "  found by  the analysis (an order of scores %s breaks), not by chance\n", row.Precision)
+	}
+	if f.Found == check.FoundPositionwise {
+		fmt.Fprintf(w, "  found by  the position-wise analysis of every %s input of one position, not by chance: every length holds it at a position\n", row.Precision)
 	}
 	if len(f.Expected) > 0 {
 		fmt.Fprintf(w, "  expected  %s\n  actual    %s\n", strings.Join(f.Expected, ", "), strings.Join(f.Actual, ", "))

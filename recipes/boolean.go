@@ -164,6 +164,7 @@ var ifRecipe = &Recipe{
 			return t.Add(t, a)
 		}
 		vi := vectorInput{Names: []string{"p", "x", "y"},
+			Ranges: []ComponentRange{{Values: []*big.Rat{r(0, 1), r(1, 1)}}, {Lo: a, Hi: b}, {Lo: a, Hi: b}},
 			Sample: func(rng *rand.Rand) []*big.Rat {
 				return []*big.Rat{big.NewRat(int64(rng.IntN(2)), 1), inAB(rng), inAB(rng)}
 			},

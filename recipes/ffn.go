@@ -62,7 +62,11 @@ func values(xs ...*big.Rat) Want { return Want{Values: xs} }
 func binaryFF(name, title, section, label string, block func(x, y, out string) *stream.FF, ref func(x, y *big.Rat) *big.Rat) *Recipe {
 	return &Recipe{
 		Name: name, Title: title, Section: section, Label: label,
-		Domain: "x, y ∈ ℝ", Exact: true, Width: "3 (x, y and the output)", MinN: 1, DefaultMaxN: 4,
+		// The claim ffn.<name>.exact proves the block on ℝ² (exact/cpwl);
+		// the model adds it into a fresh component, which in ℝ is the
+		// block's value.
+		ProvedBy: "ffn." + name + ".exact",
+		Domain:   "x, y ∈ ℝ", Exact: true, Width: "3 (x, y and the output)", MinN: 1, DefaultMaxN: 4,
 		Build: func(cfg Config) (*Construction, error) {
 			m, err := ffModel(name, []string{"x", "y"}, []string{"out"}, block("x", "y", "out"))
 			if err != nil {
@@ -99,7 +103,7 @@ var (
 var scale = &Recipe{
 	Name: "scale", Title: "c·x: the identity FFN with its output multiplied by a constant c",
 	Section: "Routing Lemma", Label: "sec:routing", Domain: "x ∈ ℝ", Exact: true,
-	Width: "2 (x and the output)", MinN: 1, DefaultMaxN: 4,
+	Width: "2 (x and the output)", MinN: 1, DefaultMaxN: 4, ProvedBy: "ffn.scale.exact",
 	Params: []Param{{Name: "c", Default: "-3/2", Doc: "the constant c (any rational)"}},
 	Build: func(cfg Config) (*Construction, error) {
 		c, err := cfg.Rat("c")
@@ -133,7 +137,7 @@ var dParam = Param{Name: "d", Default: "2", Doc: "the dimension d (1 to 64); d =
 var identityFFN = &Recipe{
 	Name: "identity-ffn", Title: "id(x) = ReLU(x) − ReLU(−x) = x, without a residual connection",
 	Section: "Identity Function", Label: "sec:ffnn_identity", Domain: "x ∈ ℝ^d", Exact: true,
-	Width: "d", MinN: 1, DefaultMaxN: 4, Params: []Param{dParam},
+	Width: "d", MinN: 1, DefaultMaxN: 4, Params: []Param{dParam}, ProvedBy: "ffn.identity.vector",
 	Build: func(cfg Config) (*Construction, error) {
 		d, err := cfg.Int("d", 1, 64)
 		if err != nil {
@@ -158,7 +162,7 @@ var identityFFN = &Recipe{
 var zeroFFN = &Recipe{
 	Name: "zero-ffn", Title: "x + zero(x) = x: the zero FFN with a residual connection",
 	Section: "Identity Function", Label: "sec:ffnn_identity", Domain: "x ∈ ℝ^d", Exact: true,
-	Width: "d", MinN: 1, DefaultMaxN: 4, Params: []Param{dParam},
+	Width: "d", MinN: 1, DefaultMaxN: 4, Params: []Param{dParam}, ProvedBy: "ffn.zero.residual",
 	Build: func(cfg Config) (*Construction, error) {
 		d, err := cfg.Int("d", 1, 64)
 		if err != nil {

@@ -29,6 +29,9 @@ type vectorInput struct {
 	Sample func(rng *rand.Rand) []*big.Rat
 	// Valid reports a position outside the domain (nil: all of ℝ^k).
 	Valid func(x []*big.Rat) error
+	// Ranges, when set, bound each component as the domain does (see
+	// VectorDomain.Ranges).
+	Ranges []ComponentRange
 }
 
 // Construction returns a Construction for model m over this input, with
@@ -36,6 +39,8 @@ type vectorInput struct {
 // stores them).
 func (vi vectorInput) Construction(m *model.Model, ref func(xs [][]*big.Rat) []Want) *Construction {
 	c := &Construction{Model: m}
+	c.Vector = &VectorDomain{Names: vi.Names, Finite: vi.Finite, Valid: vi.Valid, Ranges: vi.Ranges,
+		Case: func(xs [][]*big.Rat) Case { return vi.newCase(m, xs) }}
 	c.Inputs = func(n int, rng *rand.Rand, budget int) ([]Case, bool) {
 		if vi.Finite != nil {
 			idx, all := sampleOrAll(n, len(vi.Finite), rng, budget, nil)
@@ -199,4 +204,33 @@ func sampleOrAll(n, k int, rng *rand.Rand, budget int, pick func(i, n int, rng *
 		out[c] = in
 	}
 	return out, false
+}
+
+// VectorDomain describes the input of one position of a recipe whose
+// input is a sequence of real vectors.
+type VectorDomain struct {
+	// Names are the components a position's input sets (the others
+	// start at 0).
+	Names []string
+	// Domain is the recipe's claimed domain, in the paper's words.
+	Domain string
+	// Finite, when set, is every input of one position.
+	Finite [][]*big.Rat
+	// Valid reports a position's input outside the claimed domain (nil:
+	// every point of ℝ^k is in it).
+	Valid func(x []*big.Rat) error
+	// Ranges, when set, bound each component of Names as the domain does
+	// (Valid still decides each point): an analysis of every input splits
+	// no more than they hold.
+	Ranges []ComponentRange
+	// Case places the positions' inputs on the residual stream: the
+	// input of length len(xs) whose position i holds xs[i].
+	Case func(xs [][]*big.Rat) Case
+}
+
+// ComponentRange is what a domain allows of one component: the listed
+// Values, or the interval [Lo, Hi] (a nil end: unbounded).
+type ComponentRange struct {
+	Values []*big.Rat
+	Lo, Hi *big.Rat
 }

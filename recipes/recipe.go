@@ -117,10 +117,7 @@ type Construction struct {
 	Model *model.Model
 	// Inputs returns the inputs of length n to check: all of them when
 	// there are at most budget, else budget inputs drawn with rng (and
-	// exhaustive false). With a nil rng it only enumerates: all of them
-	// when there are at most budget, else none (and exhaustive false), so
-	// that asking whether a length is enumerable costs nothing where it is
-	// not (TestInputsProbe holds every construction to this).
+	// exhaustive false); with a nil rng, none then (a free probe).
 	Inputs func(n int, rng *rand.Rand, budget int) (cases []Case, exhaustive bool)
 	// Valid reports an input outside the domain the paper claims (nil
 	// when every input of the alphabet is in it).
@@ -150,10 +147,8 @@ type Construction struct {
 	Notes []string
 	// Adapt, when set, maps an input stream from the recipe's residual
 	// layout to the model's (Adopt sets it for a model from a file).
-	Adapt func(h0 [][]*big.Rat) ([][]*big.Rat, error)
-	// AdaptSymbols, when set, maps input symbols from the recipe's
-	// alphabet to the model's.
-	AdaptSymbols func(symbols []int) []int
+	Adapt        func(h0 [][]*big.Rat) ([][]*big.Rat, error)
+	AdaptSymbols func(symbols []int) []int // the recipe's symbols to the model's
 	// Symbols, when set, lists in increasing order the symbols a valid
 	// input of length n may hold at position i (1-based); nil means every
 	// symbol. It may list more than Valid allows, never less: package
@@ -162,6 +157,10 @@ type Construction struct {
 	Symbols func(i, n int) []int
 	// Booleans is the recipe's Booleans (Construct sets it).
 	Booleans []string
+	// Vector, for a recipe whose input is a sequence of real vectors,
+	// describes one position's input (nil for strings): what an analysis
+	// of every input of a position-wise model enumerates or splits.
+	Vector *VectorDomain
 	// AllStrings says that Inputs, when it enumerates, lists every string
 	// of length n in lexicographic order (the last symbol fastest), so
 	// that an exhaustive check may enumerate them depth first instead.
@@ -196,6 +195,9 @@ func (r *Recipe) Construct(w model.Weighting, maxN int, params map[string]string
 		return nil, fmt.Errorf("%s: %w", r.Name, err)
 	}
 	c.Booleans = r.Booleans
+	if c.Vector != nil && c.Vector.Domain == "" {
+		c.Vector.Domain = r.Domain
+	}
 	return c, nil
 }
 

@@ -483,6 +483,12 @@ func evidenceText(rep *check.Report) string {
 			}
 		}
 	}
+	for _, lr := range rep.Lengths {
+		if lr.Positionwise != "" && lr.N <= rep.Limit {
+			// One statement over one position holds at every length.
+			return string(lr.Level) + ": " + lr.Positionwise
+		}
+	}
 	which := "each of them"
 	if ev := rep.EveryLength; rep.Every && ev != nil {
 		which = fmt.Sprintf("every length %d … %d", ev.From, rep.Limit)
@@ -606,6 +612,9 @@ func printSummary(w io.Writer, rep *check.Report) {
 	fmt.Fprintf(w, "  input     %s\n", shorten(f.Input, 160))
 	if f.Found == "analysis" {
 		fmt.Fprintf(w, "  found by  the analysis: an order of scores the precision breaks (see --json's analysis)\n")
+	}
+	if f.Found == check.FoundPositionwise {
+		fmt.Fprintf(w, "  found by  the position-wise analysis: every input of one position at the precision, enumerated or split into boxes\n")
 	}
 	if f.Position > 0 {
 		fmt.Fprintf(w, "  position  %d\n  expected  %s\n  actual    %s\n", f.Position, labelled(rep.Outputs, f.Expected), labelled(rep.Outputs, f.Actual))

@@ -16,6 +16,8 @@
 //	    check                  running a construction and comparing it with its reference
 //	      certify              proofs that every input of a length is right
 //	        certify/recheck    the independent checker of those proofs
+//	      certify/positionwise  feed-forward recipes decided over every input a
+//	                           format holds: enumerated, or proved on boxes
 //	      recipes              the cookbook's constructions, a file per section
 //	        recipes/blocks     the paper's named blocks (GTZero, Avg, lookups, …)
 //	          recipes/stream   blocks over named residual-stream components

@@ -1,0 +1,121 @@
+// Package positionwise decides, at one precision, whether a position-wise
+// construction (feed-forward sublayers and a readout, no attention: the
+// recipes of §Feed-Forward Layers) is right on every input of its domain
+// at that precision. A model that computes each position on its own is
+// right on every input of every length exactly when it is right on every
+// input of one position, so one answer serves every length.
+//
+// # The domain
+//
+// The domain at a format is the set of inputs it can represent: every
+// point whose components are finite values of the format (one zero: −0
+// is the rational 0), in the recipe's claimed domain (its Valid, or a
+// finite list of points, Problem.Finite). For a big float of P ≤ 53 bits,
+// whose exponent range no float64 holds, it is the P-bit values of
+// float64's normal range and 0; above 53 bits the package does not
+// apply. Nothing is excluded for overflow: an input on which an
+// intermediate value overflows, or whose exact output lies beyond the
+// format's largest value, is in the domain and fails there (the format
+// computes ±Inf or NaN, or a wrong finite value, where the claim is an
+// exact one); a report shows it as any failure, with its cause.
+//
+// # Enumeration
+//
+// Where the domain has at most Problem.MaxEnumerate points (every fp8
+// pair, every one-input fp16 or bf16 value) every point is run: the
+// verdict Run. Where the reference is exact values (Problem.Reference)
+// and the format has the engine's fast path (fast.go), the points run on
+// the package's own evaluator of the model in float64 with the format's
+// rounding after every operation, which a test holds to the engine's
+// runner bit for bit, against the reference's exact values; a point that
+// differs is run by the engine (Problem.Check), which decides it.
+// Otherwise every point runs through Problem.Check, the checker's own
+// model and comparison, in batches of positions of one input.
+//
+// A failing input whose exact output is no finite value of the format
+// (Result.Unreachable: x + y for most x and y, an output past the largest
+// value) fails because the format cannot hold the answer, whatever the
+// construction; the report says so. Other failures are the
+// construction's: it loses a value the format holds (min(1, 2^-54) is
+// 2^-54 in fp64, which computes 0).
+//
+// # Boxes
+//
+// Elsewhere the domain is split into boxes, products of ranges of
+// consecutive values of the format (ordinals, grid.go), starting from the
+// claimed domain's ranges of each component (Problem.Ranges). On a box the
+// analysis (abstract.go) follows each value of the computation, in the
+// model's order of operations (matrix-vector products left to right,
+// then the bias; the residual sum; the readout), as an aval: an enclosure
+// of the format's value, one of the construction's exact value, and, when
+// it can show the two are the same number on every input of the box
+// (exact), a q such that every such number is a multiple of 2^q. A box
+// is proved when every output is exact: on every input of it the format
+// computes the construction's exact output. The rules, and why each is
+// sound (by induction over the operations: each rule's premises hold of
+// its operands on every input of the box):
+//
+//   - An input component over ordinals lo … hi is exact (it is the same
+//     number in both), enclosed by its end values, and a multiple of the
+//     smallest spacing among them (grid.quantum: the spacing of the
+//     smaller magnitude, or the format's smallest if 0 is in range).
+//   - A parameter is the exact rational w in the construction and w̃, the
+//     value the format stores (Problem.Round, the runner's own rounding),
+//     in the run. Products and sums use w̃ for the format's value and an
+//     enclosure of w for the exact one; a product or bias is exact only
+//     where w̃ = w.
+//   - Exact zero: 0·x = 0 and 0 + y = y exactly for finite x, y, in every
+//     format (so the zero terms a dense product computes and a sparse one
+//     skips change nothing).
+//   - w̃·x for exact x with w̃ = ±2^k: exact if |w̃·x| stays within the
+//     largest value and, for k < 0, q + k is at least the exponent of the
+//     smallest spacing (no bit of x drops below it): x has a P-bit
+//     significand, and so has x·2^k on a spacing the format keeps.
+//   - w̃·x otherwise, and a + b of exact a, b (multiples of 2^qa, 2^qb): the
+//     exact result is a multiple of 2^q (q = q_w + q_x, or min(qa, qb));
+//     a multiple of 2^q of magnitude at most 2^(q+P), with q at least the
+//     smallest spacing and within the largest value, is a value of the
+//     format (grid.exactly), and an operation whose exact result is a
+//     value returns it, whatever the rounding.
+//   - a + b by Sterbenz's lemma: a > 0 > b with |b|/2 ≤ a ≤ 2|b| on the
+//     whole box gives an exact difference, subnormals included.
+//   - ReLU keeps exactness (both apply max(0, ·) to the same number), and
+//     is decided 0 where both enclosures are ≤ 0 (rounding keeps signs).
+//   - Any other operation is rounded: its format value lies within one
+//     spacing of the exact result on the format's operands (grid.spacing:
+//     |v|·2^(1−P), or the smallest spacing), which holds for rounding to
+//     nearest and for the emulated formats' rounding through float64 as
+//     well, since rounding to float64 and then to a format whose values
+//     are float64s is monotone and so lands on one of the two format
+//     values around v. A result whose enclosure can pass the largest
+//     value may not be finite: nothing more is known of it (top).
+//   - Enclosures are computed in float64, rounded outward only where
+//     float64 rounded (interval.go: an error-free TwoSum or FMA term says
+//     so), so that a bound on the grid stays exact.
+//
+// A box whose outputs are not all exact has a few of its points run
+// (corners, middle, seeded random points): a failure ends the search with
+// that input, simplified (shrink.go) while it still fails, so the
+// counterexample is one the model really computes wrong. A box of at
+// most 64 points is run point by point; any other is split, at 0 along a
+// component whose range holds both signs (a ReLU of ±x is then decided),
+// else at the middle ordinal of its widest component (which halves its
+// range of binades). The verdicts: Proved (every box proved or run),
+// Fails (with the input), Undecided (Problem.MaxBoxes boxes analysed).
+//
+// What Proved means is as strong as its two halves: on the proved boxes
+// the format computes what the construction computes exactly (faithful),
+// and the points run are right against the recipe's reference; that the
+// construction is itself right on the proved boxes is the paper's claim,
+// proved where the recipe names a claim (package check reports that
+// certified, else faithful).
+//
+// # Tests
+//
+// The tests hold the analysis to the enumeration: at fp8 (and bf16 on one
+// input) every box the analysis proves holds only points where the
+// format's output is the construction's exact output, for the recipes'
+// models and for perturbed ones (a weight moved by one unit in the last
+// place, an extra hidden unit, another activation); each rule has a test
+// that fails without its premise.
+package positionwise

@@ -1,0 +1,398 @@
+package positionwise
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/transformer-cookbook/verify/internal/plural"
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+)
+
+// Problem is one position-wise construction at one precision.
+type Problem struct {
+	// Model is the construction (exact parameters), run at Precision; it
+	// must be one the analysis treats (Applicable).
+	Model     *model.Model
+	Precision numeric.Precision
+	// Round is what the format stores for a rational (model.Runner's
+	// Round): the parameters as the run holds them.
+	Round func(*big.Rat) (*big.Rat, error)
+	// Inputs are the stream components that hold a position's input
+	// (indices into Model.Components), named Names; the others start at 0.
+	Inputs []int
+	Names  []string
+	// Domain is the claimed domain in the paper's words ("x, y ∈ ℝ").
+	Domain string
+	// Ranges, when set, bound each component as the claimed domain does
+	// (Valid still decides each point).
+	Ranges []Range
+	// Finite, when set, is every input of one position (Boolean inputs).
+	Finite [][]*big.Rat
+	// Valid reports a point outside the claimed domain (nil: all of ℝ^k).
+	Valid func(x []*big.Rat) error
+	// Check runs the model at the precision on the points, one position
+	// each, and judges every position's output against the recipe's
+	// reference as the checker does: the index of the first point that
+	// fails and why (−1: none).
+	Check func(points [][]*big.Rat) (bad int, why string, err error)
+	// Reference, when set, is the recipe's exact output at each point
+	// where the checker's comparison of it is exact equality of values
+	// (ok false: it is not, and the enumeration runs every point through
+	// Check): what lets the enumeration run the fast evaluator (fast.go).
+	Reference func(points [][]*big.Rat) (want [][]*big.Rat, ok bool)
+	// MaxEnumerate: a domain of at most this many points is enumerated
+	// rather than split into boxes (0: DefaultMaxEnumerate; negative:
+	// never).
+	MaxEnumerate int64
+	// MaxBoxes bounds the boxes analysed (0: DefaultMaxBoxes).
+	MaxBoxes int
+	// Seed draws the points tried in boxes the analysis cannot prove.
+	Seed uint64
+	// keep, for tests, receives every box proved exact.
+	keep func(lo, hi []int64)
+}
+
+// Defaults: 2^17 points hold every one-input 16-bit domain (65,279 bf16
+// values, 63,487 fp16 ones) and every two-input fp8 one (64,009 pairs);
+// 2^18 boxes take a few seconds.
+const (
+	DefaultMaxEnumerate = 1 << 17
+	DefaultMaxBoxes     = 1 << 18
+	// leafPoints: a box of at most this many points the analysis cannot
+	// prove is run point by point.
+	leafPoints = 64
+	// tries is the number of points run in a box the analysis cannot
+	// prove, before it is split.
+	tries = 8
+)
+
+// Verdict is what the analysis concluded of a cell.
+type Verdict string
+
+const (
+	// Run: every input of the domain was run and is right (the recipe's
+	// reference, the checker's comparison).
+	Run Verdict = "run"
+	// Proved: every input of the domain is right: on each box the
+	// analysis proved the format computes the construction's exact value
+	// (Faithful), and the inputs of the boxes it could not prove were run.
+	Proved Verdict = "proved"
+	// Fails: an input of the domain fails (Counterexample).
+	Fails Verdict = "fails"
+	// Undecided: the analysis stopped (Why) with neither.
+	Undecided Verdict = "undecided"
+)
+
+// Result is the analysis of one cell.
+type Result struct {
+	Verdict Verdict
+	// Domain states the inputs covered, precisely.
+	Domain string
+	// Points is the number of inputs run; Boxes the boxes analysed,
+	// ProvedBoxes those proved exact, RunBoxes those run point by point.
+	Points                       int64
+	Boxes, ProvedBoxes, RunBoxes int
+	// Counterexample is a failing input (Fails), Why says why it fails,
+	// or why the analysis is undecided.
+	Counterexample []*big.Rat
+	Why            string
+	// Unreachable says the counterexample's exact output is no finite
+	// value of the format (x + y for most x, y; an output beyond the
+	// largest value): the format could not hold it, whatever the
+	// construction. Otherwise the construction loses a value the format
+	// holds.
+	Unreachable bool
+}
+
+// Statement is what the result proves, for a report: what holds, over
+// which domain, and how it was established.
+func (r *Result) Statement() string {
+	switch r.Verdict {
+	case Run:
+		return fmt.Sprintf("every input %s, was run (%s), each right; positions do not interact (no attention), so every input of every length is right", r.Domain, plural.Of(int(r.Points), "input"))
+	case Proved:
+		s := fmt.Sprintf("every input %s, is right: on %s covering them the analysis proved every operation exact, so the format computes the construction's exact value", r.Domain, plural.Of(r.ProvedBoxes, "box"))
+		if r.RunBoxes > 0 {
+			s += fmt.Sprintf("; the %s of %s it could not prove were run, each right", plural.Of(int(r.Points), "input"), plural.Of(r.RunBoxes, "box"))
+		}
+		return s + "; positions do not interact (no attention), so every length holds"
+	case Fails:
+		s := fmt.Sprintf("fails on the inputs %s: at (%s), %s", r.Domain, ratsText(r.Counterexample), r.Why)
+		if r.Unreachable {
+			s += "; the exact output there is no finite value of the format, so no computation in it could be right"
+		}
+		return s
+	}
+	return fmt.Sprintf("undecided on the inputs %s: %s", r.Domain, r.Why)
+}
+
+func ratsText(xs []*big.Rat) string {
+	parts := make([]string, len(xs))
+	for k, x := range xs {
+		parts[k] = x.RatString()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Analyse decides the cell: every input of the domain enumerated where
+// it is small, else split into boxes the analysis proves exact, runs, or
+// finds a failing input in.
+func Analyse(pr Problem) (*Result, error) {
+	g, err := gridOf(pr.Precision)
+	if err != nil {
+		return nil, err
+	}
+	s := &search{pr: pr, g: g, rng: rand.New(rand.NewPCG(pr.Seed, 0x9e3779b97f4a7c15))}
+	res := &Result{Domain: s.domainText()}
+	s.res = res
+	if pr.Finite != nil {
+		return res, s.enumerateFinite()
+	}
+	limit := pr.MaxEnumerate
+	if limit == 0 {
+		limit = DefaultMaxEnumerate
+	}
+	if s.prog, err = compile(pr.Model, pr.Round); err != nil {
+		return nil, err
+	}
+	if pr.Reference != nil {
+		s.fast = fastRound(pr.Precision)
+	}
+	if n := s.domainPoints(); n <= float64(limit) {
+		if round := s.fast; round != nil {
+			switch err := s.enumerateFast(round); {
+			case err == errStop:
+				return res, nil
+			case err == nil:
+				res.Verdict = Run
+				return res, nil
+			case err != errNoReference:
+				return nil, err
+			}
+			res.Points = 0
+		}
+		return res, s.enumerate()
+	}
+	return res, s.boxes()
+}
+
+type search struct {
+	pr   Problem
+	g    *grid
+	prog *program
+	// fast is the rounding of the fast evaluator where it runs (fast.go).
+	fast func(float64) float64
+	rng  *rand.Rand
+	res  *Result
+}
+
+// domainText states the domain: the claimed one, intersected with the
+// format's finite values.
+func (s *search) domainText() string {
+	names := strings.Join(s.pr.Names, ", ")
+	if len(s.pr.Names) > 1 {
+		names = "(" + names + ")"
+	}
+	if s.pr.Finite != nil {
+		return fmt.Sprintf("%s, the %s of the claimed domain %s", names, plural.Of(len(s.pr.Finite), "point"), s.pr.Domain)
+	}
+	what := "finite " + s.g.name + " components"
+	if !s.g.sub {
+		what = s.g.name + " components in float64's normal range (2^-1022 ≤ |x| < 2^1024) or 0"
+	}
+	return fmt.Sprintf("%s with %s, in the claimed domain %s", names, what, s.pr.Domain)
+}
+
+// domainPoints is the number of points of the grid's whole box.
+func (s *search) domainPoints() float64 {
+	total := 0.0
+	for _, b := range s.initialBoxes() {
+		n := 1.0
+		for k := range b[0] {
+			n *= float64(width(b[0][k], b[1][k])) + 1
+		}
+		total += n
+	}
+	return total
+}
+
+// Range is what the claimed domain allows of one component: the listed
+// Values, or the interval [Lo, Hi] (a nil end: unbounded).
+type Range struct {
+	Values []*big.Rat
+	Lo, Hi *big.Rat
+}
+
+// initialBoxes are the boxes the search starts from: the product of each
+// component's ranges of ordinals (Problem.Ranges; every finite value
+// where none is given). Points outside the claimed domain inside them
+// are still filtered by Valid.
+func (s *search) initialBoxes() [][2][]int64 {
+	d := len(s.pr.Names)
+	per := make([][][2]int64, d)
+	for k := range per {
+		per[k] = [][2]int64{{-s.g.maxOrd, s.g.maxOrd}}
+		if k >= len(s.pr.Ranges) {
+			continue
+		}
+		r := s.pr.Ranges[k]
+		switch {
+		case r.Values != nil:
+			per[k] = nil
+			for _, v := range r.Values {
+				if o, ok := s.g.ordOf(v); ok {
+					per[k] = append(per[k], [2]int64{o, o})
+				}
+			}
+		default:
+			lo, hi := -s.g.maxOrd, s.g.maxOrd
+			if r.Lo != nil {
+				lo = s.g.ceilOrd(r.Lo)
+			}
+			if r.Hi != nil {
+				hi = s.g.floorOrd(r.Hi)
+			}
+			per[k] = nil
+			if lo <= hi {
+				per[k] = [][2]int64{{lo, hi}}
+			}
+		}
+	}
+	boxes := [][2][]int64{{nil, nil}}
+	for k := range per {
+		var next [][2][]int64
+		for _, b := range boxes {
+			for _, r := range per[k] {
+				next = append(next, [2][]int64{append(append([]int64(nil), b[0]...), r[0]), append(append([]int64(nil), b[1]...), r[1])})
+			}
+		}
+		boxes = next
+	}
+	return boxes
+}
+
+var (
+	errStop        = errors.New("stop")
+	errNoReference = errors.New("no exact reference")
+)
+
+// runPoints runs the points that lie in the claimed domain, recording a
+// failure.
+func (s *search) runPoints(points [][]*big.Rat) error {
+	if s.pr.Valid != nil {
+		in := points[:0:0]
+		for _, x := range points {
+			if s.pr.Valid(x) == nil {
+				in = append(in, x)
+			}
+		}
+		points = in
+	}
+	if len(points) == 0 {
+		return nil
+	}
+	if s.fast != nil && len(points) > 1 {
+		// The fast evaluator screens the points; the engine runs the
+		// first it finds wrong, and decides.
+		if bad, ok, err := s.screen(points); ok {
+			if err != nil || bad < 0 {
+				s.res.Points += int64(len(points))
+				return err
+			}
+			s.res.Points += int64(bad)
+			points = points[bad : bad+1]
+		}
+	}
+	bad, why, err := s.pr.Check(points)
+	if err != nil {
+		return err
+	}
+	s.res.Points += int64(len(points))
+	if bad >= 0 {
+		x, why := s.shrink(points[bad], why)
+		s.res.Verdict, s.res.Counterexample, s.res.Why = Fails, x, why
+		s.res.Unreachable = s.unreachable(x)
+		return errStop
+	}
+	return nil
+}
+
+func (s *search) enumerateFinite() error {
+	if err := s.runPoints(s.pr.Finite); err != nil && err != errStop {
+		return err
+	}
+	if s.res.Verdict == "" {
+		s.res.Verdict = Run
+	}
+	return nil
+}
+
+// enumerate runs every point of the grid's box, in batches.
+func (s *search) enumerate() error {
+	for _, b := range s.initialBoxes() {
+		err := s.runBox(b[0], b[1])
+		if err == errStop {
+			break
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if s.res.Verdict == "" {
+		s.res.Verdict = Run
+	}
+	return nil
+}
+
+// runBox runs every point of the box lo … hi (ordinals), in batches of
+// 4096, the last coordinate fastest.
+func (s *search) runBox(lo, hi []int64) error {
+	const batch = 4096
+	cur := append([]int64(nil), lo...)
+	var points [][]*big.Rat
+	for {
+		x := make([]*big.Rat, len(cur))
+		for k, o := range cur {
+			x[k] = rat(s.g.value(o))
+		}
+		points = append(points, x)
+		if len(points) == batch {
+			if err := s.runPoints(points); err != nil {
+				return err
+			}
+			points = points[:0]
+		}
+		k := len(cur) - 1
+		for k >= 0 && cur[k] == hi[k] {
+			cur[k] = lo[k]
+			k--
+		}
+		if k < 0 {
+			break
+		}
+		cur[k]++
+	}
+	return s.runPoints(points)
+}
+
+// unreachable reports whether some exact output at x is no finite value
+// of the grid (false where the reference is not exact values).
+func (s *search) unreachable(x []*big.Rat) bool {
+	if s.pr.Reference == nil {
+		return false
+	}
+	want, ok := s.pr.Reference([][]*big.Rat{x})
+	if !ok {
+		return false
+	}
+	for _, w := range want[0] {
+		if _, on := s.g.ordOf(w); !on {
+			return true
+		}
+	}
+	return false
+}
