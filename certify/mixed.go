@@ -25,7 +25,7 @@ type tieFact struct {
 
 // maxCompositions bounds the compositions the analysis follows at one
 // query.
-const maxCompositions = 1 << 14
+const maxCompositions = 1 << 12
 
 // mixedTies reports whether, under average hardmax, some candidate's
 // exact score is held by items at two positions or more with two values
@@ -109,7 +109,7 @@ func (a *analysis[T]) mixedOutputs(h *head[T], items []scored[T], candR []bool, 
 			continue // some position scores above the level throughout
 		}
 		classes := classesOf(opts)
-		comps, why := compositions(opts, classes)
+		comps, why := compositions(opts, classes, a.charge)
 		if why != "" {
 			return nil, nil, where + why
 		}
@@ -252,7 +252,7 @@ func (a *analysis[T]) term(h *head[T], lvl *scored[T], vid, m int) ([]T, string)
 // so each group of g of them contributes every vector over its values of
 // sum g (g − o with o of them out, where out is allowed), and the vectors
 // of the groups are added in every combination.
-func compositions(opts []option, classes []int) ([][]int, string) {
+func compositions(opts []option, classes []int, charge func(int) string) ([][]int, string) {
 	type group struct {
 		o option
 		g int
@@ -282,6 +282,14 @@ func compositions(opts []option, classes []int) ([][]int, string) {
 			idx[k] = index[v]
 		}
 		next := map[string][]int{}
+		// Each base with each of the group's vectors: charged first, and
+		// bounded, since most sums may repeat ones met before.
+		if len(set)*groupVectors(len(idx), gr.g) > 16*maxCompositions {
+			return nil, fmt.Sprintf(", the tie sets have more than %d compositions of values, more than the analysis follows", maxCompositions)
+		}
+		if why := charge(len(set) * groupVectors(len(idx), gr.g) * max(1, len(classes))); why != "" {
+			return nil, why
+		}
 		for _, base := range set {
 			least := gr.g
 			if gr.o.out {
@@ -307,6 +315,19 @@ func compositions(opts []option, classes []int) ([][]int, string) {
 	}
 	slices.SortFunc(out, slices.Compare)
 	return out, ""
+}
+
+// groupVectors bounds the vectors over k values summing to at most g:
+// C(g + k, k), capped at 1 << 30.
+func groupVectors(k, g int) int {
+	c := 1
+	for x := 1; x <= k; x++ {
+		c = c * (g + x) / x
+		if c > 1<<30 {
+			return 1 << 30
+		}
+	}
+	return c
 }
 
 // spread adds to next every vector base plus counts over classes idx[k:]

@@ -9,7 +9,7 @@ import (
 
 // maxOrderSums bounds the distinct partial sums orderedOutputs follows
 // at one length of the prefixes.
-const maxOrderSums = 1 << 16
+const maxOrderSums = 1 << 12
 
 // orderedOutputs lists, for each composition of fs (tie sets at the
 // score of item lvl whose order along the positions may change the
