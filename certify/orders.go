@@ -86,7 +86,15 @@ func (a *analysis[T]) orderedOutputs(h *head[T], lvl *scored[T], fs []tieFact) (
 		for step := 1; step < m; step++ {
 			next := map[string]*prefix[T]{}
 			total := 0
-			for _, pr := range layer {
+			// In the order of the keys: the outputs are numbered as met,
+			// and the deciders must number them alike.
+			keys := make([]string, 0, len(layer))
+			for k := range layer {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			for _, pk := range keys {
+				pr := layer[pk]
 				for k := range classes {
 					q := slices.Clone(pr.counts)
 					q[k]++
@@ -99,7 +107,8 @@ func (a *analysis[T]) orderedOutputs(h *head[T], lvl *scored[T], fs []tieFact) (
 						nx = &prefix[T]{counts: q, seen: map[string]bool{}}
 						next[key] = nx
 					}
-					if why := a.charge(len(pr.sums) * len(terms[k])); why != "" {
+					// A sum and its key, a few units a component.
+					if why := a.charge(4 * len(pr.sums) * len(terms[k])); why != "" {
 						return nil, why
 					}
 					for _, s := range pr.sums {
