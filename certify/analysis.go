@@ -329,8 +329,19 @@ func (a *analysis[T]) stepName(k int) string {
 // a sublayer) to every state pair.
 func (a *analysis[T]) positionWise(k int, st step, cur *states[T]) (*states[T], string) {
 	next := a.newStates(k)
+	// Each state's feed-forward costs its weights' multiply-adds, in
+	// both models (the reference's in rationals: a unit a weight):
+	// charged, so that the budget bounds the time where the states are
+	// many (the outputs of tie sets of several values).
+	cost := 0
+	if ff := a.checked.Model.Layers[st.layer].FeedForward; !st.attn && ff != nil {
+		cost = len(ff.W1.Data) + len(ff.W2.Data)
+	}
 	for _, i := range a.positions(cur) {
 		why := a.each(cur, i, func(s *state[T]) string {
+			if why := a.charge(cost); why != "" {
+				return why
+			}
 			nr, err := sublayer(a.ref, st, s.ref)
 			if err != nil {
 				return fmt.Sprintf("%s of the reference: %v", a.stepName(k), err)

@@ -40,6 +40,16 @@ func (a *analysis[T]) certificate() *recheck.Certificate[T] {
 				for _, o := range f.outs {
 					qf.Outputs = append(qf.Outputs, recheck.State[T]{Ref: h.outs.pairs[o].ref, Model: h.outs.pairs[o].checked})
 				}
+				for _, t := range f.ties {
+					rt := recheck.Tie[T]{Counts: t.counts}
+					for _, o := range t.outs {
+						rt.Outputs = append(rt.Outputs, recheck.State[T]{Ref: h.outs.pairs[o].ref, Model: h.outs.pairs[o].checked})
+					}
+					for _, v := range t.vids {
+						rt.Values = append(rt.Values, recheck.State[T]{Ref: h.vals.pairs[v].ref, Model: h.vals.pairs[v].checked})
+					}
+					qf.Ties = append(qf.Ties, rt)
+				}
 				if f.lists != nil {
 					f.lists.cands, f.lists.outs = qf.Candidates, qf.Outputs
 				}

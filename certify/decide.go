@@ -21,6 +21,9 @@ type decision struct {
 	kept  bool
 	cands []item
 	outs  []int
+	// ties, under average hardmax with ties of several values, lists
+	// every composition of a tie set and its output (mixed.go).
+	ties []tieFact
 }
 
 // A decider works out the decision at a query.
@@ -116,8 +119,11 @@ func (a *analysis[T]) headOutputs(h *head[T], qid, i int, qw witness) ([]int, st
 // certificate, and, where the order is kept, for the chain's next length.
 func (a *analysis[T]) keepDecision(h *head[T], q query, d decision) {
 	h.outCache[[3]int{q.qid, q.lo, q.hi}] = d.outs
-	h.facts = append(h.facts, fact{qid: q.qid, lo: q.lo, hi: q.hi, kept: d.kept, cands: d.cands, outs: d.outs})
-	if !d.kept {
+	h.facts = append(h.facts, fact{qid: q.qid, lo: q.lo, hi: q.hi, kept: d.kept, cands: d.cands, outs: d.outs, ties: d.ties})
+	if !d.kept || d.ties != nil {
+		// Not carried: a broken order is decided again at each length,
+		// and so are ties of several values, whose compositions the
+		// chain does not carry.
 		h.forget(q.qid, q.lo)
 		return
 	}

@@ -28,7 +28,8 @@
 //     select the same positions on every input, and the head's output is
 //     the value of a key that can be maximal there (or, under average
 //     hardmax, the mean of m equal values, for every tie count m the
-//     positions allow).
+//     positions allow; where the tie set can hold several values, the
+//     mean over every composition of it, below).
 //
 // The new states are the old ones plus every such output, which
 // over-approximates the pairs that occur (every input's pair is among
@@ -39,6 +40,50 @@
 // later sublayer or output reads is set to 0 before states are merged,
 // and after the last attention sublayer the positions' states are pooled,
 // since only position-wise work remains.
+//
+// # Ties of several values
+//
+// Under average hardmax with the order kept, a tie set can hold keys of
+// several values (the uniform average over the prefix of Dyck-1). What
+// its output depends on is, for each value v, how many tied positions
+// hold it (m_v, Σ m_v = m), and, in a rounding format, the order of the
+// values along the positions. For each exact score L of a candidate (a
+// level), each visible position p can, on some input, join the tie with
+// any value of an item at p scoring L, or stay out when an item at p
+// scores below L (and no tie at L exists when every item of some
+// position scores above it). The compositions are every sum of one such
+// choice per position (mixed.go: positions with the same choices are
+// interchangeable, so a group of g of them contributes every vector of
+// sum g, or at most g where out is allowed). Choosing each position
+// independently over-approximates the inputs, which is sound: every
+// input's tie set is one of them. Both models select the same positions
+// (the order kept), so the same composition.
+//
+// The reference's mean is exact: any order. The model adds α·v_j left
+// to right over the tied positions (α = fl(1/m), the weight of each; the
+// positions of weight 0 are skipped, their values finite;
+// docs/model-format.md), the first term fl(α·v), then fl(s + fl(α·v)).
+// At a component c where the tied values take at most one nonzero number
+// a, each term is fl(α·a) = t or fl(α·0) = ±0; adding ±0 to s gives s
+// (exactly, for s ≠ 0; a zero for s = ±0), and adding t to a zero gives
+// t, so the partial sum after k nonzero terms is F_k (F_1 = t, F_{k+1} =
+// fl(F_k + t)) whatever the order, up to the sign of a zero, which
+// states do not tell apart (above). So where that holds at every
+// component (countOnly), one order, HeadOutput over the values in
+// increasing id, gives the model's output for every order. Where it does
+// not (Dyck's ±1), the order can change the rounded sum
+// (TestMixedTiesByEnumeration's fp8, bf16 and fp16 cases), and the
+// analysis follows every order (orders.go): the partial sums of the
+// orders of a prefix with count vector p, grown by fl(s + t_k) to p +
+// e_k, with the terms t_k = fl(α·v_k) read off HeadOutput over v_k and
+// m − 1 zero vectors. Every order gives one of the outputs, so the set
+// over-approximates. At an interval precision it gives up: the
+// comparisons of enclosures make no such argument. Above 4096
+// compositions at a level, or 4096 partial sums at a prefix length, it
+// gives up too, and says so. The certificate lists each query's
+// compositions and their outputs (recheck.Tie), and the checker derives
+// both itself (position by position, and walk by walk over the orders)
+// and refuses a composition left out or an output missing.
 //
 // # The certificate, re-checked
 //
@@ -119,7 +164,9 @@
 //
 // The analysis gives up, and says why, where its sets stop being finite
 // and small or its argument does not apply: softmax attention,
-// a tie set whose values differ under average hardmax, a NaN score or a
+// a tie set whose values differ under average hardmax where the model
+// breaks the exact order (or at an interval precision, or beyond the
+// bounds on compositions and orders above), a NaN score or a
 // non-finite value at a visible position (the weighted sum reads every
 // visible position, and 0·∞ is NaN), a layer norm or weight that exact
 // arithmetic cannot compute, more states at a position than
@@ -142,7 +189,8 @@
 // them), and a second that decides each query (decide.go): its keys
 // scored (scores.go, exactscores.go, over the index of index.go), then
 // decided by fast.go or general.go (order.go keeps or breaks the order,
-// headoutputs.go makes the outputs). chain.go carries conclusions from
+// headoutputs.go makes the outputs; mixed.go and orders.go those of tie
+// sets of several values). chain.go carries conclusions from
 // one length to the next, certificate.go writes the certificate,
 // live.go works out the live components, witness.go the witnesses.
 //

@@ -20,7 +20,9 @@ type fastDecider[T any] struct{}
 
 func (fastDecider[T]) decide(a *analysis[T], h *head[T], q query) (decision, bool, string) {
 	slots, fs, kept := a.fastKept(h, q.lo, q.hi)
-	if !kept {
+	if !kept || h.spec.Weighting == model.AverageHardmax && mixedPartners(slots, h.cands, h.partners, h.partnerOff) {
+		// A broken order, or ties of several values: the general
+		// code's (mixed.go).
 		return decision{}, false, ""
 	}
 	outs, cands, why := a.fastOutputs(h, slots, fs, q)
@@ -119,6 +121,21 @@ func (a *analysis[T]) fastOutputs(h *head[T], slots []slot, fs []float64, q quer
 		ci = ce
 	}
 	return outs, candItems, ""
+}
+
+// mixedPartners reports whether some candidate ties with a partner
+// whose value may differ from its own (either slot holds several
+// values, or the two hold different ones).
+func mixedPartners(slots []slot, cands []int, partners []int32, off []int) bool {
+	for ci, c := range cands {
+		s := &slots[c]
+		for _, k := range partners[off[ci]:off[ci+1]] {
+			if p := &slots[k]; !p.oneVid || !s.oneVid || p.vid != s.vid {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // slotOf is the candidate among cands[from:to] (one position's) whose

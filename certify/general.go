@@ -26,6 +26,21 @@ func (generalDecider[T]) decide(a *analysis[T], h *head[T], q query) (decision, 
 			return decision{}, true, why
 		}
 	}
+	var cands []item
+	for x, c := range candR {
+		if c {
+			cands = append(cands, items[x].item)
+		}
+	}
+	if kept && a.mixedTies(h, items, candR) {
+		// Ties of several values, the order kept: their compositions
+		// (mixed.go).
+		outs, ties, why := a.mixedOutputs(h, items, candR, q.pos)
+		if why != "" {
+			return decision{}, true, why
+		}
+		return decision{kept: true, cands: cands, outs: outs, ties: ties}, true, ""
+	}
 	pairs, why := a.selections(h, items, candR, kept, q.pos)
 	if why != "" {
 		return decision{}, true, why
@@ -33,12 +48,6 @@ func (generalDecider[T]) decide(a *analysis[T], h *head[T], q query) (decision, 
 	outs, why := a.pairOutputs(h, items, pairs, q.pos)
 	if why != "" {
 		return decision{}, true, why
-	}
-	var cands []item
-	for x, c := range candR {
-		if c {
-			cands = append(cands, items[x].item)
-		}
 	}
 	return decision{kept: kept, cands: cands, outs: outs}, true, ""
 }

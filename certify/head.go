@@ -27,6 +27,9 @@ type head[T any] struct {
 	// reference beside m_m of one in the model (averaged), by value ids
 	// and counts: under hard attention the tied scores do not enter it.
 	avgCache map[[4]int]int
+	// terms holds the model's products of a value by the weight of one
+	// of m tied positions, by value id and m (mixed.go).
+	terms map[[2]int][]T
 	// The scores of the keys for one query, the last one asked: a query's
 	// order is checked and its outputs listed one after the other, and
 	// keeping every query's would cost n² scores.
@@ -61,6 +64,8 @@ type fact struct {
 	kept        bool
 	cands       []item
 	outs        []int
+	// ties: the compositions of tie sets of several values (mixed.go).
+	ties []tieFact
 	// lists, where the fact is a conclusion of a chain (carried from
 	// the last length, or kept for the next), holds the certificate's
 	// lists of its candidates and outputs, written once for every length

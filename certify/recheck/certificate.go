@@ -47,6 +47,21 @@ type QueryFact[T any] struct {
 	Candidates []Item[T]
 	// Outputs are the head's outputs at the query, in both models.
 	Outputs []State[T]
+	// Ties, under average hardmax where tie sets can hold several
+	// values (the order kept), lists every composition of a tie set the
+	// positions allow, with the output over it; nil where every tie set
+	// holds one value.
+	Ties []Tie[T]
+}
+
+// Tie is one composition of a tie set: Counts[k] positions holding
+// Values[k], all of one maximal score, and the head's outputs over them:
+// one for each order of the values along the positions that gives the
+// model a different sum (one output where the order cannot matter).
+type Tie[T any] struct {
+	Values  []State[T]
+	Counts  []int
+	Outputs []State[T]
 }
 
 // Item is a key and a value that position Pos can hold in one head.

@@ -66,7 +66,26 @@
 // μ_y ≥ μ_x). Under average hardmax, the positions tied with x must hold
 // x's value (else the mean depends on the input, and Check refuses), and
 // the output is the mean of m copies of it for every count m the ties
-// allow. A NaN score, or a value that is not finite at a visible position
+// allow; except where the order is kept and the fact lists tie sets
+// (QueryFact.Ties), below.
+//
+// # Ties of several values
+//
+// A fact with tie sets (average hardmax, the order kept) is checked as a
+// kept order is, ties of different values allowed; then Check derives,
+// for each exact score of a candidate, the compositions of tie sets at it
+// position by position (a position joins with the value of any of its
+// items at that score, stays out with any below it; the compositions
+// are every sum of such choices), and requires the fact's tie sets to be
+// exactly those. Each composition's outputs: the reference's exact mean;
+// the model's HeadOutput over the values in increasing id where, at every
+// component, the values take at most one nonzero number (each term is
+// then fl(α·a) or ±0, and a ±0 term leaves a partial sum's value, so
+// every order sums alike); else every order's sum, walk by walk: an
+// order adds the terms t_v = fl(α·v) left to right, each t_v read off
+// HeadOutput over v and m − 1 zero vectors, and walks with the same
+// counts left and the same sum are merged (their futures are the same).
+// The fact's outputs of each composition must be those. A NaN score, or a value that is not finite at a visible position
 // (0·∞ is NaN in the weighted sum), is refused. Softmax attention is
 // refused: its weights are not a finite choice.
 //

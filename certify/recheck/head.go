@@ -39,6 +39,9 @@ type headCheck[T any] struct {
 	// slotKid and slotPos are flat's keys and positions.
 	slotKid, slotPos []int32
 	sc               scores[T]
+	// severalValues lets held count ties of several values (mixed, which
+	// derives their compositions itself) rather than refuse them.
+	severalValues bool
 }
 
 func (ck *checker[T]) newHeadCheck(l, hd int, g *gathered[T], facts []QueryFact[T]) *headCheck[T] {
@@ -256,6 +259,9 @@ func (h *headCheck[T]) check(q State[T], lo, hi int, fact *QueryFact[T], where f
 		return nil, refuse("%s: a value at a visible position is not finite in the model (its weight 0 would give 0·∞ = NaN)", where())
 	}
 	sc := &h.sc
+	if len(fact.Ties) > 0 {
+		return h.mixed(q, lo, hi, fact, where)
+	}
 	if !fact.Kept {
 		if h.sess != nil {
 			delete(h.sess.verified, chainKey(h.ck, q, lo))
