@@ -20,7 +20,7 @@ import (
 // keeps the cells, the table between the markers is generated from them,
 // and TestLongCoverageCells re-runs a seeded sample of the cells to hold
 // the file to what the engine does. To regenerate both after a change
-// that moves cells (about 12 CPU-minutes):
+// that moves cells (about 16 CPU-minutes):
 //
 //	go run ./cmd/verify frontier --all --max-n 64 --json --quiet --out /tmp/all.json
 //	VERIFY_COVERAGE_REPORT=/tmp/all.json go test ./cmd/verify -run TestCoverageDoc

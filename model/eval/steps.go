@@ -27,16 +27,14 @@ func (inst *Instance[T]) Steps() *Steps[T] { return (*Steps[T])(inst) }
 // Instance returns the instance st views.
 func (st *Steps[T]) Instance() *Instance[T] { return (*Instance[T])(st) }
 
-func (st *Steps[T]) instance() *Instance[T] { return (*Instance[T])(st) }
-
 // Layers is the number of layers.
-func (st *Steps[T]) Layers() int { inst := st.instance(); return len(inst.layers) }
+func (st *Steps[T]) Layers() int { inst := st.Instance(); return len(inst.layers) }
 
 // HasSublayer reports whether layer l (0-based) has an attention
 // sublayer (attn) or a feed-forward sublayer (!attn) that Run applies: a
 // sublayer, or a norm without one.
 func (st *Steps[T]) HasSublayer(l int, attn bool) bool {
-	inst := st.instance()
+	inst := st.Instance()
 	lp := &inst.layers[l]
 	if attn {
 		return lp.attn != nil || lp.attnNorm != nil
@@ -48,7 +46,7 @@ func (st *Steps[T]) HasSublayer(l int, attn bool) bool {
 // input of length n whose symbol there is s: the word embedding plus the
 // position encoding, as Run adds them.
 func (st *Steps[T]) Embed(s, i, n int) ([]T, error) {
-	inst := st.instance()
+	inst := st.Instance()
 	m, b := inst.Model, inst.B
 	if s < 0 || s >= len(m.Alphabet) {
 		return nil, fmt.Errorf("symbol index %d outside the alphabet of %d symbols", s, len(m.Alphabet))
@@ -75,7 +73,7 @@ func (st *Steps[T]) Embed(s, i, n int) ([]T, error) {
 // rounded it, which Embed adds to the position's row. The caller must not
 // write it.
 func (st *Steps[T]) WordEmbeddingRow(s int) ([]T, error) {
-	inst := st.instance()
+	inst := st.Instance()
 	if s < 0 || s >= len(inst.Model.Alphabet) {
 		return nil, fmt.Errorf("symbol index %d outside the alphabet of %d symbols", s, len(inst.Model.Alphabet))
 	}
@@ -87,7 +85,7 @@ func (st *Steps[T]) WordEmbeddingRow(s int) ([]T, error) {
 // none), which Embed adds to the word embedding. The caller must not
 // write them.
 func (st *Steps[T]) PositionRows(n int) ([][]T, error) {
-	inst := st.instance()
+	inst := st.Instance()
 	if n < 1 {
 		return nil, fmt.Errorf("length %d", n)
 	}
@@ -117,7 +115,7 @@ type EmbedDependence struct {
 // and rounding is monotone, so when that sum rounds to a finite value
 // every sum does.
 func (st *Steps[T]) EmbedDependence(n int) ([]EmbedDependence, error) {
-	inst := st.instance()
+	inst := st.Instance()
 	b := inst.B
 	pe, err := inst.positions(n)
 	if err != nil {
@@ -183,7 +181,7 @@ func (st *Steps[T]) EmbedDependence(n int) ([]EmbedDependence, error) {
 // attention (attn) or feed-forward sublayer of layer l; when it does not,
 // it returns the stream itself.
 func (st *Steps[T]) PreNormed(l int, attn bool) bool {
-	inst := st.instance()
+	inst := st.Instance()
 	return inst.sublayerNorm(l, attn) != nil && inst.Model.Norm == model.PreNorm
 }
 
@@ -191,7 +189,7 @@ func (st *Steps[T]) PreNormed(l int, attn bool) bool {
 // layer l reads at a position whose residual stream is h: its layer norm
 // under pre-norm, h itself otherwise.
 func (st *Steps[T]) SublayerInput(l int, attn bool, h []T) ([]T, error) {
-	inst := st.instance()
+	inst := st.Instance()
 	norm := inst.sublayerNorm(l, attn)
 	if norm == nil || inst.Model.Norm != model.PreNorm {
 		return h, nil
@@ -205,7 +203,7 @@ func (st *Steps[T]) SublayerInput(l int, attn bool, h []T) ([]T, error) {
 // without a sublayer): the residual connection and the post-norm, as Run
 // applies them. h is not written.
 func (st *Steps[T]) SublayerOutput(l int, attn bool, h, out []T) ([]T, error) {
-	inst := st.instance()
+	inst := st.Instance()
 	lp := &inst.layers[l]
 	residual := lp.ffResidual
 	if attn {
@@ -231,7 +229,7 @@ func (inst *Instance[T]) sublayerNorm(l int, attn bool) *normParams[T] {
 // FeedForward returns the feed-forward sublayer of layer l applied to x
 // (nil, nil when the layer has none).
 func (st *Steps[T]) FeedForward(l int, x []T) ([]T, error) {
-	inst := st.instance()
+	inst := st.Instance()
 	p := inst.layers[l].ff
 	if p == nil {
 		return nil, nil
@@ -243,7 +241,7 @@ func (st *Steps[T]) FeedForward(l int, x []T) ([]T, error) {
 // sublayer's input at every position (the sum of its heads, one vector
 // per position; nil, nil when the layer has none), as Run computes it.
 func (st *Steps[T]) Attend(l int, x [][]T) ([][]T, error) {
-	inst := st.instance()
+	inst := st.Instance()
 	a := inst.layers[l].attn
 	if a == nil {
 		return nil, nil
@@ -254,7 +252,7 @@ func (st *Steps[T]) Attend(l int, x [][]T) ([][]T, error) {
 // Attention returns the specification of layer l's attention sublayer
 // (nil when it has none).
 func (st *Steps[T]) Attention(l int) *model.Attention {
-	inst := st.instance()
+	inst := st.Instance()
 	if a := inst.layers[l].attn; a != nil {
 		return a.spec
 	}
@@ -273,7 +271,7 @@ const (
 // HeadProjection returns the query, the key or the value of head hd of
 // layer l's attention at a position whose sublayer input is x.
 func (st *Steps[T]) HeadProjection(l, hd int, p Projection, x []T) []T {
-	inst := st.instance()
+	inst := st.Instance()
 	hp := &inst.layers[l].attn.heads[hd]
 	w := hp.q
 	switch p {
@@ -288,7 +286,7 @@ func (st *Steps[T]) HeadProjection(l, hd int, p Projection, x []T) []T {
 // HeadScore returns the score of key k for query q in head hd of layer
 // l: q·k, divided by √d_key and by τ where the model says so.
 func (st *Steps[T]) HeadScore(l, hd int, q, k []T) (T, error) {
-	inst := st.instance()
+	inst := st.Instance()
 	a := inst.layers[l].attn
 	sc := &attnScratch[T]{scores: zeros(inst.B, 1), t: inst.B.New()}
 	_, scores, err := inst.scoreKeys(a, &a.heads[hd], q, [][]T{k}, []int{0}, sc)
@@ -314,7 +312,7 @@ func (st *Steps[T]) KeyScores(l, hd int, q []T, keys [][]T) ([]T, error) {
 // Backend interface: an analysis (package certify) scores every key for
 // every query.
 func (st *Steps[T]) KeyScoresInto(l, hd int, q []T, keys [][]T, dst []T) ([]T, error) {
-	inst := st.instance()
+	inst := st.Instance()
 	a := inst.layers[l].attn
 	hp := &a.heads[hd]
 	if len(q) > 0 && machineValues(inst.B) {
@@ -400,7 +398,7 @@ func keyScoresMachine[F machineFloat, T any](q []T, keys [][]T, divisors []T, ro
 // ScoreIsDot reports whether HeadScore is q·k itself: no √d_key and no τ
 // divide it.
 func (st *Steps[T]) ScoreIsDot(l, hd int) bool {
-	inst := st.instance()
+	inst := st.Instance()
 	a := inst.layers[l].attn
 	return a.temp == nil && a.heads[hd].sqrtDKey == nil
 }
@@ -409,7 +407,7 @@ func (st *Steps[T]) ScoreIsDot(l, hd int) bool {
 // visible positions, in increasing order, have the given scores and values:
 // the weighting's selection and weighted sum, as Run computes them.
 func (st *Steps[T]) HeadOutput(l, hd int, scores []T, vals [][]T) ([]T, error) {
-	inst := st.instance()
+	inst := st.Instance()
 	b := inst.B
 	a := inst.layers[l].attn
 	if len(scores) != len(vals) {
@@ -435,7 +433,7 @@ func (st *Steps[T]) HeadOutput(l, hd int, scores []T, vals [][]T) ([]T, error) {
 // SumHeads is the attention sublayer's output from its heads' outputs at
 // one position, added in head order as Run adds them.
 func (st *Steps[T]) SumHeads(outs [][]T) []T {
-	inst := st.instance()
+	inst := st.Instance()
 	b := inst.B
 	sum := make([]T, len(outs[0]))
 	for c := range sum {
@@ -451,7 +449,7 @@ func (st *Steps[T]) SumHeads(outs [][]T) []T {
 
 // FinalNorm applies the final layer norm (pre-norm models), or returns h.
 func (st *Steps[T]) FinalNorm(h []T) ([]T, error) {
-	inst := st.instance()
+	inst := st.Instance()
 	if inst.finalNorm == nil {
 		return h, nil
 	}
@@ -461,6 +459,6 @@ func (st *Steps[T]) FinalNorm(h []T) ([]T, error) {
 // Output applies the unembedding to the last residual stream at one
 // position.
 func (st *Steps[T]) Output(h []T) (PositionOutput, error) {
-	inst := st.instance()
+	inst := st.Instance()
 	return inst.output(h)
 }
