@@ -1,6 +1,7 @@
 package positionwise
 
 import (
+	"cmp"
 	"math"
 	"math/big"
 	"math/bits"
@@ -28,16 +29,6 @@ func complexity(v float64) (int, int) {
 	return 53 - bits.TrailingZeros64(m), abs(e - 1)
 }
 
-func sign(x int) int {
-	switch {
-	case x > 0:
-		return 1
-	case x < 0:
-		return -1
-	}
-	return 0
-}
-
 func abs(x int) int {
 	if x < 0 {
 		return -x
@@ -62,7 +53,7 @@ func (g *grid) candidates(v float64) []float64 {
 	}
 	// v moved toward the binade of 1 all the way, half way and one
 	// binade, with its significand, and the powers of two on the way.
-	for _, j := range []int{e - 1, (e - 1) / 2, sign(e - 1)} {
+	for _, j := range []int{e - 1, (e - 1) / 2, cmp.Compare(e-1, 0)} {
 		if j != 0 {
 			out = append(out, math.Ldexp(v, -j), math.Copysign(math.Ldexp(1, e-1-j), v))
 		}
