@@ -9,12 +9,14 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -34,6 +36,49 @@ var survey = flag.Bool("mutation.survey", false, "TestLongSourceMutants runs eac
 
 // only restricts TestLongSourceMutants to the mutants whose names match.
 var only = flag.String("mutation.only", "", "regexp: TestLongSourceMutants runs only the mutants whose names match")
+
+// sample and sampleSeed make TestLongSourceMutants run a seeded sample of
+// the mutants (CI's budget holds about a quarter of them; its seed is the
+// day, so that successive days run different ones): which mutants ran,
+// and the seed that chose them, are in the log. Their defaults come from
+// the environment (VERIFY_MUTATION_SAMPLE, VERIFY_MUTATION_SEED), which
+// reaches this package alone of a `go test ./...`, as a flag cannot.
+var (
+	sample     = flag.Int("mutation.sample", envUint("VERIFY_MUTATION_SAMPLE", 0), "TestLongSourceMutants runs this many mutants, chosen by -mutation.seed (0: every mutant; default $VERIFY_MUTATION_SAMPLE)")
+	sampleSeed = flag.Uint64("mutation.seed", uint64(envUint("VERIFY_MUTATION_SEED", 1)), "the seed that chooses the mutants of -mutation.sample (default $VERIFY_MUTATION_SEED, else 1)")
+)
+
+// envUint is the environment variable name as a non-negative integer,
+// def when it is unset; anything else stops the test binary, which
+// should not run a sample nobody asked for.
+func envUint(name string, def int) int {
+	v, ok := os.LookupEnv(name)
+	if !ok {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		fmt.Fprintf(os.Stderr, "%s=%q: want a non-negative integer\n", name, v)
+		os.Exit(2)
+	}
+	return n
+}
+
+// sampled says which of n mutants a sample of k (0: all) seeded by seed
+// runs.
+func sampled(n, k int, seed uint64) []bool {
+	in := make([]bool, n)
+	if k <= 0 || k >= n {
+		for i := range in {
+			in[i] = true
+		}
+		return in
+	}
+	for _, i := range rand.New(rand.NewPCG(seed, 0)).Perm(n)[:k] {
+		in[i] = true
+	}
+	return in
+}
 
 // mutant is one row: in file (a path from the module's root), the text
 // from, which must occur exactly once, becomes to; the packages pkgs
@@ -326,12 +371,16 @@ func TestLongSourceMutants(t *testing.T) {
 	}
 	outcomes := make([]outcome, len(mutants))
 	ran := make([]bool, len(mutants))
+	chosen := sampled(len(mutants), *sample, *sampleSeed)
+	if *sample > 0 {
+		t.Logf("a sample of %d of the %d mutants, seed %d (-mutation.seed)", min(*sample, len(mutants)), len(mutants), *sampleSeed)
+	}
 	slots := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2))
 	var wg sync.WaitGroup
 	start := time.Now()
 	cpu0, _ := testenv.ProcessCPU()
 	for k, m := range mutants {
-		if filter != nil && !filter.MatchString(m.name) {
+		if !chosen[k] || filter != nil && !filter.MatchString(m.name) {
 			continue
 		}
 		ran[k] = true
@@ -380,4 +429,29 @@ func TestLongSourceMutants(t *testing.T) {
 	t.Logf("source mutants%s:\n%s%d of %d caught in %.0f s (%.0f s of CPU in the runs, %.1f s here)",
 		map[bool]string{true: " (survey: go test ./...)"}[*survey], tab.String(), caught, total,
 		time.Since(start).Seconds(), cpu.Seconds(), (self - cpu0).Seconds())
+}
+
+// TestMutantSample holds the sample CI runs to its size, to its seed (a
+// seed that chose nothing new would run the same mutants every day) and
+// to the whole set when no sample is asked for.
+func TestMutantSample(t *testing.T) {
+	count := func(in []bool) (k int) {
+		for _, b := range in {
+			if b {
+				k++
+			}
+		}
+		return k
+	}
+	for _, tc := range []struct{ n, k, want int }{{53, 18, 18}, {53, 0, 53}, {53, 60, 53}, {1, 1, 1}} {
+		if got := count(sampled(tc.n, tc.k, 7)); got != tc.want {
+			t.Errorf("sampled(%d, %d): %d mutants, want %d", tc.n, tc.k, got, tc.want)
+		}
+	}
+	if slices.Equal(sampled(53, 18, 1), sampled(53, 18, 2)) {
+		t.Error("seeds 1 and 2 choose the same mutants")
+	}
+	if !slices.Equal(sampled(53, 18, 5), sampled(53, 18, 5)) {
+		t.Error("one seed chose two samples")
+	}
 }
