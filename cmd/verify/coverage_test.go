@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/frontier"
 	"github.com/transformer-cookbook/verify/internal/testenv"
+	"github.com/transformer-cookbook/verify/recipes"
 )
 
 // The coverage of docs/frontier.md: the cells of `verify frontier --all
@@ -24,6 +26,9 @@ import (
 //
 //	go run ./cmd/verify frontier --all --max-n 64 --json --quiet --out /tmp/all.json
 //	VERIFY_COVERAGE_REPORT=/tmp/all.json go test ./cmd/verify -run TestCoverageDoc
+//
+// or in pieces (each a --recipe list of its own, run where there is room),
+// joined with colons: VERIFY_COVERAGE_REPORT=/tmp/a.json:/tmp/b.json.
 const (
 	cellsPath       = "../../docs/frontier-cells.json"
 	frontierDocPath = "../../docs/frontier.md"
@@ -34,8 +39,9 @@ const (
 
 // TestCoverageDoc holds docs/frontier.md's coverage tables to the cells
 // of docs/frontier-cells.json; with VERIFY_COVERAGE_REPORT set to a
-// report of `verify frontier --all --max-n 64 --json`, it rewrites the
-// cells and the tables from it instead.
+// report of `verify frontier --all --max-n 64 --json` (or a list of
+// reports, each of some recipes, that together hold every recipe once,
+// joined as PATH is), it rewrites the cells and the tables from it instead.
 func TestCoverageDoc(t *testing.T) {
 	if path := os.Getenv("VERIFY_COVERAGE_REPORT"); path != "" {
 		updateCoverage(t, path)
@@ -60,21 +66,38 @@ func TestCoverageDoc(t *testing.T) {
 
 // updateCoverage rewrites the cells file and the doc's tables from the
 // report at path.
-func updateCoverage(t *testing.T, path string) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
+func updateCoverage(t *testing.T, paths string) {
+	var reports []*frontier.Report
+	seen := map[string]string{}
+	for _, path := range filepath.SplitList(paths) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc frontierDoc
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		for _, rep := range doc.Reports {
+			if rep.MaxN != coverageMaxN {
+				t.Fatalf("%s: %s: max n %d, want %d", path, rep.Recipe, rep.MaxN, coverageMaxN)
+			}
+			if other, ok := seen[rep.Recipe]; ok {
+				t.Fatalf("%s: %s is in %s as well", path, rep.Recipe, other)
+			}
+			seen[rep.Recipe] = path
+		}
+		reports = append(reports, doc.Reports...)
 	}
-	var doc frontierDoc
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
-	for _, rep := range doc.Reports {
-		if rep.MaxN != coverageMaxN {
-			t.Fatalf("%s: max n %d, want %d", rep.Recipe, rep.MaxN, coverageMaxN)
+	// The reports may come in pieces (a sweep of some recipes each), but
+	// together they must be every recipe's: a table of a part would read
+	// as the whole.
+	for _, r := range recipes.All() {
+		if _, ok := seen[r.Name]; !ok {
+			t.Fatalf("no report has %s: the coverage needs every recipe", r.Name)
 		}
 	}
-	cells := frontier.Cells(doc.Reports)
+	cells := frontier.Cells(reports)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
