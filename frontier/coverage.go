@@ -118,6 +118,14 @@ func (c Coverage) ProvedOrRun() int {
 	return c.Evidence[EvidenceCertified] + c.Evidence[EvidenceFaithful] + c.Evidence[EvidenceExhaustive]
 }
 
+// Decided is the number of cells whose limit is settled up to the
+// largest length: proved or run up to it (ProvedOrRun), or 0 with an
+// input of the smallest length that the format runs wrong, which
+// refutes the claim at that precision outright.
+func (c Coverage) Decided() int {
+	return c.ProvedOrRun() + c.Evidence[EvidenceFailsAtSmallest]
+}
+
 // cellEvidence is the evidence of a row's limit and, below an
 // enumeration, the reason the engine gives for it.
 func cellEvidence(row *Row) (Evidence, string) {
@@ -202,8 +210,8 @@ func normaliseReason(why string) string {
 func (c Coverage) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	runnable := c.Runnable()
-	fmt.Fprintf(&b, "%d cells, %d of which run; %d of those (%s) proved or run on every input of every length up to their limit.\n\n",
-		c.Cells, runnable, c.ProvedOrRun(), percent(c.ProvedOrRun(), runnable))
+	fmt.Fprintf(&b, "%d cells, %d of which run; %d of those (%s) proved or run on every input of every length up to their limit, and %d (%s) decided: those, and the cells whose smallest length fails on an input run.\n\n",
+		c.Cells, runnable, c.ProvedOrRun(), percent(c.ProvedOrRun(), runnable), c.Decided(), percent(c.Decided(), runnable))
 	b.WriteString("| evidence | cells |\n|---|---:|\n")
 	for _, ev := range evidenceOrder {
 		fmt.Fprintf(&b, "| %s | %d |\n", ev, c.Evidence[ev])

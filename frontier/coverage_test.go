@@ -36,7 +36,7 @@ func TestCellEvidence(t *testing.T) {
 }
 
 // TestCoverageCounts: counts by evidence and reason, worked by hand for
-// five cells.
+// seven cells.
 func TestCoverageCounts(t *testing.T) {
 	cells := []Cell{
 		{Recipe: "a", Evidence: EvidenceFaithful},
@@ -45,10 +45,11 @@ func TestCoverageCounts(t *testing.T) {
 		{Recipe: "b", Evidence: EvidenceSampled, Reason: "y"},
 		{Recipe: "c", Evidence: EvidenceSampled, Reason: "y"},
 		{Recipe: "d", Evidence: EvidenceCannotRun, Reason: "z"},
+		{Recipe: "e", Evidence: EvidenceFailsAtSmallest, Reason: "rounding"},
 	}
 	c := CoverageOf(cells)
-	if c.Cells != 6 || c.Runnable() != 5 || c.ProvedOrRun() != 2 {
-		t.Errorf("cells %d, runnable %d, proved or run %d; want 6, 5, 2", c.Cells, c.Runnable(), c.ProvedOrRun())
+	if c.Cells != 7 || c.Runnable() != 6 || c.ProvedOrRun() != 2 || c.Decided() != 3 {
+		t.Errorf("cells %d, runnable %d, proved or run %d, decided %d; want 7, 6, 2, 3", c.Cells, c.Runnable(), c.ProvedOrRun(), c.Decided())
 	}
 	want := []ReasonCount{{"y", 2}, {"x", 1}}
 	if diff := cmp.Diff(want, c.Reasons[EvidenceSampled]); diff != "" {
@@ -58,7 +59,7 @@ func TestCoverageCounts(t *testing.T) {
 	if err := c.WriteMarkdown(&b); err != nil {
 		t.Fatal(err)
 	}
-	for _, line := range []string{"6 cells, 5 of which run; 2 of those (40%)", "| " + string(EvidenceSampled) + " | 3 |", "| " + string(EvidenceSampled) + " | y | 2 |"} {
+	for _, line := range []string{"7 cells, 6 of which run; 2 of those (33%) proved or run on every input of every length up to their limit, and 3 (50%) decided", "| " + string(EvidenceSampled) + " | 3 |", "| " + string(EvidenceSampled) + " | y | 2 |"} {
 		if !strings.Contains(b.String(), line) {
 			t.Errorf("the table lacks %q:\n%s", line, b.String())
 		}
