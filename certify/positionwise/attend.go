@@ -2,6 +2,7 @@ package positionwise
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"math/rand/v2"
 	"strings"
@@ -524,12 +525,26 @@ func evalStacked(p *stacked, h [][]float64, round func(float64) float64) [][]flo
 		next := make([][]float64, len(h))
 		for hi, H := range a.heads {
 			vals := make([][]float64, len(h))
+			qs, ks := make([][]float64, len(h)), make([][]float64, len(h))
 			for j := range h {
 				vals[j] = matVecFast(H.v, h[j], nil, round)
+				qs[j], ks[j] = matVecFast(H.q, h[j], nil, round), matVecFast(H.k, h[j], nil, round)
 			}
 			for i := range h {
 				o := make([]float64, p.d)
+				// A score q·k is 0 where q and k are finite (one of them
+				// is the zero vector), NaN otherwise; a NaN score gives
+				// every weight, and so every output, NaN (hardmax,
+				// softmax).
+				nan := false
+				for _, t := range H.terms[i] {
+					nan = nan || !finite64(qs[i]) || !finite64(ks[t.j])
+				}
 				for c := range o {
+					if nan {
+						o[c] = math.NaN()
+						continue
+					}
 					acc := 0.0
 					for _, t := range H.terms[i] {
 						acc = round(acc + round(t.w.stored*vals[t.j][c]))
@@ -559,4 +574,13 @@ func evalStacked(p *stacked, h [][]float64, round func(float64) float64) [][]flo
 		out[i] = matVecFast(p.out, h[i], nil, round)
 	}
 	return out
+}
+
+func finite64(xs []float64) bool {
+	for _, x := range xs {
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return false
+		}
+	}
+	return true
 }

@@ -222,3 +222,347 @@ func TestSoftmaxCountMutation(t *testing.T) {
 		t.Fatal("the program with the weight fl(1/17) agrees with the runner at fp8-e4m3: the test distinguishes nothing")
 	}
 }
+
+// lengthProblem is the analysis of b at length n, its check the
+// engine's run against the exact run (every position), keep recording
+// the proved boxes.
+func lengthProblem(b built, p numeric.Precision, run, ex eval.Runner, n int, keep func(lo, hi []int64)) Problem {
+	check := func(points [][]*big.Rat) (int, string, error) {
+		for k, x := range points {
+			if y, why := unfaithfulInput(b, run, ex, x, n); y != nil {
+				return k, why, nil
+			}
+		}
+		return -1, "", nil
+	}
+	return Problem{
+		Model: b.m, Precision: p, Inputs: b.inputs, Names: b.names, Domain: "test",
+		Round: roundOf(run), Check: check, MaxBoxes: 1 << 20, Seed: 1, keep: keep,
+	}
+}
+
+// unfaithfulInput runs one input of n positions at the format and
+// exactly: x where they differ, and how (nil: they agree).
+func unfaithfulInput(b built, run, ex eval.Runner, x []*big.Rat, n int) ([]*big.Rat, string) {
+	h := stackedStreams(b, x, n)
+	got, err := run.RunStream(h, false)
+	if err != nil {
+		return x, err.Error()
+	}
+	want, err := ex.RunStream(h, false)
+	if err != nil {
+		return x, err.Error()
+	}
+	for i := range got.Outputs {
+		for c, v := range got.Outputs[i].Values {
+			w, _ := want.Outputs[i].Values[c].Rat()
+			if !v.Equals(w) {
+				return x, fmt.Sprintf("position %d output %d: %s, exactly %s", i+1, c+1, v.Text, w.RatString())
+			}
+		}
+	}
+	return nil, ""
+}
+
+// TestLengthAgreement holds the analysis of a length to the enumeration
+// at fp8, n = 1 and 2, d = 1 (up to 64,009 inputs of two positions):
+// every box it proves holds only inputs where the format computes the
+// construction's exact output, and its verdict (enumerated) is the
+// independent enumeration's: right on every input, or failing on one
+// the engine's run confirms.
+func TestLengthAgreement(t *testing.T) {
+	d1 := map[string]string{"d": "1"}
+	for _, tc := range []struct {
+		name string
+		w    model.Weighting
+	}{{"avg", model.Softmax}, {"avg", model.AverageHardmax}, {"avg-prefix", model.Softmax}, {"identity-attn", model.LeftHardmax}} {
+		b := buildW(t, tc.name, tc.w, d1)
+		for _, pname := range []string{"fp8-e4m3", "fp8-e5m2"} {
+			p := numeric.MustParsePrecision(pname)
+			run, ex := runners(t, b.m, p)
+			g, _ := gridOf(p)
+			for n := 1; n <= 2; n++ {
+				// The boxes, forced, with a check that passes every input,
+				// so that the search covers the whole domain.
+				var boxes [][2][]int64
+				pr := lengthProblem(b, p, run, ex, n, func(lo, hi []int64) {
+					boxes = append(boxes, [2][]int64{append([]int64(nil), lo...), append([]int64(nil), hi...)})
+				})
+				pr.MaxEnumerate = -1
+				pr.Check = func([][]*big.Rat) (int, string, error) { return -1, "", nil }
+				res, err := AnalyseLength(pr, n)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Verdict != Proved && res.Verdict != Run {
+					t.Fatalf("%s at %s, n = %d: %s", b.name, p, n, res.Statement())
+				}
+				points := 0
+				for _, bx := range boxes {
+					var bad []*big.Rat
+					var why string
+					eachPoint(bx[0], bx[1], func(o []int64) {
+						if bad != nil {
+							return
+						}
+						x := make([]*big.Rat, len(o))
+						for k := range o {
+							x[k] = g.pointValue(o[k])
+						}
+						points++
+						bad, why = unfaithfulInput(b, run, ex, x, n)
+					})
+					if bad != nil {
+						t.Fatalf("%s at %s, n = %d: a proved box holds (%s), where %s", b.name, p, n, ratsText(bad), why)
+					}
+				}
+				if n == 1 && points == 0 {
+					t.Fatalf("%s at %s, n = 1: no box proved", b.name, p)
+				}
+				// The verdict, enumerated, against an independent
+				// enumeration of every input.
+				res, err = AnalyseLength(lengthProblem(b, p, run, ex, n, nil), n)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var fails []*big.Rat
+				eachPoint(repeat(-g.maxOrd, n), repeat(g.maxOrd, n), func(o []int64) {
+					if fails != nil {
+						return
+					}
+					x := make([]*big.Rat, len(o))
+					for k := range o {
+						x[k] = g.pointValue(o[k])
+					}
+					fails, _ = unfaithfulInput(b, run, ex, x, n)
+				})
+				switch {
+				case res.Verdict == Run && fails != nil:
+					t.Fatalf("%s at %s, n = %d: the analysis ran every input right, but (%s) fails", b.name, p, n, ratsText(fails))
+				case res.Verdict == Fails && fails == nil:
+					t.Fatalf("%s at %s, n = %d: the analysis fails at (%s), the enumeration nowhere", b.name, p, n, ratsText(res.Counterexample))
+				case res.Verdict == Fails:
+					if y, _ := unfaithfulInput(b, run, ex, res.Counterexample, n); y == nil {
+						t.Fatalf("%s at %s, n = %d: the counterexample (%s) is right", b.name, p, n, ratsText(res.Counterexample))
+					}
+				case res.Verdict != Run:
+					t.Fatalf("%s at %s, n = %d: %s", b.name, p, n, res.Statement())
+				}
+				t.Logf("%s at %s, n = %d: %d boxes proved (%d inputs); enumerated: %s", b.name, p, n, len(boxes), points, res.Verdict)
+			}
+		}
+	}
+}
+
+func repeat(v int64, n int) []int64 {
+	out := make([]int64, n)
+	for k := range out {
+		out[k] = v
+	}
+	return out
+}
+
+// provedViolation runs the forced box analysis of b at length n over the
+// whole domain (a check that passes every input) and returns an input of
+// a proved box where the format's output is not the exact one (nil:
+// none), and the number of inputs the proved boxes hold.
+func provedViolation(t *testing.T, b built, p numeric.Precision, n int) ([]*big.Rat, int) {
+	t.Helper()
+	run, ex := runners(t, b.m, p)
+	g, _ := gridOf(p)
+	var boxes [][2][]int64
+	pr := lengthProblem(b, p, run, ex, n, func(lo, hi []int64) {
+		boxes = append(boxes, [2][]int64{append([]int64(nil), lo...), append([]int64(nil), hi...)})
+	})
+	pr.MaxEnumerate = -1
+	pr.Check = func([][]*big.Rat) (int, string, error) { return -1, "", nil }
+	if _, err := AnalyseLength(pr, n); err != nil {
+		t.Fatal(err)
+	}
+	points := 0
+	var bad []*big.Rat
+	for _, bx := range boxes {
+		eachPoint(bx[0], bx[1], func(o []int64) {
+			if bad != nil {
+				return
+			}
+			x := make([]*big.Rat, len(o))
+			for k := range o {
+				x[k] = g.pointValue(o[k])
+			}
+			points++
+			bad, _ = unfaithfulInput(b, run, ex, x, n)
+		})
+	}
+	return bad, points
+}
+
+// TestScoresFinitePremise: a key that overflows makes the score 0·∞
+// (NaN), whatever W^Q = 0 says; the analysis proves no box where a query
+// or key may not be finite. Without that premise (the mutation) it
+// proves a box holding an input the format computes NaN on.
+func TestScoresFinitePremise(t *testing.T) {
+	b := buildW(t, "avg", model.Softmax, map[string]string{"d": "1"})
+	b.m.Layers[0].Attention.Heads[0].K.Set(0, 0, numeric.LitInt(448))
+	p := numeric.MustParsePrecision("fp8-e4m3")
+	if why := FixedScores(b.m); why != "" {
+		t.Fatal(why)
+	}
+	if bad, _ := provedViolation(t, b, p, 1); bad != nil {
+		t.Fatalf("a proved box holds (%s), which the format computes wrong", ratsText(bad))
+	}
+	mutation = "scores-unchecked"
+	defer func() { mutation = "" }()
+	if bad, _ := provedViolation(t, b, p, 1); bad == nil {
+		t.Fatal("without the finite-score premise no proved box holds a wrong input: the test distinguishes nothing")
+	}
+}
+
+// TestRefused: the models the analysis of fixed scores does not treat
+// are refused with a reason, and AnalyseLength returns an error, never
+// a panic.
+func TestRefused(t *testing.T) {
+	p := numeric.MustParsePrecision("fp8-e4m3")
+	for _, tc := range []struct {
+		name   string
+		change func(m *model.Model)
+		want   string
+	}{
+		{"query and key", func(m *model.Model) {
+			h := &m.Layers[0].Attention.Heads[0]
+			h.Q.Set(0, 0, numeric.LitInt(1))
+			h.K.Set(0, 0, numeric.LitInt(1))
+		}, "depend on the input"},
+		{"position encoding", func(m *model.Model) {
+			m.Position = &model.PositionEncoding{Name: "one", Vector: func(i, n int) model.Vector {
+				v := make(model.Vector, m.D)
+				for k := range v {
+					v[k] = numeric.LitInt(0)
+				}
+				return v
+			}}
+		}, "position encoding"},
+		{"feed-forward first", func(m *model.Model) {
+			ff := &model.FeedForward{W1: model.Zeros(1, m.D), W2: model.Zeros(m.D, 1), Activation: model.ReLU}
+			m.Layers = append([]model.Layer{{FeedForward: ff}}, m.Layers...)
+		}, "after a feed-forward"},
+		{"no attention", func(m *model.Model) { m.Layers[0].Attention = nil }, "does not attend"},
+	} {
+		b := buildW(t, "avg", model.Softmax, nil)
+		tc.change(b.m)
+		why := FixedScores(b.m)
+		if !strings.Contains(why, tc.want) {
+			t.Errorf("%s: FixedScores says %q, want %q", tc.name, why, tc.want)
+		}
+		run, ex := runners(t, buildW(t, "avg", model.Softmax, nil).m, p)
+		pr := lengthProblem(b, p, run, ex, 2, nil)
+		if _, err := AnalyseLength(pr, 2); err == nil {
+			t.Errorf("%s: AnalyseLength ran", tc.name)
+		}
+	}
+	// A query alone is no score: q·0 = 0.
+	b := buildW(t, "avg", model.Softmax, nil)
+	b.m.Layers[0].Attention.Heads[0].Q.Set(0, 0, numeric.LitInt(3))
+	if why := FixedScores(b.m); why != "" {
+		t.Errorf("W^Q ≠ 0 with W^K = 0: %s", why)
+	}
+	if why := holdToRunner(t, b, p, 3, 20, rand.New(rand.NewPCG(5, 6))); why != "" {
+		t.Error(why)
+	}
+	// Bad problems.
+	b = buildW(t, "avg", model.Softmax, nil)
+	run, ex := runners(t, b.m, p)
+	pr := lengthProblem(b, p, run, ex, 1, nil)
+	if _, err := AnalyseLength(pr, 0); err == nil {
+		t.Error("length 0 ran")
+	}
+	big113 := pr
+	big113.Precision = numeric.MustParsePrecision("113")
+	if _, err := AnalyseLength(big113, 1); err == nil {
+		t.Error("113 bits ran")
+	}
+	fin := pr
+	fin.Finite = [][]*big.Rat{{new(big.Rat), new(big.Rat)}}
+	if _, err := AnalyseLength(fin, 1); err == nil {
+		t.Error("a finite domain ran")
+	}
+	noCheck := pr
+	noCheck.Check = nil
+	if _, err := AnalyseLength(noCheck, 1); err == nil {
+		t.Error("a problem without a check ran")
+	}
+}
+
+// TestZeroValues: identity-attn's heads add exactly 0, under every
+// weighting: ZeroValues strips them, the stripped model's analysis is
+// proved at fp8, and the engine runs the model and the stripped one to
+// the same bits at every length tried. A value weight perturbed to 1,
+// or to 2^-200 (which fp8 rounds to 0, but the construction does not),
+// is refused, and in each case the stripped model would misstate the
+// construction: the test shows an input where they differ.
+func TestZeroValues(t *testing.T) {
+	p := numeric.MustParsePrecision("fp8-e4m3")
+	rng := rand.New(rand.NewPCG(7, 8))
+	g, _ := gridOf(p)
+	for _, w := range []model.Weighting{model.Softmax, model.AverageHardmax, model.LeftHardmax} {
+		b := buildW(t, "identity-attn", w, nil)
+		zm, why := ZeroValues(b.m)
+		if why != "" {
+			t.Fatalf("%s: %s", b.name, why)
+		}
+		run, _ := runners(t, b.m, p)
+		srun, _ := runners(t, zm, p)
+		sb := b
+		sb.m = zm
+		res, err := Analyse(problem(t, sb, p, srun, nil))
+		if err != nil || res.Verdict != Run && res.Verdict != Proved {
+			t.Fatalf("%s: the stripped model: %v %v", b.name, err, res)
+		}
+		for _, n := range []int{1, 2, 5, 17, 64} {
+			x := make([]*big.Rat, n*len(b.inputs))
+			for k := range x {
+				x[k] = rat(randomValue(g, rng))
+			}
+			h := stackedStreams(b, x, n)
+			a, err1 := run.RunStream(h, false)
+			s, err2 := srun.RunStream(h, false)
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			for i := range a.Outputs {
+				for c, v := range a.Outputs[i].Values {
+					if v.Text != s.Outputs[i].Values[c].Text {
+						t.Fatalf("%s, n = %d: the model computes %s, the stripped one %s", b.name, n, v.Text, s.Outputs[i].Values[c].Text)
+					}
+				}
+			}
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		v    numeric.Expr
+	}{
+		{"one", numeric.LitInt(1)},
+		{"2^-200", numeric.Lit(new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), 200)))},
+	} {
+		b := buildW(t, "identity-attn", model.Softmax, nil)
+		b.m.Layers[0].Attention.Heads[0].V.Set(0, 0, tc.v)
+		if _, why := ZeroValues(b.m); !strings.Contains(why, "W^V is not 0") {
+			t.Errorf("W^V[1][1] = %s: ZeroValues says %q", tc.name, why)
+		}
+		if why := FixedScores(b.m); why != "" {
+			t.Errorf("W^V[1][1] = %s: %s", tc.name, why)
+		}
+		// The stripped model computes x; the construction, exactly,
+		// does not at (1, 0; 1, 0).
+		_, ex := runners(t, b.m, p)
+		x := []*big.Rat{big.NewRat(1, 1), new(big.Rat), big.NewRat(1, 1), new(big.Rat)}
+		out, err := ex.RunStream(stackedStreams(b, x, 2), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := out.Outputs[0].Values[0]; v.Equals(big.NewRat(1, 1)) {
+			t.Errorf("W^V[1][1] = %s: the construction computes 1 exactly: the perturbation changes nothing", tc.name)
+		}
+	}
+}
