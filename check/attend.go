@@ -93,6 +93,10 @@ func (ck *Checker) lengthAnalysis(n int) *analysis {
 		}
 		return out, true
 	}
+	// A box of length n costs some n² operations (each position's sum
+	// over the others): the bound of boxes falls as 1/n², so that a long
+	// length stops, undecided, in about the time of one position's bound.
+	pr.MaxBoxes = max(1<<10, positionwise.DefaultMaxBoxes/(n*n))
 	res, err := positionwise.AnalyseLength(pr, n)
 	if err != nil {
 		return &analysis{skipped: "the inputs are real vectors and the attention's scores are fixed, but the analysis of a length could not run: " + err.Error()}

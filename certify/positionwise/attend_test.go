@@ -272,11 +272,20 @@ func unfaithfulInput(b built, run, ex eval.Runner, x []*big.Rat, n int) ([]*big.
 // the engine's run confirms.
 func TestLengthAgreement(t *testing.T) {
 	d1 := map[string]string{"d": "1"}
+	strict := model.StrictFuture
 	for _, tc := range []struct {
 		name string
 		w    model.Weighting
-	}{{"avg", model.Softmax}, {"avg", model.AverageHardmax}, {"avg-prefix", model.Softmax}, {"identity-attn", model.LeftHardmax}} {
+		mask *model.Mask
+	}{{"avg", model.Softmax, nil}, {"avg", model.AverageHardmax, nil}, {"avg-prefix", model.Softmax, nil}, {"identity-attn", model.LeftHardmax, nil},
+		// Strict future masking: position 1 attends to nothing and
+		// outputs 0, as the construction does, exactly.
+		{"avg", model.Softmax, &strict}} {
 		b := buildW(t, tc.name, tc.w, d1)
+		if tc.mask != nil {
+			b.m.Layers[0].Attention.Mask = *tc.mask
+			b.name += "/mask-" + tc.mask.String()
+		}
 		for _, pname := range []string{"fp8-e4m3", "fp8-e5m2"} {
 			p := numeric.MustParsePrecision(pname)
 			run, ex := runners(t, b.m, p)
