@@ -575,3 +575,43 @@ func TestZeroValues(t *testing.T) {
 		}
 	}
 }
+
+// TestAttentionFirstPremise: attention after a feed-forward sublayer
+// reads a stream that may overflow, and then W^V = 0 adds 0·∞ = NaN, not
+// 0: the model and the model without its attention part ways, so the
+// reduction of ZeroValues needs the attention first, which FixedScores
+// requires. Here, at fp16 and x = 1, the stripped model computes the
+// construction's exact 0 and the model itself NaN.
+func TestAttentionFirstPremise(t *testing.T) {
+	b := buildW(t, "identity-attn", model.Softmax, map[string]string{"d": "1"})
+	m := b.m
+	ff := func(w1, w2 int64) *model.FeedForward {
+		f := &model.FeedForward{W1: model.Zeros(1, 1), W2: model.Zeros(1, 1), Activation: model.ReLU}
+		f.W1.Set(0, 0, numeric.LitInt(w1))
+		f.W2.Set(0, 0, numeric.LitInt(w2))
+		return f
+	}
+	// x + 65504·relu(2x), then att_zero, then relu(−h) without a residual.
+	m.Layers = []model.Layer{{FeedForward: ff(2, 65504)}, {Attention: m.Layers[0].Attention}, {FeedForward: ff(-1, 1), NoFeedForwardResidual: true}}
+	if why := FixedScores(m); !strings.Contains(why, "after a feed-forward") {
+		t.Fatalf("FixedScores: %q", why)
+	}
+	if _, why := ZeroValues(m); why == "" {
+		t.Fatal("ZeroValues strips attention that reads an overflowing stream")
+	}
+	p := numeric.MustParsePrecision("fp16")
+	run, ex := runners(t, m, p)
+	srun, _ := runners(t, withoutAttention(m), p)
+	h := [][]*big.Rat{{big.NewRat(1, 1)}}
+	got, err1 := run.RunStream(h, false)
+	stripped, err2 := srun.RunStream(h, false)
+	exact, err3 := ex.RunStream(h, false)
+	if err1 != nil || err2 != nil || err3 != nil {
+		t.Fatal(err1, err2, err3)
+	}
+	g, s, e := got.Outputs[0].Values[0], stripped.Outputs[0].Values[0], exact.Outputs[0].Values[0]
+	er, _ := e.Rat()
+	if !s.Equals(er) || g.Equals(er) {
+		t.Fatalf("the model computes %s, the stripped one %s, exactly %s: the premise shows nothing", g.Text, s.Text, e.Text)
+	}
+}
