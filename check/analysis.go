@@ -144,6 +144,9 @@ func (ck *Checker) analyseLength(n int) *analysis {
 func (ck *Checker) analyseWith(n int, chain *certify.Chain) *analysis {
 	con := ck.Con
 	probe, _ := con.Inputs(n, rand.New(rand.NewPCG(0, 1)), 1)
+	if ck.lengthwise() {
+		return ck.lengthAnalysis(n)
+	}
 	if pw := ck.positionwise(); pw != nil {
 		return ck.positionwiseAnalysis(pw, n)
 	}

@@ -75,6 +75,9 @@ func (ck *Checker) Every(from, to int, budget int64) *EveryLength {
 		ev.At, ev.Why = from, off
 		return ev
 	}
+	if ck.lengthwise() {
+		return ck.everyLengthwise(ev)
+	}
 	if pw := ck.positionwise(); pw != nil {
 		return ck.everyPositionwise(ev, pw)
 	}

@@ -44,13 +44,17 @@ func (ck *Checker) runPositionwise() *pointwise {
 	if ck.spec != con.Model {
 		return &pointwise{skipped: "a model from a file: the position-wise analysis treats the recipe's own construction"}
 	}
-	if why := positionwise.Applicable(con.Model); why != "" {
+	m, premise, why := ck.positionwiseModel()
+	if why != "" {
 		return &pointwise{skipped: "the inputs are real vectors, and the position-wise analysis does not apply: " + why}
 	}
-	res, err := positionwise.Analyse(ck.positionwiseProblem())
+	pr := ck.positionwiseProblem()
+	pr.Model = m
+	res, err := positionwise.Analyse(pr)
 	if err != nil {
 		return &pointwise{skipped: "the inputs are real vectors, and the position-wise analysis could not run: " + err.Error()}
 	}
+	res.Premise = premise
 	return &pointwise{res: res}
 }
 

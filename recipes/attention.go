@@ -101,18 +101,27 @@ func avgRecipe(name, title string, mask model.Mask) *Recipe {
 func averages(xs [][]*big.Rat, prefix bool) []Want {
 	n := len(xs)
 	want := make([]Want, n)
+	// sum[c] is Σ_{k<upto} x_k[c]: the running sum of the prefixes, or
+	// the whole sum once, so that a length costs n·d additions, not n²·d
+	// (the same rationals: addition is exact).
+	var sum []*big.Rat
+	upto := 0
 	for i := range xs {
-		upto := n
+		to := n
 		if prefix {
-			upto = i + 1
+			to = i + 1
+		}
+		for ; upto < to; upto++ {
+			for c, x := range xs[upto] {
+				if c == len(sum) {
+					sum = append(sum, new(big.Rat))
+				}
+				sum[c].Add(sum[c], x)
+			}
 		}
 		mean := make([]*big.Rat, len(xs[i]))
 		for c := range mean {
-			s := new(big.Rat)
-			for k := 0; k < upto; k++ {
-				s.Add(s, xs[k][c])
-			}
-			mean[c] = s.Quo(s, big.NewRat(int64(upto), 1))
+			mean[c] = new(big.Rat).Quo(sum[c], big.NewRat(int64(to), 1))
 		}
 		want[i] = values(mean...)
 	}

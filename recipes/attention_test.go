@@ -372,3 +372,31 @@ func TestAvgFloatingPoint(t *testing.T) {
 		}
 	}
 }
+
+// TestAveragesRunningSum holds averages (running sums) to the paper's
+// definition summed afresh at every position, exactly.
+func TestAveragesRunningSum(t *testing.T) {
+	xs := make([][]*big.Rat, 9)
+	for i := range xs {
+		xs[i] = []*big.Rat{big.NewRat(int64(i*i-7), int64(i+2)), big.NewRat(int64(3-5*i), 7)}
+	}
+	for _, prefix := range []bool{false, true} {
+		got := recipes.Averages(xs, prefix)
+		for i := range xs {
+			upto := len(xs)
+			if prefix {
+				upto = i + 1
+			}
+			for c := range xs[i] {
+				s := new(big.Rat)
+				for k := 0; k < upto; k++ {
+					s.Add(s, xs[k][c])
+				}
+				s.Quo(s, big.NewRat(int64(upto), 1))
+				if got[i].Values[c].Cmp(s) != 0 {
+					t.Fatalf("prefix %v, position %d component %d: %s, want %s", prefix, i+1, c+1, got[i].Values[c].RatString(), s.RatString())
+				}
+			}
+		}
+	}
+}

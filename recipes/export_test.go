@@ -3,6 +3,7 @@ package recipes
 // Internals the external tests use.
 
 var AoCheck = aoCheck
+var Averages = averages
 var AoDimension = aoDimension
 var AoSample = aoSample
 var BuildInductionFrequent = buildInductionFrequent

@@ -1,7 +1,9 @@
 // Package positionwise decides, at one precision, whether a position-wise
 // construction (feed-forward sublayers and a readout, no attention: the
 // recipes of §Feed-Forward Layers) is right on every input of its domain
-// at that precision. A model that computes each position on its own is
+// at that precision, and, for attention whose scores do not depend on the
+// input (§Average, §Identity), whether every input of a length is right
+// (# Attention with fixed scores). A model that computes each position on its own is
 // right on every input of every length exactly when it is right on every
 // input of one position, so one answer serves every length.
 //
@@ -109,6 +111,69 @@
 // construction is itself right on the proved boxes is the paper's claim,
 // proved where the recipe names a claim (package check reports that
 // certified, else faithful).
+//
+// # Attention with fixed scores
+//
+// A model that attends is not position-wise, but where no score depends
+// on the input (attend.go: FixedScores) the analysis still applies. The
+// premises, each checked: every head's W^Q or W^K is exactly 0 (a head
+// has no biases, and the model may have no position encoding, so nothing
+// else reaches a score); every attention sublayer comes before every
+// feed-forward one, so the stream it reads is finite (the first reads
+// the input; a later one the sum of finite values, which the analysis
+// checks on every box: a box where a query or key may not be finite is
+// not proved); the temperature, if any, is a nonzero value of the
+// format. Then each score is q·k with q or k the zero vector and the
+// other finite: 0·x = 0 and 0 + 0 = 0 exactly, and 0/c = 0 for the
+// finite nonzero √d_key and τ, so every score is ±0 (which compare
+// equal) on every input, and the weights are numbers the format computes
+// the same way on every input of a length.
+//
+// Zero values (ZeroValues: identity-attn). Where every head's W^V is
+// also exactly 0 as a rational (a weight the format rounds to 0 but the
+// construction does not is refused: the construction's exact output then
+// differs) and the residual connection is on, each value is W^V x = 0
+// exactly for the finite stream x, each weight is finite (fixed scores:
+// no NaN), so each term α·0 is 0 and the head's sum is 0, in the format
+// and exactly, at every position of every length; the sublayer adds 0 to
+// the stream, which is then the stream of the model without that
+// sublayer. By induction over the sublayers the model computes what the
+// model without its attention computes, at every length, and that model
+// is position-wise: its analysis (above) serves every length. Its
+// enumerated points and failing points run through the engine's run of
+// the model itself (package check's Problem.Check), its fast evaluator
+// runs the stripped model, the same numbers by this argument.
+//
+// Fixed weights (AnalyseLength: avg, avg-prefix). Otherwise, at a fixed
+// length n the model is a straight-line function of the n·k input
+// components, compiled (compileStacked) in the runner's order
+// (model/eval's attend, weightedSum, softmaxInto, hardmax): the values
+// W^V h_j; at position i, over the positions j the mask allows, in
+// increasing order, the terms fl(α·v_j) summed left to right, the first
+// one the sum's start (0 + y = y exactly, so a sum from 0 is the same);
+// the heads summed in order, then the residual, then the feed-forward
+// sublayers and the readout as above. The weights α are what the runner
+// computes when every score is 0: under softmax exp(0) = 1 for each of
+// the m positions, their sum accumulated left to right with each
+// addition rounded (at fp8-e4m3 it stalls at 16, so 17 positions get
+// 1/16 each), then fl(1/sum); under average hardmax every score ties and
+// each gets fl(1/m); under a unique hardmax the first (last) gets 1 and
+// the others 0, a zero weight adding exactly nothing to finite values.
+// The construction's exact weights are 1/m, or the same picks. Each
+// weight is then a parameter of the program (its exact value and the
+// format's), and the box analysis and its rules apply unchanged over the
+// stacked inputs; a weight that rounds to 0 (the runner then skips its
+// terms) is refused. A concrete evaluator of the same program (a NaN
+// score, from a query or key that is not finite, gives NaN outputs, as in
+// the runner) is held by the tests to the engine's runner bit for bit on
+// random inputs at fp8, fp16, bf16, fp32 and fp64, at every weighting and
+// mask, past the lengths where softmax's sum stalls. A length is decided
+// as one position is: enumerated where the stacked domain is small (fp8
+// at n = 1 with d = 2, or n = 2 with d = 1), else by boxes; every point
+// run and every failure found runs through the engine, one input of n
+// positions each, so a length's failure is a real counterexample. A
+// limit rests on the analysis of every length up to it (package check's
+// Every).
 //
 // # Tests
 //

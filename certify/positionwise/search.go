@@ -106,11 +106,28 @@ type Result struct {
 	// construction. Otherwise the construction loses a value the format
 	// holds.
 	Unreachable bool
+	// Length is the length a result of AnalyseLength covers (0: a
+	// position-wise result, which covers every length).
+	Length int
+	// Premise, when set, says why the model analysed stands for the
+	// construction (ZeroValues: its heads add exactly 0); Statement
+	// begins with it.
+	Premise string
 }
 
 // Statement is what the result proves, for a report: what holds, over
 // which domain, and how it was established.
 func (r *Result) Statement() string {
+	if r.Premise != "" {
+		return r.Premise + ": " + r.statement()
+	}
+	return r.statement()
+}
+
+func (r *Result) statement() string {
+	if r.Length > 0 {
+		return r.lengthStatement()
+	}
 	switch r.Verdict {
 	case Run:
 		return fmt.Sprintf("every input %s, was run (%s), each right; positions do not interact (no attention), so every input of every length is right", r.Domain, plural.Of(int(r.Points), "input"))
@@ -184,6 +201,9 @@ type search struct {
 	pr   Problem
 	g    *grid
 	prog *program
+	// stacked, when set, is the program of a length (attend.go), which
+	// decides the boxes in place of prog.
+	stacked *stacked
 	// fast is the rounding of the fast evaluator where it runs (fast.go).
 	fast func(float64) float64
 	rng  *rand.Rand
