@@ -53,11 +53,13 @@ type weight struct {
 	pow2 bool
 	k    int
 	qw   int
+	// exact and storedRat are w and w̃ as rationals (the wide grid's).
+	exact, storedRat *big.Rat
 }
 
 func newWeight(w, stored *big.Rat) weight {
 	s, _ := stored.Float64() // a value of the grid: exact
-	x := weight{stored: s, same: w.Cmp(stored) == 0}
+	x := weight{stored: s, same: w.Cmp(stored) == 0, exact: w, storedRat: stored}
 	f, _ := w.Float64()
 	x.lo, x.hi = f, f
 	if math.IsInf(f, 0) {

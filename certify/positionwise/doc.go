@@ -10,10 +10,9 @@
 // The domain at a format is the set of inputs it can represent: every
 // point whose components are finite values of the format (one zero: −0
 // is the rational 0), in the recipe's claimed domain (its Valid, or a
-// finite list of points, Problem.Finite). For a big float of P ≤ 53 bits,
-// whose exponent range no float64 holds, it is the P-bit values of
-// float64's normal range and 0; above 53 bits the package does not
-// apply. Nothing is excluded for overflow: an input on which an
+// finite list of points, Problem.Finite). For a big float of P bits,
+// whose exponent range (about 2^±2^31) no float64 holds, it is the P-bit
+// values of float64's normal range and 0, for every P. Nothing is excluded for overflow: an input on which an
 // intermediate value overflows, or whose exact output lies beyond the
 // format's largest value, is in the domain and fails there (the format
 // computes ±Inf or NaN, or a wrong finite value, where the claim is an
@@ -102,6 +101,32 @@
 // else at the middle ordinal of its widest component (which halves its
 // range of binades). The verdicts: Proved (every box proved or run),
 // Fails (with the input), Undecided (Problem.MaxBoxes boxes analysed).
+//
+// Above 53 bits a big float's values are no float64s: the same search
+// runs on the wide grid (wide.go, widesearch.go), where values and
+// enclosures are rationals (exact: nothing is rounded outward) and
+// ordinals big integers, with the same rules, splitting, points tried
+// and shrinking (a failing point is first scaled as a whole by a power of
+// two toward 1, which a rounding failure survives since the format
+// scales with it). Its premises, beyond the rules above:
+//
+//   - A big float has no subnormals and no overflow at float64's ends,
+//     but big.Float's exponent does end (about ±2^31): every value the
+//     format computes is a multiple of 2^g (inputs of 2^qmin, a stored
+//     weight of its lowest bit, a product of 2^(a+b), a sum of
+//     2^min(a, b), and rounding to P bits keeps a multiple of 2^g one:
+//     it returns the value or a multiple of a spacing ≥ 2^g), so a
+//     nonzero result is at least 2^g; the rules claim nothing (top) of a
+//     result with g below −2^30 or a magnitude past 2^(2^30), and an
+//     exact one needs q ≥ −2^30 (then neither underflows nor overflows).
+//   - Rounding is once to nearest at P bits: within |v|·2^(−P) of v.
+//
+// A test holds the wide grid to the float64 path at 24 and 53 bits,
+// where both apply: the same verdicts, and with a check that passes
+// every point, the same boxes split, proved and run. (It found the
+// float64 path proving a sum exact whose enclosure had passed float64's
+// largest value, +Inf, at a big float, which has no overflow: 2^bits had
+// overflowed to +Inf too. grid.exactly now bounds nothing by +Inf.)
 //
 // What Proved means is as strong as its two halves: on the proved boxes
 // the format computes what the construction computes exactly (faithful),

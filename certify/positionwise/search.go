@@ -52,8 +52,10 @@ type Problem struct {
 	MaxBoxes int
 	// Seed draws the points tried in boxes the analysis cannot prove.
 	Seed uint64
-	// keep, for tests, receives every box proved exact.
-	keep func(lo, hi []int64)
+	// keep, for tests, receives every box proved exact (keepWide on the
+	// wide grid).
+	keep     func(lo, hi []int64)
+	keepWide func(lo, hi []*big.Int)
 }
 
 // Defaults: 2^17 points hold every one-input 16-bit domain (65,279 bf16
@@ -142,6 +144,9 @@ func ratsText(xs []*big.Rat) string {
 // it is small, else split into boxes the analysis proves exact, runs, or
 // finds a failing input in.
 func Analyse(pr Problem) (*Result, error) {
+	if pr.Precision.Kind == numeric.KindBigFloat && pr.Precision.Bits > 53 {
+		return analyseWide(pr)
+	}
 	g, err := gridOf(pr.Precision)
 	if err != nil {
 		return nil, err
@@ -183,6 +188,7 @@ func Analyse(pr Problem) (*Result, error) {
 type search struct {
 	pr   Problem
 	g    *grid
+	w    *wgrid // the wide grid, where g is nil (wide.go)
 	prog *program
 	// fast is the rounding of the fast evaluator where it runs (fast.go).
 	fast func(float64) float64
@@ -200,9 +206,14 @@ func (s *search) domainText() string {
 	if s.pr.Finite != nil {
 		return fmt.Sprintf("%s, the %s of the claimed domain %s", names, plural.Of(len(s.pr.Finite), "point"), s.pr.Domain)
 	}
-	what := "finite " + s.g.name + " components"
-	if !s.g.sub {
+	var what string
+	switch {
+	case s.w != nil:
+		what = s.w.name + " components in float64's normal range (2^-1022 ≤ |x| < 2^1024) or 0"
+	case !s.g.sub:
 		what = s.g.name + " components in float64's normal range (2^-1022 ≤ |x| < 2^1024) or 0"
+	default:
+		what = "finite " + s.g.name + " components"
 	}
 	return fmt.Sprintf("%s with %s, in the claimed domain %s", names, what, s.pr.Domain)
 }
@@ -390,6 +401,12 @@ func (s *search) unreachable(x []*big.Rat) bool {
 		return false
 	}
 	for _, w := range want[0] {
+		if s.w != nil {
+			if !s.w.onGrid(w) {
+				return true
+			}
+			continue
+		}
 		if _, on := s.g.ordOf(w); !on {
 			return true
 		}
