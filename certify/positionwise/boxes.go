@@ -70,10 +70,18 @@ func (s *search) exact(lo, hi []int64) bool {
 	for c := range h {
 		h[c] = zeroVal
 	}
+	var norm func(int, []aval, bool) []aval
+	if s.prog.hasNorm() {
+		l, u := make([]*big.Rat, len(lo)), make([]*big.Rat, len(hi))
+		for k := range lo {
+			l[k], u[k] = rat(s.g.value(lo[k])), rat(s.g.value(hi[k]))
+		}
+		norm = s.normFloat(l, u)
+	}
 	for k, c := range s.pr.Inputs {
 		h[c] = exactVal(span{s.g.value(lo[k]), s.g.value(hi[k])}, s.g.quantum(lo[k], hi[k]))
 	}
-	for _, o := range s.g.run(s.prog, h) {
+	for _, o := range s.g.run(s.prog, h, norm) {
 		if o.top || !o.exact {
 			return false
 		}

@@ -164,7 +164,11 @@ func Analyse(pr Problem) (*Result, error) {
 	if s.prog, err = compile(pr.Model, pr.Round); err != nil {
 		return nil, err
 	}
-	if pr.Reference != nil {
+	if s.prog.hasNorm() {
+		// The fast evaluator has no layer norm: the engine runs every
+		// point, and the rule of lnorm.go runs the runner's own norm.
+		s.normRun, _ = newNormRunner(pr.Precision, pr.Model) // nil: norms are top
+	} else if pr.Reference != nil {
 		s.fast = fastRound(pr.Precision)
 	}
 	if n := s.domainPoints(); n <= float64(limit) {
@@ -186,10 +190,12 @@ func Analyse(pr Problem) (*Result, error) {
 }
 
 type search struct {
-	pr   Problem
-	g    *grid
-	w    *wgrid // the wide grid, where g is nil (wide.go)
-	prog *program
+	pr Problem
+	g  *grid
+	w  *wgrid // the wide grid, where g is nil (wide.go)
+	// normRun is the runner's own layer norm (lnorm.go; nil: none).
+	normRun normRunner
+	prog    *program
 	// fast is the rounding of the fast evaluator where it runs (fast.go).
 	fast func(float64) float64
 	rng  *rand.Rand

@@ -368,12 +368,20 @@ func (g *wgrid) matVec(w matrix, x []wval, b []weight) []wval {
 }
 
 // run is program.run on the wide grid.
-func (g *wgrid) run(p *program, h []wval) []wval {
-	for _, L := range p.layers {
-		hidden := g.matVec(L.w1, h, L.b1)
+func (g *wgrid) run(p *program, h []wval, norm func(j int, h []wval, affine bool) []wval) []wval {
+	affine := true
+	for j, L := range p.layers {
+		in := h
+		if L.norm != nil {
+			in = norm(j, h, affine)
+		}
+		hidden := g.matVec(L.w1, in, L.b1)
 		if L.relu {
-			for k := range hidden {
-				hidden[k] = wrelu(hidden[k])
+			for k, a := range hidden {
+				if a.top || !a.zero && a.ev.lo.Sign() < 0 && a.ev.hi.Sign() > 0 {
+					affine = false
+				}
+				hidden[k] = wrelu(a)
 			}
 		}
 		f := g.matVec(L.w2, hidden, L.b2)

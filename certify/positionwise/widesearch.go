@@ -27,6 +27,9 @@ func analyseWide(pr Problem) (*Result, error) {
 	if s.prog, err = compile(pr.Model, pr.Round); err != nil {
 		return nil, err
 	}
+	if s.prog.hasNorm() {
+		s.normRun, _ = newNormRunner(pr.Precision, pr.Model) // nil: norms are top
+	}
 	limit := pr.MaxEnumerate
 	if limit == 0 {
 		limit = DefaultMaxEnumerate
@@ -197,7 +200,11 @@ func (s *search) wideExact(lo, hi []*big.Int) bool {
 	for k, c := range s.pr.Inputs {
 		h[c] = wexact(rspan{s.w.value(lo[k]), s.w.value(hi[k])}, s.w.quantum(lo[k], hi[k]))
 	}
-	for _, o := range s.w.run(s.prog, h) {
+	var norm func(int, []wval, bool) []wval
+	if s.prog.hasNorm() {
+		norm = s.normWide(s.wpoint(lo), s.wpoint(hi))
+	}
+	for _, o := range s.w.run(s.prog, h, norm) {
 		if o.top || !o.exact {
 			return false
 		}
