@@ -58,35 +58,28 @@
 //     number in both), enclosed by its end values, and a multiple of the
 //     smallest spacing among them (grid.quantum: the spacing of the
 //     smaller magnitude, or the format's smallest if 0 is in range).
-//
 //   - A parameter is the exact rational w in the construction and w̃, the
 //     value the format stores (Problem.Round, the runner's own rounding),
 //     in the run. Products and sums use w̃ for the format's value and an
 //     enclosure of w for the exact one; a product or bias is exact only
 //     where w̃ = w.
-//
 //   - Exact zero: 0·x = 0 and 0 + y = y exactly for finite x, y, in every
 //     format (so the zero terms a dense product computes and a sparse one
 //     skips change nothing).
-//
 //   - w̃·x for exact x with w̃ = ±2^k: exact if |w̃·x| stays within the
 //     largest value and, for k < 0, q + k is at least the exponent of the
 //     smallest spacing (no bit of x drops below it): x has a P-bit
 //     significand, and so has x·2^k on a spacing the format keeps.
-//
 //   - w̃·x otherwise, and a + b of exact a, b (multiples of 2^qa, 2^qb): the
 //     exact result is a multiple of 2^q (q = q_w + q_x, or min(qa, qb));
 //     a multiple of 2^q of magnitude at most 2^(q+P), with q at least the
 //     smallest spacing and within the largest value, is a value of the
 //     format (grid.exactly), and an operation whose exact result is a
 //     value returns it, whatever the rounding.
-//
 //   - a + b by Sterbenz's lemma: a > 0 > b with |b|/2 ≤ a ≤ 2|b| on the
 //     whole box gives an exact difference, subnormals included.
-//
 //   - ReLU keeps exactness (both apply max(0, ·) to the same number), and
 //     is decided 0 where both enclosures are ≤ 0 (rounding keeps signs).
-//
 //   - Any other operation is rounded: its format value lies within one
 //     spacing of the exact result on the format's operands (grid.spacing:
 //     |v|·2^(1−P), or the smallest spacing), which holds for rounding to
@@ -95,11 +88,9 @@
 //     are float64s is monotone and so lands on one of the two format
 //     values around v. A result whose enclosure can pass the largest
 //     value may not be finite: nothing more is known of it (top).
-//
 //   - Enclosures are computed in float64, rounded outward only where
 //     float64 rounded (interval.go: an error-free TwoSum or FMA term says
 //     so), so that a bound on the grid stays exact.
-//
 //   - A feed-forward sublayer's pre-norm (lnorm.go: the selection W^N,
 //     mean, deviations, variance, square root, division, γ, β) is
 //     followed only where its operands are one known vector v on the whole
