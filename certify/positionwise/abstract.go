@@ -55,6 +55,8 @@ type weight struct {
 	qw   int
 	// exact and storedRat are w and w̃ as rationals (the wide grid's).
 	exact, storedRat *big.Rat
+	// unknown: w is irrational; nothing of it is followed (top).
+	unknown bool
 }
 
 func newWeight(w, stored *big.Rat) weight {
@@ -91,6 +93,9 @@ func newWeight(w, stored *big.Rat) weight {
 
 // constant is a bias as a value of the computation.
 func (w weight) constant() aval {
+	if w.unknown {
+		return topVal
+	}
 	if w.stored == 0 && w.lo == 0 && w.hi == 0 {
 		return zeroVal
 	}
@@ -117,7 +122,7 @@ func (g *grid) rounded(f0, ev span) aval {
 // mul is w·a, rounded.
 func (g *grid) mul(w weight, a aval) aval {
 	switch {
-	case a.top:
+	case a.top || w.unknown:
 		return topVal
 	case a.zero:
 		return zeroVal

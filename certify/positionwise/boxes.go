@@ -11,7 +11,10 @@ import (
 // failing one ends the search).
 func (s *search) boxes() error {
 	maxBoxes := s.pr.MaxBoxes
-	if maxBoxes == 0 {
+	switch {
+	case maxBoxes == 0 && s.prog.opaque():
+		maxBoxes = OpaqueMaxBoxes
+	case maxBoxes == 0:
 		maxBoxes = DefaultMaxBoxes
 	}
 	stack := s.initialBoxes()
@@ -21,6 +24,9 @@ func (s *search) boxes() error {
 		if s.res.Boxes >= maxBoxes {
 			s.res.Verdict = Undecided
 			s.res.Why = fmt.Sprintf("%d boxes analysed, %d left, none failing yet: the analysis stopped at its bound of boxes", s.res.Boxes, len(stack)+1)
+			if s.prog.opaque() {
+				s.res.Why += " (it follows no GELU or irrational parameter: its boxes are a search for a failing input)"
+			}
 			return nil
 		}
 		s.res.Boxes++

@@ -111,6 +111,16 @@
 //     top). The output is exact where the two agree. Elsewhere a norm's
 //     output is top. The fast evaluator has no norm: a model with one
 //     runs every point through the engine.
+//   - Any other activation (GELU: erf, tanh, sigmoid forms) and any
+//     irrational parameter (√(π/2)) is opaque: its value is top, so no
+//     box through it is proved (trivially sound), the fast evaluator does
+//     not run, and the search is one for a failing input, every point
+//     judged by the engine (Problem.Check, whatever the claim's
+//     tolerance): an enumerated domain is Run or Fails, a larger one Fails
+//     or Undecided after OpaqueMaxBoxes boxes. For mul-gelu it fails at
+//     every format: x + y overflows at the IEEE formats' ends, and at a
+//     big float tiny x, y cancel (GELU(x + y) − GELU(x) − GELU(y) rounds to
+//     an error far above (|x| + |y|)³/4).
 //
 // A box whose outputs are not all exact has a few of its points run
 // (corners, middle, seeded random points): a failure ends the search with

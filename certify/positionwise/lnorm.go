@@ -75,6 +75,26 @@ func (p *program) hasNorm() bool {
 	return false
 }
 
+// opaque reports whether some operation of p is not followed (an opaque
+// activation or an irrational parameter): no box through it is proved,
+// and the fast evaluator, which has neither, does not run.
+func (p *program) opaque() bool {
+	unknown := func(ws []weight) bool {
+		for _, w := range ws {
+			if w.unknown {
+				return true
+			}
+		}
+		return false
+	}
+	for _, L := range p.layers {
+		if L.opaque || unknown(L.w1.w) || unknown(L.w2.w) || unknown(L.b1) || unknown(L.b2) {
+			return true
+		}
+	}
+	return unknown(p.out.w)
+}
+
 func exprRat(e numeric.Expr) (*big.Rat, bool) {
 	r, ok, err := e.Rat()
 	return r, ok && err == nil
@@ -168,6 +188,9 @@ func (s *search) exactStream(j int, x []*big.Rat) ([]*big.Rat, bool) {
 	}
 	mv := func(w matrix, x []*big.Rat, b []weight) []*big.Rat {
 		out := make([]*big.Rat, w.rows)
+		if unknownIn(w.w) || unknownIn(b) {
+			return nil
+		}
 		for r := range out {
 			out[r] = new(big.Rat)
 			for c := 0; c < w.cols; c++ {
@@ -188,6 +211,9 @@ func (s *search) exactStream(j int, x []*big.Rat) ([]*big.Rat, bool) {
 			}
 		}
 		hidden := mv(L.w1, in, L.b1)
+		if hidden == nil || L.opaque {
+			return nil, false
+		}
 		if L.relu {
 			for k, v := range hidden {
 				if v.Sign() < 0 {
@@ -196,6 +222,9 @@ func (s *search) exactStream(j int, x []*big.Rat) ([]*big.Rat, bool) {
 			}
 		}
 		f := mv(L.w2, hidden, L.b2)
+		if f == nil {
+			return nil, false
+		}
 		if L.residual {
 			for c := range f {
 				f[c].Add(f[c], h[c])
@@ -294,4 +323,13 @@ func (s *search) normWide(lo, hi []*big.Rat) func(j int, h []wval, affine bool) 
 		}
 		return out
 	}
+}
+
+func unknownIn(ws []weight) bool {
+	for _, w := range ws {
+		if w.unknown {
+			return true
+		}
+	}
+	return false
 }

@@ -20,8 +20,11 @@ type program struct {
 type ffLayer struct {
 	w1, w2   matrix
 	b1, b2   []weight // nil: none
-	relu     bool     // else the activation is linear
+	relu     bool     // else the activation is linear, or opaque
 	residual bool
+	// opaque: another activation (GELU), whose output the analysis does
+	// not follow (top): boxes through it are run, never proved.
+	opaque bool
 	// norm is the layer's pre-norm (nil: none), index the layer's in the
 	// model (the runner's numbering); lnorm.go.
 	norm  *model.LayerNorm
@@ -34,10 +37,11 @@ type matrix struct {
 }
 
 // Applicable says why the analysis cannot treat m ("" when it can): it
-// treats models that compute each position on its own with operations
-// whose rounding it bounds — feed-forward sublayers with ReLU or linear
-// activations and rational parameters, and a readout of values — and
-// nothing else.
+// treats models that compute each position on its own — feed-forward
+// sublayers, pre-norms of them, and a readout of values — and nothing
+// else. It follows ReLU and linear units with rational parameters; other
+// activations and irrational parameters are opaque (top: their boxes are
+// run, never proved).
 func Applicable(m *model.Model) string {
 	switch {
 	case m.Position != nil:
@@ -55,8 +59,6 @@ func Applicable(m *model.Model) string {
 			return fmt.Sprintf("layer %d normalises its attention's input: the analysis bounds no square root there", k+1)
 		case l.FeedForwardNorm != nil && m.Norm != model.PreNorm:
 			return fmt.Sprintf("layer %d normalises after its sublayer: the analysis bounds no square root there", k+1)
-		case l.FeedForward != nil && l.FeedForward.Activation != model.ReLU && l.FeedForward.Activation != model.Linear:
-			return fmt.Sprintf("layer %d's activation is %v: the analysis bounds ReLU and linear units only", k+1, l.FeedForward.Activation)
 		}
 	}
 	return ""
@@ -79,6 +81,7 @@ func compile(m *model.Model, round func(*big.Rat) (*big.Rat, error)) (*program, 
 		where := fmt.Sprintf("layer %d", k+1)
 		L.relu, L.residual = f.Activation == model.ReLU, !l.NoFeedForwardResidual
 		L.norm, L.index = l.FeedForwardNorm, k
+		L.opaque = f.Activation != model.ReLU && f.Activation != model.Linear
 		if L.w1, err = compileMatrix(f.W1, round, where+" W1"); err != nil {
 			return nil, err
 		}
@@ -102,7 +105,9 @@ func compile(m *model.Model, round func(*big.Rat) (*big.Rat, error)) (*program, 
 func compileParam(e numeric.Expr, round func(*big.Rat) (*big.Rat, error), where string) (weight, error) {
 	r, ok, err := e.Rat()
 	if err == nil && !ok {
-		err = fmt.Errorf("%v is not rational", e)
+		// An irrational parameter (√(π/2)): its values are not followed
+		// (a product with it is top).
+		return weight{unknown: true}, nil
 	}
 	if err != nil {
 		return weight{}, fmt.Errorf("%s: %w", where, err)
@@ -172,6 +177,12 @@ func (g *grid) run(p *program, h []aval, norm func(j int, h []aval, affine bool)
 			in = norm(j, h, affine)
 		}
 		hidden := g.matVec(L.w1, in, L.b1)
+		if L.opaque && mutation != "gelu-as-linear" {
+			affine = false
+			for k := range hidden {
+				hidden[k] = topVal
+			}
+		}
 		if L.relu {
 			for k, a := range hidden {
 				if a.top || !a.zero && a.ev.lo < 0 && a.ev.hi > 0 {

@@ -64,6 +64,10 @@ type Problem struct {
 const (
 	DefaultMaxEnumerate = 1 << 17
 	DefaultMaxBoxes     = 1 << 18
+	// OpaqueMaxBoxes is the default bound where the program is opaque
+	// (program.opaque): no box can be proved, and each costs its points'
+	// runs by the engine.
+	OpaqueMaxBoxes = 1 << 10
 	// leafPoints: a box of at most this many points the analysis cannot
 	// prove is run point by point.
 	leafPoints = 64
@@ -165,10 +169,12 @@ func Analyse(pr Problem) (*Result, error) {
 		return nil, err
 	}
 	if s.prog.hasNorm() {
-		// The fast evaluator has no layer norm: the engine runs every
-		// point, and the rule of lnorm.go runs the runner's own norm.
+		// The rule of lnorm.go runs the runner's own norm.
 		s.normRun, _ = newNormRunner(pr.Precision, pr.Model) // nil: norms are top
-	} else if pr.Reference != nil {
+	}
+	if pr.Reference != nil && !s.prog.hasNorm() && !s.prog.opaque() {
+		// The fast evaluator has no layer norm and no other activation:
+		// elsewhere the engine runs every point.
 		s.fast = fastRound(pr.Precision)
 	}
 	if n := s.domainPoints(); n <= float64(limit) {

@@ -235,12 +235,16 @@ func wexact(s rspan, q int) wval {
 
 // wweight is a parameter: its exact value w and the stored w̃ = odd·2^qw.
 type wweight struct {
+	unknown    bool // an irrational parameter: top
 	w, s       *big.Rat
 	same, pow2 bool
 	qw         int
 }
 
 func newWweight(w weight) wweight {
+	if w.unknown {
+		return wweight{unknown: true}
+	}
 	x := wweight{w: w.exact, s: w.storedRat, same: w.exact.Cmp(w.storedRat) == 0}
 	if x.s.Sign() != 0 {
 		x.qw = lowBit(x.s)
@@ -250,10 +254,12 @@ func newWweight(w weight) wweight {
 	return x
 }
 
-func (w wweight) isZero() bool { return w.s.Sign() == 0 && w.w.Sign() == 0 }
+func (w wweight) isZero() bool { return !w.unknown && w.s.Sign() == 0 && w.w.Sign() == 0 }
 
 func (w wweight) constant() wval {
 	switch {
+	case w.unknown:
+		return wtop
 	case w.isZero():
 		return wzero
 	case w.same:
@@ -285,7 +291,7 @@ func (g *wgrid) rounded(f0, ev rspan, gq int) wval {
 
 func (g *wgrid) mul(w wweight, a wval) wval {
 	switch {
-	case a.top:
+	case a.top || w.unknown:
 		return wtop
 	case a.zero, w.isZero():
 		return wzero
@@ -376,6 +382,12 @@ func (g *wgrid) run(p *program, h []wval, norm func(j int, h []wval, affine bool
 			in = norm(j, h, affine)
 		}
 		hidden := g.matVec(L.w1, in, L.b1)
+		if L.opaque {
+			affine = false
+			for k := range hidden {
+				hidden[k] = wtop
+			}
+		}
 		if L.relu {
 			for k, a := range hidden {
 				if a.top || !a.zero && a.ev.lo.Sign() < 0 && a.ev.hi.Sign() > 0 {

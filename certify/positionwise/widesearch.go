@@ -148,7 +148,10 @@ func (s *search) wideRunBox(lo, hi []*big.Int) error {
 // wideBoxes is boxes on the wide grid.
 func (s *search) wideBoxes(stack []wbox) error {
 	maxBoxes := s.pr.MaxBoxes
-	if maxBoxes == 0 {
+	switch {
+	case maxBoxes == 0 && s.prog.opaque():
+		maxBoxes = OpaqueMaxBoxes
+	case maxBoxes == 0:
 		maxBoxes = DefaultMaxBoxes
 	}
 	for len(stack) > 0 {
@@ -157,6 +160,9 @@ func (s *search) wideBoxes(stack []wbox) error {
 		if s.res.Boxes >= maxBoxes {
 			s.res.Verdict = Undecided
 			s.res.Why = fmt.Sprintf("%d boxes analysed, %d left, none failing yet: the analysis stopped at its bound of boxes", s.res.Boxes, len(stack)+1)
+			if s.prog.opaque() {
+				s.res.Why += " (it follows no GELU or irrational parameter: its boxes are a search for a failing input)"
+			}
 			return nil
 		}
 		s.res.Boxes++
