@@ -53,11 +53,15 @@ type weight struct {
 	pow2 bool
 	k    int
 	qw   int
+	// exact and storedRat are w and w̃ as rationals (the wide grid's).
+	exact, storedRat *big.Rat
+	// unknown: w is irrational; nothing of it is followed (top).
+	unknown bool
 }
 
 func newWeight(w, stored *big.Rat) weight {
 	s, _ := stored.Float64() // a value of the grid: exact
-	x := weight{stored: s, same: w.Cmp(stored) == 0}
+	x := weight{stored: s, same: w.Cmp(stored) == 0, exact: w, storedRat: stored}
 	f, _ := w.Float64()
 	x.lo, x.hi = f, f
 	if math.IsInf(f, 0) {
@@ -89,6 +93,9 @@ func newWeight(w, stored *big.Rat) weight {
 
 // constant is a bias as a value of the computation.
 func (w weight) constant() aval {
+	if w.unknown {
+		return topVal
+	}
 	if w.stored == 0 && w.lo == 0 && w.hi == 0 {
 		return zeroVal
 	}
@@ -115,7 +122,7 @@ func (g *grid) rounded(f0, ev span) aval {
 // mul is w·a, rounded.
 func (g *grid) mul(w weight, a aval) aval {
 	switch {
-	case a.top:
+	case a.top || w.unknown:
 		return topVal
 	case a.zero:
 		return zeroVal

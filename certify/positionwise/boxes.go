@@ -11,7 +11,10 @@ import (
 // failing one ends the search).
 func (s *search) boxes() error {
 	maxBoxes := s.pr.MaxBoxes
-	if maxBoxes == 0 {
+	switch {
+	case maxBoxes == 0 && s.prog.opaque():
+		maxBoxes = OpaqueMaxBoxes
+	case maxBoxes == 0:
 		maxBoxes = DefaultMaxBoxes
 	}
 	stack := s.initialBoxes()
@@ -21,6 +24,9 @@ func (s *search) boxes() error {
 		if s.res.Boxes >= maxBoxes {
 			s.res.Verdict = Undecided
 			s.res.Why = fmt.Sprintf("%d boxes analysed, %d left, none failing yet: the analysis stopped at its bound of boxes", s.res.Boxes, len(stack)+1)
+			if s.prog.opaque() {
+				s.res.Why += " (it follows no GELU or irrational parameter: its boxes are a search for a failing input)"
+			}
 			return nil
 		}
 		s.res.Boxes++
@@ -73,10 +79,18 @@ func (s *search) exact(lo, hi []int64) bool {
 	for c := range h {
 		h[c] = zeroVal
 	}
+	var norm func(int, []aval, bool) []aval
+	if s.prog.hasNorm() {
+		l, u := make([]*big.Rat, len(lo)), make([]*big.Rat, len(hi))
+		for k := range lo {
+			l[k], u[k] = rat(s.g.value(lo[k])), rat(s.g.value(hi[k]))
+		}
+		norm = s.normFloat(l, u)
+	}
 	for k, c := range s.pr.Inputs {
 		h[c] = exactVal(span{s.g.value(lo[k]), s.g.value(hi[k])}, s.g.quantum(lo[k], hi[k]))
 	}
-	for _, o := range s.g.run(s.prog, h) {
+	for _, o := range s.g.run(s.prog, h, norm) {
 		if o.top || !o.exact {
 			return false
 		}

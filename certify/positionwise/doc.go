@@ -12,10 +12,9 @@
 // The domain at a format is the set of inputs it can represent: every
 // point whose components are finite values of the format (one zero: −0
 // is the rational 0), in the recipe's claimed domain (its Valid, or a
-// finite list of points, Problem.Finite). For a big float of P ≤ 53 bits,
-// whose exponent range no float64 holds, it is the P-bit values of
-// float64's normal range and 0; above 53 bits the package does not
-// apply. Nothing is excluded for overflow: an input on which an
+// finite list of points, Problem.Finite). For a big float of P bits,
+// whose exponent range (about 2^±2^31) no float64 holds, it is the P-bit
+// values of float64's normal range and 0, for every P. Nothing is excluded for overflow: an input on which an
 // intermediate value overflows, or whose exact output lies beyond the
 // format's largest value, is in the domain and fails there (the format
 // computes ±Inf or NaN, or a wrong finite value, where the claim is an
@@ -94,6 +93,36 @@
 //   - Enclosures are computed in float64, rounded outward only where
 //     float64 rounded (interval.go: an error-free TwoSum or FMA term says
 //     so), so that a bound on the grid stays exact.
+//   - A feed-forward sublayer's pre-norm (lnorm.go: the selection W^N,
+//     mean, deviations, variance, square root, division, γ, β) is
+//     followed only where its operands are one known vector v on the whole
+//     box: every ReLU so far decided in the construction (its exact
+//     pre-activation's enclosure of one sign: the construction is then an
+//     affine function of the input on the box's real hull), every
+//     component the norm reads exact (the format's value is the
+//     construction's) and every stream component finite (not top), and the
+//     construction's exact stream equal at the box's lower corner and at
+//     each corner one step from it along one axis (an affine function equal
+//     at those d + 1 points is constant on the box). The format's norm of
+//     v is then one point, computed by the runner's own code
+//     (eval.Steps.SublayerInput, with the format's backend: its order and
+//     its rounding), with the components the norm does not read set to 0
+//     (each is finite, so the selection's zero weights make them ±0, and
+//     a zero's sign changes no rational on the way); the construction's
+//     is the exact norm of v where its square root is rational (else
+//     top). The output is exact where the two agree. Elsewhere a norm's
+//     output is top. The fast evaluator has no norm: a model with one
+//     runs every point through the engine.
+//   - Any other activation (GELU: erf, tanh, sigmoid forms) and any
+//     irrational parameter (√(π/2)) is opaque: its value is top, so no
+//     box through it is proved (trivially sound), the fast evaluator does
+//     not run, and the search is one for a failing input, every point
+//     judged by the engine (Problem.Check, whatever the claim's
+//     tolerance): an enumerated domain is Run or Fails, a larger one Fails
+//     or Undecided after OpaqueMaxBoxes boxes. For mul-gelu it fails at
+//     every format: x + y overflows at the IEEE formats' ends, and at a
+//     big float tiny x, y cancel (GELU(x + y) − GELU(x) − GELU(y) rounds to
+//     an error far above (|x| + |y|)³/4).
 //
 // A box whose outputs are not all exact has a few of its points run
 // (corners, middle, seeded random points): a failure ends the search with
@@ -104,6 +133,32 @@
 // else at the middle ordinal of its widest component (which halves its
 // range of binades). The verdicts: Proved (every box proved or run),
 // Fails (with the input), Undecided (Problem.MaxBoxes boxes analysed).
+//
+// Above 53 bits a big float's values are no float64s: the same search
+// runs on the wide grid (wide.go, widesearch.go), where values and
+// enclosures are rationals (exact: nothing is rounded outward) and
+// ordinals big integers, with the same rules, splitting, points tried
+// and shrinking (a failing point is first scaled as a whole by a power of
+// two toward 1, which a rounding failure survives since the format
+// scales with it). Its premises, beyond the rules above:
+//
+//   - A big float has no subnormals and no overflow at float64's ends,
+//     but big.Float's exponent does end (about ±2^31): every value the
+//     format computes is a multiple of 2^g (inputs of 2^qmin, a stored
+//     weight of its lowest bit, a product of 2^(a+b), a sum of
+//     2^min(a, b), and rounding to P bits keeps a multiple of 2^g one:
+//     it returns the value or a multiple of a spacing ≥ 2^g), so a
+//     nonzero result is at least 2^g; the rules claim nothing (top) of a
+//     result with g below −2^30 or a magnitude past 2^(2^30), and an
+//     exact one needs q ≥ −2^30 (then neither underflows nor overflows).
+//   - Rounding is once to nearest at P bits: within |v|·2^(−P) of v.
+//
+// A test holds the wide grid to the float64 path at 24 and 53 bits,
+// where both apply: the same verdicts, and with a check that passes
+// every point, the same boxes split, proved and run. (It found the
+// float64 path proving a sum exact whose enclosure had passed float64's
+// largest value, +Inf, at a big float, which has no overflow: 2^bits had
+// overflowed to +Inf too. grid.exactly now bounds nothing by +Inf.)
 //
 // What Proved means is as strong as its two halves: on the proved boxes
 // the format computes what the construction computes exactly (faithful),

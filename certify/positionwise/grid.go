@@ -39,7 +39,8 @@ type grid struct {
 
 // gridOf is p's grid, or why the analysis cannot treat p: exact
 // arithmetic rounds nothing, intervals are not values, and a big float of
-// more than 53 bits is no float64 (the analysis computes on float64).
+// more than 53 bits is no float64 (the float64 path computes on float64;
+// Analyse runs such a big float on the wide grid, wide.go).
 func gridOf(p numeric.Precision) (*grid, error) {
 	switch p.Kind {
 	case numeric.KindEmulated, numeric.KindFloat32, numeric.KindFloat64:
@@ -131,7 +132,9 @@ func (g *grid) exactly(q int, m float64) bool {
 	if mutation == "quantum-bit" {
 		bits++
 	}
-	return q >= g.arithMin && m <= g.arithMax && m <= math.Ldexp(1, min(bits, 2000))
+	// m = +Inf is an enclosure that passed float64's range: it bounds
+	// nothing (2^bits for bits ≥ 1024 is beyond every finite m).
+	return q >= g.arithMin && m <= g.arithMax && !math.IsInf(m, 0) && (bits >= 1024 || m <= math.Ldexp(1, bits))
 }
 
 // spacing bounds the distance from a real v with |v| ≤ m to the value the

@@ -20,8 +20,15 @@ type program struct {
 type ffLayer struct {
 	w1, w2   matrix
 	b1, b2   []weight // nil: none
-	relu     bool     // else the activation is linear
+	relu     bool     // else the activation is linear, or opaque
 	residual bool
+	// opaque: another activation (GELU), whose output the analysis does
+	// not follow (top): boxes through it are run, never proved.
+	opaque bool
+	// norm is the layer's pre-norm (nil: none), index the layer's in the
+	// model (the runner's numbering); lnorm.go.
+	norm  *model.LayerNorm
+	index int
 }
 
 type matrix struct {
@@ -30,10 +37,11 @@ type matrix struct {
 }
 
 // Applicable says why the analysis cannot treat m ("" when it can): it
-// treats models that compute each position on its own with operations
-// whose rounding it bounds — feed-forward sublayers with ReLU or linear
-// activations and rational parameters, and a readout of values — and
-// nothing else.
+// treats models that compute each position on its own — feed-forward
+// sublayers, pre-norms of them, and a readout of values — and nothing
+// else. It follows ReLU and linear units with rational parameters; other
+// activations and irrational parameters are opaque (top: their boxes are
+// run, never proved).
 func Applicable(m *model.Model) string {
 	switch {
 	case m.Position != nil:
@@ -47,10 +55,10 @@ func Applicable(m *model.Model) string {
 		switch {
 		case l.Attention != nil:
 			return fmt.Sprintf("layer %d attends: its positions are not computed on their own", k+1)
-		case l.AttentionNorm != nil || l.FeedForwardNorm != nil:
-			return fmt.Sprintf("layer %d normalises: the analysis bounds no square root", k+1)
-		case l.FeedForward != nil && l.FeedForward.Activation != model.ReLU && l.FeedForward.Activation != model.Linear:
-			return fmt.Sprintf("layer %d's activation is %v: the analysis bounds ReLU and linear units only", k+1, l.FeedForward.Activation)
+		case l.AttentionNorm != nil:
+			return fmt.Sprintf("layer %d normalises its attention's input: the analysis bounds no square root there", k+1)
+		case l.FeedForwardNorm != nil && m.Norm != model.PreNorm:
+			return fmt.Sprintf("layer %d normalises after its sublayer: the analysis bounds no square root there", k+1)
 		}
 	}
 	return ""
@@ -72,6 +80,8 @@ func compile(m *model.Model, round func(*big.Rat) (*big.Rat, error)) (*program, 
 		var L ffLayer
 		where := fmt.Sprintf("layer %d", k+1)
 		L.relu, L.residual = f.Activation == model.ReLU, !l.NoFeedForwardResidual
+		L.norm, L.index = l.FeedForwardNorm, k
+		L.opaque = f.Activation != model.ReLU && f.Activation != model.Linear
 		if L.w1, err = compileMatrix(f.W1, round, where+" W1"); err != nil {
 			return nil, err
 		}
@@ -95,7 +105,9 @@ func compile(m *model.Model, round func(*big.Rat) (*big.Rat, error)) (*program, 
 func compileParam(e numeric.Expr, round func(*big.Rat) (*big.Rat, error), where string) (weight, error) {
 	r, ok, err := e.Rat()
 	if err == nil && !ok {
-		err = fmt.Errorf("%v is not rational", e)
+		// An irrational parameter (√(π/2)): its values are not followed
+		// (a product with it is top).
+		return weight{unknown: true}, nil
 	}
 	if err != nil {
 		return weight{}, fmt.Errorf("%s: %w", where, err)
@@ -154,13 +166,29 @@ func (g *grid) matVec(w matrix, x []aval, b []weight) []aval {
 }
 
 // run is the program on the values of one box's inputs (the stream's
-// other components 0), to the readout's values.
-func (g *grid) run(p *program, h []aval) []aval {
-	for _, L := range p.layers {
-		hidden := g.matVec(L.w1, h, L.b1)
-		if L.relu {
+// other components 0), to the readout's values. norm is the layer norm
+// rule (lnorm.go): layer j's pre-norm of the stream h, told whether every
+// ReLU so far is decided in the construction (affine).
+func (g *grid) run(p *program, h []aval, norm func(j int, h []aval, affine bool) []aval) []aval {
+	affine := true
+	for j, L := range p.layers {
+		in := h
+		if L.norm != nil {
+			in = norm(j, h, affine)
+		}
+		hidden := g.matVec(L.w1, in, L.b1)
+		if L.opaque && mutation != "gelu-as-linear" {
+			affine = false
 			for k := range hidden {
-				hidden[k] = relu(hidden[k])
+				hidden[k] = topVal
+			}
+		}
+		if L.relu {
+			for k, a := range hidden {
+				if a.top || !a.zero && a.ev.lo < 0 && a.ev.hi > 0 {
+					affine = false
+				}
+				hidden[k] = relu(a)
 			}
 		}
 		f := g.matVec(L.w2, hidden, L.b2)

@@ -129,3 +129,17 @@ func TestReLUNeedsBothSigns(t *testing.T) {
 		t.Errorf("relu of an exact value: %+v, want exact", got)
 	}
 }
+
+// TestExactlyBeyondFloat64: at a big float of 53 bits, whose arithmetic
+// does not overflow, a sum whose float64 enclosure passes float64's
+// largest value (+Inf) is not proved exact: max + (max − ulp) needs 54
+// bits. (The wide grid's agreement test found the float64 path proving
+// it while 2^bits overflowed to +Inf as well.)
+func TestExactlyBeyondFloat64(t *testing.T) {
+	g := mustGrid(t, "53")
+	hi := g.maxOrd
+	x := exactVal(span{g.value(hi - 1), g.value(hi)}, g.quantum(hi-1, hi))
+	if got := g.add(x, x); got.exact && !got.top {
+		t.Errorf("[max − ulp, max] doubled: proved exact (%+v)", got)
+	}
+}

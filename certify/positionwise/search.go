@@ -52,8 +52,10 @@ type Problem struct {
 	MaxBoxes int
 	// Seed draws the points tried in boxes the analysis cannot prove.
 	Seed uint64
-	// keep, for tests, receives every box proved exact.
-	keep func(lo, hi []int64)
+	// keep, for tests, receives every box proved exact (keepWide on the
+	// wide grid).
+	keep     func(lo, hi []int64)
+	keepWide func(lo, hi []*big.Int)
 }
 
 // Defaults: 2^17 points hold every one-input 16-bit domain (65,279 bf16
@@ -62,6 +64,10 @@ type Problem struct {
 const (
 	DefaultMaxEnumerate = 1 << 17
 	DefaultMaxBoxes     = 1 << 18
+	// OpaqueMaxBoxes is the default bound where the program is opaque
+	// (program.opaque): no box can be proved, and each costs its points'
+	// runs by the engine.
+	OpaqueMaxBoxes = 1 << 10
 	// leafPoints: a box of at most this many points the analysis cannot
 	// prove is run point by point.
 	leafPoints = 64
@@ -159,6 +165,9 @@ func ratsText(xs []*big.Rat) string {
 // it is small, else split into boxes the analysis proves exact, runs, or
 // finds a failing input in.
 func Analyse(pr Problem) (*Result, error) {
+	if pr.Precision.Kind == numeric.KindBigFloat && pr.Precision.Bits > 53 {
+		return analyseWide(pr)
+	}
 	g, err := gridOf(pr.Precision)
 	if err != nil {
 		return nil, err
@@ -176,7 +185,13 @@ func Analyse(pr Problem) (*Result, error) {
 	if s.prog, err = compile(pr.Model, pr.Round); err != nil {
 		return nil, err
 	}
-	if pr.Reference != nil {
+	if s.prog.hasNorm() {
+		// The rule of lnorm.go runs the runner's own norm.
+		s.normRun, _ = newNormRunner(pr.Precision, pr.Model) // nil: norms are top
+	}
+	if pr.Reference != nil && !s.prog.hasNorm() && !s.prog.opaque() {
+		// The fast evaluator has no layer norm and no other activation:
+		// elsewhere the engine runs every point.
 		s.fast = fastRound(pr.Precision)
 	}
 	if n := s.domainPoints(); n <= float64(limit) {
@@ -198,9 +213,12 @@ func Analyse(pr Problem) (*Result, error) {
 }
 
 type search struct {
-	pr   Problem
-	g    *grid
-	prog *program
+	pr Problem
+	g  *grid
+	w  *wgrid // the wide grid, where g is nil (wide.go)
+	// normRun is the runner's own layer norm (lnorm.go; nil: none).
+	normRun normRunner
+	prog    *program
 	// stacked, when set, is the program of a length (attend.go), which
 	// decides the boxes in place of prog.
 	stacked *stacked
@@ -220,9 +238,14 @@ func (s *search) domainText() string {
 	if s.pr.Finite != nil {
 		return fmt.Sprintf("%s, the %s of the claimed domain %s", names, plural.Of(len(s.pr.Finite), "point"), s.pr.Domain)
 	}
-	what := "finite " + s.g.name + " components"
-	if !s.g.sub {
+	var what string
+	switch {
+	case s.w != nil:
+		what = s.w.name + " components in float64's normal range (2^-1022 ≤ |x| < 2^1024) or 0"
+	case !s.g.sub:
 		what = s.g.name + " components in float64's normal range (2^-1022 ≤ |x| < 2^1024) or 0"
+	default:
+		what = "finite " + s.g.name + " components"
 	}
 	return fmt.Sprintf("%s with %s, in the claimed domain %s", names, what, s.pr.Domain)
 }
@@ -410,6 +433,12 @@ func (s *search) unreachable(x []*big.Rat) bool {
 		return false
 	}
 	for _, w := range want[0] {
+		if s.w != nil {
+			if !s.w.onGrid(w) {
+				return true
+			}
+			continue
+		}
 		if _, on := s.g.ordOf(w); !on {
 			return true
 		}

@@ -69,6 +69,9 @@ func (g *grid) candidates(v float64) []float64 {
 
 // shrink simplifies the failing point x (why: how it fails).
 func (s *search) shrink(x []*big.Rat, why string) ([]*big.Rat, string) {
+	if s.w != nil {
+		return s.shrinkWide(x, why)
+	}
 	runs := 0
 	for improved := true; improved && runs < maxShrinkRuns; {
 		improved = false
