@@ -14,9 +14,10 @@
 // is the rational 0), in the recipe's claimed domain (its Valid, or a
 // finite list of points, Problem.Finite). For a big float of P bits,
 // whose exponent range (about 2^±2^31) no float64 holds, it is the P-bit
-// values of float64's normal range and 0, for every P. Nothing is excluded for overflow: an input on which an
-// intermediate value overflows, or whose exact output lies beyond the
-// format's largest value, is in the domain and fails there (the format
+// values of float64's normal range and 0, for every P. Nothing is
+// excluded for overflow: an input on which an intermediate value
+// overflows, or whose exact output lies beyond the format's largest
+// value, is in the domain and fails there (the format
 // computes ±Inf or NaN, or a wrong finite value, where the claim is an
 // exact one); a report shows it as any failure, with its cause.
 //
