@@ -102,6 +102,14 @@ func (a *analysis[T]) headOutputs(h *head[T], qid, i int, qw witness) ([]int, st
 		return nil, why
 	}
 	q := query{qid: qid, lo: lo, hi: hi, pos: i, w: qw, items: count}
+	if a.soft(h) {
+		d, why := a.softDecide(h, q)
+		if why != "" {
+			return nil, why
+		}
+		a.keepDecision(h, q, d)
+		return d.outs, ""
+	}
 	for _, dc := range a.deciders {
 		d, done, why := dc.decide(a, h, q)
 		if why != "" {

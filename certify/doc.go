@@ -85,6 +85,48 @@
 // both itself (position by position, and walk by walk over the orders)
 // and refuses a composition left out or an output missing.
 //
+// # A softmax head beside a hard one
+//
+// The softmax construction of §Simulating Average-Hard Attention with
+// Soft Attention (hardmax-softmax) holds log(8N) in W^Q, which exact
+// arithmetic cannot compute; its claim is that the softmax output lies
+// within a bound of the average-hard output it simulates (c within 1/4,
+// y exact). So its construction carries the average-hard one
+// (recipes.Construction.Simulated), exact, which the checker hands the
+// analysis as its reference, judged with the softmax construction's
+// bounds; the model is the softmax construction at its format, whose
+// weights are format values (log(8N) rounded once when the model is
+// instantiated), and whose exp is the backend's correctly rounded one.
+// The run at a format is then a computation on format values, a
+// function of which item each visible position holds.
+//
+// At a query of such a head (softhead.go, softmax.go) the pairs of
+// outputs are listed over every choice of one item per visible
+// position, as the runner computes them (eval's softmaxInto and
+// weightedSum): the maximum M, e_k = fl(exp(fl(s_k − M))), the sum S of
+// the e_k left to right, α_k = fl(e_k/S), Σ fl(α_k·v_k) left to right,
+// weights 0 skipped. M is one of the items' scores: for each, the
+// positions choose among their items scoring at most M, and a choice
+// counts when some position took M. A first pass finds the sums S the
+// choices reach; for each, a second follows, position by position, the
+// sum again, the output, and the reference's hardmax (its maximal exact
+// score and the items at it that it reads: the first, the last, or all,
+// whose exact mean does not depend on the order), and keeps the runs
+// whose sum is S. Two runs of a prefix with equal partial results have
+// the same outputs over every way to go on, so merging them loses
+// nothing, and every input's choice is one of those followed: the pairs
+// listed are exactly the pairs the choices give (the positions chosen
+// independently, which over-approximates the inputs, as everywhere).
+// No bound on exp or on the sums is needed: the format's operations are
+// followed exactly. Above 4096 partial results after a position it gives
+// up. Such a decision is not carried by the chain. The checker derives
+// the outputs itself (recheck/softmax.go). TestSoftmaxOutputsAreHeadOutput
+// holds the listing to HeadOutput on every choice (both ways: nothing
+// missed, nothing extra), TestSoftmaxBesideHardSound and
+// TestSoftmaxBesideHardPerturbed hold certificates to every input run
+// whole (the temperature changed, W^V moved by an ulp and by 1/2), and
+// TestRecheckRefusesSoftTampering the checker to its own derivation.
+//
 // # The certificate, re-checked
 //
 // What the analysis concluded at a length it writes as a certificate
@@ -163,7 +205,8 @@
 // # When it does not certify
 //
 // The analysis gives up, and says why, where its sets stop being finite
-// and small or its argument does not apply: softmax attention,
+// and small or its argument does not apply: softmax attention in the
+// reference,
 // a tie set whose values differ under average hardmax where the model
 // breaks the exact order (or at an interval precision, or beyond the
 // bounds on compositions and orders above), a NaN score or a
@@ -190,7 +233,8 @@
 // scored (scores.go, exactscores.go, over the index of index.go), then
 // decided by fast.go or general.go (order.go keeps or breaks the order,
 // headoutputs.go makes the outputs; mixed.go and orders.go those of tie
-// sets of several values). chain.go carries conclusions from
+// sets of several values; softhead.go and softmax.go those of a softmax
+// head beside a hard one). chain.go carries conclusions from
 // one length to the next, certificate.go writes the certificate,
 // live.go works out the live components, witness.go the witnesses.
 //

@@ -188,7 +188,7 @@ func newChecker[T any](in Input[T], n int) (*checker[T], error) {
 			}
 			if attn {
 				ar, am := r.Steps().Attention(l), m.Steps().Attention(l)
-				if (ar == nil) != (am == nil) || ar != nil && (ar.Weighting != am.Weighting || ar.Mask != am.Mask || len(ar.Heads) != len(am.Heads)) {
+				if (ar == nil) != (am == nil) || ar != nil && (ar.Weighting != am.Weighting && !(am.Weighting == model.Softmax && ar.Weighting != model.Softmax) || ar.Mask != am.Mask || len(ar.Heads) != len(am.Heads)) {
 					return nil, refuse("layer %d: the model's attention is not the reference's in weighting, mask or heads", l+1)
 				}
 				if ar != nil && ar.Weighting == model.Softmax {

@@ -86,8 +86,23 @@
 // HeadOutput over v and m − 1 zero vectors, and walks with the same
 // counts left and the same sum are merged (their futures are the same).
 // The fact's outputs of each composition must be those. A NaN score, or a value that is not finite at a visible position
-// (0·∞ is NaN in the weighted sum), is refused. Softmax attention is
-// refused: its weights are not a finite choice.
+// (0·∞ is NaN in the weighted sum), is refused. Softmax attention in
+// the reference is refused: its weights are not a finite choice.
+//
+// A softmax head of the model beside a hard head of the reference (the
+// softmax construction of §Simulating Average-Hard Attention with Soft
+// Attention against the average-hard one it simulates) is re-derived
+// over every choice of one (key, value) per visible position
+// (softmax.go): for each candidate maximum M among the model's scores,
+// the sums S of the weights e = fl(exp(fl(s − M))) left to right that a
+// choice reaches, and for each S the runs along the positions (sum,
+// weighted sum of fl(fl(e/S)·v), the reference's maximal exact score and
+// the items at it its hardmax reads), equal runs merged, those whose sum
+// is S and that took M kept; the reference's output is its HeadOutput
+// over the items at its maximum. The fact's outputs must be exactly
+// those. This is the runner's softmax (eval's softmaxInto and
+// weightedSum) followed on sets of partial runs, written apart from the
+// analysis's (certify/softmax.go, softhead.go).
 //
 // # The shortcuts Check takes, and why each is sound
 //

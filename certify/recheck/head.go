@@ -42,6 +42,9 @@ type headCheck[T any] struct {
 	// severalValues lets held count ties of several values (mixed, which
 	// derives their compositions itself) rather than refuse them.
 	severalValues bool
+	// soft says the model's head is a softmax head, beside a hard one
+	// of the reference (softmax.go).
+	soft bool
 }
 
 func (ck *checker[T]) newHeadCheck(l, hd int, g *gathered[T], facts []QueryFact[T]) *headCheck[T] {
@@ -52,6 +55,7 @@ func (ck *checker[T]) newHeadCheck(l, hd int, g *gathered[T], facts []QueryFact[
 		h.facts[ck.factKey(f.Query, f.Lo, f.Hi)] = f
 	}
 	h.sc.init(ck, l, hd, g.keys[hd])
+	h.soft = ck.m.Steps().Attention(l).Weighting == model.Softmax
 	return h
 }
 
@@ -259,6 +263,9 @@ func (h *headCheck[T]) check(q State[T], lo, hi int, fact *QueryFact[T], where f
 		return nil, refuse("%s: a value at a visible position is not finite in the model (its weight 0 would give 0·∞ = NaN)", where())
 	}
 	sc := &h.sc
+	if h.soft {
+		return h.softmax(q, lo, hi, where)
+	}
 	if len(fact.Ties) > 0 {
 		return h.mixed(q, lo, hi, fact, where)
 	}

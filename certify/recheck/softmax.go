@@ -1,0 +1,245 @@
+package recheck
+
+import (
+	"math/big"
+	"slices"
+	"strings"
+
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+)
+
+// maxSoft bounds the partial states softOutputs follows after a
+// position; past it the checker refuses.
+const maxSoft = 1 << 12
+
+// softChoice is one (key, value) a visible position can hold, scored:
+// the model's score and the reference's exact one.
+type softChoice[T any] struct {
+	pos, kid, vid int
+	exact         *big.Rat
+	model         T
+}
+
+// softState is a partial run of a softmax head along the positions: the
+// model's sum of the weights, its output (nil while every term was
+// skipped) and whether a position took the maximum; the reference's
+// maximal exact score and the choices at it its hardmax reads.
+type softState[T any] struct {
+	sum T
+	out []T
+	hit bool
+	max *big.Rat
+	at  []softChoice[T]
+}
+
+// softmax derives the outputs of a softmax head of the model, beside a
+// hard head of the reference, at query q over positions lo … hi: every
+// choice of one (key, value) per position, run as the model's softmax
+// runs (the maximum M, e = fl(exp(fl(s − M))), the sum of the e left to
+// right, α = fl(e/S), the weighted sum left to right skipping weights
+// 0) and as the reference's hardmax selects. It follows the partial runs
+// position by position, merging equal ones, for each M that is one of
+// the scores and each sum S a run can reach, keeping the runs whose sum
+// is S and that took M somewhere. It does not share the analysis's code
+// (certify/softmax.go, softhead.go).
+func (h *headCheck[T]) softmax(q State[T], lo, hi int, where func() string) ([]State[T], error) {
+	ck, b := h.ck, h.ck.b
+	keys, vals := h.g.keys[h.hd].vecs, h.g.vals[h.hd].vecs
+	w := ck.r.Steps().Attention(h.l).Weighting
+	scored := map[int]softChoice[T]{}
+	choices := make([][]softChoice[T], hi-lo+1)
+	for p := lo; p <= hi; p++ {
+		for _, s := range h.slots[p-1] {
+			c, ok := scored[s.kid]
+			if !ok {
+				e, err := ck.r.Steps().HeadScore(h.l, h.hd, q.Ref, keys[s.kid].Ref)
+				if err != nil {
+					return nil, refuse("%s: the reference's score: %v", where(), err)
+				}
+				m, err := ck.m.Steps().HeadScore(h.l, h.hd, q.Model, keys[s.kid].Model)
+				if err != nil {
+					return nil, refuse("%s: the model's score: %v", where(), err)
+				}
+				if b.Cmp(m, m) == numeric.Unordered {
+					return nil, refuse("%s: a NaN score in the model", where())
+				}
+				c = softChoice[T]{kid: s.kid, exact: e, model: m}
+				scored[s.kid] = c
+			}
+			for _, v := range s.vids {
+				c.pos, c.vid = p, v
+				choices[p-lo] = append(choices[p-lo], c)
+			}
+		}
+	}
+	d := len(vals[choices[0][0].vid].Model)
+	// Values are told apart by appendValue (equal bytes, equal values).
+	enc := func(x T) string { return string(appendValue(nil, b, x)) }
+	text := func(xs []T) string {
+		var sb strings.Builder
+		for _, x := range xs {
+			sb.Write(appendValue(nil, b, x))
+			sb.WriteByte(',')
+		}
+		return sb.String()
+	}
+	var outs []State[T]
+	seen := map[string]bool{}
+	var maxima []T
+	for _, cs := range choices {
+		for _, c := range cs {
+			if !slices.ContainsFunc(maxima, func(m T) bool { return b.Cmp(m, c.model) == numeric.Equal }) {
+				maxima = append(maxima, c.model)
+			}
+		}
+	}
+	for _, M := range maxima {
+		// e for each choice scoring at most M; a position with none
+		// rules M out.
+		es := make([][]T, len(choices))
+		out := false
+		for x, cs := range choices {
+			es[x] = make([]T, len(cs))
+			any := false
+			for y, c := range cs {
+				if b.Cmp(c.model, M) == numeric.Greater {
+					continue
+				}
+				e, err := b.Exp(b.New(), b.Sub(b.New(), c.model, M))
+				if err != nil {
+					return nil, refuse("%s: exp: %v", where(), err)
+				}
+				es[x][y], any = e, true
+			}
+			if !any {
+				out = true
+			}
+		}
+		if out {
+			continue
+		}
+		allowed := func(x, y int) bool { return b.Cmp(choices[x][y].model, M) != numeric.Greater }
+		// The sums a run can reach.
+		sums := map[string]T{}
+		for x, cs := range choices {
+			next := map[string]T{}
+			for y := range cs {
+				if !allowed(x, y) {
+					continue
+				}
+				if x == 0 {
+					next[enc(es[x][y])] = es[x][y]
+					continue
+				}
+				for _, s := range sums {
+					t := b.Add(b.New(), s, es[x][y])
+					next[enc(t)] = t
+				}
+			}
+			if len(next) > maxSoft {
+				return nil, refuse("%s: more than %d sums of the softmax weights", where(), maxSoft)
+			}
+			ck.work += int64(len(next))
+			sums = next
+		}
+		for sk, S := range sums {
+			runs := map[string]softState[T]{"": {}}
+			for x, cs := range choices {
+				next := map[string]softState[T]{}
+				for y, c := range cs {
+					if !allowed(x, y) {
+						continue
+					}
+					e := es[x][y]
+					alpha, err := b.Div(b.New(), e, S)
+					if err != nil {
+						return nil, refuse("%s: a softmax weight: %v", where(), err)
+					}
+					top := b.Cmp(c.model, M) == numeric.Equal
+					for _, r := range runs {
+						n := softState[T]{out: r.out, hit: r.hit || top, max: r.max, at: r.at}
+						if x == 0 {
+							n.sum = e
+						} else {
+							n.sum = b.Add(b.New(), r.sum, e)
+						}
+						if b.Sign(alpha) != numeric.Equal {
+							o := make([]T, d)
+							for k := range o {
+								t := b.Mul(b.New(), alpha, vals[c.vid].Model[k])
+								if r.out != nil {
+									t = b.Add(b.New(), r.out[k], t)
+								}
+								o[k] = t
+							}
+							n.out = o
+						}
+						switch cmp := 1; {
+						case r.max != nil && func() bool { cmp = c.exact.Cmp(r.max); return cmp < 0 }():
+						case r.max == nil || cmp > 0:
+							n.max, n.at = c.exact, []softChoice[T]{c}
+						case w == model.RightHardmax:
+							n.at = []softChoice[T]{c}
+						case w == model.AverageHardmax:
+							n.at = append(slices.Clone(r.at), c)
+						}
+						var key strings.Builder
+						key.WriteString(enc(n.sum) + "|" + text(n.out))
+						if n.out == nil {
+							key.WriteString("none")
+						}
+						if n.hit {
+							key.WriteString("|hit|")
+						}
+						if n.max != nil {
+							key.WriteString(n.max.RatString())
+						}
+						vids := make([]int, len(n.at))
+						for k, a := range n.at {
+							vids[k] = a.vid
+						}
+						slices.Sort(vids)
+						for _, v := range vids {
+							key.WriteString("," + itoa(v))
+						}
+						next[key.String()] = n
+					}
+				}
+				if len(next) > maxSoft {
+					return nil, refuse("%s: more than %d partial runs of the softmax", where(), maxSoft)
+				}
+				ck.work += int64(len(next))
+				runs = next
+			}
+			for _, r := range runs {
+				if !r.hit || enc(r.sum) != sk {
+					continue
+				}
+				scR, valR := make([]*big.Rat, len(r.at)), make([][]*big.Rat, len(r.at))
+				for k, a := range r.at {
+					scR[k], valR[k] = a.exact, vals[a.vid].Ref
+				}
+				or, err := ck.r.Steps().HeadOutput(h.l, h.hd, scR, valR)
+				if err != nil {
+					return nil, refuse("%s: the reference's output: %v", where(), err)
+				}
+				om := r.out
+				if om == nil {
+					om = make([]T, d)
+					for k := range om {
+						om[k] = b.New()
+					}
+				}
+				o := State[T]{Ref: or, Model: om}
+				if k := ck.keyOf(o); !seen[k] {
+					seen[k] = true
+					outs = append(outs, o)
+				}
+			}
+		}
+	}
+	return outs, nil
+}
+
+func itoa(v int) string { return big.NewInt(int64(v)).String() }
