@@ -208,21 +208,9 @@ func softmaxAt[T any](b numeric.Backend[T], items [][]softItem[T], fold func(str
 			for _, q := range parts {
 				for _, tm := range tms {
 					n := softPartial[T]{out: q.out, ref: fold(q.ref, tm.it.it.tag), hit: q.hit || tm.it.top}
-					if p == 0 {
-						n.sum = b.Set(b.New(), tm.it.e)
-					} else {
-						n.sum = b.Add(b.New(), q.sum, tm.it.e)
-					}
+					n.sum = softAccumulate(b, q.sum, p == 0, tm.it.e)
 					if !tm.zero {
-						out := make([]T, d)
-						for c := range out {
-							if q.out == nil {
-								out[c] = b.Set(b.New(), tm.terms[c])
-							} else {
-								out[c] = b.Add(b.New(), q.out[c], tm.terms[c])
-							}
-						}
-						n.out = out
+						n.out = softAddTerms(b, q.out, tm.terms)
 					}
 					key := fmt.Sprint(n.out != nil, n.hit) + "|" + n.ref + "|" + string(appendValues(nil, b, append([]T{n.sum}, n.out...)))
 					next[key] = n
@@ -241,13 +229,42 @@ func softmaxAt[T any](b numeric.Backend[T], items [][]softItem[T], fold func(str
 			}
 			out := q.out
 			if out == nil { // every weight zero: the runner's zeros
-				out = make([]T, d)
-				for c := range out {
-					out[c] = b.New()
-				}
+				out = softZeros(b, d)
 			}
 			outs = append(outs, softOutput[T]{ref: q.ref, out: out})
 		}
 	}
 	return outs, work, ""
+}
+
+// softAccumulate is the runner's sum of the weights after one more term
+// e: e itself at the first position, else sum + e rounded.
+func softAccumulate[T any](b numeric.Backend[T], sum T, first bool, e T) T {
+	if first {
+		return b.Set(b.New(), e)
+	}
+	return b.Add(b.New(), sum, e)
+}
+
+// softAddTerms is the weighted sum so far (nil: every term skipped) plus
+// one position's terms, rounded component by component.
+func softAddTerms[T any](b numeric.Backend[T], out, terms []T) []T {
+	next := make([]T, len(terms))
+	for c := range next {
+		if out == nil {
+			next[c] = b.Set(b.New(), terms[c])
+		} else {
+			next[c] = b.Add(b.New(), out[c], terms[c])
+		}
+	}
+	return next
+}
+
+// softZeros is the runner's output where every weight is zero.
+func softZeros[T any](b numeric.Backend[T], d int) []T {
+	out := make([]T, d)
+	for c := range out {
+		out[c] = b.New()
+	}
+	return out
 }
