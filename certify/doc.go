@@ -77,7 +77,15 @@
 // orders of a prefix with count vector p, grown by fl(s + t_k) to p +
 // e_k, with the terms t_k = fl(α·v_k) read off HeadOutput over v_k and
 // m − 1 zero vectors. Every order gives one of the outputs, so the set
-// over-approximates. At an interval precision it gives up: the
+// over-approximates. Only the prefixes below some composition of the
+// level are grown, and each carries the compositions it lies below: those
+// of p + e_k are those of p whose count k is at least p_k + 1 (a
+// composition at least p + e_k is at least p, whichever p reached
+// p + e_k), so the list is its parent's, filtered, with the same
+// prefixes, outputs and charges as a search of every composition (two
+// mutations of the filter fail the package's tests, TestDecidersAgree
+// first).
+// At an interval precision it gives up: the
 // comparisons of enclosures make no such argument. Above 4096
 // compositions at a level, or 4096 partial sums at a prefix length, it
 // gives up too, and says so. The certificate lists each query's

@@ -65,22 +65,18 @@ func (a *analysis[T]) orderedOutputs(h *head[T], lvl *scored[T], fs []tieFact) (
 			}
 			terms[k] = t
 		}
-		below := func(p []int) bool {
-			return slices.ContainsFunc(targets, func(t []int) bool {
-				for k := range p {
-					if p[k] > t[k] {
-						return false
-					}
-				}
-				return true
-			})
-		}
+		// A prefix is followed where it is at most some composition of
+		// this m, component by component: its under lists those. The
+		// compositions at least p + e_k are those at least p with
+		// t[k] ≥ p[k] + 1, whichever prefix p leads to p + e_k, so each
+		// prefix's list is its parent's, filtered (no search of every
+		// composition for every prefix).
 		layer := map[string]*prefix[T]{}
 		for k := range classes {
 			p := make([]int, len(classes))
 			p[k] = 1
-			if below(p) {
-				layer[string(encodeCounts(p))] = &prefix[T]{counts: p, sums: [][]T{terms[k]}}
+			if under := atLeast(targets, nil, k, 1); len(under) > 0 {
+				layer[string(encodeCounts(p))] = &prefix[T]{counts: p, sums: [][]T{terms[k]}, under: under}
 			}
 		}
 		for step := 1; step < m; step++ {
@@ -98,13 +94,14 @@ func (a *analysis[T]) orderedOutputs(h *head[T], lvl *scored[T], fs []tieFact) (
 				for k := range classes {
 					q := slices.Clone(pr.counts)
 					q[k]++
-					if !below(q) {
-						continue
-					}
 					key := string(encodeCounts(q))
 					nx := next[key]
 					if nx == nil {
-						nx = &prefix[T]{counts: q, seen: map[string]bool{}}
+						under := atLeast(targets, pr.under, k, q[k])
+						if len(under) == 0 {
+							continue // below no composition of this m
+						}
+						nx = &prefix[T]{counts: q, seen: map[string]bool{}, under: under}
 						next[key] = nx
 					}
 					// A sum and its key, a few units a component.
@@ -142,10 +139,29 @@ func (a *analysis[T]) orderedOutputs(h *head[T], lvl *scored[T], fs []tieFact) (
 }
 
 // prefix is the partial sums of the orders of a count vector's values.
+// atLeast lists the targets among those of from (nil: every target)
+// whose count k is at least c.
+func atLeast(targets [][]int, from []int, k, c int) []int {
+	if from == nil {
+		from = make([]int, len(targets))
+		for t := range from {
+			from[t] = t
+		}
+	}
+	var out []int
+	for _, t := range from {
+		if targets[t][k] >= c {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 type prefix[T any] struct {
 	counts []int
 	sums   [][]T
 	seen   map[string]bool
+	under  []int // the compositions (targets) at least counts
 }
 
 // add keeps sum unless one of the same values is kept; it reports
