@@ -56,3 +56,31 @@ func benchLength(b *testing.B, prec string, n int) {
 
 func BenchmarkLengthLookupFP64N4096(b *testing.B) { benchLength(b, "fp64", 4096) }
 func BenchmarkLengthLookup24N512(b *testing.B)    { benchLength(b, "24", 512) }
+
+// BenchmarkSoftmaxBesideHard times one length of hardmax-softmax (the
+// softmax lookup, N = n = 32, fp32) against the average-hard lookup it
+// simulates, the analysis and its checker: the per-length cost of the
+// frontier's every-length proof of that recipe, which grows about as n³
+// (n distinct queries, n positions, O(n) partial sums at each).
+func BenchmarkSoftmaxBesideHard(b *testing.B) {
+	const N = 32
+	soft, err := recipes.Get("hardmax-softmax")
+	if err != nil {
+		b.Fatal(err)
+	}
+	con, err := soft.Construct(model.Softmax, N, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := certify.Input{Reference: con.Simulated, Model: con.Model, Precision: numeric.MustParsePrecision("fp32"),
+		Symbols: con.Symbols, Right: within(con.Model.Output.Labels)}
+	for b.Loop() {
+		res, err := certify.Length(in, N)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if !res.Certified {
+			b.Fatalf("not certified: %s", res.Why)
+		}
+	}
+}

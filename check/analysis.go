@@ -64,7 +64,8 @@ func candidatesAt(n int) int {
 type analysis struct {
 	res        *certify.Result // nil when it did not run
 	pw         *positionwise.Result
-	skipped    string // why it did not run
+	integers   *positionwise.IntegerRange // the widest integer domain, where pw fails
+	skipped    string                     // why it did not run
 	candidates []recipes.Case
 	// budgeted: the analysis ran, or was skipped for the budget: a
 	// shorter length's budget decides whether it runs (LengthPart.Drawn).
@@ -261,4 +262,40 @@ func (an *analysis) why() string {
 		return ""
 	}
 	return an.res.Why
+}
+
+// SimulatedReference names the reference of a construction that
+// simulates average-hard attention (recipes.Construction.Simulated), in
+// reports: the analysis proves a run within its bounds of it.
+const SimulatedReference = "the average-hard construction it simulates"
+
+// ReferenceOf is what the analysis certifies con's runs against, for
+// reports: "" for the construction itself, or SimulatedReference.
+func ReferenceOf(con *recipes.Construction) string {
+	if con.Simulated != nil {
+		return SimulatedReference
+	}
+	return ""
+}
+
+// FaithfulClaim is what a proof of faithfulness says every input does,
+// against reference (ReferenceOf; "" for the construction itself).
+func FaithfulClaim(reference string) string {
+	if reference == "" {
+		return "computes exactly what the construction computes"
+	}
+	return "computes what " + reference + " computes, each output within its claimed bound"
+}
+
+// ItselfRuns names, in reports, what the inputs run show beside a proof
+// of faithfulness against reference (ReferenceOf): the construction
+// itself right on them, since the format computes what it computes; or,
+// where the reference is another construction and the claim a bound,
+// the format's run right on them against the intended function, which
+// is all those runs show.
+func ItselfRuns(reference string) string {
+	if reference == "" {
+		return "the construction itself"
+	}
+	return "the run against the intended function"
 }

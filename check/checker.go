@@ -21,7 +21,8 @@ type Checker struct {
 	opts   Options
 	// spec is the recipe's own model, whose exact computation the
 	// analysis certifies against (Con.Model, unless a model from a file
-	// was adopted).
+	// was adopted; Con.Simulated for a softmax simulation of average-hard
+	// attention).
 	spec     *model.Model
 	mu       sync.Mutex
 	analyses map[int]*analysis
@@ -53,6 +54,13 @@ func NewChecker(r *recipes.Recipe, opts Options) (*Checker, error) {
 	}
 	opts.Construction = nil // taken over: never shared with another checker
 	spec := con.Model
+	if con.Simulated != nil {
+		// A softmax construction's exact computation needs log(8N); the
+		// average-hard one it simulates is exact, and its claim (each
+		// output within its bound of the hard one's) is what the analysis
+		// proves.
+		spec = con.Simulated
+	}
 	if opts.Model != nil {
 		if err := Adopt(con, opts.Model); err != nil {
 			return nil, fmt.Errorf("%s cannot check this model: %w", r.Name, err)
@@ -198,6 +206,12 @@ func (ck *Checker) part(n, part, parts int, sh *shared) (LengthPart, error) {
 		// part of a long length) would only look for another failing
 		// input.
 		lr.Analysis = AnalysisNotNeeded
+		if pw := ck.positionwise(); pw != nil {
+			// The one-position analysis, run once for every length, says
+			// where the construction is right even so: its widest domain
+			// of integer inputs.
+			lr.Integers = ck.integerDomain(pw.integers)
+		}
 		return LengthPart{N: n, Report: lr}, nil
 	}
 	out := LengthPart{N: n}
@@ -224,6 +238,7 @@ func (ck *Checker) part(n, part, parts int, sh *shared) (LengthPart, error) {
 	lr.Analysis = an.why()
 	if an.pw != nil {
 		ck.applyPositionwise(&lr, an.pw)
+		lr.Integers = ck.integerDomain(an.integers)
 	}
 	if an.res != nil && an.res.Decided && !an.res.Certified {
 		lr.DecisionLevel = ck.provenLevel()

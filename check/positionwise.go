@@ -20,7 +20,15 @@ import (
 type pointwise struct {
 	res     *positionwise.Result
 	skipped string
+	// integers is the widest integer domain the analysis proves, where
+	// it does not prove the whole one (nil: not searched).
+	integers *positionwise.IntegerRange
 }
+
+// integerMaxBoxes bounds the boxes of each width's analysis in the
+// search for the widest integer domain: a width left undecided counts
+// as not proved, so the bound costs reach, never soundness.
+const integerMaxBoxes = 1 << 10
 
 // positionwiseSeed seeds the points the analysis tries in boxes it cannot
 // prove, from the checker's seed.
@@ -55,7 +63,60 @@ func (ck *Checker) runPositionwise() *pointwise {
 		return &pointwise{skipped: "the inputs are real vectors, and the position-wise analysis could not run: " + err.Error()}
 	}
 	res.Premise = premise
-	return &pointwise{res: res}
+	out := &pointwise{res: res}
+	if res.Verdict == positionwise.Fails || res.Verdict == positionwise.Undecided {
+		out.integers = integerRange(pr)
+	}
+	return out
+}
+
+// integerRange is the widest domain of integer inputs of magnitude at
+// most 2^w on which the analysis proves (or runs) every input (nil where
+// the search does not apply: a finite domain).
+func integerRange(pr positionwise.Problem) *positionwise.IntegerRange {
+	if pr.Finite != nil {
+		return nil
+	}
+	pr.MaxBoxes = integerMaxBoxes
+	r, err := positionwise.IntegerLimit(pr)
+	if err != nil {
+		// The full analysis ran on the same problem and grid: an error
+		// here leaves the integer domains unsearched, and says nothing.
+		return nil
+	}
+	return r
+}
+
+// IntegerDomain is the widest domain of integer inputs the analysis
+// proves a position-wise construction right on, where it fails on the
+// format's values (or is undecided there): every input whose components are integers
+// of magnitude at most 2^Width, in the claimed domain (Width −1: not
+// even those of magnitude at most 1), with its evidence (Level:
+// Exhaustive, every such input run; Faithful or Certified, proved) and
+// the analysis's statement, which says what happens at 2^(Width+1). It
+// holds at every length.
+type IntegerDomain struct {
+	Width     int    `json:"width"`
+	Level     Level  `json:"level,omitempty"`
+	Statement string `json:"statement"`
+}
+
+// integerDomain is the report of the integer search r (nil: none).
+func (ck *Checker) integerDomain(r *positionwise.IntegerRange) *IntegerDomain {
+	if r == nil {
+		return nil
+	}
+	if r.Vacuous() {
+		return nil // no integer input to speak of
+	}
+	d := &IntegerDomain{Width: r.Width, Statement: r.Statement()}
+	if r.Proved != nil {
+		d.Level, _ = ck.positionwiseLevel(r.Proved)
+	}
+	if premise := ck.positionwise().res.Premise; premise != "" {
+		d.Statement = premise + ": " + d.Statement
+	}
+	return d
 }
 
 // positionwiseProblem is the checker's construction at its precision, as
@@ -86,7 +147,10 @@ func (ck *Checker) positionwiseProblem() positionwise.Problem {
 }
 
 // checkPoints runs the points as the positions of one input, with the
-// checker's own model and comparison, and returns the first that fails.
+// checker's own model and comparison at its precision (a real
+// reference is judged by its correct rounding there, as every other
+// input is), and returns the first that fails; a point whose comparison
+// is undecided before any fails is a positionwise.UndecidedError.
 func (ck *Checker) checkPoints(points [][]*big.Rat) (int, string, error) {
 	c := ck.Con.Vector.Case(points)
 	res, err := ck.Runner.RunStream(c.Stream, false)
@@ -96,7 +160,11 @@ func (ck *Checker) checkPoints(points [][]*big.Rat) (int, string, error) {
 	want := ck.Con.Expected(c)
 	labels := ck.Con.Model.Output.Labels
 	for i := range points {
-		if ok, why := Compare(want[i], res.Outputs[i], ck.Con.Bounds, labels); !ok {
+		ok, undecided, why := CompareAt(ck.opts.Precision, want[i], res.Outputs[i], ck.Con.Bounds, labels)
+		switch {
+		case undecided:
+			return -1, "", &positionwise.UndecidedError{Index: i, Why: why}
+		case !ok:
 			return i, why, nil
 		}
 	}
@@ -110,7 +178,7 @@ func (ck *Checker) positionwiseAnalysis(pw *pointwise, n int) *analysis {
 	if pw.res == nil {
 		return &analysis{skipped: pw.skipped}
 	}
-	an := &analysis{pw: pw.res}
+	an := &analysis{pw: pw.res, integers: pw.integers}
 	if pw.res.Verdict == positionwise.Fails {
 		xs := make([][]*big.Rat, n)
 		for i := range xs {

@@ -139,3 +139,83 @@ func TestPositionwiseBoxesAgreeWithEnumeration(t *testing.T) {
 		}
 	}
 }
+
+// TestPositionwiseIntegers: where the position-wise analysis refutes a
+// construction on the format's values, every length reports the widest
+// integer domain it proves, with the claim's level: add at fp16 is
+// right on integers of magnitude at most 2^10 (their sums, at most 2^11,
+// are values of fp16) and not at 2^11 (2^11 + 1 is not), derived by
+// hand; the identity, right everywhere, has none searched.
+func TestPositionwiseIntegers(t *testing.T) {
+	for _, tc := range []struct {
+		recipe, precision string
+		width             int // −2: none searched
+		level             Level
+		next              string // what the statement must say of the next width
+	}{
+		{"add", "fp16", 10, Certified, "at 2^11, ("},
+		{"add", "bf16", 7, Exhaustive, "at 2^8, ("},
+		{"min", "fp32", 23, Certified, "at 2^24, ("},
+		{"identity-ffn", "fp16", -2, "", ""},
+	} {
+		ck := positionwiseChecker(t, tc.recipe, tc.precision, nil)
+		for _, n := range []int{1, 3} {
+			lr := ck.Length(n)
+			d := lr.Integers
+			switch {
+			case tc.width == -2 && d != nil:
+				t.Errorf("%s at %s, n = %d: an integer domain %+v where the whole domain holds", tc.recipe, tc.precision, n, d)
+			case tc.width == -2:
+			case d == nil:
+				t.Errorf("%s at %s, n = %d: no integer domain (failure %+v)", tc.recipe, tc.precision, n, lr.Failure)
+			case d.Width != tc.width || d.Level != tc.level || !strings.Contains(d.Statement, tc.next):
+				t.Errorf("%s at %s, n = %d: width %d, level %s, %q; want %d, %s, saying %q", tc.recipe, tc.precision, n, d.Width, d.Level, d.Statement, tc.width, tc.level, tc.next)
+			}
+			if err := lr.Validate(64); err != nil {
+				t.Errorf("%s at %s, n = %d: %v", tc.recipe, tc.precision, n, err)
+			}
+		}
+	}
+}
+
+// TestIntegersValidated: a report read back is refused where its integer
+// domain could not have come from the engine.
+func TestIntegersValidated(t *testing.T) {
+	for _, d := range []IntegerDomain{
+		{Width: -2, Statement: "x"},
+		{Width: 3, Level: Sampled, Statement: "x"},
+		{Width: -1, Level: Certified, Statement: "x"},
+		{Width: 3, Level: Certified},
+		{Width: 3, Level: Certified, Statement: "two\nlines"},
+	} {
+		lr := LengthReport{N: 1, Level: Sampled, Integers: &d}
+		if err := lr.Validate(64); err == nil {
+			t.Errorf("%+v: accepted", d)
+		}
+	}
+	// A big float of 120 bits holds every integer up to 2^120: a width
+	// past 113 is one the engine reports.
+	lr := LengthReport{N: 1, Level: Sampled, Integers: &IntegerDomain{Width: 118, Level: Certified, Statement: "x"}}
+	if err := lr.Validate(64); err != nil {
+		t.Errorf("width 118 refused: %v", err)
+	}
+}
+
+// TestPositionwiseRealReference: the position-wise analysis judges a
+// real reference as every other input is judged, by its correct
+// rounding at the precision. lh at (0, 1) is √2·[0, 1, 0, −1], and √2 at fp16 is
+// computed as 181/128 = 1.4140625 (√2·1024 = 1448.15…, so 1448/1024 is
+// the nearest value on fp16's spacing 2^-10 in [1, 2)), the correct
+// rounding: the integer domain holds it, where an exact comparison of
+// the irrational would refute every input.
+func TestPositionwiseRealReference(t *testing.T) {
+	ck := positionwiseChecker(t, "lh", "fp16", nil)
+	lr := ck.Length(1)
+	d := lr.Integers
+	if d == nil || d.Width < 0 {
+		t.Fatalf("lh at fp16: integer domain %+v, want one holding (0, 1)", d)
+	}
+	if strings.Contains(d.Statement, "irrational: only an interval enclosure") {
+		t.Errorf("lh at fp16: judged as in exact arithmetic: %s", d.Statement)
+	}
+}

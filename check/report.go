@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/transformer-cookbook/verify/certify/recheck"
+	"github.com/transformer-cookbook/verify/numeric"
 )
 
 // Report is the result of Run, ready to print or encode as JSON.
@@ -25,6 +26,9 @@ type Report struct {
 	Outputs   []string          `json:"outputs"`
 	Bounds    []string          `json:"bounds"`
 	Notes     []string          `json:"notes,omitempty"`
+	// Reference is what the analysis certified runs against: empty for
+	// the construction itself (check.ReferenceOf).
+	Reference string `json:"reference,omitempty"`
 
 	Lengths []LengthReport `json:"lengths"`
 	// Limit is the largest n such that every checked length up to n
@@ -87,6 +91,10 @@ type LengthReport struct {
 	// over which domain (package certify/positionwise): it holds at
 	// every length, and Level says how.
 	Positionwise string `json:"positionwise,omitempty"`
+	// Integers, for such a construction that fails on the format's
+	// values (or is undecided there), is the widest domain of integer
+	// inputs on which every input is right.
+	Integers *IntegerDomain `json:"integers,omitempty"`
 	// Analysis says why the analysis did not certify the length ("" when
 	// it did, or when every input was run).
 	Analysis string `json:"analysis,omitempty"`
@@ -165,7 +173,7 @@ func (lr LengthReport) DecisionEvidence() Level {
 func MergeLength(parts []LengthReport) LengthReport {
 	// The analysis is the length's, the same in every shard that ran it;
 	// a shard whose drawn inputs fail did not need it.
-	out := LengthReport{N: parts[0].N, Exhaustive: parts[0].Exhaustive, Level: parts[0].Level, Candidates: parts[0].Candidates, Analysis: parts[0].Analysis}
+	out := LengthReport{N: parts[0].N, Exhaustive: parts[0].Exhaustive, Level: parts[0].Level, Candidates: parts[0].Candidates, Analysis: parts[0].Analysis, Integers: parts[0].Integers}
 	out.DecisionLevel = parts[0].DecisionEvidence()
 	for _, p := range parts[1:] {
 		out.Level = Weaker(out.Level, p.Level)
@@ -309,6 +317,18 @@ func (lr LengthReport) Validate(maxN int) error {
 func (lr LengthReport) validatePositionwise() error {
 	if !printable(lr.Positionwise, maxAnalysisText) {
 		return fmt.Errorf("n = %d: positionwise %.40q is not a line of text of at most %d bytes", lr.N, lr.Positionwise, maxAnalysisText)
+	}
+	if d := lr.Integers; d != nil {
+		switch {
+		case d.Width < -1 || d.Width > numeric.MaxBits:
+			return fmt.Errorf("n = %d: integers.width = %d is outside [-1, %d]", lr.N, d.Width, numeric.MaxBits)
+		case d.Width >= 0 && d.Level != Exhaustive && d.Level != Faithful && d.Level != Certified:
+			return fmt.Errorf("n = %d: integers.level = %q, want exhaustive, faithful or certified", lr.N, d.Level)
+		case d.Width < 0 && d.Level != "":
+			return fmt.Errorf("n = %d: integers.level = %q with no width proved", lr.N, d.Level)
+		case !printable(d.Statement, maxAnalysisText) || d.Statement == "":
+			return fmt.Errorf("n = %d: integers.statement %.40q is not a line of text of at most %d bytes", lr.N, d.Statement, maxAnalysisText)
+		}
 	}
 	return nil
 }

@@ -123,6 +123,7 @@ func Run(r *recipes.Recipe, opts Options) (*Report, error) {
 		Recipe: r.Name, Section: r.Section, Label: r.Label, Precision: opts.Precision.String(),
 		Weighting: weightingOf(r, opts), MaxN: opts.MaxN, Seed: opts.Seed,
 		Notes: append(append(append([]string(nil), opts.Notes...), con.Notes...), runner.Notes()...), Outputs: m.Output.Labels, Passed: true,
+		Reference: ReferenceOf(con),
 	}
 	rep.Params = r.ParamValues(opts.Params)
 	if opts.Precision.Kind == numeric.KindInterval {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/transformer-cookbook/verify/check"
+	"github.com/transformer-cookbook/verify/recipes"
 )
 
 // Coverage counts the cells of a set of reports by the evidence of their
@@ -23,6 +24,24 @@ type Coverage struct {
 	// Reasons counts, for each evidence below Exhaustive, the cells by
 	// their reason (reasonOf), most frequent first.
 	Reasons map[Evidence][]ReasonCount
+	// Integers counts, among the cells that fail or are undecided on the
+	// format's values, those with an integer domain proved or run
+	// (IntegerCell), by its level.
+	Integers map[check.Level]int
+	// Sections is, for each section of the paper (in the recipes'
+	// order) and each of SectionPrecisions, its strongest cell.
+	Sections []SectionRow
+}
+
+// SectionPrecisions are the precisions of the coverage's table by
+// section: the formats users train and run in.
+var SectionPrecisions = []string{"fp16", "bf16", "fp32"}
+
+// SectionRow is a section's strongest cell at each of
+// SectionPrecisions (nil: no cell of the section at that precision).
+type SectionRow struct {
+	Section string
+	Best    []*Cell
 }
 
 // Evidence is the evidence of a cell's limit, as the tables mark it.
@@ -65,6 +84,29 @@ type Cell struct {
 	Limit     int      `json:"limit"`
 	Evidence  Evidence `json:"evidence"`
 	Reason    string   `json:"reason,omitempty"`
+	// Integers, for a position-wise cell that fails (or is undecided) on
+	// the format's values, is the widest domain of integer inputs on which
+	// the analysis proved or ran every input (check.IntegerDomain).
+	Integers *IntegerCell `json:"integers,omitempty"`
+}
+
+// IntegerCell is a cell's widest integer domain: every input whose
+// components are integers of magnitude at most 2^Width is right, with
+// the evidence Level (Width −1: none, Level empty).
+type IntegerCell struct {
+	Width int         `json:"width"`
+	Level check.Level `json:"level,omitempty"`
+}
+
+// integers is the widest integer domain of the row's checked lengths
+// (nil: none searched).
+func (row *Row) integers() *check.IntegerDomain {
+	for _, lr := range row.Checked {
+		if lr.Integers != nil {
+			return lr.Integers
+		}
+	}
+	return nil
 }
 
 // Cells lists the cells of reps, in their order.
@@ -74,7 +116,11 @@ func Cells(reps []*Report) []Cell {
 		for k := range rep.Rows {
 			row := &rep.Rows[k]
 			ev, why := cellEvidence(row)
-			cells = append(cells, Cell{rep.Recipe, rep.Weighting, row.Precision, row.Limit, ev, why})
+			cell := Cell{Recipe: rep.Recipe, Weighting: rep.Weighting, Precision: row.Precision, Limit: row.Limit, Evidence: ev, Reason: why}
+			if d := row.integers(); d != nil {
+				cell.Integers = &IntegerCell{Width: d.Width, Level: d.Level}
+			}
+			cells = append(cells, cell)
 		}
 	}
 	return cells
@@ -82,10 +128,14 @@ func Cells(reps []*Report) []Cell {
 
 // CoverageOf tallies cells.
 func CoverageOf(cells []Cell) Coverage {
-	c := Coverage{Cells: len(cells), Evidence: map[Evidence]int{}, Reasons: map[Evidence][]ReasonCount{}}
+	c := Coverage{Cells: len(cells), Evidence: map[Evidence]int{}, Reasons: map[Evidence][]ReasonCount{}, Integers: map[check.Level]int{}}
+	c.Sections = sectionRows(cells)
 	reasons := map[Evidence]map[string]int{}
 	for _, cell := range cells {
 		c.Evidence[cell.Evidence]++
+		if d := cell.Integers; d != nil && d.Width >= 0 {
+			c.Integers[d.Level]++
+		}
 		if cell.Reason == "" {
 			continue
 		}
@@ -225,8 +275,112 @@ func (c Coverage) WriteMarkdown(w io.Writer) error {
 			fmt.Fprintf(&b, "| %s | %s | %d |\n", ev, strings.ReplaceAll(r.Reason, "|", `\|`), r.Cells)
 		}
 	}
+	if n := c.Integers[check.Certified] + c.Integers[check.Faithful] + c.Integers[check.Exhaustive]; n > 0 {
+		fmt.Fprintf(&b, "\nOf the cells that fail on the format's values, %d are right on every input of integer components up to some 2^w, the widest such domain (`integers` in a report): %d certified, %d proved faithful to the construction, %d every input run.\n",
+			n, c.Integers[check.Certified], c.Integers[check.Faithful], c.Integers[check.Exhaustive])
+	}
+	if len(c.Sections) > 0 {
+		fmt.Fprintf(&b, "\nEach section's strongest cell at %s: the recipe, its limit and evidence (over the format's values), or, where every cell of the section fails there, its widest integer domain ℤ ≤ 2^w.\n\n| section | %s |\n|---|%s\n",
+			strings.Join(SectionPrecisions, ", "), strings.Join(SectionPrecisions, " | "), strings.Repeat("---|", len(SectionPrecisions)))
+		for _, sr := range c.Sections {
+			fmt.Fprintf(&b, "| %s |", sr.Section)
+			for _, cell := range sr.Best {
+				fmt.Fprintf(&b, " %s |", cell.bestText())
+			}
+			b.WriteString("\n")
+		}
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// sectionRows is the strongest cell of each section at each of
+// SectionPrecisions, the sections in the recipes' order (cells of no
+// known recipe are left out).
+func sectionRows(cells []Cell) []SectionRow {
+	var rows []SectionRow
+	at := map[string]int{}
+	for k := range cells {
+		cell := &cells[k]
+		col := slices.Index(SectionPrecisions, cell.Precision)
+		r, err := recipes.Get(cell.Recipe)
+		if col < 0 || err != nil {
+			continue
+		}
+		i, ok := at[r.Section]
+		if !ok {
+			i = len(rows)
+			at[r.Section] = i
+			rows = append(rows, SectionRow{Section: r.Section, Best: make([]*Cell, len(SectionPrecisions))})
+		}
+		if best := rows[i].Best[col]; best == nil || cell.stronger(best) {
+			rows[i].Best[col] = cell
+		}
+	}
+	return rows
+}
+
+// class ranks what a cell establishes: every input of every length up
+// to its limit proved or run over the format's values (3), an integer
+// domain (2), sampled (1), failing or not running (0).
+func (c *Cell) class() int {
+	switch c.Evidence {
+	case EvidenceCertified, EvidenceExhaustive, EvidenceFaithful:
+		return 3
+	}
+	if d := c.Integers; d != nil && d.Width >= 0 {
+		return 2
+	}
+	if c.Evidence == EvidenceSampled || c.Evidence == EvidenceCheckedOnly {
+		return 1
+	}
+	return 0
+}
+
+// againstIntent says the cell's evidence is against the intended
+// function (certified, or every input run), not the construction only.
+func (c *Cell) againstIntent() bool {
+	if c.class() == 2 {
+		return c.Integers.Level != check.Faithful
+	}
+	return c.Evidence == EvidenceCertified || c.Evidence == EvidenceExhaustive
+}
+
+// stronger orders cells by class, then the longer limit (the wider
+// integer domain), then evidence against the intended function above
+// the construction only, then the recipe's name.
+func (c *Cell) stronger(d *Cell) bool {
+	if a, b := c.class(), d.class(); a != b {
+		return a > b
+	}
+	if c.class() == 2 && c.Integers.Width != d.Integers.Width {
+		return c.Integers.Width > d.Integers.Width
+	}
+	if c.class() != 2 && c.Limit != d.Limit {
+		return c.Limit > d.Limit
+	}
+	if a, b := c.againstIntent(), d.againstIntent(); a != b {
+		return a
+	}
+	return c.Recipe < d.Recipe
+}
+
+// bestText is a cell as the table by section shows it: the recipe and
+// its limit with its mark ("lookup-onehot ≥ 64ᶠ" where the limit is the
+// largest length checked), or its integer domain ("add ℤ ≤ 2^10ᶜ"), or
+// its evidence.
+func (c *Cell) bestText() string {
+	if c == nil {
+		return "—"
+	}
+	mark := map[Evidence]string{EvidenceCertified: "ᶜ", EvidenceFaithful: "ᶠ", EvidenceExhaustive: "ᵉ"}
+	switch c.class() {
+	case 3:
+		return fmt.Sprintf("%s %d%s", c.Recipe, c.Limit, mark[c.Evidence])
+	case 2:
+		return fmt.Sprintf("%s ℤ ≤ 2^%d%s", c.Recipe, c.Integers.Width, LevelMark(c.Integers.Level))
+	}
+	return fmt.Sprintf("%s: %s", c.Recipe, c.Evidence)
 }
 
 // percent is 100·a/b rounded down, as text ("0%" when b is 0).

@@ -82,3 +82,47 @@ func TestNormaliseReason(t *testing.T) {
 		}
 	}
 }
+
+// TestCoverageSections: each section's strongest cell at fp16, bf16 and
+// fp32, worked by hand: over the format's values a proof beats an
+// integer domain, a longer limit a shorter one whatever their evidence,
+// a wider integer domain a narrower one, and at the same limit or width
+// certified or run beats faithful; a section with no cell at a
+// precision shows "—"; the integer domains are counted by level.
+func TestCoverageSections(t *testing.T) {
+	ints := func(w int, l check.Level) *IntegerCell { return &IntegerCell{Width: w, Level: l} }
+	cells := []Cell{
+		{Recipe: "add", Precision: "fp16", Evidence: EvidenceFailsAtSmallest, Integers: ints(10, check.Certified)},
+		{Recipe: "sub", Precision: "fp16", Evidence: EvidenceFailsAtSmallest, Integers: ints(9, check.Certified)},
+		{Recipe: "add", Precision: "bf16", Evidence: EvidenceFailsAtSmallest, Integers: ints(7, check.Faithful)},
+		{Recipe: "sub", Precision: "bf16", Evidence: EvidenceFailsAtSmallest, Integers: ints(7, check.Exhaustive)},
+		{Recipe: "pred", Precision: "bf16", Evidence: EvidenceExhaustive, Limit: 2},
+		{Recipe: "pred-strict", Precision: "bf16", Evidence: EvidenceFaithful, Limit: 64},
+		{Recipe: "add", Precision: "fp32", Evidence: EvidenceFailsAtSmallest, Integers: ints(-1, "")},
+		{Recipe: "sub", Precision: "fp32", Evidence: EvidenceFaithful, Limit: 64},
+		{Recipe: "min", Precision: "fp16", Evidence: EvidenceFailsAtSmallest},
+		{Recipe: "min", Precision: "fp64", Evidence: EvidenceCertified, Limit: 64},
+		{Recipe: "nonesuch", Precision: "fp16", Evidence: EvidenceCertified, Limit: 64},
+	}
+	c := CoverageOf(cells)
+	if c.Integers[check.Certified] != 2 || c.Integers[check.Faithful] != 1 || c.Integers[check.Exhaustive] != 1 {
+		t.Errorf("integer domains by level: %v; want 2 certified, 1 faithful, 1 run", c.Integers)
+	}
+	var b strings.Builder
+	if err := c.WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{
+		"| Addition and Subtraction | add ℤ ≤ 2^10ᶜ | sub ℤ ≤ 2^7ᵉ | sub 64ᶠ |",
+		"| Predecessor | — | pred-strict 64ᶠ | — |",
+		"| Min and Max | min: " + string(EvidenceFailsAtSmallest) + " | — | — |",
+		"4 are right on every input of integer components up to some 2^w",
+	} {
+		if !strings.Contains(b.String(), line) {
+			t.Errorf("the tables lack %q:\n%s", line, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "nonesuch") {
+		t.Errorf("a cell of no known recipe is in the table by section:\n%s", b.String())
+	}
+}

@@ -140,6 +140,9 @@ func Run(opts Options) (*Report, error) {
 		}
 		row.Decisions = check.Decisions(ck.Con)
 		checkers[k] = ck
+		mu.Lock()
+		rep.Reference = check.ReferenceOf(ck.Con)
+		mu.Unlock()
 	})
 	if memErr != nil {
 		return nil, memErr

@@ -109,8 +109,8 @@ func sameSweep(a, b *Report) error {
 		return fmt.Errorf("%s, not %d", plural.Of(len(b.Rows), "precision"), len(a.Rows))
 	case a.Analysis != b.Analysis || a.AnalysisBudget != b.AnalysisBudget || a.Bisect != b.Bisect:
 		return fmt.Errorf("the analysis, its budget or the bisection differ")
-	case a.Section != b.Section || a.Model != b.Model:
-		return fmt.Errorf("section or model differ")
+	case a.Section != b.Section || a.Model != b.Model || a.Reference != b.Reference:
+		return fmt.Errorf("section, model or reference differ")
 	case !slices.Equal(a.Lengths, b.Lengths):
 		return fmt.Errorf("lengths %v, not %v", b.Lengths, a.Lengths)
 	case a.Phase1 != b.Phase1:

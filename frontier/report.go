@@ -10,7 +10,10 @@ type Report struct {
 	Recipe string `json:"recipe"`
 	// Model names the file whose model was checked against the recipe's
 	// reference, in place of the recipe's own construction.
-	Model     string            `json:"model,omitempty"`
+	Model string `json:"model,omitempty"`
+	// Reference is what the analysis certified runs against: empty for
+	// the construction itself (check.ReferenceOf).
+	Reference string            `json:"reference,omitempty"`
 	Section   string            `json:"section"`
 	Weighting string            `json:"weighting"`
 	Params    map[string]string `json:"params,omitempty"`

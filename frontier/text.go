@@ -38,6 +38,16 @@ func (row *Row) mark() string {
 	return m
 }
 
+// IntegerText is a failing position-wise row's widest integer domain,
+// "ℤ ≤ 2^10ᶜ" ("" where none was searched or none holds).
+func (row *Row) IntegerText() string {
+	d := row.integers()
+	if d == nil || d.Width < 0 {
+		return ""
+	}
+	return fmt.Sprintf("ℤ ≤ 2^%d%s", d.Width, LevelMark(d.Level))
+}
+
 // DecisionText is the length up to which every output decides right, when
 // it goes beyond the exact limit ("" otherwise): "≥ 64ˢ" or "41ᶠ".
 func (row *Row) DecisionText() string {
@@ -73,6 +83,9 @@ func LevelMark(level check.Level) string {
 
 // LevelLegend is the line under a table of marked limits.
 const LevelLegend = "evidence up to each limit: ᶜ every input right against the intended function (proved, or run), ᶠ every input computes exactly what the construction computes (proved by the analysis; the construction itself right on the inputs run), ᵉ every input run, ˢ sampled (a few seeded inputs at some length); * at the checked lengths only (not every length up to the limit); a → b: exact up to a, every output decides right (nearer the right value) up to b"
+
+// IntegerLegend ends the legend of a table with an integer domain in it.
+const IntegerLegend = "; ℤ ≤ 2^w: failing on the format's values, every input of integer components up to 2^w right"
 
 // Tally counts the cells of reports by the evidence of their limits:
 // what a table of many recipes says in one line.
@@ -134,6 +147,7 @@ func WriteTable(w io.Writer, reps []*Report) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "recipe\tweighting\tmax n\t%s\t\n", strings.Join(precisions, "\t"))
+	integers := false
 	for _, rep := range reps {
 		cells := make([]string, len(precisions))
 		for k, p := range precisions {
@@ -143,6 +157,10 @@ func WriteTable(w io.Writer, reps []*Report) error {
 					cells[k] = row.LimitText()
 					if d := row.DecisionText(); d != "" {
 						cells[k] += " → " + d
+					}
+					if t := row.IntegerText(); t != "" {
+						cells[k] += " " + t
+						integers = true
 					}
 					if row.Prediction != nil && row.Prediction.Limit > 0 {
 						cells[k] += fmt.Sprintf(" / %d", row.Prediction.Limit)
@@ -155,7 +173,11 @@ func WriteTable(w io.Writer, reps []*Report) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if _, err := fmt.Fprintln(w, LevelLegend); err != nil {
+	legend := LevelLegend
+	if integers {
+		legend += IntegerLegend
+	}
+	if _, err := fmt.Fprintln(w, legend); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintln(w, Tally(reps))
@@ -184,6 +206,9 @@ func WriteText(w io.Writer, rep *Report) error {
 		return err
 	}
 	fmt.Fprintln(w, LevelLegend)
+	if rep.Reference != "" {
+		fmt.Fprintf(w, "ᶠ here: every input computes what %s computes, each output within its claimed bound\n", rep.Reference)
+	}
 	for k := range rep.Rows {
 		writeRowDetail(w, rep, &rep.Rows[k])
 	}
@@ -265,7 +290,7 @@ func writeRowDetail(w io.Writer, rep *Report, row *Row) {
 	}
 	if t := positionwiseText(row); t != "" {
 		fmt.Fprintf(w, "%s: %s\n", cell, t)
-	} else if t := everyText(row, rep.Seed); t != "" {
+	} else if t := everyText(row, rep.Seed, rep.Reference); t != "" {
 		fmt.Fprintf(w, "%s: %s\n", cell, t)
 	}
 }
@@ -333,6 +358,17 @@ func writeFailure(w io.Writer, rep *Report, row *Row, cell string) {
 		fmt.Fprintf(w, "  not monotone: passes again at n = %s\n", joinInts(row.PassesAgain))
 	}
 	writeDecisions(w, row)
+	if d := row.integers(); d != nil {
+		fmt.Fprintf(w, "  integers  %s\n", integerLine(d))
+	}
+}
+
+// integerLine is an integer domain's evidence and statement.
+func integerLine(d *check.IntegerDomain) string {
+	if d.Level == "" {
+		return d.Statement
+	}
+	return string(d.Level) + " at every length: " + d.Statement
 }
 
 // writeDecisions writes how far every output decides right, where the
@@ -356,7 +392,7 @@ func writeDecisions(w io.Writer, row *Row) {
 // everyText says what the analysis of every length found of a row, in
 // the two facts a proof against the construction is: what the format
 // computes, and what the construction computes ("" where it did not run).
-func everyText(row *Row, seed uint64) string {
+func everyText(row *Row, seed uint64, reference string) string {
 	ev := row.EveryLength
 	if ev == nil || row.Limit < 1 {
 		return ""
@@ -366,9 +402,13 @@ func everyText(row *Row, seed uint64) string {
 	case row.Every && row.LimitLevel == check.Exhaustive:
 		return ""
 	case row.Every:
-		s = fmt.Sprintf("every length %d … %d: every input computes exactly what the construction computes (proved by the analysis, re-checked by its independent checker; work %d, the checker's %d)", ev.From, row.Limit, ev.Work, ev.CheckWork)
+		s = fmt.Sprintf("every length %d … %d: every input %s (proved by the analysis, re-checked by its independent checker; work %d, the checker's %d)", ev.From, row.Limit, check.FaithfulClaim(reference), ev.Work, ev.CheckWork)
 	case ev.Certified >= ev.From:
-		s = fmt.Sprintf("every length %d … %d proved faithful to the construction; above, at the checked lengths only: %s at n = %d", ev.From, ev.Certified, ev.Why, ev.At)
+		to := "the construction"
+		if reference != "" {
+			to = reference + " (each output within its claimed bound)"
+		}
+		s = fmt.Sprintf("every length %d … %d proved faithful to %s; above, at the checked lengths only: %s at n = %d", ev.From, ev.Certified, to, ev.Why, ev.At)
 	case row.LimitLevel == check.Sampled || row.LimitLevel == check.Exhaustive:
 		return "" // nothing proved, and no proved limit to qualify
 	default:
@@ -377,7 +417,7 @@ func everyText(row *Row, seed uint64) string {
 	if row.LimitLevel == check.Certified || ev.Level == check.Certified {
 		return s + "; the construction itself: proved"
 	}
-	return s + "; the construction itself: " + constructionSampled(row, seed)
+	return s + "; " + check.ItselfRuns(reference) + ": " + constructionSampled(row, seed)
 }
 
 // constructionSampled says what was run of the construction up to a

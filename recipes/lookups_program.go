@@ -23,8 +23,17 @@ import (
 // y = GTZero_{1/2}(c − 1/4) and reads out (y, c).
 func lookupTail(cfg Config, p *stream.Program, head *stream.Attn, gamma numeric.Expr) (*Construction, error) {
 	softmax := head.Weighting == model.Softmax
+	var simulated *model.Model
 	if softmax {
+		// The same lookup under average hardmax, the attention the softmax
+		// head simulates: exact where log(8N) is not, and what the
+		// analysis certifies the softmax run against (Construction.Simulated).
+		hard := *head
+		hard.Weighting = model.AverageHardmax
 		var err error
+		if simulated, err = p.Fork(p.Name+"/hard").Then(&hard, blocks.Round01("c", "y")).Readout("y", "c").Model(); err != nil {
+			return nil, err
+		}
 		if head, err = blocks.SoftmaxSimulation(head, gamma, cfg.MaxN); err != nil {
 			return nil, err
 		}
@@ -34,7 +43,12 @@ func lookupTail(cfg Config, p *stream.Program, head *stream.Attn, gamma numeric.
 	if err != nil {
 		return nil, err
 	}
-	return lookupConstruction(cfg, m, softmax)
+	con, err := lookupConstruction(cfg, m, softmax)
+	if err != nil {
+		return nil, err
+	}
+	con.Simulated = simulated
+	return con, nil
 }
 
 // lookupProjections returns W^Q = f[I 0 0], W^K = [0 I 0] (d×(2d+1)) and

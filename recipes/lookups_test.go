@@ -659,3 +659,69 @@ func TestHardmaxSoftmaxIsOneHot(t *testing.T) {
 		t.Error("hardmax-softmax ran under AHAT")
 	}
 }
+
+// TestSimulatedIsTheHardLookup: under SMAT each lookup carries the
+// average-hard construction its softmax head simulates
+// (Construction.Simulated), and that is the lookup built under AHAT:
+// in exact arithmetic both give the same outputs on every input up to
+// length 3 (N = 3), and those are the intended ones exactly (c = y =
+// v_{q_i}). Under AHAT there is nothing simulated. (lookup-lh carries
+// one too, but its layer norm is irrational in either weighting.)
+func TestSimulatedIsTheHardLookup(t *testing.T) {
+	const N = 3
+	for _, name := range []string{"hardmax-softmax", "lookup-onehot", "lookup-ao"} {
+		r, err := recipes.Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		soft := construct(t, r, model.Softmax, N, nil)
+		if soft.Simulated == nil {
+			t.Fatalf("%s under SMAT: no simulated construction", name)
+		}
+		hardName := name
+		if name == "hardmax-softmax" {
+			hardName = "lookup-onehot" // the same builder, offered under AHAT
+		}
+		hr, err := recipes.Get(hardName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hard := construct(t, hr, model.AverageHardmax, N, nil)
+		if hard.Simulated != nil {
+			t.Errorf("%s under AHAT has a simulated construction", hardName)
+		}
+		simulated, err := eval.New(numeric.MustParsePrecision("exact"), soft.Simulated)
+		if err != nil {
+			t.Fatalf("%s: the simulated construction in exact arithmetic: %v", name, err)
+		}
+		built, err := eval.New(numeric.MustParsePrecision("exact"), hard.Model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := 1; n <= N; n++ {
+			cases, all := soft.Inputs(n, nil, 1<<12)
+			if !all {
+				t.Fatalf("n = %d: not enumerated", n)
+			}
+			for _, c := range cases {
+				a, err := simulated.Run(c.Symbols, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := built.Run(c.Symbols, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i, want := range soft.Expected(c) {
+					for k, v := range want.Values {
+						x, y := a.Outputs[i].Values[k], b.Outputs[i].Values[k]
+						if !x.Equals(v) || !y.Equals(v) {
+							t.Fatalf("%s on %s, position %d, %s: simulated %s, built under AHAT %s, intended %s",
+								name, check.CaseText(soft.Model, c), i+1, soft.Model.Output.Labels[k], x.Text, y.Text, v.RatString())
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -135,13 +135,15 @@ type Construction struct {
 	// Parse reads an input typed by a user ('verify run --input'); nil
 	// means a string of symbols (model.Tokenize).
 	Parse func(text string) (Case, error)
-	// Count, when set, returns the number of positions of a typed input
-	// before a model is built to read it, where the alphabet grows with N
-	// (a lookup's queries q ∈ [N]; see InputLength).
+	// Count, when set, counts a typed input's positions before a model is
+	// built, where the alphabet grows with N (see InputLength).
 	Count func(text string) (int, error)
 	// Bounds gives, per output value, the paper's bound on |output −
 	// expected|; a missing or nil entry claims exact equality.
 	Bounds []Bound
+	// Simulated is the average-hard model a softmax construction simulates
+	// (§Simulating Average-Hard Attention): runs are certified against it.
+	Simulated *model.Model
 	// Notes records choices made while building (a sampled family's seed
 	// and measured ε, an adaptation of the paper's weights), for reports.
 	Notes []string
@@ -154,9 +156,8 @@ type Construction struct {
 	// symbol. It may list more than Valid allows, never less: package
 	// certify enumerates what it lists. A list is read only, so that one
 	// list may serve every position (the lookup's 2n symbols).
-	Symbols func(i, n int) []int
-	// Booleans is the recipe's Booleans (Construct sets it).
-	Booleans []string
+	Symbols  func(i, n int) []int
+	Booleans []string // the recipe's Booleans (Construct sets it)
 	// Vector, for a recipe whose input is a sequence of real vectors,
 	// describes one position's input (nil for strings): what an analysis
 	// of every input of a position-wise model enumerates or splits.

@@ -456,9 +456,9 @@ func AnalyseLength(pr Problem, n int) (*Result, error) {
 		limit = DefaultMaxEnumerate
 	}
 	if s.domainPoints() <= float64(limit) {
-		return res, s.enumerate()
+		return settled(res, s.enumerate())
 	}
-	return res, s.boxes()
+	return settled(res, s.boxes())
 }
 
 // lengthDomain states the domain of length n.

@@ -72,6 +72,9 @@ func (s *search) box(lo, hi []int64) ([][2][]int64, error) {
 // exact reports whether the analysis proves every output exact on the
 // box: the format's outputs are the construction's exact ones there.
 func (s *search) exact(lo, hi []int64) bool {
+	if mutation == "prove-nothing" {
+		return false // tests: every point is run
+	}
 	if s.stacked != nil {
 		return s.exactStacked(lo, hi)
 	}

@@ -46,7 +46,9 @@ func fuzzModel(data []byte) (built, bool) {
 
 // FuzzAnalysisAgrees: on random small networks at both fp8 formats, no
 // box the analysis proves holds a point where the engine's run differs
-// from its exact run.
+// from its exact run; nor on the integer domains at bf16 and fp16, at a
+// width the data picks (every point of a proved box enumerated and run
+// by the engine: at most 2^12 + 1 integers at fp16's widest).
 func FuzzAnalysisAgrees(f *testing.F) {
 	f.Add([]byte{1, 0, 1, 2, 0, 2})
 	f.Add([]byte{5, 8, 3, 7, 1, 4, 6, 9, 2, 3})
@@ -59,6 +61,15 @@ func FuzzAnalysisAgrees(f *testing.F) {
 		for _, pn := range []string{"fp8-e4m3", "fp8-e5m2"} {
 			if _, _, bad, why := agreement(t, b, numeric.MustParsePrecision(pn)); bad != nil {
 				t.Fatalf("%v at %s: a proved box holds (%s), where %s", data, pn, ratsText(bad), why)
+			}
+		}
+		for _, pc := range []struct {
+			name string
+			p    int
+		}{{"bf16", 8}, {"fp16", 11}} {
+			w := int(data[len(data)-1]) % (pc.p + 1)
+			if _, _, bad, why := agreementOn(t, b, numeric.MustParsePrecision(pc.name), w); bad != nil {
+				t.Fatalf("%v at %s, integers up to 2^%d: a proved box holds (%s), where %s", data, pc.name, w, ratsText(bad), why)
 			}
 		}
 	})

@@ -35,6 +35,26 @@ type grid struct {
 	// never runs out (no underflow, no overflow: arithMax is +Inf).
 	arithMin int
 	arithMax float64
+	// integers, when set, restricts the domain to the integers of
+	// magnitude at most maxOrd (onIntegers): ordinal k is the integer k.
+	// The arithmetic (p, arithMin, arithMax) is the format's still.
+	integers bool
+}
+
+// onIntegers is g with its domain restricted to the integers of
+// magnitude at most 2^w (0 ≤ w ≤ p, so that every one of them is a
+// value of the format: an integer of magnitude at most 2^p has a p-bit
+// significand, and 2^p ≤ the largest value of every format the grid
+// treats).
+func (g *grid) onIntegers(w int) (*grid, error) {
+	if w < 0 || w > g.p || math.Ldexp(1, w) > g.max {
+		return nil, fmt.Errorf("integers up to 2^%d are not all values of %s (its significand has %d bits)", w, g.name, g.p)
+	}
+	h := *g
+	h.integers = true
+	h.maxOrd = 1 << w
+	h.max = float64(h.maxOrd)
+	return &h, nil
 }
 
 // gridOf is p's grid, or why the analysis cannot treat p: exact
@@ -76,6 +96,9 @@ func (g *grid) normalBase() int64 {
 
 // ord is the ordinal of a finite value v of the grid.
 func (g *grid) ord(v float64) int64 {
+	if g.integers {
+		return int64(v)
+	}
 	if v < 0 {
 		return -g.ord(-v)
 	}
@@ -92,6 +115,9 @@ func (g *grid) ord(v float64) int64 {
 
 // value is the value of ordinal k.
 func (g *grid) value(k int64) float64 {
+	if g.integers {
+		return float64(k)
+	}
 	if k < 0 {
 		return -g.value(-k)
 	}
@@ -114,6 +140,13 @@ func (g *grid) quantum(lo, hi int64) int {
 	if lo == hi && lo != 0 {
 		// One value: a multiple of its lowest bit.
 		return newWeight(rat(g.value(lo)), rat(g.value(lo))).qw
+	}
+	if g.integers {
+		// Consecutive integers: multiples of 2^0, and of nothing coarser.
+		if mutation == "integer-quantum" {
+			return 1
+		}
+		return 0
 	}
 	if lo <= 0 && hi >= 0 {
 		return g.qmin

@@ -37,7 +37,9 @@ type Problem struct {
 	// Check runs the model at the precision on the points, one position
 	// each, and judges every position's output against the recipe's
 	// reference as the checker does: the index of the first point that
-	// fails and why (−1: none).
+	// fails and why (−1: none). A point judged neither right nor wrong
+	// before any fails is an *UndecidedError: no verdict that every input
+	// is right stands then (Undecided), and the search goes on past it.
 	Check func(points [][]*big.Rat) (bad int, why string, err error)
 	// Reference, when set, is the recipe's exact output at each point
 	// where the checker's comparison of it is exact equality of values
@@ -119,6 +121,10 @@ type Result struct {
 	// construction (ZeroValues: its heads add exactly 0); Statement
 	// begins with it.
 	Premise string
+	// undecidedAt is the first point whose comparison was undecided
+	// (UndecidedError), why undecidedWhy.
+	undecidedAt  []*big.Rat
+	undecidedWhy string
 }
 
 // Statement is what the result proves, for a report: what holds, over
@@ -166,12 +172,45 @@ func ratsText(xs []*big.Rat) string {
 // finds a failing input in.
 func Analyse(pr Problem) (*Result, error) {
 	if pr.Precision.Kind == numeric.KindBigFloat && pr.Precision.Bits > 53 {
-		return analyseWide(pr)
+		return settled(analyseWide(pr))
 	}
 	g, err := gridOf(pr.Precision)
 	if err != nil {
 		return nil, err
 	}
+	return settled(analyseOn(pr, g))
+}
+
+// UndecidedError is what Problem.Check returns for a point whose
+// comparison neither confirms nor refutes it (a real reference whose
+// enclosure straddles a rounding boundary of the format): the point at
+// Index, why. The points before it are right; those after it are not
+// yet checked, and the search checks them next.
+type UndecidedError struct {
+	Index int
+	Why   string
+}
+
+func (e *UndecidedError) Error() string {
+	return fmt.Sprintf("point %d undecided: %s", e.Index, e.Why)
+}
+
+// settled is a result with its undecided points counted: where every
+// other input was proved or run right, the verdict is Undecided, not
+// Run or Proved.
+func settled(res *Result, err error) (*Result, error) {
+	if err != nil || res == nil || res.undecidedAt == nil || res.Verdict != Run && res.Verdict != Proved {
+		return res, err
+	}
+	res.Verdict = Undecided
+	res.Why = fmt.Sprintf("every other input is right, but at (%s) the comparison is undecided: %s", ratsText(res.undecidedAt), res.undecidedWhy)
+	return res, nil
+}
+
+// analyseOn is Analyse on the grid g: the format's, or its integers
+// (AnalyseIntegers).
+func analyseOn(pr Problem, g *grid) (*Result, error) {
+	var err error
 	s := &search{pr: pr, g: g, rng: rand.New(rand.NewPCG(pr.Seed, 0x9e3779b97f4a7c15))}
 	res := &Result{Domain: s.domainText()}
 	s.res = res
@@ -240,6 +279,10 @@ func (s *search) domainText() string {
 	}
 	var what string
 	switch {
+	case s.g != nil && s.g.integers:
+		what = fmt.Sprintf("integer components of magnitude at most %d (2^%d)", s.g.maxOrd, bitsLen(s.g.maxOrd)-1)
+	case s.w != nil && s.w.integers:
+		what = fmt.Sprintf("integer components of magnitude at most 2^%d", s.w.maxOrd.BitLen()-1)
 	case s.w != nil:
 		what = s.w.name + " components in float64's normal range (2^-1022 ≤ |x| < 2^1024) or 0"
 	case !s.g.sub:
@@ -300,7 +343,11 @@ func (s *search) initialBoxes() [][2][]int64 {
 				hi = s.g.floorOrd(r.Hi)
 			}
 			per[k] = nil
-			if lo <= hi {
+			// ceilOrd and floorOrd clamp to the grid's ends: a range
+			// beyond them (Lo above the largest integer of the domain)
+			// holds no value of it.
+			inside := (r.Lo == nil || rat(s.g.value(lo)).Cmp(r.Lo) >= 0) && (r.Hi == nil || rat(s.g.value(hi)).Cmp(r.Hi) <= 0)
+			if lo <= hi && inside {
 				per[k] = [][2]int64{{lo, hi}}
 			}
 		}
@@ -351,6 +398,19 @@ func (s *search) runPoints(points [][]*big.Rat) error {
 		}
 	}
 	bad, why, err := s.pr.Check(points)
+	for u := (*UndecidedError)(nil); errors.As(err, &u) && u.Index >= 0 && u.Index < len(points); u = nil {
+		// Neither right nor refuted: remembered (no verdict of every
+		// input right stands), and the search goes on past it.
+		if s.res.undecidedAt == nil {
+			s.res.undecidedAt, s.res.undecidedWhy = points[u.Index], u.Why
+		}
+		s.res.Points += int64(u.Index + 1)
+		points = points[u.Index+1:]
+		if len(points) == 0 {
+			return nil
+		}
+		bad, why, err = s.pr.Check(points)
+	}
 	if err != nil {
 		return err
 	}
@@ -423,7 +483,9 @@ func (s *search) runBox(lo, hi []int64) error {
 }
 
 // unreachable reports whether some exact output at x is no finite value
-// of the grid (false where the reference is not exact values).
+// of the format (false where the reference is not exact values). The
+// format's values, not the domain's: on the integers, 1/2 is an output
+// the format holds.
 func (s *search) unreachable(x []*big.Rat) bool {
 	if s.pr.Reference == nil {
 		return false
@@ -432,14 +494,24 @@ func (s *search) unreachable(x []*big.Rat) bool {
 	if !ok {
 		return false
 	}
+	g, wg := s.g, s.w
+	switch {
+	case wg != nil && wg.integers:
+		wg = newWgrid(wg.name, wg.p)
+	case g != nil && g.integers:
+		var err error
+		if g, err = gridOf(s.pr.Precision); err != nil {
+			return false
+		}
+	}
 	for _, w := range want[0] {
-		if s.w != nil {
-			if !s.w.onGrid(w) {
+		if wg != nil {
+			if !wg.onGrid(w) {
 				return true
 			}
 			continue
 		}
-		if _, on := s.g.ordOf(w); !on {
+		if _, on := g.ordOf(w); !on {
 			return true
 		}
 	}

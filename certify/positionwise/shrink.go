@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"slices"
 )
 
 // A failing point found at random in a box of fp64 inputs reads like
@@ -83,7 +84,7 @@ func (s *search) shrink(x []*big.Rat, why string) ([]*big.Rat, string) {
 				}
 				y := append([]*big.Rat(nil), x...)
 				y[k] = rat(c)
-				if s.pr.Valid != nil && s.pr.Valid(y) != nil {
+				if !s.inDomain(y) {
 					continue
 				}
 				runs++
@@ -97,4 +98,21 @@ func (s *search) shrink(x []*big.Rat, why string) ([]*big.Rat, string) {
 	}
 	s.res.Points += int64(runs)
 	return x, why
+}
+
+// inDomain reports whether a simplified point stays in the claimed
+// domain: within every component's Range, and Valid.
+func (s *search) inDomain(y []*big.Rat) bool {
+	for k, r := range s.pr.Ranges {
+		if k >= len(y) {
+			break
+		}
+		switch {
+		case r.Values != nil && !slices.ContainsFunc(r.Values, func(v *big.Rat) bool { return v.Cmp(y[k]) == 0 }):
+			return false
+		case r.Lo != nil && y[k].Cmp(r.Lo) < 0, r.Hi != nil && y[k].Cmp(r.Hi) > 0:
+			return false
+		}
+	}
+	return s.pr.Valid == nil || s.pr.Valid(y) == nil
 }

@@ -1,6 +1,7 @@
 package positionwise
 
 import (
+	"fmt"
 	"math/big"
 )
 
@@ -28,6 +29,23 @@ type wgrid struct {
 	// g ≥ gMin and of magnitude at most 2^eArith neither underflows nor
 	// overflows, and is rounded once to nearest at P bits.
 	gMin, eArith int
+	// integers, when set, restricts the domain to the integers of
+	// magnitude at most maxOrd (onIntegers): ordinal k is the integer k,
+	// as on the float64 path's grid.
+	integers bool
+}
+
+// onIntegers is g with its domain restricted to the integers of
+// magnitude at most 2^w, 0 ≤ w ≤ P (every one a value of the format).
+func (g *wgrid) onIntegers(w int) (*wgrid, error) {
+	if w < 0 || w > g.p {
+		return nil, fmt.Errorf("integers up to 2^%d are not all values of %s (its significand has %d bits)", w, g.name, g.p)
+	}
+	h := *g
+	h.integers = true
+	h.maxOrd = new(big.Int).Lsh(big.NewInt(1), uint(w))
+	h.max = new(big.Rat).SetInt(h.maxOrd)
+	return &h, nil
 }
 
 func newWgrid(name string, p int) *wgrid {
@@ -68,6 +86,9 @@ func dyadic(m *big.Int, e int) *big.Rat {
 
 // value is the value of ordinal k.
 func (g *wgrid) value(k *big.Int) *big.Rat {
+	if g.integers {
+		return new(big.Rat).SetInt(k)
+	}
 	switch k.Sign() {
 	case 0:
 		return new(big.Rat)
@@ -96,6 +117,9 @@ func (g *wgrid) split(v *big.Rat) (m *big.Int, e int, ok bool) {
 
 // ord is the ordinal of a value v of the grid.
 func (g *wgrid) ord(v *big.Rat) *big.Int {
+	if g.integers {
+		return new(big.Int).Set(v.Num()) // an integer: its denominator is 1
+	}
 	if v.Sign() == 0 {
 		return new(big.Int)
 	}
@@ -110,6 +134,9 @@ func (g *wgrid) ord(v *big.Rat) *big.Int {
 
 // onGrid reports whether r is a value of the grid.
 func (g *wgrid) onGrid(r *big.Rat) bool {
+	if g.integers {
+		return r.IsInt() && new(big.Rat).Abs(r).Cmp(g.max) <= 0
+	}
 	if r.Sign() == 0 {
 		return true
 	}
@@ -125,6 +152,18 @@ func (g *wgrid) onGrid(r *big.Rat) bool {
 // ceilOrd of the smallest ≥ r (maxOrd if none).
 func (g *wgrid) floorOrd(r *big.Rat) *big.Int {
 	neg := new(big.Int).Neg(g.maxOrd)
+	if g.integers {
+		// ⌊r⌋, clamped to the domain: Int.Div rounds toward −∞ for a
+		// positive divisor (Euclidean division).
+		f := new(big.Int).Div(r.Num(), r.Denom())
+		switch {
+		case f.Cmp(g.maxOrd) > 0:
+			return new(big.Int).Set(g.maxOrd)
+		case f.Cmp(neg) < 0:
+			return neg
+		}
+		return f
+	}
 	switch {
 	case r.Cmp(g.max) >= 0:
 		return new(big.Int).Set(g.maxOrd)
@@ -157,6 +196,12 @@ func lowBit(v *big.Rat) int {
 func (g *wgrid) quantum(lo, hi *big.Int) int {
 	if lo.Cmp(hi) == 0 && lo.Sign() != 0 {
 		return lowBit(g.value(lo))
+	}
+	if g.integers {
+		if mutation == "integer-quantum" {
+			return 1
+		}
+		return 0 // consecutive integers
 	}
 	if lo.Sign() <= 0 && hi.Sign() >= 0 {
 		return g.qmin

@@ -16,7 +16,12 @@ func analyseWide(pr Problem) (*Result, error) {
 	if pr.Precision.Kind != numeric.KindBigFloat {
 		return nil, fmt.Errorf("precision %s is not a big float", pr.Precision)
 	}
-	w := newWgrid(pr.Precision.String()+"-bit", int(pr.Precision.Bits))
+	return analyseWideOn(pr, newWgrid(pr.Precision.String()+"-bit", int(pr.Precision.Bits)))
+}
+
+// analyseWideOn is analyseWide on the wide grid w: the format's, or its
+// integers (AnalyseIntegers).
+func analyseWideOn(pr Problem, w *wgrid) (*Result, error) {
 	s := &search{pr: pr, w: w, rng: rand.New(rand.NewPCG(pr.Seed, 0x9e3779b97f4a7c15))}
 	res := &Result{Domain: s.domainText()}
 	s.res = res
@@ -91,7 +96,10 @@ func (s *search) wideInitial() []wbox {
 		if r.Hi != nil {
 			hi = g.floorOrd(r.Hi)
 		}
-		if lo.Cmp(hi) <= 0 {
+		// The ends clamp to the grid's: a range beyond them holds none
+		// of its values.
+		inside := (r.Lo == nil || g.value(lo).Cmp(r.Lo) >= 0) && (r.Hi == nil || g.value(hi).Cmp(r.Hi) <= 0)
+		if lo.Cmp(hi) <= 0 && inside {
 			per[k] = [][2]*big.Int{{lo, hi}}
 		}
 	}
@@ -348,7 +356,7 @@ func (s *search) shrinkWide(x []*big.Rat, why string) ([]*big.Rat, string) {
 				return false
 			}
 		}
-		if runs >= maxShrinkRuns || s.pr.Valid != nil && s.pr.Valid(y) != nil {
+		if runs >= maxShrinkRuns || !s.inDomain(y) {
 			return false
 		}
 		runs++
@@ -393,7 +401,7 @@ func (s *search) shrinkWide(x []*big.Rat, why string) ([]*big.Rat, string) {
 				}
 				y := append([]*big.Rat(nil), x...)
 				y[k] = c
-				if s.pr.Valid != nil && s.pr.Valid(y) != nil {
+				if !s.inDomain(y) {
 					continue
 				}
 				runs++

@@ -203,7 +203,7 @@ func recheckOne(r *recipes.Recipe, params map[string]string, user *model.Model, 
 		if err != nil {
 			line.text = fmt.Sprintf("%s at %s, n = %d: refused: %v", r.Name, c.Precision, e.N, err)
 		} else {
-			verdict := "every input computes exactly what the construction computes"
+			verdict := "every input " + check.FaithfulClaim(check.ReferenceOf(ck.Con))
 			if !rep.Certified {
 				verdict = "every input decides as the construction does"
 			}

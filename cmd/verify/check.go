@@ -497,8 +497,8 @@ func evidenceText(rep *check.Report) string {
 	case rep.LimitLevel == check.Certified:
 		return fmt.Sprintf("every input of %s is right: proved faithful to the construction by the analysis (re-checked by its independent checker), and the construction proved right, or run", which)
 	case rep.LimitLevel == check.Faithful:
-		s := fmt.Sprintf("every input of %s computes exactly what the construction computes: proved by the analysis (re-checked by its independent checker), or run; the construction itself: %s",
-			which, constructionRun(rep))
+		s := fmt.Sprintf("every input of %s %s: proved by the analysis (re-checked by its independent checker), or run; %s: %s",
+			which, check.FaithfulClaim(rep.Reference), check.ItselfRuns(rep.Reference), constructionRun(rep))
 		return s + everyNote(rep)
 	case rep.LimitLevel == check.Exhaustive:
 		return "every input of each of them run"
@@ -619,7 +619,32 @@ func printSummary(w io.Writer, rep *check.Report) {
 	if f.Position > 0 {
 		fmt.Fprintf(w, "  position  %d\n  expected  %s\n  actual    %s\n", f.Position, labelled(rep.Outputs, f.Expected), labelled(rep.Outputs, f.Actual))
 	}
-	fmt.Fprintf(w, "  reason    %s\n\n", f.Reason)
+	fmt.Fprintf(w, "  reason    %s\n", f.Reason)
+	if d := integerDomain(rep); d != nil {
+		fmt.Fprintf(w, "  integers  %s\n", integerText(d))
+	}
+	fmt.Fprintln(w)
+}
+
+// integerDomain is the widest integer domain the position-wise analysis
+// proved of a construction that fails on the format's values (nil: none
+// searched).
+func integerDomain(rep *check.Report) *check.IntegerDomain {
+	for _, lr := range rep.Lengths {
+		if lr.Integers != nil {
+			return lr.Integers
+		}
+	}
+	return nil
+}
+
+// integerText is an integer domain in a line: its evidence, then the
+// analysis's statement.
+func integerText(d *check.IntegerDomain) string {
+	if d.Level == "" {
+		return d.Statement
+	}
+	return string(d.Level) + " at every length: " + d.Statement
 }
 
 // printUndecided closes a report whose first failing length has no
@@ -638,7 +663,11 @@ func printUndecided(w io.Writer, rep *check.Report, checked []string) {
 	if f.Position > 0 {
 		fmt.Fprintf(w, "  position  %d\n  expected  %s\n  actual    %s\n", f.Position, labelled(rep.Outputs, f.Expected), labelled(rep.Outputs, f.Actual))
 	}
-	fmt.Fprintf(w, "  reason    %s\n\n", f.Reason)
+	fmt.Fprintf(w, "  reason    %s\n", f.Reason)
+	if d := integerDomain(rep); d != nil {
+		fmt.Fprintf(w, "  integers  %s\n", integerText(d))
+	}
+	fmt.Fprintln(w)
 }
 
 // labelled pairs each value with its output's name: "y = 1, c = 0.8".

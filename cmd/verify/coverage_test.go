@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -22,13 +23,19 @@ import (
 // keeps the cells, the table between the markers is generated from them,
 // and TestLongCoverageCells re-runs a seeded sample of the cells to hold
 // the file to what the engine does. To regenerate both after a change
-// that moves cells (about 16 CPU-minutes):
+// that moves cells (about 20 CPU-minutes):
 //
 //	go run ./cmd/verify frontier --all --max-n 64 --json --quiet --out /tmp/all.json
 //	VERIFY_COVERAGE_REPORT=/tmp/all.json go test ./cmd/verify -run TestCoverageDoc
 //
 // or in pieces (each a --recipe list of its own, run where there is room),
 // joined with colons: VERIFY_COVERAGE_REPORT=/tmp/a.json:/tmp/b.json.
+// After a change that moves only some recipes' cells, VERIFY_COVERAGE_REPLACE
+// takes reports of those recipes alone and replaces their cells, keeping
+// the others':
+//
+//	go run ./cmd/verify frontier --recipe hardmax-softmax --max-n 64 --json --quiet --out /tmp/hs.json
+//	VERIFY_COVERAGE_REPLACE=/tmp/hs.json go test ./cmd/verify -run TestCoverageDoc
 const (
 	cellsPath       = "../../docs/frontier-cells.json"
 	frontierDocPath = "../../docs/frontier.md"
@@ -44,7 +51,10 @@ const (
 // joined as PATH is), it rewrites the cells and the tables from it instead.
 func TestCoverageDoc(t *testing.T) {
 	if path := os.Getenv("VERIFY_COVERAGE_REPORT"); path != "" {
-		updateCoverage(t, path)
+		updateCoverage(t, path, false)
+	}
+	if path := os.Getenv("VERIFY_COVERAGE_REPLACE"); path != "" {
+		updateCoverage(t, path, true)
 	}
 	cells := readCells(t)
 	var table strings.Builder
@@ -65,8 +75,9 @@ func TestCoverageDoc(t *testing.T) {
 }
 
 // updateCoverage rewrites the cells file and the doc's tables from the
-// report at path.
-func updateCoverage(t *testing.T, paths string) {
+// reports at paths: every recipe's, or with replace the cells of the
+// recipes they hold, the others' kept.
+func updateCoverage(t *testing.T, paths string, replace bool) {
 	var reports []*frontier.Report
 	seen := map[string]string{}
 	for _, path := range filepath.SplitList(paths) {
@@ -92,12 +103,16 @@ func updateCoverage(t *testing.T, paths string) {
 	// The reports may come in pieces (a sweep of some recipes each), but
 	// together they must be every recipe's: a table of a part would read
 	// as the whole.
-	for _, r := range recipes.All() {
-		if _, ok := seen[r.Name]; !ok {
-			t.Fatalf("no report has %s: the coverage needs every recipe", r.Name)
+	cells := frontier.Cells(reports)
+	if replace {
+		cells = replaceCells(t, readCells(t), cells)
+	} else {
+		for _, r := range recipes.All() {
+			if _, ok := seen[r.Name]; !ok {
+				t.Fatalf("no report has %s: the coverage needs every recipe", r.Name)
+			}
 		}
 	}
-	cells := frontier.Cells(reports)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -125,6 +140,30 @@ func updateCoverage(t *testing.T, paths string) {
 	if err := os.WriteFile(frontierDocPath, []byte(out), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// replaceCells returns old with each cell of a recipe that fresh holds
+// replaced by fresh's cell of the same recipe and precision; a recipe's
+// precisions must be the same in both.
+func replaceCells(t *testing.T, old, fresh []frontier.Cell) []frontier.Cell {
+	t.Helper()
+	type key struct{ recipe, precision string }
+	byKey := map[key]frontier.Cell{}
+	for _, c := range fresh {
+		byKey[key{c.Recipe, c.Precision}] = c
+	}
+	out := slices.Clone(old)
+	replaced := 0
+	for k, c := range out {
+		if f, ok := byKey[key{c.Recipe, c.Precision}]; ok {
+			out[k] = f
+			replaced++
+		}
+	}
+	if replaced != len(fresh) {
+		t.Fatalf("%d of the reports' %d cells replace one of %s", replaced, len(fresh), cellsPath)
+	}
+	return out
 }
 
 func readCells(t *testing.T) []frontier.Cell {

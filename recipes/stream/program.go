@@ -136,6 +136,16 @@ func (p *Program) Then(blocks ...Block) *Program {
 	return p
 }
 
+// Fork returns a copy of p named name, whose later blocks and output are
+// its own: the same program up to here, continued another way (a
+// softmax head's program beside the average-hard one it simulates).
+func (p *Program) Fork(name string) *Program {
+	out := *p
+	out.Name = name
+	out.stages = slices.Clip(p.stages)
+	return &out
+}
+
 // Readout makes the output the values of the named components.
 func (p *Program) Readout(components ...string) *Program {
 	o := &outputSpec{kind: model.Readout, labels: components}

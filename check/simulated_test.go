@@ -1,0 +1,100 @@
+package check
+
+import (
+	"testing"
+
+	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
+	"github.com/transformer-cookbook/verify/recipes"
+)
+
+// TestSimulatedReference: hardmax-softmax holds log(8N) in W^Q, which
+// exact arithmetic cannot compute; the analysis certifies its runs
+// against the average-hard lookup it simulates (Construction.Simulated).
+// At fp16 and bf16 every length 1 … 4 is certified, and every input of
+// those lengths (8^n of them), run whole at the format and compared
+// with the recipe's intended function (c within 1/4 of v_{q_i}, y
+// exactly), is right. Against a reference whose W^V is doubled (its c
+// is 2v) no length with a 1 to retrieve is certified: the proof
+// compares with the reference, not with nothing.
+func TestSimulatedReference(t *testing.T) {
+	const N = 4
+	r, err := recipes.Get("hardmax-softmax")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"fp16", "bf16"} {
+		for _, tampered := range []bool{false, true} {
+			con, err := r.Construct(model.Softmax, N, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if con.Simulated == nil {
+				t.Fatal("hardmax-softmax has no simulated construction")
+			}
+			if tampered {
+				doubleValues(con.Simulated)
+			}
+			ck, err := NewChecker(r, Options{Precision: numeric.MustParsePrecision(p), Weighting: model.Softmax, MaxN: N,
+				Cases: 8, Seed: 1, Analysis: true, Construction: con})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for n := 1; n <= N; n++ {
+				an := ck.analyseLength(n)
+				certified := an.res != nil && an.res.Certified
+				if tampered {
+					if certified {
+						t.Errorf("%s n = %d: certified against a reference with W^V doubled", p, n)
+					}
+					continue
+				}
+				if !certified {
+					t.Errorf("%s n = %d: not certified: %s", p, n, an.why())
+					continue
+				}
+				if bad := wrongInput(t, ck, n); bad != "" {
+					t.Errorf("%s n = %d: certified, but %s", p, n, bad)
+				}
+			}
+		}
+	}
+}
+
+// doubleValues multiplies W^V of m's attention heads by 2, in place.
+func doubleValues(m *model.Model) {
+	for _, l := range m.Layers {
+		if l.Attention == nil {
+			continue
+		}
+		for h := range l.Attention.Heads {
+			v := l.Attention.Heads[h].V
+			for k, e := range v.Data {
+				v.Data[k] = numeric.Mul(e, numeric.LitInt(2))
+			}
+		}
+	}
+}
+
+// wrongInput runs every input of length n through ck's model at its
+// precision and compares each position with the recipe's intended
+// output: "" when all are right, else the first wrong one.
+func wrongInput(t *testing.T, ck *Checker, n int) string {
+	t.Helper()
+	cases, all := ck.Con.Inputs(n, nil, 1<<16)
+	if !all {
+		t.Fatalf("n = %d: the inputs are not enumerated", n)
+	}
+	for _, c := range cases {
+		res, err := ck.Runner.Run(c.Symbols, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, want := range ck.Con.Expected(c) {
+			if ok, why := Compare(want, res.Outputs[i], ck.Con.Bounds, ck.Con.Model.Output.Labels); !ok {
+				return CaseText(ck.Con.Model, c) + ": " + why
+			}
+		}
+	}
+	return ""
+}
