@@ -239,7 +239,10 @@ func (a *analysis[T]) checkOrder(h *head[T], items []scored[T], cand []bool, qw 
 
 // broken records the broken order between items x and y at query
 // position i, with the witness of two items at their positions with their
-// keys and different values (none when their values agree).
+// keys and different values, joined to the query's witness qw where they
+// agree with it, else alone (qw is one input of the query's class, and the
+// key at the query's own position may be another's: a candidate only,
+// which the checker runs); none when their values agree.
 func (a *analysis[T]) broken(h *head[T], qw witness, i int, x, y *scored[T], what string) {
 	where := fmt.Sprintf("layer %d attention, head %d", h.layer+1, h.num+1)
 	detail := fmt.Sprintf("at position %d, keys at positions %d and %d: exact scores %s and %s, %s computes %s and %s",
@@ -249,16 +252,30 @@ func (a *analysis[T]) broken(h *head[T], qw witness, i int, x, y *scored[T], wha
 	} else {
 		detail = "the exact order lost: " + detail
 	}
+	differ := false
 	for _, xi := range h.items[x.pos-1] {
 		if xi.kid != x.kid {
 			continue
 		}
 		for _, yi := range h.items[y.pos-1] {
-			if yi.kid == y.kid && yi.vid != xi.vid {
-				a.record(&a.res.Breaks, where, detail, union(qw, union(xi.w, yi.w)))
-				return
+			if yi.kid != y.kid || yi.vid == xi.vid {
+				continue
 			}
+			differ = true
+			w := union(qw, union(xi.w, yi.w))
+			if !w.known {
+				w = union(xi.w, yi.w)
+			}
+			if !w.known {
+				continue
+			}
+			a.record(&a.res.Breaks, where, detail, w)
+			return
 		}
+	}
+	if differ {
+		a.record(&a.res.Breaks, where, detail, witness{})
+		return
 	}
 	a.record(&a.res.Breaks, where, detail+" (the values there agree)", witness{})
 }
