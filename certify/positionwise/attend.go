@@ -9,6 +9,7 @@ import (
 
 	"github.com/transformer-cookbook/verify/internal/plural"
 	"github.com/transformer-cookbook/verify/model"
+	"github.com/transformer-cookbook/verify/numeric"
 )
 
 // Attention whose scores do not depend on the input (attend.go). The
@@ -127,6 +128,10 @@ type stacked struct {
 	n, d   int
 	stages []stage
 	out    matrix
+	// flat is the model's position-wise program without its attention,
+	// whose feed-forward sublayers the stages hold: what the search asks
+	// of a program besides running it (opaque, hasNorm).
+	flat *program
 }
 
 // stage is one sublayer: attention (att) or feed-forward (ff).
@@ -231,7 +236,7 @@ func compileStacked(m *model.Model, n int, round func(*big.Rat) (*big.Rat, error
 	if err != nil {
 		return nil, err
 	}
-	p := &stacked{n: n, d: m.D, out: flat.out}
+	p := &stacked{n: n, d: m.D, out: flat.out, flat: flat}
 	for k, l := range m.Layers {
 		if l.Attention == nil || l.Attention.Temperature.IsZero() {
 			continue
@@ -409,22 +414,59 @@ func (s *search) exactStacked(lo, hi []int64) bool {
 // components (position 1's, then position 2's, …), each point one input
 // of length n, Reference giving every position's outputs in turn. The
 // domain is enumerated where it has at most pr.MaxEnumerate points, and
-// split into boxes elsewhere. A Finite domain is not treated.
+// split into boxes elsewhere. A Finite domain is not treated. A big float
+// above 53 bits is analysed on the wide grid, as by Analyse.
 func AnalyseLength(pr Problem, n int) (*Result, error) {
+	return analyseLength(pr, n, pr.Precision.Kind == numeric.KindBigFloat && pr.Precision.Bits > 53)
+}
+
+// analyseLength is AnalyseLength on the wide grid (wide.go) or on the
+// float64 path; a big float of at most 53 bits may take either (the tests
+// hold the two to each other).
+func analyseLength(pr Problem, n int, wide bool) (*Result, error) {
 	if pr.Finite != nil {
 		return nil, fmt.Errorf("a finite list of points per position is not treated at length %d", n)
 	}
 	if pr.Check == nil || pr.Round == nil || pr.Model == nil {
 		return nil, fmt.Errorf("the problem has no model, rounding or check")
 	}
-	g, err := gridOf(pr.Precision)
-	if err != nil {
-		return nil, err
+	if wide && pr.Precision.Kind != numeric.KindBigFloat {
+		return nil, fmt.Errorf("precision %s is not a big float", pr.Precision)
+	}
+	var g *grid
+	if !wide {
+		var err error
+		if g, err = gridOf(pr.Precision); err != nil {
+			return nil, err
+		}
 	}
 	prog, err := compileStacked(pr.Model, n, pr.Round)
 	if err != nil {
 		return nil, err
 	}
+	rng := rand.New(rand.NewPCG(pr.Seed, 0x9e3779b97f4a7c15^uint64(n)))
+	s := &search{pr: stackedProblem(pr, n), g: g, prog: prog.flat, stacked: prog, rng: rng}
+	if wide {
+		// A big float above 53 bits: the wide grid (wide.go), as Analyse.
+		s.g, s.w = nil, newWgrid(pr.Precision.String()+"-bit", int(pr.Precision.Bits))
+		s.res = &Result{Length: n, Domain: lengthDomain(pr, s.w.name, false, n)}
+		return settled(s.res, s.wideSearch())
+	}
+	res := &Result{Length: n, Domain: lengthDomain(pr, g.name, g.sub, n)}
+	s.res = res
+	limit := pr.MaxEnumerate
+	if limit == 0 {
+		limit = DefaultMaxEnumerate
+	}
+	if s.domainPoints() <= float64(limit) {
+		return settled(res, s.enumerate())
+	}
+	return settled(res, s.boxes())
+}
+
+// stackedProblem is pr, whose Names, Ranges and Valid describe one
+// position, for the n positions of a length side by side.
+func stackedProblem(pr Problem, n int) Problem {
 	one := len(pr.Names)
 	sp := pr
 	sp.Names, sp.Ranges = nil, nil
@@ -448,28 +490,19 @@ func AnalyseLength(pr Problem, n int) (*Result, error) {
 			return nil
 		}
 	}
-	s := &search{pr: sp, g: g, stacked: prog, rng: rand.New(rand.NewPCG(pr.Seed, 0x9e3779b97f4a7c15^uint64(n)))}
-	res := &Result{Length: n, Domain: lengthDomain(pr, g, n)}
-	s.res = res
-	limit := pr.MaxEnumerate
-	if limit == 0 {
-		limit = DefaultMaxEnumerate
-	}
-	if s.domainPoints() <= float64(limit) {
-		return settled(res, s.enumerate())
-	}
-	return settled(res, s.boxes())
+	return sp
 }
 
-// lengthDomain states the domain of length n.
-func lengthDomain(pr Problem, g *grid, n int) string {
+// lengthDomain states the domain of length n on the grid named name
+// (sub: with the format's subnormals; else a big float's normal range).
+func lengthDomain(pr Problem, name string, sub bool, n int) string {
 	names := strings.Join(pr.Names, ", ")
 	if len(pr.Names) > 1 {
 		names = "(" + names + ")"
 	}
-	what := "finite " + g.name + " components"
-	if !g.sub {
-		what = g.name + " components in float64's normal range (2^-1022 ≤ |x| < 2^1024) or 0"
+	what := "finite " + name + " components"
+	if !sub {
+		what = name + " components in float64's normal range (2^-1022 ≤ |x| < 2^1024) or 0"
 	}
 	return fmt.Sprintf("of length %d, each position's %s with %s, in the claimed domain %s", n, names, what, pr.Domain)
 }
@@ -583,4 +616,107 @@ func finite64(xs []float64) bool {
 		}
 	}
 	return true
+}
+
+// wideExactStacked is exactStacked on the wide grid.
+func (s *search) wideExactStacked(lo, hi []*big.Int) bool {
+	k := len(s.pr.Inputs)
+	h := make([][]wval, s.stacked.n)
+	for i := range h {
+		h[i] = make([]wval, s.stacked.d)
+		for c := range h[i] {
+			h[i][c] = wzero
+		}
+		for t, c := range s.pr.Inputs {
+			o := i*k + t
+			h[i][c] = wexact(rspan{s.w.value(lo[o]), s.w.value(hi[o])}, s.w.quantum(lo[o], hi[o]))
+		}
+	}
+	out, ok := s.w.runStacked(s.stacked, h)
+	if !ok {
+		return false
+	}
+	for _, o := range out {
+		for _, v := range o {
+			if v.top || !v.exact {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// runStacked is grid.runStacked on the wide grid: the same sublayers in
+// the same order, each operation by the wide grid's rules.
+func (g *wgrid) runStacked(p *stacked, h [][]wval) (out [][]wval, ok bool) {
+	finite := func(xs []wval) bool {
+		for _, x := range xs {
+			if x.top {
+				return false
+			}
+		}
+		return true
+	}
+	for _, st := range p.stages {
+		if L := st.ff; L != nil {
+			for i := range h {
+				hidden := g.matVec(L.w1, h[i], L.b1)
+				if L.relu {
+					for k := range hidden {
+						hidden[k] = wrelu(hidden[k])
+					}
+				}
+				f := g.matVec(L.w2, hidden, L.b2)
+				if L.residual {
+					for c := range f {
+						f[c] = g.add(f[c], h[i][c])
+					}
+				}
+				h[i] = f
+			}
+			continue
+		}
+		a := st.att
+		next := make([][]wval, len(h))
+		for hi, H := range a.heads {
+			vals := make([][]wval, len(h))
+			for j := range h {
+				// As on the float64 path: a score 0 needs q and k finite.
+				if (!finite(g.matVec(H.q, h[j], nil)) || !finite(g.matVec(H.k, h[j], nil))) && mutation != "scores-unchecked" {
+					return nil, false
+				}
+				vals[j] = g.matVec(H.v, h[j], nil)
+			}
+			for i := range h {
+				o := make([]wval, p.d)
+				for c := range o {
+					acc := wzero
+					for _, t := range H.terms[i] {
+						acc = g.add(acc, g.mul(newWweight(t.w), vals[t.j][c]))
+					}
+					o[c] = acc
+				}
+				if hi == 0 {
+					next[i] = o
+					continue
+				}
+				for c := range o {
+					next[i][c] = g.add(next[i][c], o[c])
+				}
+			}
+		}
+		for i := range h {
+			if a.residual {
+				for c := range next[i] {
+					next[i][c] = g.add(next[i][c], h[i][c])
+				}
+			}
+			h[i] = next[i]
+		}
+	}
+	out = make([][]wval, len(h))
+	for i := range h {
+		out[i] = g.matVec(p.out, h[i], nil)
+	}
+	return out, true
 }

@@ -141,7 +141,9 @@
 // ordinals big integers, with the same rules, splitting, points tried
 // and shrinking (a failing point is first scaled as a whole by a power of
 // two toward 1, which a rounding failure survives since the format
-// scales with it). Its premises, beyond the rules above:
+// scales with it, where the scaling brings its exponents nearer 0 in
+// all: a point of a large and a small component would otherwise swing
+// between the two). Its premises, beyond the rules above:
 //
 //   - A big float has no subnormals and no overflow at float64's ends,
 //     but big.Float's exponent does end (about ±2^31): every value the
@@ -228,8 +230,12 @@
 // at n = 1 with d = 2, or n = 2 with d = 1), else by boxes; every point
 // run and every failure found runs through the engine, one input of n
 // positions each, so a length's failure is a real counterexample. A
-// limit rests on the analysis of every length up to it (package check's
-// Every).
+// big float above 53 bits runs the same stacked program on the wide grid
+// (attend.go's wgrid.runStacked, the float64 path's stages and rules on
+// exact bounds); the tests hold the two paths to the same verdicts and
+// the same boxes at 11, 24 and 53 bits, and sample every box the wide
+// grid proves at 113. A limit rests on the analysis of every length up
+// to it (package check's Every).
 //
 // # Integer domains
 //

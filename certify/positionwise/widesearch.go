@@ -35,7 +35,16 @@ func analyseWideOn(pr Problem, w *wgrid) (*Result, error) {
 	if s.prog.hasNorm() {
 		s.normRun, _ = newNormRunner(pr.Precision, pr.Model) // nil: norms are top
 	}
-	limit := pr.MaxEnumerate
+	if err := s.wideSearch(); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// wideSearch decides the domain on the wide grid: every point run where
+// there are at most MaxEnumerate, else boxes.
+func (s *search) wideSearch() error {
+	limit := s.pr.MaxEnumerate
 	if limit == 0 {
 		limit = DefaultMaxEnumerate
 	}
@@ -47,15 +56,15 @@ func analyseWideOn(pr Problem, w *wgrid) (*Result, error) {
 	if total.Cmp(big.NewInt(limit)) <= 0 {
 		for _, b := range boxes {
 			if err := s.wideRunBox(b[0], b[1]); err == errStop {
-				return res, nil
+				return nil
 			} else if err != nil {
-				return nil, err
+				return err
 			}
 		}
-		res.Verdict = Run
-		return res, nil
+		s.res.Verdict = Run
+		return nil
 	}
-	return res, s.wideBoxes(boxes)
+	return s.wideBoxes(boxes)
 }
 
 type wbox [2][]*big.Int
@@ -207,6 +216,9 @@ func (s *search) wideBoxes(stack []wbox) error {
 
 // wideExact is exact on the wide grid.
 func (s *search) wideExact(lo, hi []*big.Int) bool {
+	if s.stacked != nil {
+		return s.wideExactStacked(lo, hi)
+	}
 	h := make([]wval, s.prog.d)
 	for c := range h {
 		h[c] = wzero
@@ -369,7 +381,19 @@ func (s *search) shrinkWide(x []*big.Rat, why string) ([]*big.Rat, string) {
 	}
 	// First the whole point scaled by a power of two toward the binade
 	// of 1 (all the way, half way, one binade), which keeps most
-	// failures of rounding: the format scales with it.
+	// failures of rounding: the format scales with it. A scaling is kept
+	// only where it brings the exponents nearer 0 in all (spread, the sum
+	// of their distances from 0, falls): else a point of one large and
+	// one small component would swing between the two for ever.
+	spread := func(y []*big.Rat) int {
+		d := 0
+		for _, c := range y {
+			if c.Sign() != 0 {
+				d += abs(exponent(c))
+			}
+		}
+		return d
+	}
 	for scaled := true; scaled; {
 		scaled = false
 		top := 0
@@ -386,7 +410,7 @@ func (s *search) shrinkWide(x []*big.Rat, why string) ([]*big.Rat, string) {
 			for k := range x {
 				y[k] = new(big.Rat).Mul(x[k], pow2(-j))
 			}
-			if try(y) {
+			if spread(y) < spread(x) && try(y) {
 				scaled = true
 				break
 			}
