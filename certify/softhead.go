@@ -72,7 +72,15 @@ func (a *analysis[T]) softDecide(h *head[T], q query) (decision, string) {
 		if w == model.AverageHardmax {
 			slices.Sort(vids)
 		}
-		key := strconv.Itoa(class[st.top]) + ":" + fmt.Sprint(vids)
+		// class:[v1 v2 …], as fmt.Sprint prints the ids, without its cost.
+		kb := append(strconv.AppendInt(make([]byte, 0, 16), int64(class[st.top]), 10), ':', '[')
+		for k, v := range vids {
+			if k > 0 {
+				kb = append(kb, ' ')
+			}
+			kb = strconv.AppendInt(kb, int64(v), 10)
+		}
+		key := string(append(kb, ']'))
 		if _, ok := folds[key]; !ok {
 			folds[key] = st
 		}

@@ -150,12 +150,19 @@ func softmaxAt[T any](b numeric.Backend[T], items [][]softItem[T], fold func(str
 		}
 	}
 	work := 0
+	// The states' keys are built in one scratch buffer (kb, one): a
+	// state's key is its values' bytes (appendValues) and its flags, one
+	// byte each.
+	var kb []byte
+	one := make([]T, 1)
 	// The first pass: the sums.
 	sums := map[string]softSum[T]{}
 	for p, its := range allowed {
 		next := map[string]softSum[T]{}
 		add := func(s softSum[T]) {
-			next[string(appendValues(nil, b, []T{s.sum}))+fmt.Sprint(s.hit)] = s
+			one[0] = s.sum
+			kb = append(appendValues(kb[:0], b, one), flag(s.hit))
+			next[string(kb)] = s
 		}
 		for _, it := range its {
 			if p == 0 {
@@ -212,8 +219,11 @@ func softmaxAt[T any](b numeric.Backend[T], items [][]softItem[T], fold func(str
 					if !tm.zero {
 						n.out = softAddTerms(b, q.out, tm.terms)
 					}
-					key := fmt.Sprint(n.out != nil, n.hit) + "|" + n.ref + "|" + string(appendValues(nil, b, append([]T{n.sum}, n.out...)))
-					next[key] = n
+					kb = append(kb[:0], flag(n.out != nil), flag(n.hit), '|')
+					kb = append(append(kb, n.ref...), '|')
+					one[0] = n.sum
+					kb = appendValues(appendValues(kb, b, one), b, n.out)
+					next[string(kb)] = n
 				}
 			}
 			if len(next) > maxSoftStates {
@@ -235,6 +245,14 @@ func softmaxAt[T any](b numeric.Backend[T], items [][]softItem[T], fold func(str
 		}
 	}
 	return outs, work, ""
+}
+
+// flag is a Boolean as one byte of a key.
+func flag(x bool) byte {
+	if x {
+		return '1'
+	}
+	return '0'
 }
 
 // softAccumulate is the runner's sum of the weights after one more term

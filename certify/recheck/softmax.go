@@ -3,7 +3,7 @@ package recheck
 import (
 	"math/big"
 	"slices"
-	"strings"
+	"strconv"
 
 	"github.com/transformer-cookbook/verify/model"
 	"github.com/transformer-cookbook/verify/numeric"
@@ -250,20 +250,18 @@ func (h *headCheck[T]) softExtend(r softState[T], c softChoice[T], e, alpha T, t
 
 // softKey tells partial runs apart: equal keys, equal runs from here on.
 func softKey[T any](b numeric.Backend[T], n softState[T]) string {
-	var key strings.Builder
-	key.WriteString(softEnc(b, n.sum) + "|")
+	key := append(appendValue(make([]byte, 0, 64), b, n.sum), '|')
 	for _, x := range n.out {
-		key.Write(appendValue(nil, b, x))
-		key.WriteByte(',')
+		key = append(appendValue(key, b, x), ',')
 	}
 	if n.out == nil {
-		key.WriteString("none")
+		key = append(key, "none"...)
 	}
 	if n.hit {
-		key.WriteString("|hit|")
+		key = append(key, "|hit|"...)
 	}
 	if n.max != nil {
-		key.WriteString(n.max.RatString())
+		key = append(key, n.max.RatString()...)
 	}
 	vids := make([]int, len(n.at))
 	for k, a := range n.at {
@@ -271,9 +269,9 @@ func softKey[T any](b numeric.Backend[T], n softState[T]) string {
 	}
 	slices.Sort(vids)
 	for _, v := range vids {
-		key.WriteString("," + itoa(v))
+		key = strconv.AppendInt(append(key, ','), int64(v), 10)
 	}
-	return key.String()
+	return string(key)
 }
 
 // softEnc is x's encoding (equal bytes, equal values: appendValue).
