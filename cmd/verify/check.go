@@ -614,7 +614,7 @@ func printSummary(w io.Writer, rep *check.Report) {
 		fmt.Fprintf(w, "  found by  the analysis: an order of scores the precision breaks (see --json's analysis)\n")
 	}
 	if f.Found == check.FoundPositionwise {
-		fmt.Fprintf(w, "  found by  the position-wise analysis: every input of one position at the precision, enumerated or split into boxes\n")
+		fmt.Fprintf(w, "  found by  the position-wise analysis: every input at the precision (of one position, or of all the length's positions where attention with fixed scores mixes them), enumerated or split into boxes\n")
 	}
 	if f.Position > 0 {
 		fmt.Fprintf(w, "  position  %d\n  expected  %s\n  actual    %s\n", f.Position, labelled(rep.Outputs, f.Expected), labelled(rep.Outputs, f.Actual))
