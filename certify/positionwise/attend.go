@@ -236,6 +236,17 @@ func compileStacked(m *model.Model, n int, round func(*big.Rat) (*big.Rat, error
 	if err != nil {
 		return nil, err
 	}
+	// The stages run a feed-forward sublayer as matrices and ReLU: a
+	// pre-norm, or an activation the analysis does not follow (GELU),
+	// would be taken for the identity or for a linear unit.
+	for _, L := range flat.layers {
+		switch {
+		case L.norm != nil:
+			return nil, fmt.Errorf("layer %d's feed-forward sublayer reads a layer norm: not treated after attention", L.index+1)
+		case L.opaque:
+			return nil, fmt.Errorf("layer %d's feed-forward activation is not ReLU or linear: not treated after attention", L.index+1)
+		}
+	}
 	p := &stacked{n: n, d: m.D, out: flat.out, flat: flat}
 	for k, l := range m.Layers {
 		if l.Attention == nil || l.Attention.Temperature.IsZero() {

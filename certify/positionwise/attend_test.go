@@ -462,17 +462,33 @@ func TestRefused(t *testing.T) {
 			m.Layers = append([]model.Layer{{FeedForward: ff}}, m.Layers...)
 		}, "after a feed-forward"},
 		{"no attention", func(m *model.Model) { m.Layers[0].Attention = nil }, "does not attend"},
+		// The stages follow matrices and ReLU only: a GELU would pass for a
+		// linear unit and a pre-norm for the identity, and a box of inputs
+		// all wrong (GELU(x) is irrational at every x ≠ 0) be proved.
+		{"GELU after attention", func(m *model.Model) {
+			ff := &model.FeedForward{W1: model.Identity(m.D), W2: model.Identity(m.D), Activation: model.GELU}
+			m.Layers = append(m.Layers, model.Layer{FeedForward: ff, NoFeedForwardResidual: true})
+		}, ""},
+		{"pre-norm after attention", func(m *model.Model) {
+			ff := &model.FeedForward{W1: model.Identity(m.D), W2: model.Identity(m.D), Activation: model.Linear}
+			m.Norm = model.PreNorm
+			m.Layers = append(m.Layers, model.Layer{FeedForward: ff, NoFeedForwardResidual: true, FeedForwardNorm: &model.LayerNorm{Eps: numeric.LitInt(1)}})
+		}, ""},
 	} {
 		b := buildW(t, "avg", model.Softmax, nil)
 		tc.change(b.m)
 		why := FixedScores(b.m)
-		if !strings.Contains(why, tc.want) {
+		if tc.want == "" && why != "" || !strings.Contains(why, tc.want) {
 			t.Errorf("%s: FixedScores says %q, want %q", tc.name, why, tc.want)
 		}
 		run, ex := runners(t, buildW(t, "avg", model.Softmax, nil).m, p)
 		pr := lengthProblem(b, p, run, ex, 2, nil)
 		if _, err := AnalyseLength(pr, 2); err == nil {
 			t.Errorf("%s: AnalyseLength ran", tc.name)
+		}
+		pr.Precision = numeric.MustParsePrecision("113") // the wide grid's path
+		if _, err := AnalyseLength(pr, 2); err == nil {
+			t.Errorf("%s: AnalyseLength ran at 113 bits", tc.name)
 		}
 	}
 	// A query alone is no score: q·0 = 0.

@@ -12,21 +12,61 @@ import (
 
 // lengthCases are the fixed-score models the tests of the wide grid's
 // lengths analyse: every weighting the attention's weights are computed
-// under, and a strict mask (position 1 attends to nothing).
+// under, a strict mask (position 1 attends to nothing), two heads summed,
+// and a ReLU feed-forward sublayer after the attention (ReLU of the
+// prefix average, active on some inputs and not on others).
 func lengthCases(t *testing.T) []built {
 	t.Helper()
 	d1 := map[string]string{"d": "1"}
 	var out []built
 	for _, tc := range []struct {
-		name   string
-		w      model.Weighting
-		strict bool
-	}{{"avg", model.Softmax, false}, {"avg", model.AverageHardmax, false}, {"avg-prefix", model.Softmax, false},
-		{"identity-attn", model.LeftHardmax, false}, {"avg", model.Softmax, true}} {
-		b := buildW(t, tc.name, tc.w, d1)
-		if tc.strict {
-			b.m.Layers[0].Attention.Mask = model.StrictFuture
-			b.name += "/mask-strict"
+		name, change string
+		w            model.Weighting
+	}{{"avg", "", model.Softmax}, {"avg", "", model.AverageHardmax}, {"avg-prefix", "", model.Softmax},
+		{"identity-attn", "", model.LeftHardmax}, {"avg", "mask-strict", model.Softmax},
+		{"avg", "two-heads", model.AverageHardmax}, {"avg-prefix", "relu-ffn", model.AverageHardmax}} {
+		params := d1
+		if tc.change == "two-heads" {
+			params = map[string]string{"d": "2"}
+		}
+		b := buildW(t, tc.name, tc.w, params)
+		att := b.m.Layers[0].Attention
+		switch tc.change {
+		case "mask-strict":
+			att.Mask = model.StrictFuture
+		case "two-heads":
+			// avg at d = 2 with its head split in two, one per output
+			// component: the same outputs, each the sum of a head's
+			// average and the other head's 0.
+			one, two := att.Heads[0], att.Heads[0]
+			one.V, two.V = model.Zeros(one.V.Rows, one.V.Cols), model.Zeros(two.V.Rows, two.V.Cols)
+			first := -1
+			for r := 0; r < att.Heads[0].V.Rows; r++ {
+				for c := 0; c < att.Heads[0].V.Cols; c++ {
+					v := att.Heads[0].V.At(r, c)
+					if v.IsZero() {
+						continue
+					}
+					if first < 0 {
+						first = r
+					}
+					if r == first {
+						one.V.Set(r, c, v)
+					} else {
+						two.V.Set(r, c, v)
+					}
+				}
+			}
+			att.Heads = []model.Head{one, two}
+		case "relu-ffn":
+			ff := &model.FeedForward{W1: model.Identity(b.m.D), W2: model.Identity(b.m.D), Activation: model.ReLU}
+			b.m.Layers = append(b.m.Layers, model.Layer{FeedForward: ff, NoFeedForwardResidual: true})
+		}
+		if tc.change != "" {
+			b.name += "/" + tc.change
+			if err := b.m.Validate(); err != nil {
+				t.Fatalf("%s: %v", b.name, err)
+			}
 		}
 		out = append(out, b)
 	}
