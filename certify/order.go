@@ -252,7 +252,10 @@ func (a *analysis[T]) broken(h *head[T], qw witness, i int, x, y *scored[T], wha
 	} else {
 		detail = "the exact order lost: " + detail
 	}
+	// The pairs of items there with different values: a witness joined
+	// to the query's preferred, the pair's alone else.
 	differ := false
+	var alone witness
 	for _, xi := range h.items[x.pos-1] {
 		if xi.kid != x.kid {
 			continue
@@ -262,16 +265,19 @@ func (a *analysis[T]) broken(h *head[T], qw witness, i int, x, y *scored[T], wha
 				continue
 			}
 			differ = true
-			w := union(qw, union(xi.w, yi.w))
-			if !w.known {
-				w = union(xi.w, yi.w)
+			pair := union(xi.w, yi.w)
+			if w := union(qw, pair); w.known {
+				a.record(&a.res.Breaks, where, detail, w)
+				return
 			}
-			if !w.known {
-				continue
+			if !alone.known {
+				alone = pair
 			}
-			a.record(&a.res.Breaks, where, detail, w)
-			return
 		}
+	}
+	if alone.known {
+		a.record(&a.res.Breaks, where, detail, alone)
+		return
 	}
 	if differ {
 		a.record(&a.res.Breaks, where, detail, witness{})
