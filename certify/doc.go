@@ -223,8 +223,11 @@
 // arithmetic cannot compute, more states at a position than
 // Options.MaxStates, models of different shapes. A broken order
 // between two keys whose values differ is a Suspect: the positions and
-// symbols that produce the query and the two keys, from which Candidates
-// builds concrete inputs for the checker to run. A candidate that fails
+// symbols that produce the query and the two keys (or the two keys alone
+// where no pair of their items agrees with the query's witness, which is
+// one input of the query's class: the key at the query's own position
+// may need another), from which Candidates builds concrete inputs for
+// the checker to run. A candidate that fails
 // is a counterexample found by the analysis; one that passes proves
 // nothing.
 //
