@@ -23,7 +23,9 @@ import (
 // keeps the cells, the table between the markers is generated from them,
 // and TestLongCoverageCells re-runs a seeded sample of the cells to hold
 // the file to what the engine does. To regenerate both after a change
-// that moves cells (about 20 CPU-minutes):
+// that moves cells (measured: 23 CPU-minutes for every recipe but
+// hardmax-softmax, whose proofs of every length to 64 at nine precisions
+// took 68 more, before its softmax states' keys were sped up about 1.7×):
 //
 //	go run ./cmd/verify frontier --all --max-n 64 --json --quiet --out /tmp/all.json
 //	VERIFY_COVERAGE_REPORT=/tmp/all.json go test ./cmd/verify -run TestCoverageDoc
