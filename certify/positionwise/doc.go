@@ -257,8 +257,8 @@
 // so the widths that hold are an initial run 0 … W. A width the
 // analysis leaves undecided (it has a bound of boxes) counts as not
 // proved: the result claims W, what was proved or run there, and of
-// W + 1 a failing input or undecided. It runs on the float64 path only
-// (not on the wide grid of a big float above 53 bits).
+// W + 1 a failing input or undecided. A big float above 53 bits runs
+// it on the wide grid's integers (wgrid.onIntegers), as Analyse.
 //
 // # Tests
 //
