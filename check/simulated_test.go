@@ -8,53 +8,57 @@ import (
 	"github.com/transformer-cookbook/verify/recipes"
 )
 
-// TestSimulatedReference: hardmax-softmax holds log(8N) in W^Q, which
-// exact arithmetic cannot compute; the analysis certifies its runs
-// against the average-hard lookup it simulates (Construction.Simulated).
-// At fp16 and bf16 every length 1 … 4 is certified, and every input of
-// those lengths (8^n of them), run whole at the format and compared
-// with the recipe's intended function (c within 1/4 of v_{q_i}, y
-// exactly), is right. Against a reference whose W^V is doubled (its c
-// is 2v) no length with a 1 to retrieve is certified: the proof
-// compares with the reference, not with nothing.
+// TestSimulatedReference: a lookup under softmax holds log(8N) in W^Q,
+// which exact arithmetic cannot compute; the analysis certifies its runs
+// against the average-hard construction it simulates
+// (Construction.Simulated): hardmax-softmax (the one-hot lookup), the
+// quadratic lookup and tie-breaking under SMAT. At fp16 and bf16 every
+// length 1 … 4 is certified, and every input of those lengths, run whole
+// at the format and compared with the recipe's intended function (c
+// within 1/4 of the value retrieved, y exactly), is right. Against a
+// reference whose W^V is doubled (its c is 2v) no length with a 1 to
+// retrieve is certified: the proof compares with the reference, not
+// with nothing.
 func TestSimulatedReference(t *testing.T) {
 	const N = 4
-	r, err := recipes.Get("hardmax-softmax")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range []string{"fp16", "bf16"} {
-		for _, tampered := range []bool{false, true} {
-			con, err := r.Construct(model.Softmax, N, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if con.Simulated == nil {
-				t.Fatal("hardmax-softmax has no simulated construction")
-			}
-			if tampered {
-				doubleValues(con.Simulated)
-			}
-			ck, err := NewChecker(r, Options{Precision: numeric.MustParsePrecision(p), Weighting: model.Softmax, MaxN: N,
-				Cases: 8, Seed: 1, Analysis: true, Construction: con})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for n := 1; n <= N; n++ {
-				an := ck.analyseLength(n)
-				certified := an.res != nil && an.res.Certified
+	for _, name := range []string{"hardmax-softmax", "lookup", "tiebreak"} {
+		r, err := recipes.Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{"fp16", "bf16"} {
+			for _, tampered := range []bool{false, true} {
+				con, err := r.Construct(model.Softmax, N, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if con.Simulated == nil {
+					t.Fatalf("%s has no simulated construction", name)
+				}
 				if tampered {
-					if certified {
-						t.Errorf("%s n = %d: certified against a reference with W^V doubled", p, n)
+					doubleValues(con.Simulated)
+				}
+				ck, err := NewChecker(r, Options{Precision: numeric.MustParsePrecision(p), Weighting: model.Softmax, MaxN: N,
+					Cases: 8, Seed: 1, Analysis: true, Construction: con})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for n := 1; n <= N; n++ {
+					an := ck.analyseLength(n)
+					certified := an.res != nil && an.res.Certified
+					if tampered {
+						if certified {
+							t.Errorf("%s %s n = %d: certified against a reference with W^V doubled", name, p, n)
+						}
+						continue
 					}
-					continue
-				}
-				if !certified {
-					t.Errorf("%s n = %d: not certified: %s", p, n, an.why())
-					continue
-				}
-				if bad := wrongInput(t, ck, n); bad != "" {
-					t.Errorf("%s n = %d: certified, but %s", p, n, bad)
+					if !certified {
+						t.Errorf("%s %s n = %d: not certified: %s", name, p, n, an.why())
+						continue
+					}
+					if bad := wrongInput(t, ck, n); bad != "" {
+						t.Errorf("%s %s n = %d: certified, but %s", name, p, n, bad)
+					}
 				}
 			}
 		}

@@ -98,9 +98,18 @@ func buildLookup(cfg Config) (*Construction, error) {
 		V:         model.Ints([]int64{0, 0, 0, 0, 1}),
 		Weighting: w, Scale: model.NoScale,
 	}
+	var simulated *model.Model
 	if w == model.Softmax {
-		// W^Q' = (1/τ) W^Q with τ = γ/log(8N), γ = 1.
+		// The lookup under average hardmax, which the softmax head
+		// simulates: what the analysis certifies it against
+		// (Construction.Simulated).
+		hard := *head
+		hard.Weighting = model.AverageHardmax
 		var err error
+		if simulated, err = p.Fork(p.Name+"/hard").Then(&hard, blocks.Round01("c", "y")).Readout("y", "c").Model(); err != nil {
+			return nil, err
+		}
+		// W^Q' = (1/τ) W^Q with τ = γ/log(8N), γ = 1.
 		if head, err = blocks.SoftmaxSimulation(head, numeric.LitInt(1), maxN); err != nil {
 			return nil, err
 		}
@@ -110,7 +119,12 @@ func buildLookup(cfg Config) (*Construction, error) {
 	if err != nil {
 		return nil, err
 	}
-	return lookupConstruction(cfg, m, w == model.Softmax)
+	con, err := lookupConstruction(cfg, m, w == model.Softmax)
+	if err != nil {
+		return nil, err
+	}
+	con.Simulated = simulated
+	return con, nil
 }
 
 // lookupValuesParam is the values parameter of the lookups.

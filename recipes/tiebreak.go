@@ -169,6 +169,12 @@ func buildTieBreak(cfg Config) (*Construction, error) {
 			return nil, fmt.Errorf("under SMAT γ must be at most the scores' gap 1 (got %s): the gap after tie-breaking is only derived then", gamma.RatString())
 		}
 		gap, _ := TieBreakGap(tName, gamma, maxN)
+		// The tie-broken average-hard head, which the softmax one
+		// simulates: what the analysis certifies it against
+		// (Construction.Simulated).
+		if con.Simulated, err = p.Fork(p.Name+"/hard").Then(head, blocks.Round01("c", "y")).Readout("y", "c").Model(); err != nil {
+			return nil, err
+		}
 		if head, err = blocks.SoftmaxSimulation(head, gap, maxN); err != nil {
 			return nil, err
 		}
