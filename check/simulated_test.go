@@ -12,16 +12,17 @@ import (
 // which exact arithmetic cannot compute; the analysis certifies its runs
 // against the average-hard construction it simulates
 // (Construction.Simulated): hardmax-softmax (the one-hot lookup), the
-// quadratic lookup and tie-breaking under SMAT. At fp16 and bf16 every
-// length 1 … 4 is certified, and every input of those lengths, run whole
-// at the format and compared with the recipe's intended function (c
-// within 1/4 of the value retrieved, y exactly), is right. Against a
+// quadratic lookup, tie-breaking and the two-head lookup under SMAT. At
+// fp16 and bf16 every length 1 … 4 is certified, and every input of
+// those lengths, run whole at the format and compared with the recipe's
+// intended function (c within 1/4 of the value retrieved, y exactly), is
+// right. Against a
 // reference whose W^V is doubled (its c is 2v) no length with a 1 to
 // retrieve is certified: the proof compares with the reference, not
 // with nothing.
 func TestSimulatedReference(t *testing.T) {
 	const N = 4
-	for _, name := range []string{"hardmax-softmax", "lookup", "tiebreak"} {
+	for _, name := range []string{"hardmax-softmax", "lookup", "tiebreak", "multihead"} {
 		r, err := recipes.Get(name)
 		if err != nil {
 			t.Fatal(err)

@@ -669,7 +669,7 @@ func TestHardmaxSoftmaxIsOneHot(t *testing.T) {
 // one too, but its layer norm is irrational in either weighting.)
 func TestSimulatedIsTheHardLookup(t *testing.T) {
 	const N = 3
-	for _, name := range []string{"hardmax-softmax", "lookup-onehot", "lookup-ao", "lookup", "tiebreak"} {
+	for _, name := range []string{"hardmax-softmax", "lookup-onehot", "lookup-ao", "lookup", "tiebreak", "multihead"} {
 		r, err := recipes.Get(name)
 		if err != nil {
 			t.Fatal(err)

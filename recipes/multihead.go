@@ -97,9 +97,16 @@ func buildMultiHead(cfg Config) (*Construction, error) {
 			stream.Pos(model.PosN, "n+1"), stream.Pos(model.PosOne, "n+1"))
 	h1, h2 := multiHeadHeads(w)
 	con := &Construction{Inputs: lookupInputs, Valid: lookupValid, Expected: multiHeadExpected, Symbols: lookupSymbols, Count: countLookupSymbols}
-	x1, x2 := "c1", "c2"
-	var r1, r2 stream.Block
-	if w == model.Softmax {
+	rounded := w == model.Softmax
+	if rounded {
+		// The same program under average hardmax, its c1 and c2 rounded as
+		// under softmax (the same sublayers): the construction the softmax
+		// heads simulate, which the analysis certifies them against
+		// (Construction.Simulated).
+		hard1, hard2 := multiHeadHeads(model.AverageHardmax)
+		if con.Simulated, err = multiHeadModel(p.Fork(p.Name+"/hard"), form, hard1, hard2, true); err != nil {
+			return nil, err
+		}
 		// W^Q' = (1/τ) W^Q with τ = γ/log(8N), γ = 1, for each head.
 		if h1, err = blocks.SoftmaxSimulation(h1, numeric.LitInt(1), maxN); err != nil {
 			return nil, err
@@ -107,10 +114,21 @@ func buildMultiHead(cfg Config) (*Construction, error) {
 		if h2, err = blocks.SoftmaxSimulation(h2, numeric.LitInt(1), maxN); err != nil {
 			return nil, err
 		}
-		x1, x2 = "y1", "y2"
-		r1, r2 = blocks.Round01("c1", x1), blocks.Round01("c2", x2)
 		b := Bound{Max: blocks.SoftmaxBound(), Source: "|c − v| ≤ 2N·exp(−γ/τ) = 1/4 (§Simulating Average-Hard Attention with Soft Attention, Edelman's lemma)"}
 		con.Bounds = []Bound{{}, b, b}
+	}
+	con.Model, err = multiHeadModel(p, form, h1, h2, rounded)
+	return con, err
+}
+
+// multiHeadModel finishes p with the heads h1 and h2 in the given form,
+// then y = c1 + c2, or, rounded, y = y1 + y2 with y_k = Round01(c_k).
+func multiHeadModel(p *stream.Program, form string, h1, h2 *stream.Attn, rounded bool) (*model.Model, error) {
+	x1, x2 := "c1", "c2"
+	var r1, r2 stream.Block
+	if rounded {
+		x1, x2 = "y1", "y2"
+		r1, r2 = blocks.Round01("c1", x1), blocks.Round01("c2", x2)
 	}
 	add := blocks.Add(x1, x2, "y")
 	if form == "simulation" {
@@ -122,9 +140,7 @@ func buildMultiHead(cfg Config) (*Construction, error) {
 		}
 		p.Then(add)
 	}
-	m, err := p.Readout("y", "c1", "c2").Model()
-	con.Model = m
-	return con, err
+	return p.Readout("y", "c1", "c2").Model()
 }
 
 // multiHeadExpected: y = v_{q_i} + v_{n+1−q_i}, c1 = v_{q_i},
