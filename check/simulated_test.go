@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/transformer-cookbook/verify/model"
@@ -12,7 +13,9 @@ import (
 // which exact arithmetic cannot compute; the analysis certifies its runs
 // against the average-hard construction it simulates
 // (Construction.Simulated): hardmax-softmax (the one-hot lookup), the
-// quadratic lookup, tie-breaking and the two-head lookup under SMAT. At
+// quadratic lookup, tie-breaking (the default term, mask and γ, and
+// t = j/n unmasked with γ = 1/3) and the two-head lookup (both forms)
+// under SMAT. At
 // fp16 and bf16 every length 1 … 4 is certified, and every input of
 // those lengths, run whole at the format and compared with the recipe's
 // intended function (c within 1/4 of the value retrieved, y exactly), is
@@ -22,14 +25,25 @@ import (
 // with nothing.
 func TestSimulatedReference(t *testing.T) {
 	const N = 4
-	for _, name := range []string{"hardmax-softmax", "lookup", "tiebreak", "multihead"} {
-		r, err := recipes.Get(name)
+	for _, tc := range []struct {
+		name   string
+		params map[string]string
+	}{
+		{"hardmax-softmax", nil}, {"lookup", nil}, {"tiebreak", nil}, {"multihead", nil},
+		{"multihead", map[string]string{"form": "multi-head"}},
+		{"tiebreak", map[string]string{"t": "j/n", "mask": "none", "gamma": "1/3"}},
+	} {
+		name := tc.name
+		if tc.params != nil {
+			name += fmt.Sprint(tc.params)
+		}
+		r, err := recipes.Get(tc.name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, p := range []string{"fp16", "bf16"} {
 			for _, tampered := range []bool{false, true} {
-				con, err := r.Construct(model.Softmax, N, nil)
+				con, err := r.Construct(model.Softmax, N, tc.params)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -40,7 +54,7 @@ func TestSimulatedReference(t *testing.T) {
 					doubleValues(con.Simulated)
 				}
 				ck, err := NewChecker(r, Options{Precision: numeric.MustParsePrecision(p), Weighting: model.Softmax, MaxN: N,
-					Cases: 8, Seed: 1, Analysis: true, Construction: con})
+					Params: tc.params, Cases: 8, Seed: 1, Analysis: true, Construction: con})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -662,11 +662,14 @@ func TestHardmaxSoftmaxIsOneHot(t *testing.T) {
 
 // TestSimulatedIsTheHardLookup: under SMAT each lookup carries the
 // average-hard construction its softmax head simulates
-// (Construction.Simulated), and that is the lookup built under AHAT:
-// in exact arithmetic both give the same outputs on every input up to
-// length 3 (N = 3), and those are the intended ones exactly (c = y =
-// v_{q_i}). Under AHAT there is nothing simulated. (lookup-lh carries
-// one too, but its layer norm is irrational in either weighting.)
+// (Construction.Simulated), which computes what the construction built
+// under AHAT computes: in exact arithmetic both give the same outputs on
+// every input up to length 3 (N = 3), and those are the intended ones
+// exactly (c = y = v_{q_i}). (The outputs only: multihead's simulated
+// model keeps the rounding sublayers of its softmax form, which the AHAT
+// build has no need of.) Under AHAT there is nothing simulated.
+// (lookup-lh carries one too, but its layer norm is irrational in either
+// weighting.)
 func TestSimulatedIsTheHardLookup(t *testing.T) {
 	const N = 3
 	for _, name := range []string{"hardmax-softmax", "lookup-onehot", "lookup-ao", "lookup", "tiebreak", "multihead"} {
